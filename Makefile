@@ -1,0 +1,38 @@
+# simlab — the two commands a newcomer needs are `make demo` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup demo test test-all bench lint soak clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## demo: a real sweep (progress bar, Parquet under results/, win-rate table)
+demo: setup
+	$(BIN)/simlab sweep experiments/demo.toml --out results/demo --overwrite
+
+## test: the whole test suite (what CI runs)
+test: setup
+	$(BIN)/python -m pytest -q -n 2
+
+## test-all: also the slow statistical and soak tests
+test-all: setup
+	$(BIN)/python -m pytest -q -n 2 -m "slow or not slow"
+
+## bench: kernel and game throughput, written to BENCHMARKS.md
+bench: setup
+	$(BIN)/simlab bench --write BENCHMARKS.md
+
+lint: setup
+	$(BIN)/ruff check simlab tests
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

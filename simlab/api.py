@@ -1,0 +1,147 @@
+"""The public Python API: every CLI command is one of these functions.
+
+``import simlab`` exposes them lazily (``simlab.sweep``, ``simlab.report``, ``simlab.load``,
+``simlab.odds``, ``simlab.games``, ``simlab.data_show``, ``simlab.data_check``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .errors import DataPackError, SpecError
+from .games import game_names, get_game
+from .results import load, report
+from .sweep.runner import SweepResult, run_sweep
+from .sweep.spec import SweepSpec, load_spec, spec_from_args
+
+__all__ = ["data_check", "data_show", "games", "load", "odds", "report", "sweep"]
+
+
+def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None = None,
+          scenario: str | None = None, policy: Sequence[str] = (), set_: Sequence[str] = (),
+          grid: Sequence[str] = (), games: int | None = None, seed: int | None = None,
+          workers: int | None = None, chunk_size: int | None = None, out: str | Path | None = None,
+          resume: bool = False, overwrite: bool = False, data: str | Path | None = None, crn: bool = False,
+          name: str | None = None, progress: bool = True) -> SweepResult:
+    """Run a sweep from an experiment file, a :class:`SweepSpec`, or ad hoc arguments.
+
+    Args:
+        experiment: a TOML file or a SweepSpec; with a file, ``games``, ``seed``, ``chunk_size``,
+            ``data`` and ``crn`` given here replace the file's values.
+        game, scenario, policy, set_, grid: the ad hoc form (see ``simlab sweep --help``); not
+            allowed together with ``experiment``.
+        games: games per cell (ad hoc default 1,000); seed: master seed (default 0).
+        workers: worker processes (default all cores; 1 = in this process).
+        chunk_size: games per chunk; out: output directory; resume, overwrite: see
+            :func:`simlab.sweep.runner.run_sweep`.
+        progress: show a progress bar on stderr.
+
+    Returns:
+        A :class:`SweepResult` (``.path``, ``.manifest``, ...); ``simlab.load(result.path)``
+        gives the rows.
+
+    Raises:
+        SpecError, ScenarioError, DataPackError, SweepStateError: bad input; nothing is written.
+    """
+    if isinstance(experiment, SweepSpec):
+        spec = experiment
+    elif experiment is not None:
+        if game or scenario or policy or set_ or grid or name:
+            raise SpecError("give either an experiment file or --game/--scenario/--policy/--set/--grid, not both")
+        over: dict[str, Any] = {"games": games, "seed": seed, "chunk_size": chunk_size,
+                                "data": str(Path(data).resolve()) if data else None, "crn": True if crn else None}
+        spec = load_spec(experiment, over)
+    else:
+        if game is None:
+            raise SpecError("give an experiment file or --game")
+        spec = spec_from_args(game, scenario=scenario, policy=policy, set_=set_, grid=grid,
+                              games=1000 if games is None else games, seed=0 if seed is None else seed,
+                              chunk_size=chunk_size, crn=crn, data=str(data) if data else None, name=name)
+    return run_sweep(spec, out, workers=workers, resume=resume, overwrite=overwrite, progress=progress)
+
+
+def games() -> list[dict]:
+    """Every registered game's sides, scenarios, policies and options (``simlab games --json``)."""
+    return [get_game(n).describe() for n in game_names()]
+
+
+def odds(game: str, *args, **kwargs) -> dict:
+    """Odds of one combat of a game: dispatches to the game's ``odds`` function.
+
+    ``simlab.odds("doe-battle", "battle.toml", rounds=None, method="auto")`` — see each game's
+    ``odds`` for its arguments and the JSON shape it returns.
+
+    Raises:
+        SpecError: if the game has no odds function; the game's own errors otherwise.
+    """
+    g = get_game(game)
+    fn = getattr(g, "odds", None)
+    if fn is None:
+        raise SpecError(f"game {game} has no odds calculator")
+    return fn(*args, **kwargs)
+
+
+def _game_for_pack(name: str):
+    try:
+        return get_game(name)
+    except SpecError:
+        for n in game_names():
+            g = get_game(n)
+            sch = g.data_schema()
+            if sch is not None and sch.game == name:
+                return g
+        raise
+
+
+def data_show(game: str, data: str | Path | None = None) -> dict:
+    """A game's data pack as ``{game, name, version, hash, counts, overrides, records}``.
+
+    ``records`` is the flat list ``{table, key, field, value, provenance, note}``.
+
+    Raises:
+        SpecError: unknown game or a game without a pack; DataPackError: a bad override.
+    """
+    g = _game_for_pack(game)
+    if data is not None and not Path(data).is_file():
+        raise DataPackError(f"data pack override not found: {data}")
+    pack = g.load_data(data)
+    if pack is None:
+        raise SpecError(f"game {game} has no data pack")
+    return {**pack.summary(), "records": pack.records()}
+
+
+def data_check(path: str | Path, game: str | None = None) -> dict:
+    """Validate an override pack against its game's pack and list what it changes.
+
+    Returns:
+        ``{game, base: {name, version, hash}, hash, changes: [{table, key, field, old, new,
+        old_provenance}], counts}``.
+
+    Raises:
+        DataPackError: a missing or malformed file, or values the game's schema rejects.
+    """
+    from .datapack import apply_override
+    p = Path(path)
+    if game is None:
+        try:
+            with open(p, "rb") as fh:
+                head = tomllib.load(fh).get("pack", {})
+        except FileNotFoundError:
+            raise DataPackError(f"data pack file not found: {p}") from None
+        except tomllib.TOMLDecodeError as e:
+            raise DataPackError(f"{p.name}: TOML syntax error: {e}") from None
+        except (IsADirectoryError, UnicodeDecodeError):
+            raise DataPackError(f"{p}: not a TOML file") from None
+        game = head.get("game") if isinstance(head, dict) else None
+        if not isinstance(game, str):
+            raise DataPackError(f"{p.name}: an override pack needs [pack] game = \"...\"")
+    g = _game_for_pack(game)
+    base = g.load_data()
+    if base is None:
+        raise SpecError(f"game {game} has no data pack")
+    pack, changes = apply_override(base, p, g.data_schema())
+    return {"game": pack.game, "base": {"name": base.name, "version": base.version, "hash": base.hash},
+            "hash": pack.hash, "changes": changes, "counts": pack.counts()}

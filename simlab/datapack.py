@@ -1,0 +1,417 @@
+"""Data packs: every game value with its provenance, versioned, hashed and overridable.
+
+A data pack is a folder of TOML files. One file holds the header::
+
+    [pack]
+    game = "dawn-of-empire"        # the game family the pack serves
+    name = "doe-core"
+    version = "1.0.0"
+
+and every file may hold tables, one TOML table per row, one key per field::
+
+    [units.Brooklyn]
+    _provenance = "provisional"                # default for the fields of this row
+    _note = "scaled from the CA/BB pattern"     # default note
+    type = { value = "CA", provenance = "rulebook:13.0" }
+    defense = { value = 5, provenance = "example:18.2.6", note = "5 damage, 'equal to ... defense'" }
+    attack = 3
+
+A field's value is a TOML scalar or array; its provenance is one of ``rulebook:<section>``,
+``example:<section>``, ``provisional`` (which needs a note) or, in override packs only,
+``user:<source>``. Nothing else is accepted: a base pack cannot present an invented value as the
+game's without saying so.
+
+An *override pack* is a TOML file with ``[pack] game = ...`` and any subset of rows and fields;
+its plain values take the provenance ``user:<file name>``. :func:`apply_override` checks it
+against the game's schema and lists what it changes.
+
+Values are read through a :class:`PackView`, which records every ``(table, key, field)`` it hands
+out, so a run can say how many of the values it relied on were provisional.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import DataPackError
+
+__all__ = [
+    "DataPack",
+    "PackSchema",
+    "PackView",
+    "TableSchema",
+    "Value",
+    "apply_override",
+    "load_override",
+    "load_pack",
+    "provenance_kind",
+]
+
+_SECTION = r"[0-9]+(?:\.[0-9]+)*(?:\s?[A-Z](?:\.[0-9]+)?)?(?:\s?[-–]\s?[0-9]+(?:\.[0-9]+)*)?"
+_PROVENANCE = re.compile(rf"^(?:(rulebook|example):{_SECTION}|provisional|user:\S.*)$")
+KINDS = ("rulebook", "example", "provisional", "user")
+
+
+def provenance_kind(tag: str) -> str:
+    """The kind of a provenance tag: ``rulebook``, ``example``, ``provisional`` or ``user``.
+
+    Raises:
+        DataPackError: if the tag is not one of the accepted forms.
+    """
+    if not isinstance(tag, str) or not _PROVENANCE.match(tag):
+        raise DataPackError(
+            f"bad provenance tag {tag!r}: use rulebook:<section>, example:<section> or provisional"
+        )
+    return tag.split(":", 1)[0]
+
+
+@dataclass(frozen=True)
+class Value:
+    """One game value with where it comes from."""
+
+    value: Any
+    provenance: str
+    note: str = ""
+
+    @property
+    def kind(self) -> str:
+        return provenance_kind(self.provenance)
+
+
+Rows = dict[str, dict[str, dict[str, Value]]]
+
+
+@dataclass(frozen=True)
+class TableSchema:
+    """How one table of a pack is checked.
+
+    Attributes:
+        row: pydantic model of one row (``extra="forbid"`` recommended); field names are the
+            pack's field names.
+        open: whether an override pack may add new rows (it must then give every required field).
+        doc: one line shown by ``simlab data show``.
+    """
+
+    row: type[BaseModel]
+    open: bool = False
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class PackSchema:
+    """A game's data-pack schema: its tables and an optional whole-pack check.
+
+    ``check(pack)`` may raise :class:`DataPackError` for cross-table problems (an adjacency to an
+    unknown area, a unit at an unknown port...).
+    """
+
+    game: str
+    tables: Mapping[str, TableSchema]
+    check: Any = None
+
+
+@dataclass
+class DataPack:
+    """A loaded, validated data pack (treat as immutable; overrides build a new one)."""
+
+    game: str
+    name: str
+    version: str
+    tables: Rows
+    sources: tuple[str, ...] = ()
+    overrides: tuple[str, ...] = ()
+    _hash: str | None = field(default=None, repr=False)
+
+    # ------------------------------------------------------------------ reading
+    def view(self) -> PackView:
+        """A fresh :class:`PackView` that records which values are read."""
+        return PackView(self)
+
+    def records(self) -> list[dict]:
+        """Flat records ``{table, key, field, value, provenance, note}``, sorted by table, key, field."""
+        out = []
+        for t in sorted(self.tables):
+            for k in sorted(self.tables[t], key=_natural):
+                for f in sorted(self.tables[t][k]):
+                    v = self.tables[t][k][f]
+                    out.append(
+                        {"table": t, "key": k, "field": f, "value": v.value, "provenance": v.provenance,
+                         "note": v.note}
+                    )
+        return out
+
+    def counts(self, used: Iterable[tuple[str, str, str]] | None = None) -> dict[str, int]:
+        """Number of values of each provenance kind (of all values, or of the ``used`` ones)."""
+        c = dict.fromkeys(KINDS, 0)
+        keys = used if used is not None else (
+            (t, k, f) for t in self.tables for k in self.tables[t] for f in self.tables[t][k]
+        )
+        for t, k, f in keys:
+            c[self.tables[t][k][f].kind] += 1
+        return c
+
+    @property
+    def hash(self) -> str:
+        """SHA-256 (first 16 hex digits) of every value and provenance: changes whenever a value does."""
+        if self._hash is None:
+            blob = json.dumps(
+                [[r["table"], r["key"], r["field"], r["value"], r["provenance"]] for r in self.records()],
+                separators=(",", ":"), default=str,
+            ).encode()
+            self._hash = hashlib.sha256(blob).hexdigest()[:16]
+        return self._hash
+
+    def summary(self, used: Iterable[tuple[str, str, str]] | None = None) -> dict:
+        """``{game, name, version, hash, counts, overrides}`` (counts over ``used`` when given)."""
+        return {"game": self.game, "name": self.name, "version": self.version, "hash": self.hash,
+                "counts": self.counts(used), "overrides": list(self.overrides)}
+
+
+class PackView:
+    """Read access to a pack that remembers which values were read (for provenance accounting)."""
+
+    def __init__(self, pack: DataPack):
+        self.pack = pack
+        self.used: set[tuple[str, str, str]] = set()
+
+    def has(self, table: str, key: str) -> bool:
+        return key in self.pack.tables.get(table, {})
+
+    def keys(self, table: str) -> list[str]:
+        """Row keys of a table in file order."""
+        return list(self.pack.tables.get(table, {}))
+
+    def row(self, table: str, key: str) -> dict[str, Any]:
+        """All fields of one row as plain values (each marked as used).
+
+        Raises:
+            DataPackError: if the table or row is missing.
+        """
+        try:
+            r = self.pack.tables[table][key]
+        except KeyError:
+            raise DataPackError(f"data pack {self.pack.name}: no row {table}.{key}") from None
+        for f in r:
+            self.used.add((table, key, f))
+        return {f: v.value for f, v in r.items()}
+
+    def rows(self, table: str) -> dict[str, dict[str, Any]]:
+        """Every row of a table as ``{key: {field: value}}`` (all marked as used)."""
+        return {k: self.row(table, k) for k in self.keys(table)}
+
+    def value(self, table: str, key: str, field_: str) -> Any:
+        """One value (marked as used)."""
+        try:
+            v = self.pack.tables[table][key][field_]
+        except KeyError:
+            raise DataPackError(f"data pack {self.pack.name}: no value {table}.{key}.{field_}") from None
+        self.used.add((table, key, field_))
+        return v.value
+
+    def provisional_used(self) -> list[str]:
+        """``table.key.field`` of every provisional value read so far, sorted."""
+        t = self.pack.tables
+        return sorted(f"{a}.{b}.{c}" for a, b, c in self.used if t[a][b][c].kind == "provisional")
+
+    def summary(self) -> dict:
+        """The pack summary with ``counts`` over the values read, plus ``provisional_used``."""
+        s = self.pack.summary(self.used)
+        s["values_used"] = len(self.used)
+        s["provisional_used"] = self.provisional_used()
+        return s
+
+
+def _natural(s: str):
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", s)]
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise DataPackError(f"data pack file not found: {path}") from None
+    except IsADirectoryError:
+        raise DataPackError(f"data pack file is a directory: {path}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise DataPackError(f"{path.name}: TOML syntax error: {e}") from None
+    except UnicodeDecodeError:
+        raise DataPackError(f"{path.name}: not a UTF-8 text file") from None
+
+
+def _parse_rows(doc: dict, where: str, default_provenance: str | None) -> Rows:
+    rows: Rows = {}
+    for table, body in doc.items():
+        if table == "pack":
+            continue
+        if not isinstance(body, dict):
+            raise DataPackError(f"{where}: '{table}' must be a table of rows ([{table}.<key>])")
+        rows[table] = {}
+        for key, fields in body.items():
+            if not isinstance(fields, dict):
+                raise DataPackError(f"{where}: row {table}.{key} must be a table of fields")
+            row_prov = fields.get("_provenance", default_provenance)
+            row_note = fields.get("_note", "")
+            out: dict[str, Value] = {}
+            for fname, raw in fields.items():
+                if fname in ("_provenance", "_note"):
+                    continue
+                if isinstance(raw, dict):
+                    extra = set(raw) - {"value", "provenance", "note"}
+                    if "value" not in raw or extra:
+                        raise DataPackError(
+                            f"{where}: {table}.{key}.{fname} must be a value or "
+                            "{{ value = ..., provenance = ..., note = ... }}"
+                        )
+                    prov, note, val = raw.get("provenance", row_prov), raw.get("note", row_note), raw["value"]
+                else:
+                    prov, note, val = row_prov, row_note, raw
+                if prov is None:
+                    raise DataPackError(f"{where}: {table}.{key}.{fname} has no provenance")
+                kind = provenance_kind(prov)
+                if kind == "provisional" and not str(note).strip():
+                    raise DataPackError(f"{where}: {table}.{key}.{fname} is provisional but has no note")
+                if kind == "user" and default_provenance is None:
+                    raise DataPackError(f"{where}: {table}.{key}.{fname}: 'user:' provenance is for override packs")
+                out[fname] = Value(val, prov, str(note))
+            rows[table][str(key)] = out
+    return rows
+
+
+def _validate(rows: Rows, schema: PackSchema, where: str, partial: bool = False) -> None:
+    for table, body in rows.items():
+        ts = schema.tables.get(table)
+        if ts is None:
+            raise DataPackError(f"{where}: unknown table '{table}' (known: {', '.join(sorted(schema.tables))})")
+        if partial:
+            continue
+        for key, fields in body.items():
+            try:
+                ts.row.model_validate({f: v.value for f, v in fields.items()})
+            except ValidationError as e:
+                err = e.errors()[0]
+                loc = ".".join(str(x) for x in err["loc"]) or "(row)"
+                raise DataPackError(f"{where}: {table}.{key}.{loc}: {err['msg']}") from None
+
+
+def load_pack(path: str | Path, schema: PackSchema) -> DataPack:
+    """Load and validate a base data pack.
+
+    Args:
+        path: a pack folder (all ``*.toml`` in it, one with the ``[pack]`` header) or one file.
+        schema: the game's :class:`PackSchema`.
+
+    Returns:
+        The validated :class:`DataPack`.
+
+    Raises:
+        DataPackError: on a missing header, a syntax error, a value without provenance, a
+            provisional value without a note, a duplicated row, or a schema violation.
+    """
+    p = Path(path)
+    files = sorted(p.glob("*.toml")) if p.is_dir() else [p]
+    header = None
+    tables: Rows = {}
+    for f in files:
+        doc = _read_toml(f)
+        if "pack" in doc:
+            if header is not None:
+                raise DataPackError(f"{f.name}: a second [pack] header")
+            header = doc["pack"]
+        for t, body in _parse_rows(doc, f.name, None).items():
+            dest = tables.setdefault(t, {})
+            for k, v in body.items():
+                if k in dest:
+                    raise DataPackError(f"{f.name}: row {t}.{k} is defined twice")
+                dest[k] = v
+    if header is None:
+        raise DataPackError(f"{p}: no [pack] header (game, name, version)")
+    for k in ("game", "name", "version"):
+        if not isinstance(header.get(k), str):
+            raise DataPackError(f"{p}: [pack] needs a string '{k}'")
+    if header["game"] != schema.game:
+        raise DataPackError(f"{p}: pack is for '{header['game']}', not '{schema.game}'")
+    _validate(tables, schema, header["name"])
+    pack = DataPack(header["game"], header["name"], header["version"], tables, tuple(str(f) for f in files))
+    if schema.check is not None:
+        schema.check(pack)
+    return pack
+
+
+def load_override(path: str | Path, schema: PackSchema) -> tuple[dict, Rows]:
+    """Read an override pack (any subset of rows and fields) without applying it.
+
+    Returns:
+        ``(header, rows)``; plain values carry provenance ``user:<file name>``.
+
+    Raises:
+        DataPackError: on a missing file, a syntax error, a header for another game, or an
+            unknown table.
+    """
+    p = Path(path)
+    doc = _read_toml(p)
+    header = doc.get("pack", {})
+    if not isinstance(header, dict) or header.get("game") != schema.game:
+        got = header.get("game") if isinstance(header, dict) else None
+        raise DataPackError(
+            f"{p.name}: an override pack needs [pack] game = \"{schema.game}\" (found {got!r})"
+        )
+    rows = _parse_rows(doc, p.name, f"user:{p.name}")
+    _validate(rows, schema, p.name, partial=True)
+    return header, rows
+
+
+def apply_override(base: DataPack, path: str | Path, schema: PackSchema) -> tuple[DataPack, list[dict]]:
+    """Apply an override pack to a base pack.
+
+    Args:
+        base: the pack to change (left untouched).
+        path: the override pack's TOML file.
+        schema: the game's schema; the merged pack must pass it whole.
+
+    Returns:
+        ``(pack, changes)``: the new pack (its version gets ``+user`` and its hash changes) and one
+        record per changed value ``{table, key, field, old, new, old_provenance}`` (``old`` is
+        ``None`` for an added row or field).
+
+    Raises:
+        DataPackError: on any problem :func:`load_override` reports, an unknown row in a table
+            that is not open to new rows, an unknown field, or a merged pack that fails the schema.
+    """
+    header, rows = load_override(path, schema)
+    p = Path(path)
+    merged: Rows = {t: {k: dict(f) for k, f in body.items()} for t, body in base.tables.items()}
+    changes = []
+    for table, body in rows.items():
+        ts = schema.tables[table]
+        dest = merged.setdefault(table, {})
+        fields_known = set(ts.row.model_fields)
+        for key, fields in body.items():
+            if key not in dest and not ts.open:
+                known = ", ".join(list(dest)[:8])
+                raise DataPackError(f"{p.name}: unknown row {table}.{key} (this table takes no new rows; known: {known}...)")
+            row = dest.setdefault(key, {})
+            for fname, v in fields.items():
+                if fname not in fields_known:
+                    raise DataPackError(f"{p.name}: {table}.{key}: unknown field '{fname}' (known: {', '.join(sorted(fields_known))})")
+                old = row.get(fname)
+                if old is None or old.value != v.value:
+                    changes.append({"table": table, "key": key, "field": fname,
+                                    "old": None if old is None else old.value, "new": v.value,
+                                    "old_provenance": None if old is None else old.provenance})
+                row[fname] = v
+    _validate(merged, schema, p.name)
+    pack = DataPack(base.game, base.name, base.version + "+user", merged, base.sources,
+                    base.overrides + (str(p),))
+    if schema.check is not None:
+        schema.check(pack)
+    return pack, changes

@@ -1,0 +1,300 @@
+"""The contract every game plug-in fulfils.
+
+A game is a :class:`Game` subclass registered in :mod:`simlab.games`. The sweep runner knows
+nothing else about it: it asks the game for a :class:`Scenario`, validates options and policies
+with the game's declarations, and calls :meth:`Game.play_batch` with an array of per-game seeds.
+``play_batch`` returns a :class:`Batch` of numpy columns, one row per game, which the runner
+turns into Parquet after adding the key columns (experiment, cell, game_index, seed, game,
+scenario, policy_<side>, the grid options).
+
+Required game columns in ``Batch.games``:
+
+* ``winner``: ``int8``, index into ``Scenario.sides``, ``-1`` for a draw;
+* ``score_<side>``: one numeric column per side;
+* ``turns``: ``int16``/``int32``, turns played (battle rounds for a battle).
+
+Everything else is game-specific (``end_reason`` as small ints with ``Batch.categories`` giving
+their labels, ships sunk, ...). ``Batch.events`` optionally holds more tables (``{name: columns}``)
+whose column ``game`` is the row of the game within the batch (the runner maps it to
+``game_index``).
+
+Bad input (an unknown scenario, a malformed scenario file, a bad option value) raises
+:class:`simlab.errors.InputError` subclasses with one-line messages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..datapack import DataPack, PackSchema, apply_override, load_pack
+from ..errors import SpecError
+
+__all__ = ["Batch", "Game", "Option", "Scenario", "SIDE_NAME"]
+
+SIDE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A typed game option, usable in ``--set`` and ``--grid``.
+
+    Attributes:
+        name: option name (``snake_case``).
+        kind: ``int``, ``float``, ``bool`` or ``str``.
+        default: the value when not set.
+        choices: allowed values for a ``str`` (or ``int``) option.
+        min, max: inclusive bounds for numbers.
+        doc: one line for ``simlab games``, with units and the rule section.
+        score_only: True when the option only shifts the final score and no policy looks at the
+            score (``simlab tune`` may then derive its curve from one sweep without replaying).
+    """
+
+    name: str
+    kind: type
+    default: Any
+    choices: tuple | None = None
+    min: float | None = None
+    max: float | None = None
+    doc: str = ""
+    score_only: bool = False
+
+    def parse(self, raw: Any) -> Any:
+        """Convert and check a value from TOML or from a CLI string.
+
+        Raises:
+            SpecError: if the value has the wrong type, is out of range or not a choice.
+        """
+        v = raw
+        try:
+            if self.kind is bool:
+                if isinstance(raw, str):
+                    low = raw.strip().lower()
+                    if low not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                        raise ValueError
+                    v = low in ("true", "1", "yes", "on")
+                elif isinstance(raw, bool):
+                    v = raw
+                else:
+                    raise ValueError
+            elif self.kind is int:
+                if isinstance(raw, bool) or isinstance(raw, float):
+                    raise ValueError
+                v = int(raw.strip()) if isinstance(raw, str) else int(raw)
+                if not isinstance(raw, (int, str)):
+                    raise ValueError
+            elif self.kind is float:
+                if isinstance(raw, bool):
+                    raise ValueError
+                v = float(raw)
+                if not np.isfinite(v):
+                    raise ValueError
+            else:
+                if not isinstance(raw, str):
+                    raise ValueError
+                v = raw.strip()
+        except (ValueError, TypeError):
+            raise SpecError(f"option {self.name}: {raw!r} is not a valid {self.kind.__name__}") from None
+        if self.choices is not None and v not in self.choices:
+            raise SpecError(f"option {self.name}: {raw!r} is not one of {', '.join(map(str, self.choices))}")
+        if self.min is not None and v < self.min:
+            raise SpecError(f"option {self.name}: {v} is below the minimum {self.min}")
+        if self.max is not None and v > self.max:
+            raise SpecError(f"option {self.name}: {v} is above the maximum {self.max}")
+        return v
+
+    def describe(self) -> dict:
+        d = {"name": self.name, "type": self.kind.__name__, "default": self.default, "doc": self.doc}
+        if self.choices is not None:
+            d["choices"] = list(self.choices)
+        if self.min is not None:
+            d["min"] = self.min
+        if self.max is not None:
+            d["max"] = self.max
+        if self.score_only:
+            d["score_only"] = True
+        return d
+
+
+@dataclass
+class Scenario:
+    """A prepared scenario: what ``play_batch`` needs, plus what the manifest records.
+
+    Attributes:
+        name: the scenario's name (a built-in name, or the file's stem).
+        sides: side names in a fixed order; ``winner`` indexes this tuple.
+        payload: game-specific compiled data (numpy arrays, ...).
+        source: ``builtin:<name>`` or the file path.
+        used: the ``(table, key, field)`` data-pack values this scenario (and the rules it
+            compiled) read, for provenance accounting (``PackView.used``).
+        title: a human title.
+    """
+
+    name: str
+    sides: tuple[str, ...]
+    payload: Any
+    source: str = ""
+    used: frozenset = frozenset()
+    title: str = ""
+
+
+@dataclass
+class Batch:
+    """Columnar results of ``play_batch``: one row per seed, in seed order.
+
+    Attributes:
+        games: ``{column: ndarray(shape=(n,))}``.
+        categories: ``{column: labels}`` for small-int columns to be written as strings.
+        events: ``{table: {column: ndarray}}`` with an ``int64`` column ``game`` (row in the batch).
+    """
+
+    games: dict[str, np.ndarray]
+    categories: dict[str, Sequence[str]] = field(default_factory=dict)
+    events: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
+
+
+class Game:
+    """Base class of a game plug-in. Subclasses set the class attributes and the methods below."""
+
+    #: registry name, e.g. ``"doe-battle"``
+    name: str = ""
+    #: one-line title
+    title: str = ""
+    #: the rulebook file in ``shared/seeds`` (documentation only)
+    rulebook: str = ""
+    #: fixed side names, or ``None`` when a scenario defines its own
+    sides: tuple[str, ...] | None = None
+    #: the typed options
+    options: tuple[Option, ...] = ()
+    #: policy names by side; the key ``"*"`` applies to any side
+    policies: Mapping[str, Sequence[str]] = {}
+    #: the default policy by side (``"*"`` for any side)
+    default_policies: Mapping[str, str] = {}
+    #: built-in scenario names
+    scenarios: tuple[str, ...] = ()
+    default_scenario: str = ""
+    #: the folder of the game's data pack (None: the game has no pack)
+    data_dir: Path | None = None
+
+    # ------------------------------------------------------------------ data
+    def data_schema(self) -> PackSchema | None:
+        """The game's data-pack schema (``None`` when it has no pack)."""
+        return None
+
+    def load_data(self, override: str | Path | None = None) -> DataPack | None:
+        """The game's data pack, with an override pack applied when given.
+
+        Raises:
+            DataPackError: if the pack or the override is malformed.
+        """
+        schema = self.data_schema()
+        if schema is None or self.data_dir is None:
+            if override is not None:
+                raise SpecError(f"game {self.name} has no data pack to override")
+            return None
+        pack = _cached_pack(self.name, str(self.data_dir), schema)
+        if override is not None:
+            pack, _ = apply_override(pack, override, schema)
+        return pack
+
+    # ------------------------------------------------------------------ declarations
+    def option_map(self) -> dict[str, Option]:
+        return {o.name: o for o in self.options}
+
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults overlaid with ``given`` (parsed and checked).
+
+        Raises:
+            SpecError: on an unknown option or a bad value.
+        """
+        om = self.option_map()
+        out = {o.name: o.default for o in self.options}
+        for k, v in given.items():
+            if k not in om:
+                known = ", ".join(om) or "none"
+                raise SpecError(f"game {self.name} has no option '{k}' (options: {known})")
+            out[k] = om[k].parse(v)
+        self.check_options(out)
+        return out
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Cross-option checks (override to forbid combinations). Raises SpecError."""
+
+    def side_policies(self, side: str) -> tuple[str, ...]:
+        return tuple(self.policies.get(side, self.policies.get("*", ())))
+
+    def resolve_policies(self, sides: Sequence[str], given: Mapping[str, str]) -> dict[str, str]:
+        """The policy of each side (defaults overlaid with ``given``).
+
+        Raises:
+            SpecError: on an unknown side or policy.
+        """
+        for s in given:
+            if s not in sides:
+                raise SpecError(f"unknown side '{s}' (sides: {', '.join(sides)})")
+        out = {}
+        for s in sides:
+            p = given.get(s, self.default_policies.get(s, self.default_policies.get("*")))
+            allowed = self.side_policies(s)
+            if p not in allowed:
+                raise SpecError(f"unknown policy '{p}' for side {s} (policies: {', '.join(allowed)})")
+            out[s] = p
+        return out
+
+    def describe(self) -> dict:
+        """What ``simlab games --json`` prints for this game."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "sides": list(self.sides) if self.sides else "defined by the scenario",
+            "scenarios": list(self.scenarios),
+            "default_scenario": self.default_scenario,
+            "policies": {k: list(v) for k, v in self.policies.items()},
+            "default_policies": dict(self.default_policies),
+            "options": [o.describe() for o in self.options],
+            "rulebook": self.rulebook,
+        }
+
+    # ------------------------------------------------------------------ playing
+    def load_scenario(self, name_or_path: str | None, data: DataPack | None = None) -> Scenario:
+        """A built-in scenario by name, or a scenario file.
+
+        Raises:
+            ScenarioError: on an unknown name, a missing file or a malformed file.
+        """
+        raise NotImplementedError
+
+    def play_batch(self, scenario: Scenario, options: Mapping[str, Any], policies: Mapping[str, str],
+                   seeds: np.ndarray) -> Batch:
+        """Play one game per seed.
+
+        Args:
+            scenario: from :meth:`load_scenario`.
+            options: every option, resolved (:meth:`resolve_options`).
+            policies: ``{side: policy}``, resolved.
+            seeds: ``ndarray(uint64, shape=(n,))``, one stream seed per game
+                (:func:`simlab.rng.game_seeds`).
+
+        Returns:
+            A :class:`Batch` with ``n`` rows whose row ``i`` depends only on ``seeds[i]``.
+        """
+        raise NotImplementedError
+
+    def end_reasons(self) -> Sequence[str]:
+        """Labels of the ``end_reason`` column (if the game writes one)."""
+        return ()
+
+
+_PACKS: dict[tuple[str, str], DataPack] = {}
+
+
+def _cached_pack(game: str, folder: str, schema: PackSchema) -> DataPack:
+    key = (game, folder)
+    if key not in _PACKS:
+        _PACKS[key] = load_pack(folder, schema)
+    return _PACKS[key]

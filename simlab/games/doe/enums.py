@@ -1,0 +1,30 @@
+"""Integer constants of Dawn of Empire that numba kernels can see (Rule 3.4.1.1, 8.3)."""
+
+from __future__ import annotations
+
+# Ship types (Rule 3.4.1.1), in the order of the rulebook's table.
+BB, CA, CP, CU, GB, MO = 0, 1, 2, 3, 4, 5
+TYPE_NAMES = ("BB", "CA", "CP", "CU", "GB", "MO")
+TYPE_CODE = {n: i for i, n in enumerate(TYPE_NAMES)}
+
+# Losses VPs per sunk unit of each type, in half points (Rule 12.1.2: BB 2, CA 1, CP/CU/GB 1/2, MO 1).
+LOSS_HALF_VP = (4, 2, 1, 1, 1, 2)
+
+# Where a unit is at the end of a battle.
+IN_LINE, SUNK, DISABLED, ESCAPED = 0, 1, 2, 3
+STATUS_NAMES = ("in_line", "sunk", "disabled", "escaped")
+
+# What ended a battle.
+END_GUNFIRE = 0     # one side's line emptied by sinking/disabling (Rule 10.1)
+END_SPEED = 1       # one side's last units disengaged by speed (Rule 10.2)
+END_MUTUAL = 2      # both lines emptied in the same round: neither side wins
+END_MAX_ROUNDS = 3  # the round limit was reached with both lines standing: a draw
+END_REASONS = ("gunfire", "speed", "mutual", "max_rounds")
+
+# Leader fate at the end of a battle (Rule 6.3).
+LEADER_NONE, LEADER_ACTIVE, LEADER_KILLED, LEADER_LEFT = 0, 1, 2, 3
+LEADER_NAMES = ("none", "active", "killed", "left")
+
+# Speed disengagement option (Rule 10.2).
+SPEED_NEVER, SPEED_WHEN_ABLE = 0, 1
+SPEED_MODES = ("never", "when-able")

@@ -1,0 +1,337 @@
+"""numba kernels of the Dawn of Empire battle line (Rules 6.2-6.3, 8.3, 10.1-10.2).
+
+Only ``@njit`` functions live here (suffix ``_nb``). One battle is resolved by
+:func:`battle_nb` on flat per-unit arrays; :func:`play_battles_nb` plays a batch of battles of the
+same two squadrons, one random stream per battle. The campaign game calls :func:`battle_nb`
+directly for each battle it fights.
+
+Unit arrays (length ``n = n0 + n1``): units ``0..n0-1`` are side 0's squadron in line order (top
+of the stack first), units ``n0..n-1`` side 1's. A side's leader, if it has stars, is aboard its
+first unit (Rule 6.2 A).
+
+Rulings (docs/rulings.md, "Battle line"):
+
+* Round 1 uses the given order; excess units overlap from the front of the opposing line,
+  repeating (8.3.1 C-E).
+* From round 2 (8.3.3) damaged units go to the end, least damage first, ties keeping their previous
+  relative order; excess undamaged units overlap from the front of the opposing line and the k-th
+  excess damaged unit faces the k-th opposing unit counted from the end.
+* Dice per unit: attack less damage, at least 1 (8.3.2.3 B), plus one die for each of the
+  ``stars`` units starting at the leader's ship and going down the line (6.2 E-F); stars beyond
+  the end of the line are lost.
+* A 6 hits and rolls a damage die, a 5 disables (8.3.2); results apply after both sides fire
+  (8.3 B); a unit with damage > defense is sunk (8.3.2.2 C).
+* A leader whose ship takes damage: killed if it sinks, else killed on a 6 (6.3); he leaves with a
+  disabled ship (6.3 B) or a ship that disengages by speed.
+* With speed disengagement (10.2), before round 1 a side whose every unit is faster than every
+  opposing unit leaves (10.2.1); after each round every unit faster than every opposing unit in
+  line leaves (10.2.2 B, 14.9). Movement is reduced by damage, never below 2 (8.3.2.3 B).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...rng import STATE_WORDS, new_state_nb, roll_nb
+from .enums import (
+    DISABLED,
+    END_GUNFIRE,
+    END_MAX_ROUNDS,
+    END_MUTUAL,
+    END_SPEED,
+    ESCAPED,
+    IN_LINE,
+    LEADER_ACTIVE,
+    LEADER_KILLED,
+    LEADER_LEFT,
+    LEADER_NONE,
+    SPEED_WHEN_ABLE,
+    SUNK,
+)
+
+__all__ = ["battle_nb", "effective_attack_nb", "effective_movement_nb", "new_work", "play_battles_nb"]
+
+
+@njit(cache=True, inline="always")
+def effective_attack_nb(attack, damage):
+    """Attack dice of a unit: attack less damage, never below 1 (Rule 8.3.2.3 B)."""
+    a = attack - damage
+    floor = 1 if attack >= 1 else attack
+    return a if a > floor else floor
+
+
+@njit(cache=True, inline="always")
+def effective_movement_nb(movement, damage):
+    """Movement of a damaged unit: movement less damage, never below 2 (Rule 8.3.2.3 B)."""
+    m = movement - damage
+    floor = 2 if movement >= 2 else movement
+    return m if m > floor else floor
+
+
+def new_work(n: int) -> np.ndarray:
+    """Scratch space for :func:`battle_nb` with up to ``n`` units: ``ndarray(int64, shape=(6, n))``."""
+    return np.zeros((6, max(n, 1)), dtype=np.int64)
+
+
+@njit(cache=True)
+def _reform_nb(line, ln, dmg):
+    # Rule 8.3.3: undamaged first in their order, then damaged by damage, ties in previous order.
+    # Insertion sort on the key (damage > 0, damage) is stable.
+    for i in range(1, ln):
+        u = line[i]
+        ku = dmg[u]
+        j = i - 1
+        while j >= 0 and dmg[line[j]] > ku:
+            line[j + 1] = line[j]
+            j -= 1
+        line[j + 1] = u
+
+
+@njit(cache=True)
+def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, speed_mode, rng, work):
+    """Resolve one battle between two squadrons (Rules 6.2-6.3, 8.3, 10.1-10.2).
+
+    Args:
+        att, dfn, mov: ``int64[n]`` printed attack, defense and movement (MP) of each unit.
+        dmg: ``int64[n]`` damage points; initial damage in, final damage out (updated in place).
+        status: ``int8[n]``, written: IN_LINE, SUNK, DISABLED or ESCAPED (enums).
+        n0, n1: squadron sizes, ``n0, n1 >= 1`` and ``n0 + n1 = n``.
+        stars0, stars1: leader stars of each side (0 = no leader), aboard the first unit.
+        max_rounds: the battle stops as a draw after this many rounds (``>= 1``).
+        speed_mode: SPEED_NEVER or SPEED_WHEN_ABLE (Rule 10.2).
+        rng: the game's stream (``uint64[STATE_WORDS]``).
+        work: scratch from :func:`new_work` (``int64[6, >= n]``).
+
+    Returns:
+        ``(winner, rounds, reason, leader0, leader1)``: winner 0, 1 or -1 (neither), rounds fought,
+        an END_* reason, and each side's leader fate (LEADER_* enums).
+    """
+    n = n0 + n1
+    line0 = work[0]
+    line1 = work[1]
+    pend = work[2]   # damage points received this round
+    flags = work[3]  # bit 1: disabled this round, bit 2: damaged this round
+    for i in range(n):
+        status[i] = IN_LINE
+        pend[i] = 0
+        flags[i] = 0
+    for i in range(n0):
+        line0[i] = i
+    for i in range(n1):
+        line1[i] = n0 + i
+    ln0 = n0
+    ln1 = n1
+    stars = (stars0, stars1)
+    lship0 = 0
+    lship1 = n0
+    lstate0 = LEADER_ACTIVE if stars0 > 0 else LEADER_NONE
+    lstate1 = LEADER_ACTIVE if stars1 > 0 else LEADER_NONE
+
+    if speed_mode == SPEED_WHEN_ABLE:
+        # Rule 10.2.1: a whole squadron faster than every opposing unit may leave before battle.
+        min0 = 1 << 30
+        max0 = -1
+        for i in range(n0):
+            m = effective_movement_nb(mov[i], dmg[i])
+            min0 = min(min0, m)
+            max0 = max(max0, m)
+        min1 = 1 << 30
+        max1 = -1
+        for i in range(n0, n):
+            m = effective_movement_nb(mov[i], dmg[i])
+            min1 = min(min1, m)
+            max1 = max(max1, m)
+        leaver = -1
+        if min0 > max1:
+            leaver = 0
+        elif min1 > max0:
+            leaver = 1
+        if leaver >= 0:
+            lo = 0 if leaver == 0 else n0
+            hi = n0 if leaver == 0 else n
+            for i in range(lo, hi):
+                status[i] = ESCAPED
+            if leaver == 0 and lstate0 == LEADER_ACTIVE:
+                lstate0 = LEADER_LEFT
+            if leaver == 1 and lstate1 == LEADER_ACTIVE:
+                lstate1 = LEADER_LEFT
+            return 1 - leaver, 0, END_SPEED, lstate0, lstate1
+
+    rounds = 0
+    winner = -1
+    reason = END_MAX_ROUNDS
+    while True:
+        if rounds >= max_rounds:
+            winner = -1
+            reason = END_MAX_ROUNDS
+            break
+        # ---- fire: both sides, results pending (Rule 8.3 B)
+        for s in range(2):
+            if s == 0:
+                line, ns, oline, no, lstate, lship = line0, ln0, line1, ln1, lstate0, lship0
+            else:
+                line, ns, oline, no, lstate, lship = line1, ln1, line0, ln0, lstate1, lship1
+            lpos = -1
+            if lstate == LEADER_ACTIVE:
+                for i in range(ns):
+                    if line[i] == lship:
+                        lpos = i
+                        break
+            cu = 0
+            cd = 0
+            for i in range(ns):
+                u = line[i]
+                if i < no:
+                    t = oline[i]
+                elif rounds == 0:
+                    t = oline[(i - no) % no]
+                elif dmg[u] == 0:
+                    t = oline[cu % no]
+                    cu += 1
+                else:
+                    t = oline[no - 1 - (cd % no)]
+                    cd += 1
+                dice = effective_attack_nb(att[u], dmg[u])
+                if lpos >= 0 and i >= lpos and i < lpos + stars[s]:
+                    dice += 1
+                for _ in range(dice):
+                    r = roll_nb(rng, 6)
+                    if r == 6:
+                        pend[t] += roll_nb(rng, 6)
+                        flags[t] |= 2
+                    elif r == 5:
+                        flags[t] |= 1
+        # ---- apply (Rules 8.3.2.1-8.3.2.2)
+        for s in range(2):
+            line = line0 if s == 0 else line1
+            ns = ln0 if s == 0 else ln1
+            for i in range(ns):
+                u = line[i]
+                if pend[u] > 0:
+                    dmg[u] += pend[u]
+                if dmg[u] > dfn[u]:
+                    status[u] = SUNK
+                elif flags[u] & 1:
+                    status[u] = DISABLED
+        # ---- leader casualties (Rule 6.3)
+        if lstate0 == LEADER_ACTIVE:
+            if flags[lship0] & 2:
+                if status[lship0] == SUNK or roll_nb(rng, 6) == 6:
+                    lstate0 = LEADER_KILLED
+            if lstate0 == LEADER_ACTIVE and status[lship0] == DISABLED:
+                lstate0 = LEADER_LEFT
+        if lstate1 == LEADER_ACTIVE:
+            if flags[lship1] & 2:
+                if status[lship1] == SUNK or roll_nb(rng, 6) == 6:
+                    lstate1 = LEADER_KILLED
+            if lstate1 == LEADER_ACTIVE and status[lship1] == DISABLED:
+                lstate1 = LEADER_LEFT
+        rounds += 1
+        # ---- close the lines and reform (Rule 8.3.3)
+        k = 0
+        for i in range(ln0):
+            u = line0[i]
+            pend[u] = 0
+            flags[u] = 0
+            if status[u] == IN_LINE:
+                line0[k] = u
+                k += 1
+        ln0 = k
+        k = 0
+        for i in range(ln1):
+            u = line1[i]
+            pend[u] = 0
+            flags[u] = 0
+            if status[u] == IN_LINE:
+                line1[k] = u
+                k += 1
+        ln1 = k
+        _reform_nb(line0, ln0, dmg)
+        _reform_nb(line1, ln1, dmg)
+        # ---- disengagement by gunfire (Rule 10.1)
+        if ln0 == 0 and ln1 == 0:
+            winner = -1
+            reason = END_MUTUAL
+            break
+        if ln0 == 0:
+            winner = 1
+            reason = END_GUNFIRE
+            break
+        if ln1 == 0:
+            winner = 0
+            reason = END_GUNFIRE
+            break
+        # ---- disengagement by speed (Rule 10.2.2)
+        if speed_mode == SPEED_WHEN_ABLE:
+            max0 = -1
+            for i in range(ln0):
+                max0 = max(max0, effective_movement_nb(mov[line0[i]], dmg[line0[i]]))
+            max1 = -1
+            for i in range(ln1):
+                max1 = max(max1, effective_movement_nb(mov[line1[i]], dmg[line1[i]]))
+            k = 0
+            for i in range(ln0):
+                u = line0[i]
+                if effective_movement_nb(mov[u], dmg[u]) > max1:
+                    status[u] = ESCAPED
+                    if u == lship0 and lstate0 == LEADER_ACTIVE:
+                        lstate0 = LEADER_LEFT
+                else:
+                    line0[k] = u
+                    k += 1
+            ln0 = k
+            k = 0
+            for i in range(ln1):
+                u = line1[i]
+                if effective_movement_nb(mov[u], dmg[u]) > max0:
+                    status[u] = ESCAPED
+                    if u == lship1 and lstate1 == LEADER_ACTIVE:
+                        lstate1 = LEADER_LEFT
+                else:
+                    line1[k] = u
+                    k += 1
+            ln1 = k
+            if ln0 == 0:
+                winner = 1
+                reason = END_SPEED
+                break
+            if ln1 == 0:
+                winner = 0
+                reason = END_SPEED
+                break
+    return winner, rounds, reason, lstate0, lstate1
+
+
+@njit(cache=True)
+def play_battles_nb(seeds, att, dfn, mov, dmg0, n0, n1, stars0, stars1, max_rounds, speed_mode,
+                    out_winner, out_rounds, out_reason, out_status, out_damage, out_leader):
+    """Play one battle per seed between the same two squadrons.
+
+    Args:
+        seeds: ``uint64[g]`` stream seeds.
+        att, dfn, mov, dmg0: ``int64[n]`` unit values and initial damage (see :func:`battle_nb`).
+        n0, n1, stars0, stars1, max_rounds, speed_mode: as in :func:`battle_nb`.
+        out_winner: ``int8[g]``; out_rounds: ``int32[g]``; out_reason: ``int8[g]``.
+        out_status: ``int8[g, n]`` final status; out_damage: ``int16[g, n]`` final damage points.
+        out_leader: ``int8[g, 2]`` leader fates.
+    """
+    n = n0 + n1
+    rng = np.zeros(STATE_WORDS, dtype=np.uint64)
+    work = np.zeros((6, n), dtype=np.int64)
+    dmg = np.zeros(n, dtype=np.int64)
+    status = np.zeros(n, dtype=np.int8)
+    for g in range(seeds.shape[0]):
+        new_state_nb(seeds[g], rng)
+        for i in range(n):
+            dmg[i] = dmg0[i]
+        w, r, why, l0, l1 = battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1,
+                                      max_rounds, speed_mode, rng, work)
+        out_winner[g] = w
+        out_rounds[g] = r
+        out_reason[g] = why
+        out_leader[g, 0] = l0
+        out_leader[g, 1] = l1
+        for i in range(n):
+            out_status[g, i] = status[i]
+            out_damage[g, i] = dmg[i]

@@ -1,0 +1,185 @@
+"""Playing one chunk of games and writing it as Parquet parts (runs inside worker processes).
+
+A chunk is a half-open range of game indices of one cell. Its rows depend only on the master
+seed, the cell's seed key and the game indices, so chunks can run anywhere in any order. Each
+chunk writes its event tables first and its games part last, each atomically (a temporary file,
+then a rename): a games part that exists is complete, and so are the event parts beside it.
+
+Layout under the output directory::
+
+    games/cell=<id>/part-<start>-<stop>.parquet
+    events/<table>/cell=<id>/part-<start>-<stop>.parquet
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..games import Batch, Scenario, get_game
+from ..rng import game_seeds
+
+__all__ = ["ChunkTask", "build_games_table", "part_name", "play_chunk"]
+
+KEY_COLUMNS = ("experiment", "cell", "game_index", "seed", "game", "scenario")
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Everything a worker needs to play one chunk (picklable, no numba objects).
+
+    Attributes:
+        out: output directory.
+        experiment, game: names.
+        scenario: scenario name or file; data: override-pack path or None.
+        cell, cell_key: the cell's id and seed key; params: its grid parameters.
+        policies, options: resolved for the cell.
+        grid_options: names of the options that get a column.
+        master_seed: the sweep's seed; start, stop: game index range.
+        meta: JSON-able facts stamped into each file's metadata.
+    """
+
+    out: str
+    experiment: str
+    game: str
+    scenario: str
+    data: str | None
+    cell: int
+    cell_key: int
+    params: dict
+    policies: dict
+    options: dict
+    grid_options: tuple[str, ...]
+    master_seed: int
+    start: int
+    stop: int
+    meta: dict
+
+
+def part_name(start: int, stop: int) -> str:
+    """File name of a chunk's part: ``part-<start>-<stop>.parquet``, zero-padded to sort."""
+    return f"part-{start:012d}-{stop:012d}.parquet"
+
+
+def games_part_path(out: str | Path, cell: int, start: int, stop: int) -> Path:
+    return Path(out) / "games" / f"cell={cell}" / part_name(start, stop)
+
+
+_SCENARIOS: dict[tuple, Scenario] = {}
+
+
+def _scenario(game_name: str, scenario: str, data: str | None) -> Scenario:
+    key = (game_name, scenario, data)
+    if key not in _SCENARIOS:
+        game = get_game(game_name)
+        _SCENARIOS[key] = game.load_scenario(scenario, game.load_data(data))
+    return _SCENARIOS[key]
+
+
+def _labels(values: np.ndarray, labels, draw: str | None = None) -> pa.Array:
+    lab = list(labels)
+    idx = np.asarray(values).astype(np.int64)
+    if draw is not None:
+        lab = lab + [draw]
+        idx = np.where(idx < 0, len(lab) - 1, idx)
+    if idx.size and (idx.min() < 0 or idx.max() >= len(lab)):
+        raise ValueError(f"category code out of range 0..{len(lab) - 1}")
+    return pa.array(np.asarray(lab, dtype=object)[idx], type=pa.string())
+
+
+def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: np.ndarray) -> pa.Table:
+    """The games table of a chunk: key columns, policies, grid options, then the game's columns.
+
+    Raises:
+        ValueError: if the game's batch breaks the contract (missing column, wrong length).
+    """
+    n = task.stop - task.start
+    g = batch.games
+    for req in ["winner", "turns"] + [f"score_{s}" for s in scenario.sides]:
+        if req not in g:
+            raise ValueError(f"game {task.game} did not return column '{req}'")
+    for k, v in g.items():
+        if np.asarray(v).shape != (n,):
+            raise ValueError(f"game {task.game}: column '{k}' has shape {np.asarray(v).shape}, expected ({n},)")
+    cols: dict[str, Any] = {
+        "experiment": pa.array([task.experiment] * n, type=pa.string()),
+        "cell": pa.array(np.full(n, task.cell, dtype=np.int32)),
+        "game_index": pa.array(np.arange(task.start, task.stop, dtype=np.int64)),
+        "seed": pa.array(seeds.astype(np.uint64)),
+        "game": pa.array([task.game] * n, type=pa.string()),
+        "scenario": pa.array([scenario.name] * n, type=pa.string()),
+    }
+    for side in scenario.sides:
+        cols[f"policy_{side}"] = pa.array([task.policies[side]] * n, type=pa.string())
+    for opt in task.grid_options:
+        cols[opt] = pa.array([task.options[opt]] * n)
+    cols["winner"] = _labels(g["winner"], scenario.sides, draw="draw")
+    for side in scenario.sides:
+        cols[f"score_{side}"] = pa.array(np.asarray(g[f"score_{side}"]))
+    cols["turns"] = pa.array(np.asarray(g["turns"]))
+    for k, v in g.items():
+        if k in cols or k == "winner":
+            continue
+        if k in batch.categories:
+            cols[k] = _labels(v, batch.categories[k])
+        else:
+            cols[k] = pa.array(np.asarray(v))
+    table = pa.table(cols)
+    return table.replace_schema_metadata({"simlab": json.dumps(_file_meta(task, scenario), default=str)})
+
+
+def _file_meta(task: ChunkTask, scenario: Scenario) -> dict:
+    return {**task.meta, "experiment": task.experiment, "game": task.game, "scenario": scenario.name,
+            "scenario_source": scenario.source, "cell": task.cell, "params": task.params,
+            "options": task.options, "policies": task.policies, "master_seed": task.master_seed,
+            "game_index_range": [task.start, task.stop]}
+
+
+def _write_atomic(table: pa.Table, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, path)
+
+
+def play_chunk(task: ChunkTask) -> dict:
+    """Play a chunk and write its parts.
+
+    Returns:
+        ``{"cell", "start", "stop", "games", "wins": {side or "draw": count}}``.
+    """
+    game = get_game(task.game)
+    scenario = _scenario(task.game, task.scenario, task.data)
+    seeds = game_seeds(task.master_seed, task.cell_key, task.start, task.stop)
+    batch = game.play_batch(scenario, task.options, task.policies, seeds)
+    table = build_games_table(task, scenario, batch, seeds)
+    meta = table.schema.metadata
+    for name, ev in batch.events.items():
+        if "game" not in ev:
+            raise ValueError(f"game {task.game}: events table '{name}' has no 'game' column")
+        rows = np.asarray(ev["game"], dtype=np.int64)
+        ecols: dict[str, Any] = {
+            "experiment": pa.array([task.experiment] * len(rows), type=pa.string()),
+            "cell": pa.array(np.full(len(rows), task.cell, dtype=np.int32)),
+            "game_index": pa.array(rows + task.start),
+        }
+        for k, v in ev.items():
+            if k == "game":
+                continue
+            cats = batch.categories.get(f"{name}.{k}")
+            ecols[k] = _labels(v, cats) if cats is not None else pa.array(np.asarray(v))
+        et = pa.table(ecols).replace_schema_metadata(meta)
+        _write_atomic(et, Path(task.out) / "events" / name / f"cell={task.cell}" / part_name(task.start, task.stop))
+    _write_atomic(table, games_part_path(task.out, task.cell, task.start, task.stop))
+    w = np.asarray(batch.games["winner"])
+    wins = {s: int((w == i).sum()) for i, s in enumerate(scenario.sides)}
+    wins["draw"] = int((w < 0).sum())
+    return {"cell": task.cell, "start": task.start, "stop": task.stop, "games": task.stop - task.start,
+            "wins": wins}

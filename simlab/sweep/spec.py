@@ -1,0 +1,349 @@
+"""Experiment specs: what to play, parsed from TOML or from CLI arguments, and expanded into cells.
+
+An experiment file (``experiments/*.toml``)::
+
+    [experiment]
+    name = "prp-speed"              # optional; default: the file's stem
+    description = "..."             # optional
+    game = "doe-battle"
+    scenario = "puerto-rico-passage"   # or a list: one grid axis
+    games = 100000                  # per cell
+    seed = 20261130                 # master seed
+    chunk_size = 10000              # optional (default: chosen from games and workers)
+    crn = false                     # common random numbers across cells (default false)
+    data = "my-counters.toml"       # optional override pack (relative to this file)
+
+    [policies]                      # side = policy, or a list of policies (a grid axis)
+    us = "line-order"
+
+    [options]                       # fixed option values
+    max_rounds = 1000
+
+    [grid]                          # swept options: every combination is one cell
+    speed_disengage = ["never", "when-able"]
+
+The grid is the product of the scenario list, the policy lists and the ``[grid]`` lists, in that
+order. Every problem raises :class:`simlab.errors.SpecError` with a one-line message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+
+from ..errors import InputError, SpecError
+from ..games import Game, get_game
+from ..rng import cell_key
+
+__all__ = ["Cell", "SweepSpec", "expand", "load_spec", "spec_from_args"]
+
+MAX_CELLS = 100_000
+MAX_GAMES = 10**12
+
+
+@dataclass
+class SweepSpec:
+    """A resolved experiment: plain data, JSON-serialisable (written into the manifest).
+
+    Attributes:
+        name: experiment name (the ``experiment`` column).
+        game: registered game name.
+        scenarios: one or more scenario names or files (more than one is a grid axis).
+        policies: ``{side: [policy, ...]}`` (a list of more than one is a grid axis).
+        options: fixed option values, as given.
+        grid: ``{option: [value, ...]}`` swept options, as given.
+        games: games per cell (``>= 1``).
+        seed: master seed (``0 <= seed < 2**64``).
+        chunk_size: games per chunk, or None for automatic.
+        crn: common random numbers across cells.
+        data: override-pack path or None.
+        description: free text.
+    """
+
+    name: str
+    game: str
+    scenarios: list[str]
+    policies: dict[str, list[str]] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    grid: dict[str, list[Any]] = field(default_factory=dict)
+    games: int = 1000
+    seed: int = 0
+    chunk_size: int | None = None
+    crn: bool = False
+    data: str | None = None
+    description: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def fingerprint(self) -> str:
+        """Hash of everything that decides the rows (not the name or description)."""
+        d = self.to_dict()
+        d.pop("description")
+        d.pop("chunk_size")
+        return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One combination of the grid.
+
+    Attributes:
+        id: 0-based position in the grid (the ``cell`` column).
+        key: stable 63-bit seed key (``simlab.rng.cell_key`` of ``params``; 0 under CRN).
+        scenario: scenario name or file.
+        policies: ``{side: policy}``.
+        options: every option, resolved and typed.
+        params: what varies across the grid, as written to the manifest and the report.
+    """
+
+    id: int
+    key: int
+    scenario: str
+    policies: dict[str, str]
+    options: dict[str, Any]
+    params: dict[str, Any]
+
+
+class _ExperimentIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: StrictStr | None = Field(default=None, min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.\-]+$")
+    description: StrictStr = ""
+    game: StrictStr
+    scenario: StrictStr | list[StrictStr] | None = None
+    games: StrictInt = Field(ge=1, le=MAX_GAMES)
+    seed: StrictInt = Field(default=0, ge=0, lt=2**64)
+    chunk_size: StrictInt | None = Field(default=None, ge=1, le=10**9)
+    crn: StrictBool = False
+    data: StrictStr | None = None
+
+
+class _SpecIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    experiment: _ExperimentIn
+    policies: dict[str, StrictStr | list[StrictStr]] = {}
+    options: dict[str, Any] = {}
+    grid: dict[str, list[Any]] = {}
+
+
+def _one_line(e: ValidationError, where: str) -> str:
+    err = e.errors()[0]
+    loc = ".".join(str(x) for x in err["loc"])
+    msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+    if err["type"] == "missing":
+        msg = "missing"
+    return f"{where}: {loc}: {msg}"
+
+
+def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> SweepSpec:
+    """Read an experiment file.
+
+    Args:
+        path: the TOML file.
+        overrides: values that replace the file's ``[experiment]`` keys (e.g. ``games`` or
+            ``seed`` given on the command line).
+
+    Returns:
+        The :class:`SweepSpec` (not yet checked against the game: see :func:`expand`).
+
+    Raises:
+        SpecError: on a missing file, a TOML syntax error (duplicate keys included), an unknown or
+            missing key, or a value of the wrong type.
+    """
+    p = Path(path)
+    try:
+        with open(p, "rb") as fh:
+            doc = tomllib.load(fh)
+    except FileNotFoundError:
+        raise SpecError(f"experiment file not found: {p}") from None
+    except IsADirectoryError:
+        raise SpecError(f"experiment file is a directory: {p}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{p.name}: TOML syntax error: {e}") from None
+    except UnicodeDecodeError:
+        raise SpecError(f"{p.name}: not a UTF-8 text file") from None
+    if overrides:
+        exp = doc.setdefault("experiment", {})
+        if isinstance(exp, dict):
+            exp.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        s = _SpecIn.model_validate(doc)
+    except ValidationError as e:
+        raise SpecError(_one_line(e, p.name)) from None
+    e = s.experiment
+    scen = e.scenario if isinstance(e.scenario, list) else ([e.scenario] if e.scenario else [])
+    scen = [_rel(x, p.parent) for x in scen]
+    data = str(_resolve(e.data, p.parent)) if e.data else None
+    return SweepSpec(
+        name=e.name or p.stem, game=e.game, scenarios=scen,
+        policies={k: (v if isinstance(v, list) else [v]) for k, v in s.policies.items()},
+        options=dict(s.options), grid={k: list(v) for k, v in s.grid.items()}, games=e.games, seed=e.seed,
+        chunk_size=e.chunk_size, crn=e.crn, data=data, description=e.description,
+    )
+
+
+def _resolve(x: str, base: Path) -> Path:
+    q = Path(x)
+    return q if q.is_absolute() else (base / q)
+
+
+def _rel(x: str, base: Path) -> str:
+    # a scenario that names an existing file next to the spec is taken relative to the spec
+    if x.endswith(".toml"):
+        q = _resolve(x, base)
+        if q.exists() or not Path(x).exists():
+            return str(q)
+    return x
+
+
+def _split_kv(items: Sequence[str], flag: str) -> list[tuple[str, str]]:
+    out = []
+    for it in items:
+        if "=" not in it:
+            raise SpecError(f"{flag} {it!r}: expected NAME=VALUE")
+        k, v = it.split("=", 1)
+        k = k.strip()
+        if not k:
+            raise SpecError(f"{flag} {it!r}: empty name")
+        out.append((k, v))
+    return out
+
+
+def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[str] = (),
+                   set_: Sequence[str] = (), grid: Sequence[str] = (), games: int = 1000, seed: int = 0,
+                   chunk_size: int | None = None, crn: bool = False, data: str | None = None,
+                   name: str | None = None) -> SweepSpec:
+    """Build a spec from ``simlab sweep --game ...`` arguments.
+
+    ``policy`` items are ``SIDE=NAME`` (``SIDE=A,B`` makes a grid axis); ``set_`` items
+    ``OPTION=VALUE``; ``grid`` items ``OPTION=V1,V2,...``; ``scenario`` may be ``A,B`` for an axis.
+
+    Raises:
+        SpecError: on a malformed item, a repeated option, a non-positive game count or a bad seed.
+    """
+    if games is None or games < 1:
+        raise SpecError(f"--games must be at least 1 (got {games})")
+    if seed is None or seed < 0 or seed >= 2**64:
+        raise SpecError(f"--seed must be in 0..2**64-1 (got {seed})")
+    if chunk_size is not None and chunk_size < 1:
+        raise SpecError(f"--chunk-size must be at least 1 (got {chunk_size})")
+    pol: dict[str, list[str]] = {}
+    for k, v in _split_kv(policy, "--policy"):
+        if k in pol:
+            raise SpecError(f"--policy {k} given twice")
+        pol[k] = [x.strip() for x in v.split(",")]
+    opts: dict[str, Any] = {}
+    for k, v in _split_kv(set_, "--set"):
+        if k in opts:
+            raise SpecError(f"--set {k} given twice")
+        opts[k] = v
+    g: dict[str, list[Any]] = {}
+    for k, v in _split_kv(grid, "--grid"):
+        if k in g:
+            raise SpecError(f"--grid {k} given twice")
+        vals = [x.strip() for x in v.split(",")]
+        if any(x == "" for x in vals):
+            raise SpecError(f"--grid {k}: empty value in {v!r}")
+        g[k] = vals
+    scen = [x.strip() for x in scenario.split(",")] if scenario else []
+    return SweepSpec(name=name or game, game=game, scenarios=scen, policies=pol, options=opts, grid=g,
+                     games=int(games), seed=int(seed), chunk_size=chunk_size, crn=crn, data=data)
+
+
+def expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
+    """Check a spec against its game and list its cells.
+
+    Loads the game, the data pack (with the override, if any) and every scenario, so a spec that
+    passes will run. Nothing is written.
+
+    Returns:
+        ``(game, cells, info)`` where ``info`` holds ``sides``, ``scenarios`` (name -> Scenario)
+        and ``data`` (pack summary with provenance counts of the values the scenarios read).
+
+    Raises:
+        SpecError, ScenarioError, DataPackError: on any problem, with a one-line message.
+    """
+    game = get_game(spec.game)
+    if spec.data is not None and not Path(spec.data).is_file():
+        raise SpecError(f"data pack override not found: {spec.data}")
+    pack = game.load_data(spec.data)
+    scen_names = spec.scenarios or [game.default_scenario]
+    if len(set(scen_names)) != len(scen_names):
+        raise SpecError("a scenario is listed twice")
+    scenarios = {}
+    for s in scen_names:
+        scenarios[s] = game.load_scenario(s, pack)
+    sides_set = {sc.sides for sc in scenarios.values()}
+    if len(sides_set) != 1:
+        raise SpecError("all scenarios of one sweep must have the same sides: " + " vs ".join(
+            "/".join(x) for x in sides_set))
+    sides = next(iter(sides_set))
+    for s, lst in spec.policies.items():
+        if s not in sides:
+            raise SpecError(f"unknown side '{s}' in policies (sides: {', '.join(sides)})")
+        if not lst:
+            raise SpecError(f"empty policy list for side {s}")
+        if len(set(lst)) != len(lst):
+            raise SpecError(f"a policy is listed twice for side {s}")
+        for p in lst:
+            game.resolve_policies(sides, {s: p})
+    om = game.option_map()
+    for k in list(spec.options) + list(spec.grid):
+        if k not in om:
+            raise SpecError(f"game {game.name} has no option '{k}' (options: {', '.join(om) or 'none'})")
+    both = set(spec.options) & set(spec.grid)
+    if both:
+        raise SpecError(f"option '{sorted(both)[0]}' is both fixed and in the grid")
+    fixed = {k: om[k].parse(v) for k, v in spec.options.items()}
+    axes: list[tuple[str, list[Any]]] = []
+    if len(scen_names) > 1:
+        axes.append(("scenario", scen_names))
+    for s in sides:
+        lst = spec.policies.get(s)
+        if lst and len(lst) > 1:
+            axes.append((f"policy_{s}", lst))
+    for k, vals in spec.grid.items():
+        if not vals:
+            raise SpecError(f"grid option '{k}' has no values")
+        parsed = [om[k].parse(v) for v in vals]
+        if len(set(map(repr, parsed))) != len(parsed):
+            raise SpecError(f"grid option '{k}' lists a value twice")
+        axes.append((k, parsed))
+    n_cells = 1
+    for _, v in axes:
+        n_cells *= len(v)
+    if n_cells > MAX_CELLS:
+        raise SpecError(f"the grid has {n_cells} cells; the limit is {MAX_CELLS}")
+    cells = []
+    for cid, combo in enumerate(itertools.product(*[v for _, v in axes]) if axes else [()]):
+        params = dict(zip([a for a, _ in axes], combo, strict=True))
+        scen = params.get("scenario", scen_names[0])
+        pols = {s: params.get(f"policy_{s}", (spec.policies.get(s) or [None])[0]) for s in sides}
+        pols = game.resolve_policies(sides, {k: v for k, v in pols.items() if v is not None})
+        opts = dict(fixed)
+        opts.update({k: v for k, v in params.items() if k in om})
+        try:
+            opts = game.resolve_options(opts)
+        except InputError as e:
+            raise SpecError(f"cell {params}: {e}") from None
+        key_params = {"scenario": scen, **{f"policy_{s}": p for s, p in pols.items()},
+                      **{k: v for k, v in params.items() if k in om}}
+        key = 0 if spec.crn else cell_key(key_params)
+        cells.append(Cell(cid, key, scen, pols, opts, params))
+    data_summary = None
+    if pack is not None:
+        used = frozenset().union(*(sc.used for sc in scenarios.values()))
+        data_summary = pack.summary(used)
+        data_summary["values_used"] = len(used)
+        data_summary["provisional_used"] = sorted(
+            ".".join(u) for u in used if pack.tables[u[0]][u[1]][u[2]].kind == "provisional")
+    info = {"sides": sides, "scenarios": scenarios, "data": data_summary}
+    return game, cells, info
