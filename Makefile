@@ -20,11 +20,11 @@ demo: setup
 
 ## test: the whole test suite (what CI runs)
 test: setup
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 -m "not slow"
 
 ## test-all: also the slow statistical and soak tests
 test-all: setup
-	$(BIN)/python -m pytest -q -n 2 -m "slow or not slow"
+	$(BIN)/python -m pytest -q -n 2
 
 ## bench: kernel and game throughput, written to BENCHMARKS.md
 bench: setup

@@ -289,6 +289,28 @@ class Game:
         """Labels of the ``end_reason`` column (if the game writes one)."""
         return ()
 
+    # ------------------------------------------------------------------ optional hooks
+    #: ``odds(*args, **kwargs) -> dict``: the game's combat odds for ``simlab.odds(game, ...)``.
+    odds = None
+    #: a typer-compatible function registered as ``simlab odds <game>`` (thin: parse, call
+    #: ``self.odds``, print a table or ``--json``).
+    odds_command = None
+
+    def bench_cases(self, quick: bool = False) -> list[dict]:
+        """Kernel-level benchmarks for ``simlab bench`` beyond the generic per-scenario ones.
+
+        Returns:
+            A list of ``{"name": str, "unit": str, "items": int, "fn": callable}``: ``fn()`` does
+            ``items`` units of work (battles, shots, draws...); the harness times it several
+            times and reports the median rate. ``fn`` must be warmed up (compiled) by the harness's
+            first call, which is not counted.
+        """
+        return []
+
+    def bench_scenarios(self) -> Sequence[str]:
+        """Scenarios the generic benchmark times (games/s in one process, and a 2-worker sweep)."""
+        return (self.default_scenario,) if self.default_scenario else ()
+
 
 _PACKS: dict[tuple[str, str], DataPack] = {}
 
