@@ -1,0 +1,283 @@
+"""Mar Rojo: whole games played by every policy with the kernel's invariant checks on (deck
+conservation, hand limit, legal layouts after every move, activation and reorganisation limits),
+plus checks of each game's row against the rules (scores, winners, merchants, sunk counts)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simlab.games import get_game
+from simlab.games.mar_rojo import engine
+from simlab.games.mar_rojo.enums import (
+    AIRCRAFT,
+    CAPITAL,
+    DESTROYER,
+    LONG,
+    MEDIUM,
+    MERCHANT,
+    POLICY_NAMES,
+    SHORT,
+    ST_IN_PLAY,
+    ST_REMOVED,
+    ST_SUNK,
+    TYPE_NAMES,
+    V_CABO_DE_PALOS,
+)
+from simlab.games.mar_rojo.game import run_games
+from simlab.games.mar_rojo.layout import (
+    C_TYPE,
+    G_VICTORY,
+    MAXC,
+    NG,
+    NOUT,
+    O_CARDS0,
+    O_DRAWN0,
+    O_END_REASON,
+    O_MSHORT0,
+    O_REMOVED,
+    O_SCORE0,
+    O_SHIPS_SUNK0,
+    O_SUBTURNS,
+    O_SUNK0,
+    O_TURNS,
+    O_VIOLATION,
+    O_WINNER,
+    S_ROW,
+    S_STATUS,
+)
+from simlab.games.mar_rojo.victory import winner_nb
+from simlab.rng import game_seeds
+
+GAME = get_game("mar-rojo")
+SCENARIOS = list(GAME.scenarios)
+
+
+def _check_rows(setup, out, sq, scenario):
+    """Rule checks of every row; returns nothing, asserts."""
+    assert (out[:, O_VIOLATION] == 0).all(), np.unique(out[:, O_VIOLATION], return_counts=True)
+    assert set(np.unique(out[:, O_WINNER])) <= {-1, 0, 1}
+    assert (out[:, O_SUBTURNS] > 0).all()
+    assert (out[:, O_TURNS] == (out[:, O_SUBTURNS] + 1) // 2).all()
+    assert set(np.unique(out[:, O_END_REASON])) <= {0, 1}
+    n = out.shape[0]
+    for i in range(n):
+        for side in range(2):
+            base = side * MAXC
+            slots = sq[i, base:base + MAXC]
+            present = slots[:, 0] >= 0
+            types = setup.pool[slots[present, 0], C_TYPE]
+            status = slots[present, 1]
+            sunk = status == ST_SUNK
+            for t in range(6):
+                assert out[i, O_SUNK0 + 6 * side + t] == np.sum(sunk & (types == t))
+            assert out[i, O_MSHORT0 + side] <= np.sum(types == MERCHANT)
+            # the ships the other side sank, for the tie-break (aircraft are not ships)
+            assert out[i, O_SHIPS_SUNK0 + 1 - side] == np.sum(sunk & (types != AIRCRAFT))
+            assert out[i, O_CARDS0 + side] == np.sum(status != 4) or setup.reinf[side] >= 0
+        cap_merch = [out[i, O_SUNK0 + 6 * s + CAPITAL] + out[i, O_SUNK0 + 6 * s + MERCHANT] for s in range(2)]
+        if setup.victory == V_CABO_DE_PALOS:
+            rep_wins = out[i, O_SUNK0 + CAPITAL] > 0 or (
+                out[i, O_SUNK0 + MERCHANT] > 0 and out[i, O_SUNK0 + DESTROYER] + out[i, O_SUNK0 + 2] > 0)
+            assert out[i, O_WINNER] == (1 if rep_wins else 0)
+        else:
+            for side in range(2):
+                pts = cap_merch[1 - side]
+                if setup.victory == 1:
+                    pts += out[i, O_MSHORT0 + side] * setup.merchant_points[side]
+                else:
+                    others = sum(out[i, O_SUNK0 + 6 * (1 - side) + t] for t in range(6)) - cap_merch[1 - side]
+                    pts += others // 4
+                assert out[i, O_SCORE0 + side] == pts
+            a, b = out[i, O_SCORE0], out[i, O_SCORE0 + 1]
+            if a != b:
+                assert out[i, O_WINNER] == (0 if a > b else 1)
+            else:
+                sa, sb = out[i, O_SHIPS_SUNK0], out[i, O_SHIPS_SUNK0 + 1]
+                assert out[i, O_WINNER] == (-1 if sa == sb else (0 if sa > sb else 1))
+    if scenario == "strait-of-gibraltar":
+        assert (out[:, O_REMOVED] <= 2).all()
+        assert (out[:, O_REMOVED] == 2).mean() > 0.5  # the first The End nearly always comes up
+    else:
+        assert (out[:, O_REMOVED] == 0).all()
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.parametrize("policy", POLICY_NAMES)
+def test_games_keep_every_invariant(scenario, policy):
+    sc = GAME.load_scenario(scenario)
+    opts = GAME.resolve_options({})
+    pols = {"nationalist": policy, "republican": policy}
+    out, sq = run_games(sc.payload, opts, pols, game_seeds(2024, 7, 0, 60), debug=True)
+    _check_rows(sc.payload, out, sq, scenario)
+
+
+@pytest.mark.parametrize("opts", [
+    {"night_combat": True},
+    {"faccioso_cabo_palos": True, "initial_reveal": True},
+    {"length": "long", "first_player": "nationalist"},
+    {"night_combat": True, "faccioso_cabo_palos": True, "length": "short"},
+])
+@pytest.mark.parametrize("pair", [("random-legal", "random-legal"), ("aggressive", "cautious"),
+                                  ("torpedo-first", "solo-ai"), ("solo-ai", "random-legal")])
+def test_options_keep_every_invariant(opts, pair):
+    for scenario in ("cabo-de-palos", "mediterranean-campaign"):
+        sc = GAME.load_scenario(scenario)
+        o = GAME.resolve_options(opts)
+        pols = {"nationalist": pair[0], "republican": pair[1]}
+        out, sq = run_games(sc.payload, o, pols, game_seeds(77, 3, 0, 40), debug=True)
+        _check_rows(sc.payload, out, sq, scenario)
+
+
+def test_night_rules_change_the_game():
+    sc = GAME.load_scenario("strait-of-gibraltar")
+    pols = {"nationalist": "aggressive", "republican": "aggressive"}
+    day, _ = run_games(sc.payload, GAME.resolve_options({}), pols, game_seeds(5, 1, 0, 300))
+    night, _ = run_games(sc.payload, GAME.resolve_options({"night_combat": True}), pols, game_seeds(5, 1, 0, 300))
+    from simlab.games.mar_rojo.layout import O_NIGHT_SUBTURNS
+    assert (day[:, O_NIGHT_SUBTURNS] == 0).all()
+    assert (night[:, O_NIGHT_SUBTURNS] > 0).mean() > 0.5
+
+
+def test_points_built_squadrons_meet_rule_9():
+    sc = GAME.load_scenario("points-built")
+    setup = sc.payload
+    for length, row in (("short", (5, 8, 10, 1, 1, 1, 0, 1)), ("average", (6, 12, 15, 1, 2, 2, 0, 2)),
+                        ("long", (8, 15, 20, 2, 3, 3, 1, 3))):
+        for b in ("balanced", "value-greedy", "random"):
+            opts = GAME.resolve_options({"length": length, "builder_nationalist": b, "builder_republican": b,
+                                         "intervention_fleets": True, "neutral_fleets": True})
+            out, sq = run_games(setup, opts, {"nationalist": "aggressive", "republican": "cautious"},
+                                game_seeds(11, 2, 0, 40), debug=True)
+            _check_rows(setup, out, sq, "points-built")
+            for i in range(out.shape[0]):
+                for side in range(2):
+                    idx = sq[i, side * MAXC:(side + 1) * MAXC, 0]
+                    idx = idx[idx >= 0]
+                    types = setup.pool[idx, C_TYPE]
+                    cost = setup.pool[idx, 14].sum()
+                    assert row[0] <= len(idx) <= row[1], (length, b, len(idx))
+                    assert cost <= row[2]
+                    assert row[3] <= np.sum(types == CAPITAL) <= row[4]
+                    assert np.sum(types == MERCHANT) == row[5]
+                    assert row[6] <= np.sum((types == AIRCRAFT) | (types == 3)) <= row[7]
+                    factions = setup.pool[idx, 1]
+                    allowed = {0: {0, 2, 4, 5}, 1: {1, 2, 3}}[side]
+                    assert set(factions.tolist()) <= allowed
+
+
+def test_builders_differ_and_year_limit_applies():
+    sc = GAME.load_scenario("points-built")
+    setup = sc.payload
+    costs = {}
+    for b in ("balanced", "value-greedy"):
+        opts = GAME.resolve_options({"builder_nationalist": b, "builder_republican": b})
+        out, sq = run_games(setup, opts, {"nationalist": "aggressive", "republican": "aggressive"},
+                            game_seeds(3, 3, 0, 30))
+        costs[b] = out[:, O_CARDS0].mean()
+    assert costs["balanced"] > costs["value-greedy"]  # many cheap escorts vs few dear ships
+    opts = GAME.resolve_options({"build_year": 1936, "builder_nationalist": "random", "builder_republican": "random"})
+    out, sq = run_games(setup, opts, {"nationalist": "aggressive", "republican": "aggressive"}, game_seeds(3, 4, 0, 30))
+    idx = sq[:, :, 0]
+    assert (setup.pool[idx[idx >= 0], 16] <= 1936).all()
+
+
+def test_layout_checker_must_fail_on_illegal_layouts():
+    cs, st, g, *_ = engine.new_game_arrays(1)
+    # side 0: 4 cards: merchant in long, destroyer short, capital medium, capital long -> legal
+    types = [MERCHANT, DESTROYER, CAPITAL, CAPITAL]
+    rows = [LONG, SHORT, MEDIUM, LONG]
+    for i, (t, r) in enumerate(zip(types, rows, strict=True)):
+        cs[i, C_TYPE] = t
+        st[i, S_STATUS] = ST_IN_PLAY
+        st[i, S_ROW] = r
+    assert engine.deployment_legal_nb(cs, st, 0)
+    st[0, S_ROW] = MEDIUM  # a merchant out of the long row
+    assert not engine.deployment_legal_nb(cs, st, 0)
+    st[0, S_ROW] = LONG
+    st[2, S_ROW] = SHORT  # a capital ship in the short row while the destroyer could be there... it is
+    st[1, S_ROW] = MEDIUM  # ... and the destroyer is not
+    assert not engine.deployment_legal_nb(cs, st, 0)
+    st[1, S_ROW] = SHORT
+    st[2, S_ROW] = SHORT  # 2-0-2: spread 2
+    assert not engine.deployment_legal_nb(cs, st, 0)
+
+
+def test_invariant_checker_must_fail_on_broken_state():
+    sc = GAME.load_scenario("cabo-de-palos")
+    setup = sc.payload
+    out = np.zeros(NOUT, np.int32)
+    sqo = np.zeros((2 * MAXC, 3), np.int16)
+    arrays = engine.new_game_arrays(setup.pool.shape[0])
+    cs, st, g, piles, hands, wk, fw, rng, taken, tmp = arrays
+    from simlab.games.mar_rojo.game import action_deck, build_limits, build_pool_mask
+    from simlab.games.mar_rojo.layout import NQ, Q_FIRST, Q_FIRST_OVERRIDE, Q_LENGTH
+    akind, inc = action_deck(setup.ak, False, False)
+    q = np.zeros(NQ, np.int64)
+    q[Q_LENGTH] = 0
+    q[Q_FIRST] = 1
+    q[Q_FIRST_OVERRIDE] = -1
+    pols = np.array([1, 1])
+    from simlab.games.mar_rojo.policies import POLICY_PARAMS
+    engine.play_game_nb(np.uint64(5), setup.pool, setup.squads, setup.reinf, build_pool_mask(setup, False, False, 0),
+                        build_limits(setup.rt, 0, (0, 0)), np.zeros(2, np.int64), akind, inc, setup.ak, setup.rt,
+                        np.ascontiguousarray(POLICY_PARAMS[pols]), pols, q, 1, np.zeros(2, np.int64), cs, st, g,
+                        piles, hands, wk, fw, rng, taken, tmp, out, sqo)
+    assert out[O_VIOLATION] == 0
+    assert engine.check_invariants_nb(setup.rt, cs, st, g, piles, hands, wk) == 0
+    hands[0, 0] = piles[0, 0]
+    g[engine.G_HAND0_N] += 1
+    assert engine.check_invariants_nb(setup.rt, cs, st, g, piles, hands, wk) != 0
+    g[engine.G_HAND0_N] -= 1
+    s = int(np.nonzero(st[:, S_STATUS] == ST_IN_PLAY)[0][0])
+    st[s, S_ROW] = 7
+    assert engine.check_invariants_nb(setup.rt, cs, st, g, piles, hands, wk) != 0
+
+
+def test_victory_of_cabo_de_palos_by_hand():
+    cs = np.zeros((2 * MAXC, 17), np.int64)
+    st = np.zeros((2 * MAXC, 10), np.int64)
+    g = np.zeros(NG, np.int64)
+    g[G_VICTORY] = V_CABO_DE_PALOS
+    for i, t in enumerate([CAPITAL, MERCHANT, DESTROYER]):
+        cs[i, C_TYPE] = t
+        st[i, S_STATUS] = ST_IN_PLAY
+    assert winner_nb(cs, st, g) == 0
+    st[1, S_STATUS] = ST_SUNK  # a merchant alone is not enough
+    assert winner_nb(cs, st, g) == 0
+    st[2, S_STATUS] = ST_SUNK  # a merchant and an escort
+    assert winner_nb(cs, st, g) == 1
+    st[1, S_STATUS] = st[2, S_STATUS] = ST_IN_PLAY
+    st[0, S_STATUS] = ST_REMOVED  # removed is not sunk
+    assert winner_nb(cs, st, g) == 0
+    st[0, S_STATUS] = ST_SUNK
+    assert winner_nb(cs, st, g) == 1
+
+
+def test_reproducible_and_split_independent():
+    sc = GAME.load_scenario("mediterranean-campaign")
+    opts = GAME.resolve_options({"night_combat": True, "faccioso_cabo_palos": True})
+    pols = {"nationalist": "random-legal", "republican": "solo-ai"}
+    seeds = game_seeds(9, 9, 0, 50)
+    a, _ = run_games(sc.payload, opts, pols, seeds)
+    b, _ = run_games(sc.payload, opts, pols, seeds[::-1].copy())
+    assert np.array_equal(a, b[::-1])
+
+
+def test_names_follow_the_rulebook():
+    assert TYPE_NAMES == ("capital", "destroyer", "auxiliary", "submarine", "merchant", "aircraft")
+    assert O_DRAWN0 >= 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_100k_random_legal_games_per_scenario(scenario):
+    """100,000 random-legal games per scenario with every invariant checked throughout."""
+    sc = GAME.load_scenario(scenario)
+    opts = GAME.resolve_options({"faccioso_cabo_palos": True})
+    pols = {"nationalist": "random-legal", "republican": "random-legal"}
+    for chunk in range(10):
+        out, sq = run_games(sc.payload, opts, pols, game_seeds(100, 1, chunk * 10_000, (chunk + 1) * 10_000),
+                            debug=True)
+        assert (out[:, O_VIOLATION] == 0).all()
+        _check_rows(sc.payload, out[:500], sq[:500], scenario)
