@@ -66,7 +66,7 @@ __all__ = ["apply_specials_nb", "discover_nb", "general_quarters_nb", "mines_nb"
            "reorganise_nb"]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discover_nb(cs, st, g, side, r1, r2, rng):
     """Turn up to two covered enemy cards: one in row ``r1``, then one in ``r2`` (-1: none).
     Which covered card of a row is unknown to the player, so it is drawn at random (Rule 5.4)."""
@@ -79,7 +79,7 @@ def discover_nb(cs, st, g, side, r1, r2, rng):
             uncover_nb(cs, st, g, c, side)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reorganise_nb(rt, cs, st, g, side, amount):
     """Remove up to ``amount`` stress markers from the side's cards, at most 2 per card per
     sub-turn (Rule 5.5), the most stressed first. Returns how many were removed."""
@@ -94,7 +94,7 @@ def reorganise_nb(rt, cs, st, g, side, amount):
     return done
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def general_quarters_nb(rt, cs, st, g, side):
     """General Quarters as an effect (provisional): every card loses up to 2 stress markers
     (the Rule 5.5 limit per card and sub-turn)."""
@@ -107,7 +107,7 @@ def general_quarters_nb(rt, cs, st, g, side):
             st[s, S_REORG] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mines_nb(rt, cs, st, g, side_passive, rng, scr):
     """Mines (provisional effect, resolved after the action card): one of the active player's
     ships in his short row takes one die, a hit on 5+, saves by armour."""
@@ -119,7 +119,7 @@ def mines_nb(rt, cs, st, g, side_passive, rng, scr):
         apply_damage_nb(cs, st, g, s, stand, np.int64(0))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fog_nb(rt, cs, st, g, side_passive, rng):
     """Fog (provisional effect, resolved after the action card): the passive player covers up
     to two of his uncovered cards."""
@@ -130,7 +130,7 @@ def fog_nb(rt, cs, st, g, side_passive, rng):
         st[s, S_UP] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1, p2, effect_mode, rng, scr):
     """Carry out one activation of fleet card ``slot`` (Rules 5.1-5.5); the caller has checked it
     with ``policies.action_legal_nb``.
@@ -178,7 +178,7 @@ def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1,
             st[slot, S_REORG] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_specials_nb(rt, cs, st, g, rng):
     """The first appearance of The End (8.2, 8.3): the Transfer to the Cantabrian Sea removes two
     Republican ships (not sunk); the Navarra joins the Nationalist squadron face down."""

@@ -54,7 +54,7 @@ __all__ = ["build_squadron_nb", "deploy_nb", "solo_deploy_nb"]
 CAT_CAP, CAT_MER, CAT_AS, CAT_ESC = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cat_nb(t):
     if t == CAPITAL:
         return CAT_CAP
@@ -65,7 +65,7 @@ def _cat_nb(t):
     return CAT_ESC
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cheapest_completion_nb(pool, avail, taken, cnt, lim, tmp):
     """Least points to complete the minimums from the cards still available (-1: impossible).
 
@@ -128,7 +128,7 @@ def _cheapest_completion_nb(pool, avail, taken, cnt, lim, tmp):
     return cost
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _can_add_nb(pool, avail, taken, cnt, spent, lim, i, tmp):
     """Whether card ``i`` may be added and the table still be met."""
     if avail[i] == 0 or taken[i] == 1:
@@ -153,7 +153,7 @@ def _can_add_nb(pool, avail, taken, cnt, spent, lim, i, tmp):
     return rest >= 0 and spent + pool[i, C_COST] + rest <= lim[2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_squadron_nb(pool, avail, lim, builder, out, rng, taken, tmp):
     """Build one squadron by Rule 9.
 
@@ -247,7 +247,7 @@ def build_squadron_nb(pool, avail, lim, builder, out, rng, taken, tmp):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _row_sizes_nb(n, first, second):
     """A balanced split of ``n`` cards (Rule 4: no row more than one card above another) with the
     extra cards in rows ``first`` then ``second``."""
@@ -273,7 +273,7 @@ def _row_sizes_nb(n, first, second):
     return s0, s1, s2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deploy_key_nb(cs, s, pol, rng):
     """Order in which a policy hands out positions (larger first)."""
     if pol == POL_RANDOM:
@@ -285,7 +285,7 @@ def _deploy_key_nb(cs, s, pol, rng):
     return cs[s, C_COST] * 10 + roll_nb(rng, np.int64(5))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deploy_nb(cs, st, side, pol, rng, key):
     """Deploy a squadron face down in three rows (Rule 4): a legal split; merchants in the long
     row; only escorts and aircraft in the short row unless none is left. Aggressive and
@@ -374,7 +374,7 @@ def deploy_nb(cs, st, side, pol, rng, key):
         left[r] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solo_deploy_nb(rt, cs, st, side, length, rng, order):
     """The solo AI's deployment (Rule 12.2): three decks (1st: half the escorts, submarines and
     aircraft, rounded up; 2nd: the rest of them, one capital ship and one merchant; 3rd: the

@@ -107,7 +107,7 @@ from .policies import (
 __all__ = ["add_stress_nb", "apply_damage_nb", "attack_nb", "fire_nb", "uncover_nb"]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def uncover_nb(cs, st, g, slot, by_side):
     """Turn a fleet card face up. Notes a solo-AI capital ship turned up by the opposing player
     in his own sub-turn (the exception of Rule 12.3)."""
@@ -119,7 +119,7 @@ def uncover_nb(cs, st, g, slot, by_side):
         g[G_AI_CAPFOUND0 + side] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_stress_nb(st, g, slot, k):
     """Stress markers (5.3.1 step 12); the solo AI's cards never take any (12.1)."""
     if g[G_POL0 + slot // MAXC] == POL_SOLO:
@@ -127,7 +127,7 @@ def add_stress_nb(st, g, slot, k):
     st[slot, S_STRESS] += k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_damage_nb(cs, st, g, slot, hits, sunk):
     """Place ``hits`` damage markers (step 11); eliminate the card when its damage reaches its
     hull or on a Sunk result (5.3.2). Returns True if it was eliminated."""
@@ -142,7 +142,7 @@ def apply_damage_nb(cs, st, g, slot, hits, sunk):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fire_nb(rt, cs, st, g, x, y, w, d, bonus, night_mod, rng, scr):
     """One fire of weapon ``w`` of ``x`` at ``y`` at distance ``d`` (steps 8, 10, 11): hit dice
     (or a lucky hit), saves (torpedo: escort save then the effect table) and damage. Returns True
@@ -151,7 +151,7 @@ def fire_nb(rt, cs, st, g, x, y, w, d, bonus, night_mod, rng, scr):
     return resolve_hits_nb(rt, cs, st, g, x, y, w, hits, rng, scr)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fire_hits_nb(rt, cs, st, g, x, w, d, bonus, night_mod, rng, scr):
     """Hits of one fire before saves (step 8 and the lucky hit)."""
     dice = weapon_dice_nb(cs, st, x, w)
@@ -163,7 +163,7 @@ def fire_hits_nb(rt, cs, st, g, x, w, d, bonus, night_mod, rng, scr):
     return lucky_hit_nb(rt, rng, scr)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_hits_nb(rt, cs, st, g, x, y, w, hits, rng, scr):
     """Saves and damage of ``hits`` hits on ``y`` (steps 8 torpedo effects, 10, 11)."""
     if hits <= 0:
@@ -176,12 +176,12 @@ def resolve_hits_nb(rt, cs, st, g, x, y, w, hits, rng, scr):
     return apply_damage_nb(cs, st, g, y, stand, np.int64(0))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _stress_for_nb(rt, w):
     return 1 + (rt[R_MAIN_EXTRA] if w == W_MAIN else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, a, t, rng, scr):
     """One combat action of card ``a`` against enemy card ``t`` (Rule 5.3.1, see the module
     docstring). ``a`` and ``t`` must pass ``fleet.attack_possible_nb``.

@@ -102,6 +102,7 @@ from .layout import (
     HAND_CAP,
     MAXC,
     NC,
+    NFW,
     NG,
     NOUT,
     NPILES,
@@ -186,11 +187,11 @@ def new_game_arrays(n_pool: int) -> tuple:
     """Scratch arrays of one game: ``(cs, st, g, piles, hands, wk, fw, rng, taken, tmp)``."""
     return (np.zeros((NSLOT, NC), np.int64), np.zeros((NSLOT, NS), np.int64), np.zeros(NG, np.int64),
             np.zeros((NPILES, PILE_CAP), np.int64), np.zeros((2, HAND_CAP), np.int64), np.zeros(NWK, np.int64),
-            np.zeros(64, np.float64), np.zeros(STATE_WORDS, np.uint64), np.zeros(max(n_pool, 1), np.int8),
+            np.zeros(NFW, np.float64), np.zeros(STATE_WORDS, np.uint64), np.zeros(max(n_pool, 1), np.int8),
             np.zeros(max(n_pool, 1) + 8, np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_invariants_nb(rt, cs, st, g, piles, hands, wk):
     """The first invariant that fails now (layout ``V_*`` code), 0 if none."""
     if not conservation_ok_nb(piles, hands, g, wk[WK_SEEN:]):
@@ -217,13 +218,13 @@ def check_invariants_nb(rt, cs, st, g, piles, hands, wk):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _debug_check_nb(rt, cs, st, g, piles, hands, wk):
     if g[G_DEBUG] == 1 and g[G_VIOLATION] == 0:
         g[G_VIOLATION] = check_invariants_nb(rt, cs, st, g, piles, hands, wk)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deployment_legal_nb(cs, st, side):
     """Rule 4: rows differ by at most one card, merchants only in the long row, and non-escort,
     non-aircraft cards in the short row only when every escort and aircraft is already there."""
@@ -247,15 +248,15 @@ def deployment_legal_nb(cs, st, side):
     return not (other_short > 0 and esc_air_out > 0)
 
 
-@njit(cache=True)
-def run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, budget, effect_mode, rng, scr, wk):
+@njit(cache=True, _nrt=False)
+def run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, budget, effect_mode, rng, scr, wk, fw):
     """Activations of one action card (Rule 5.1): up to ``budget`` actions, or under an effect
     the actions the effect gave each card; the policy chooses each one or stops."""
     done = np.int64(0)
     for _ in range(4 * MAXC + 8):
         if done >= budget:
             break
-        slot, act, p1, p2 = choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk)
+        slot, act, p1, p2 = choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk, fw)
         if slot < 0:
             break
         if not action_legal_nb(rt, cs, st, g, slot, act, p1, p2, effect_mode):
@@ -274,14 +275,14 @@ def run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, budget,
         _debug_check_nb(rt, cs, st, g, piles, hands, wk)
 
 
-@njit(cache=True)
-def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk):
+@njit(cache=True, _nrt=False)
+def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk, fw):
     """Resolve the action card in play (Rule 5 step 2) in the declared mode."""
     if mode == MODE_REORG:
         reorganise_nb(rt, cs, st, g, side, ak[kind, AK_BLUE])
         return
     if mode != MODE_EFFECT:
-        run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, ak[kind, AK_RED], np.bool_(False), rng, scr, wk)
+        run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, ak[kind, AK_RED], np.bool_(False), rng, scr, wk, fw)
         return
     if is_mass_activation_nb(kind):
         base = side * MAXC
@@ -290,7 +291,7 @@ def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode
             if st[s, S_STATUS] == ST_IN_PLAY and _class_member_nb(cs, s, kind):
                 st[s, S_MASK] = rt[R_AIR_ACTS] if kind == K_PLANES else 1
         g[G_RESTRICT] = effect_restrict_nb(kind)
-        run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, np.int64(1 << 20), np.bool_(True), rng, scr, wk)
+        run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, np.int64(1 << 20), np.bool_(True), rng, scr, wk, fw)
         g[G_RESTRICT] = -1
         for s in range(base, base + MAXC):
             st[s, S_MASK] = 0
@@ -304,7 +305,7 @@ def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode
             retreat_nb(piles, g, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr, wk, fw):
     """A sub-turn of a player with a hand (Rule 5 steps 1-5)."""
     hn = g[G_HAND0_N + side]
@@ -326,7 +327,7 @@ def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr
         if j >= 0:
             g[G_PENDING] = akind[play_from_hand_nb(piles, hands, g, passive, j)]
             g[G_INTERRUPT_USED] = 1
-    resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk)
+    resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk, fw)
     if g[G_PENDING] >= 0:
         if g[G_PENDING] == K_MINES:
             mines_nb(rt, cs, st, g, passive, rng, scr)
@@ -336,7 +337,7 @@ def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr
     discard_table_nb(piles, g)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reset_subturn_nb(st, g):
     for i in range(NSLOT):
         st[i, S_ACTS] = 0
@@ -350,7 +351,7 @@ def _reset_subturn_nb(st, g):
     g[G_RESTRICT] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, included, ak, rt, pp, pols, setup,
                  debug, scr, cs, st, g, piles, hands, wk, fw, rng, taken, tmp, out, sq_out):
     """Play one whole game (see the module docstring); writes ``out`` (``int32[NOUT]``) and
@@ -495,7 +496,7 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
         sq_out[s, 2] = st[s, S_DMG]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _place_nb(pool, cs, st, slot, idx, status):
     if idx < 0:
         st[slot, S_STATUS] = ST_ABSENT
@@ -530,7 +531,7 @@ def play_games_nb(seeds, pool, squads, reinf, avail, lim, builders, akind, inclu
     piles = np.zeros((NPILES, PILE_CAP), np.int64)
     hands = np.zeros((2, HAND_CAP), np.int64)
     wk = np.zeros(NWK, np.int64)
-    fw = np.zeros(64, np.float64)
+    fw = np.zeros(NFW, np.float64)
     rng = np.zeros(STATE_WORDS, np.uint64)
     taken = np.zeros(max(npool, 1), np.int8)
     tmp = np.zeros(max(npool, 1) + 8, np.int64)

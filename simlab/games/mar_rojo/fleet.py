@@ -55,13 +55,13 @@ from .layout import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def is_escort_nb(t):
     """Destroyers and auxiliaries are escorts (Rule 3.1)."""
     return t == DESTROYER or t == AUXILIARY
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def target_class_nb(t):
     """What kind of target a fleet card type is: surface ship, submarine or aircraft (5.3.1 step 1)."""
     if t == SUBMARINE:
@@ -71,18 +71,18 @@ def target_class_nb(t):
     return TGT_SURFACE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def in_play_nb(st, slot):
     return st[slot, S_STATUS] == ST_IN_PLAY
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def badly_damaged_nb(cs, st, slot):
     """More damage markers than half the hull: badly damaged (Rule 5.3.2)."""
     return 2 * st[slot, S_DMG] > cs[slot, C_HULL]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def printed_value_nb(cs, slot, w):
     """The printed dice of weapon ``w`` (enums.W_*); AA fire rolls heavy + light AA (ruling)."""
     if w == W_MAIN:
@@ -100,7 +100,7 @@ def printed_value_nb(cs, slot, w):
     return cs[slot, C_BOMB]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reduced_value_nb(cs, st, slot, printed):
     """A combat value after damage and stress (Rule 5.3.2): -1 die when badly damaged, -1 per
     stress marker beyond the first. May be 0 or less: then only a lucky hit is possible."""
@@ -113,13 +113,13 @@ def reduced_value_nb(cs, st, slot, printed):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def weapon_dice_nb(cs, st, slot, w):
     """Dice the card rolls with weapon ``w`` now (may be <= 0: lucky hit only; see reduced_value_nb)."""
     return reduced_value_nb(cs, st, slot, printed_value_nb(cs, slot, w))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def speed_nb(cs, st, slot):
     """Movement factor now (Rule 5.3.2): -1 when badly damaged, never below 0."""
     m = cs[slot, C_MOVE]
@@ -128,7 +128,7 @@ def speed_nb(cs, st, slot):
     return m if m > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def row_counts_nb(st, side, counts):
     """Fill ``counts[3]`` with the side's cards in play in each row."""
     counts[0] = 0
@@ -140,7 +140,7 @@ def row_counts_nb(st, side, counts):
             counts[st[i, S_ROW]] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def spread_nb(a, b, c):
     hi = a if a > b else b
     hi = hi if hi > c else c
@@ -149,7 +149,7 @@ def spread_nb(a, b, c):
     return hi - lo
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def layout_spread_nb(st, side):
     """Largest minus smallest row count of a side (Rule 4: a legal layout has at most 1)."""
     a = np.int64(0)
@@ -168,7 +168,7 @@ def layout_spread_nb(st, side):
     return spread_nb(a, b, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_keeps_layout_nb(st, side, src, dst):
     """Whether moving one card of ``side`` from row ``src`` to ``dst`` is allowed by Rule 5.2
     (ruling: the layout after the move has a spread <= 1, or no larger than before when losses
@@ -205,7 +205,7 @@ def move_keeps_layout_nb(st, side, src, dst):
     return after <= limit
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_fight_from_nb(cs, st, slot):
     """Submarines and aircraft attack, and are attacked, only from the short or medium row (5.3.1 step 1)."""
     t = cs[slot, C_TYPE]
@@ -214,7 +214,7 @@ def can_fight_from_nb(cs, st, slot):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def weapon_usable_nb(cs, attacker, target, w):
     """Weapon ``w`` of ``attacker`` can be aimed at ``target``'s kind (Rule 5.3, 5.3.1 step 1):
     printed value > 0, the right kind of target, and air combat / bombardment for aircraft only
@@ -239,7 +239,7 @@ def weapon_usable_nb(cs, attacker, target, w):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def weapon_reaches_nb(w, distance):
     """Only main armament fires at Long; torpedoes (and every other weapon) at Short or Medium (5.3.1 step 2)."""
     if w == W_MAIN:
@@ -247,7 +247,7 @@ def weapon_reaches_nb(w, distance):
     return distance != LONG
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def distance_penalty_nb(w, distance):
     """-1 on each hit die (returned as +1 needed): secondary and torpedoes at Medium, main at Long (step 8)."""
     if (w == W_SECONDARY or w == W_TORPEDO) and distance == MEDIUM:
@@ -257,7 +257,7 @@ def distance_penalty_nb(w, distance):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def distance_entry_nb(rt, cs, st, attacker, target):
     """The combat distance table entry (5.3.1 step 2): SHORT, MEDIUM, LONG or SPEED.
     Attacks by aircraft are always at Medium."""
@@ -266,7 +266,7 @@ def distance_entry_nb(rt, cs, st, attacker, target):
     return rt[RT_DIST + 3 * st[attacker, S_ROW] + st[target, S_ROW]]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def speed_chooser_nb(cs, st, attacker, target):
     """Who chooses a Speed result: 0 the active player (faster or equal card), 1 the passive."""
     if speed_nb(cs, st, target) > speed_nb(cs, st, attacker):
@@ -274,7 +274,7 @@ def speed_chooser_nb(cs, st, attacker, target):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack_possible_nb(rt, cs, st, g, attacker, target):
     """Whether ``attacker`` may attack ``target`` at all (5.3.1 steps 1-2, 10.2): both in play and
     uncovered, on opposite sides, rows allowed for submarines and aircraft, no aircraft attacking
@@ -301,7 +301,7 @@ def attack_possible_nb(rt, cs, st, g, attacker, target):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_type_nb(cs, st, side, t, status):
     """Cards of type ``t`` of ``side`` with the given status (enums.ST_*)."""
     n = np.int64(0)
@@ -312,12 +312,12 @@ def count_type_nb(cs, st, side, t, status):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def capital_or_merchant_nb(t):
     return t == CAPITAL or t == MERCHANT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def short_row_ok_nb(cs, side_types_escort_air_left, t):
     """Deployment (Rule 4): a card of type ``t`` may go to the short row when it is an escort or
     aircraft, or when the squadron has no escort or aircraft left to put there."""
@@ -326,7 +326,7 @@ def short_row_ok_nb(cs, side_types_escort_air_left, t):
     return side_types_escort_air_left == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rows_of_nb(st, side, row, out):
     """Slots of the side's cards in play in ``row``; returns how many were written to ``out``."""
     n = np.int64(0)

@@ -175,3 +175,18 @@ NOUT = 40
 Q_VICTORY, Q_MPTS0, Q_MPTS1, Q_SPECIAL, Q_LENGTH, Q_FIRST, Q_FIRST_OVERRIDE, Q_REVEAL, Q_BUILD = range(9)
 NQ = 16
 FIRST_BY_ESCORTS = -2  # Rule 9: the player with more escort cards; ties: the Nationalist
+
+# fw: float64 scratch of the greedy policies' evaluation (policies.prep_eval_nb fills it)
+FW_VALS = 0        # 16: each own card's best action value (choose_play)
+FW_TMP = 16        # 16: scratch
+FW_DICE = 32       # 16 x 7: own cards' dice per weapon now (-100: printed 0, cannot fire)
+FW_TLIST = 144     # 16: the enemy cards that can be targeted now (in play, face up), as slots
+FW_NT = 160        # how many
+FW_COV = 161       # 3: covered enemy cards per row
+FW_TV = 176        # 16: value of sinking each enemy card (policies.target_value_nb)
+FW_REM = 192       # 16: each enemy card's remaining hull
+FW_SAVEF = 208     # 16: share of hits on each enemy card that stand after saves
+FW_TORPF = 224     # 16: expected damage of one torpedo hit on each enemy card (a Sunk counts its hull)
+FW_PNEED = 240     # 12: P(d6 >= need) for need 0..11
+FW_LUCKY = 252     # P(lucky hit) now (0 at night)
+NFW = 256

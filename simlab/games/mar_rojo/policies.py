@@ -84,8 +84,11 @@ from .enums import (
     SUBMARINE,
     V_CABO_DE_PALOS,
     W_AA,
+    W_AIR,
     W_ASW,
+    W_BOMBING,
     W_MAIN,
+    W_SECONDARY,
     W_TORPEDO,
 )
 from .fleet import (
@@ -109,6 +112,17 @@ from .layout import (
     C_HULL,
     C_SEAPLANE,
     C_TYPE,
+    FW_COV,
+    FW_DICE,
+    FW_LUCKY,
+    FW_NT,
+    FW_PNEED,
+    FW_REM,
+    FW_SAVEF,
+    FW_TLIST,
+    FW_TORPF,
+    FW_TV,
+    FW_VALS,
     G_CABO,
     G_FINAL,
     G_HAND0_N,
@@ -145,6 +159,7 @@ from .layout import (
     R_OPTICS,
     R_REORG_PER_CARD,
     R_TORP_CAPITAL,
+    RT_DIST,
     RT_SAVE,
     RT_TORP,
     S_ACTS,
@@ -182,7 +197,7 @@ for _p, _vals in (
 
 
 # ---------------------------------------------------------------------------------- odds helpers
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def p_die_nb(need):
     """Probability that one d6 rolls ``need`` or more."""
     if need <= 1:
@@ -192,42 +207,54 @@ def p_die_nb(need):
     return (7 - need) / 6.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def torpedo_hit_value_nb(rt, cs, st, t):
+    """Expected damage of one torpedo hit on ``t``: an escort's 5+ save first, then the effect
+    table (+1 for a capital ship), a Sunk result counting as the remaining hull (5.3.1)."""
+    rem = cs[t, C_HULL] - st[t, S_DMG]
+    tt = cs[t, C_TYPE]
+    add = rt[R_TORP_CAPITAL] if tt == CAPITAL else np.int64(0)
+    v = 0.0
+    for r in range(1, 7):
+        rr = r + add
+        if rr > 7:
+            rr = np.int64(7)
+        e = rt[RT_TORP + rr]
+        v += (rem if e < 0 else e) / 6.0
+    if is_escort_nb(tt):
+        v *= 1.0 - p_die_nb(rt[R_ESCORT_TORP_SAVE])
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def save_factor_nb(rt, cs, t):
+    """Share of hits on ``t`` that stand after its saving rolls (5.3.1 step 10)."""
+    return 1.0 - p_die_nb(rt[RT_SAVE + cs[t, C_ARMOUR]])
+
+
+@njit(cache=True, _nrt=False)
+def lucky_chance_nb(rt, g):
+    """Chance of a lucky hit (5.3.1), none at night (10.2)."""
+    if g[G_NIGHT] == 1:
+        return 0.0
+    return p_die_nb(rt[R_LUCKY_FIRST]) * p_die_nb(rt[R_LUCKY_SECOND])
+
+
+@njit(cache=True, _nrt=False)
 def expected_damage_nb(rt, cs, st, g, a, t, w, d, bonus):
     """Expected damage markers of one attack (a sunk result counts as the remaining hull)."""
     dice = weapon_dice_nb(cs, st, a, w)
-    nm = rt[R_NIGHT_MOD] if g[G_NIGHT] == 1 else 0
+    nm = rt[R_NIGHT_MOD] if g[G_NIGHT] == 1 else np.int64(0)
     need = rt[R_HIT] + distance_penalty_nb(w, d) - bonus + nm
-    if dice > 0:
-        nh = dice * p_die_nb(need)
-    elif g[G_NIGHT] == 1:
-        nh = 0.0
-    else:
-        nh = p_die_nb(rt[R_LUCKY_FIRST]) * p_die_nb(rt[R_LUCKY_SECOND])
-    rem = cs[t, C_HULL] - st[t, S_DMG]
+    nh = dice * p_die_nb(need) if dice > 0 else lucky_chance_nb(rt, g)
     if w == W_TORPEDO:
         if g[G_CABO] == 1 and cs[a, C_TYPE] == DESTROYER:
             nh *= 2.0
-        if is_escort_nb(cs[t, C_TYPE]):
-            nh *= 1.0 - p_die_nb(rt[R_ESCORT_TORP_SAVE])
-        add = rt[R_TORP_CAPITAL] if cs[t, C_TYPE] == CAPITAL else 0
-        eh = 0.0
-        ps = 0.0
-        for r in range(1, 7):
-            rr = r + add
-            if rr > 7:
-                rr = np.int64(7)
-            e = rt[RT_TORP + rr]
-            if e < 0:
-                ps += 1.0 / 6.0
-            else:
-                eh += e / 6.0
-        return nh * (eh + ps * rem)
-    ns = rt[RT_SAVE + cs[t, C_ARMOUR]]
-    return nh * (1.0 - p_die_nb(ns))
+        return nh * torpedo_hit_value_nb(rt, cs, st, t)
+    return nh * save_factor_nb(rt, cs, t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def target_value_nb(cs, g, side, t):
     """What sinking card ``t`` is worth to ``side``: its cost + 1, plus the scenario's stake
     (capital ships and merchants score in 7, 8.2, 8.3; 8.1 is won by the Republican sinking a
@@ -247,7 +274,7 @@ def target_value_nb(cs, g, side, t):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shot_value_nb(rt, cs, st, g, pp, side, a, t, w, d, bonus):
     """Value of firing weapon ``w`` of ``a`` at ``t`` at combat distance ``d``."""
     dmg = expected_damage_nb(rt, cs, st, g, a, t, w, d, bonus)
@@ -262,7 +289,7 @@ def shot_value_nb(rt, cs, st, g, pp, side, a, t, w, d, bonus):
     return v - pp[side, PP_STRESS_COST] * stress
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_weapon_at_nb(rt, cs, st, g, pp, side, a, t, d, restrict, bonus):
     """Best weapon (and its value) of ``a`` against ``t`` at distance ``d``; (-1, 0) if none."""
     bw = np.int64(-1)
@@ -281,7 +308,7 @@ def best_weapon_at_nb(rt, cs, st, g, pp, side, a, t, d, restrict, bonus):
     return bw, bv
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack_value_nb(rt, cs, st, g, pp, side, a, t, restrict):
     """Value of an attack by ``a`` on ``t`` (after the distance choice: the attacker's best when
     he chooses, the passive player's worst for him otherwise). 0 or less: not worth it."""
@@ -300,8 +327,160 @@ def attack_value_nb(rt, cs, st, g, pp, side, a, t, restrict):
     return v1 if v1 < v2 else v2
 
 
+
+# ---------------------------------------------------------------------------------- fast evaluation
+@njit(cache=True, _nrt=False)
+def prep_eval_nb(rt, cs, st, g, side, fw):
+    """Fill the evaluation scratch ``fw`` (layout ``FW_*``) for ``side``'s decisions now: its
+    cards' dice per weapon, the enemy cards that can be targeted with their value, remaining
+    hull, save and torpedo factors, the covered enemy cards per row, and the hit chances."""
+    base = side * MAXC
+    ebase = (1 - side) * MAXC
+    for i in range(MAXC):
+        s = base + i
+        if st[s, S_STATUS] != ST_IN_PLAY:
+            continue
+        pen = np.int64(0)
+        if badly_damaged_nb(cs, st, s):
+            pen += 1
+        if st[s, S_STRESS] > 1:
+            pen += st[s, S_STRESS] - 1
+        o = FW_DICE + 7 * i
+        for w in range(7):
+            pv = printed_value_nb(cs, s, w)
+            fw[o + w] = pv - pen if pv > 0 else -100.0
+    nt = np.int64(0)
+    fw[FW_COV] = 0.0
+    fw[FW_COV + 1] = 0.0
+    fw[FW_COV + 2] = 0.0
+    for j in range(MAXC):
+        t = ebase + j
+        if st[t, S_STATUS] != ST_IN_PLAY:
+            continue
+        if st[t, S_UP] == 0:
+            fw[FW_COV + st[t, S_ROW]] += 1.0
+            continue
+        fw[FW_TLIST + nt] = t
+        nt += 1
+        fw[FW_TV + j] = target_value_nb(cs, g, side, t)
+        fw[FW_REM + j] = cs[t, C_HULL] - st[t, S_DMG]
+        fw[FW_SAVEF + j] = save_factor_nb(rt, cs, t)
+        fw[FW_TORPF + j] = torpedo_hit_value_nb(rt, cs, st, t)
+    fw[FW_NT] = nt
+    for k in range(12):
+        fw[FW_PNEED + k] = p_die_nb(k)
+    fw[FW_LUCKY] = lucky_chance_nb(rt, g)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def fast_shot_nb(rt, cs, g, pp, fw, side, a, t, w, d):
+    """``shot_value_nb`` from the prepared scratch (``prep_eval_nb``); -1e9 if ``w`` cannot fire."""
+    dice = fw[FW_DICE + 7 * (a - side * MAXC) + w]
+    if dice < -50.0:
+        return -1e9
+    jt = t - (1 - side) * MAXC
+    need = rt[R_HIT] + distance_penalty_nb(w, d) + (rt[R_NIGHT_MOD] if g[G_NIGHT] == 1 else np.int64(0))
+    if need > 11:
+        need = np.int64(11)
+    nh = dice * fw[FW_PNEED + need] if dice > 0 else fw[FW_LUCKY]
+    if w == W_TORPEDO:
+        if g[G_CABO] == 1 and cs[a, C_TYPE] == DESTROYER:
+            nh *= 2.0
+        dmg = nh * fw[FW_TORPF + jt]
+    else:
+        dmg = nh * fw[FW_SAVEF + jt]
+    rem = fw[FW_REM + jt]
+    share = dmg / rem if rem > 0 else 1.0
+    if share > 1.0:
+        share = 1.0
+    v = fw[FW_TV + jt] * share + 0.25 * dmg
+    if w == W_TORPEDO:
+        v *= pp[side, PP_TORP]
+    stress = 1 + (rt[R_MAIN_EXTRA] if w == W_MAIN else np.int64(0))
+    return v - pp[side, PP_STRESS_COST] * stress
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _fast_best_at_nb(rt, cs, g, pp, fw, side, a, t, d, restrict):
+    """Best value of the weapons of ``a`` that can hit ``t`` at distance ``d`` (-1e9: none);
+    the weapons by target kind as in ``fleet.weapon_usable_nb``."""
+    tt = cs[t, C_TYPE]
+    air = cs[a, C_TYPE] == AIRCRAFT
+    w0 = np.int64(-1)
+    w1 = np.int64(-1)
+    w2 = np.int64(-1)
+    if tt == SUBMARINE:
+        w0 = np.int64(W_ASW)
+    elif tt == AIRCRAFT:
+        w0 = np.int64(W_AIR) if air else np.int64(W_AA)
+    elif air:
+        w0 = np.int64(W_BOMBING)
+    else:
+        w0 = np.int64(W_MAIN)
+        w1 = np.int64(W_SECONDARY)
+        w2 = np.int64(W_TORPEDO)
+    bv = -1e9
+    for k in range(3):
+        w = w0 if k == 0 else (w1 if k == 1 else w2)
+        if w < 0 or (restrict >= 0 and w != restrict) or (d == LONG and w != W_MAIN):
+            continue
+        v = fast_shot_nb(rt, cs, g, pp, fw, side, a, t, w, d)
+        if v > bv:
+            bv = v
+    return bv
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def fast_pair_nb(rt, cs, st, g, pp, fw, side, a, arow, t, restrict):
+    """Value of an attack by ``a`` (standing in row ``arow``) on enemy card ``t`` after the
+    combat-distance choice (the attacker's best when he chooses, the passive player's worst
+    otherwise); 0 if it cannot attack. ``t`` must be in play and face up."""
+    at = cs[a, C_TYPE]
+    if at == MERCHANT:
+        return 0.0
+    if (at == SUBMARINE or at == AIRCRAFT) and arow == LONG:
+        return 0.0
+    if at == AIRCRAFT and g[G_NIGHT] == 1:
+        return 0.0
+    tt = cs[t, C_TYPE]
+    trow = st[t, S_ROW]
+    if (tt == SUBMARINE or tt == AIRCRAFT) and trow == LONG:
+        return 0.0
+    if at == AIRCRAFT:
+        e = np.int64(MEDIUM)
+    else:
+        e = rt[RT_DIST + 3 * arow + trow]
+    if e != SPEED:
+        v = _fast_best_at_nb(rt, cs, g, pp, fw, side, a, t, e, restrict)
+        return v if v > 0.0 else 0.0
+    v1 = _fast_best_at_nb(rt, cs, g, pp, fw, side, a, t, arow, restrict)
+    v2 = _fast_best_at_nb(rt, cs, g, pp, fw, side, a, t, trow, restrict)
+    if v1 < 0.0:
+        v1 = 0.0
+    if v2 < 0.0:
+        v2 = 0.0
+    if speed_nb(cs, st, t) > speed_nb(cs, st, a):
+        return v1 if v1 < v2 else v2
+    return v1 if v1 > v2 else v2
+
+
+@njit(cache=True, _nrt=False)
+def fast_best_target_nb(rt, cs, st, g, pp, fw, side, a, arow, restrict):
+    """Best enemy target of ``a`` from row ``arow`` and its value: ``(value, target)``, (0, -1)
+    if none (the card is assumed face up)."""
+    bv = 0.0
+    bt = np.int64(-1)
+    for k in range(np.int64(fw[FW_NT])):
+        t = np.int64(fw[FW_TLIST + k])
+        v = fast_pair_nb(rt, cs, st, g, pp, fw, side, a, arow, t, restrict)
+        if v > bv:
+            bv = v
+            bt = t
+    return bv, bt
+
+
 # ---------------------------------------------------------------------------------- legality
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_activate_nb(rt, cs, st, slot, effect_mode):
     """Whether a fleet card may take one more action this sub-turn (Rule 5.1): once, twice for
     aircraft, one more after an uncovering first action; under an effect only while it has
@@ -316,20 +495,20 @@ def can_activate_nb(rt, cs, st, slot, effect_mode):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def only_reorganise_nb(cs, st, slot):
     """More stress markers than hull: the only action is to reorganise (Rule 5.3.2)."""
     return st[slot, S_STRESS] > cs[slot, C_HULL]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_discover_nb(cs, st, slot):
     """An escort or aircraft in the short or medium row may discover (Rule 5.4)."""
     t = cs[slot, C_TYPE]
     return (is_escort_nb(t) or t == AIRCRAFT) and st[slot, S_ROW] != LONG
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def covered_in_row_nb(st, side, row):
     n = np.int64(0)
     base = side * MAXC
@@ -339,7 +518,7 @@ def covered_in_row_nb(st, side, row):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discover_legal_nb(cs, st, slot, r1, r2):
     """Rows of the cards a discovery turns (Rule 5.4): one card in the enemy's long row, or up to
     two in its short and medium rows; a seaplane two in any rows. ``r2 = -1`` for one card."""
@@ -359,7 +538,7 @@ def discover_legal_nb(cs, st, slot, r1, r2):
     return covered_in_row_nb(st, enemy, r2) >= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exchange_legal_nb(cs, st, a, b):
     """Two own cards in different rows swap rows; at least one has movement 3 (Rule 5.2)."""
     if a == b or a // MAXC != b // MAXC or st[b, S_STATUS] != ST_IN_PLAY:
@@ -369,7 +548,7 @@ def exchange_legal_nb(cs, st, a, b):
     return speed_nb(cs, st, a) == 3 or speed_nb(cs, st, b) == 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_legal_nb(cs, st, slot, dst):
     """Move to another row: movement 1 one row, 2 or 3 up to two rows; never at 0; never to a
     worse layout (Rule 5.2)."""
@@ -383,7 +562,7 @@ def move_legal_nb(cs, st, slot, dst):
     return move_keeps_layout_nb(st, slot // MAXC, src, dst)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def action_legal_nb(rt, cs, st, g, slot, act, p1, p2, effect_mode):
     """Whether one activation (``act`` with its arguments) is legal now (Rules 5.1-5.5)."""
     if not can_activate_nb(rt, cs, st, slot, effect_mode):
@@ -419,7 +598,7 @@ def action_legal_nb(rt, cs, st, g, slot, act, p1, p2, effect_mode):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions_nb(rt, cs, st, g, side, effect_mode, cand, maxc):
     """Every legal activation of ``side`` now, written to ``cand`` as (slot, act, p1, p2) rows of
     4 ints; returns how many (at most ``maxc``)."""
@@ -476,27 +655,7 @@ def legal_actions_nb(rt, cs, st, g, side, effect_mode, cand, maxc):
 
 
 # ---------------------------------------------------------------------------------- greedy play
-@njit(cache=True)
-def best_attack_of_nb(rt, cs, st, g, pp, side, a, restrict):
-    """Best target of ``a`` and its value: ``(value, target)``, (0, -1) if none."""
-    bv = 0.0
-    bt = np.int64(-1)
-    ebase = (1 - side) * MAXC
-    for t in range(ebase, ebase + MAXC):
-        if st[t, S_STATUS] != ST_IN_PLAY or st[t, S_UP] == 0:
-            continue
-        if not attack_possible_nb(rt, cs, st, g, a, t):
-            continue
-        if restrict >= 0 and not weapon_usable_nb(cs, a, t, restrict):
-            continue
-        v = attack_value_nb(rt, cs, st, g, pp, side, a, t, restrict)
-        if v > bv:
-            bv = v
-            bt = t
-    return bv, bt
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _any_enemy_uncovered_nb(st, side):
     ebase = (1 - side) * MAXC
     for t in range(ebase, ebase + MAXC):
@@ -505,7 +664,7 @@ def _any_enemy_uncovered_nb(st, side):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def merchants_forward_nb(g, pp, side):
     """Whether the policy moves its merchants towards the short row now (8.2, 8.3 score them there)."""
     if g[G_MPTS0 + side] == 0:
@@ -514,10 +673,10 @@ def merchants_forward_nb(g, pp, side):
     return m >= 2 or (m >= 1 and g[G_FINAL] == 1)
 
 
-@njit(cache=True)
-def card_best_nb(rt, cs, st, g, pp, side, s, effect_mode):
+@njit(cache=True, _nrt=False)
+def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
     """The greedy policy's best action for card ``s`` now: ``(value, act, p1, p2)``; value 0 and
-    act -1 when it has nothing worth doing."""
+    act -1 when it has nothing worth doing. ``fw`` must hold ``prep_eval_nb(side)``."""
     if not can_activate_nb(rt, cs, st, s, effect_mode):
         return 0.0, -1, -1, -1
     restrict = g[G_RESTRICT]
@@ -535,18 +694,16 @@ def card_best_nb(rt, cs, st, g, pp, side, s, effect_mode):
     up = st[s, S_UP] == 1
     # attack, or uncover to attack
     if up:
-        v, t = best_attack_of_nb(rt, cs, st, g, pp, side, s, restrict)
+        v, t = fast_best_target_nb(rt, cs, st, g, pp, fw, side, s, st[s, S_ROW], restrict)
         if t >= 0 and v > bv:
             bv = v
             ba = ACT_ATTACK
             b1 = t
     elif t_s != MERCHANT and (restrict < 0 or printed_value_nb(cs, s, restrict) > 0):
-        st[s, S_UP] = 1
-        v, t = best_attack_of_nb(rt, cs, st, g, pp, side, s, restrict)
-        st[s, S_UP] = 0
+        v, t = fast_best_target_nb(rt, cs, st, g, pp, fw, side, s, st[s, S_ROW], restrict)
         v = v * pp[side, PP_UNCOVER]
         if t < 0:
-            v = 0.1 * pp[side, PP_FORWARD] if _any_enemy_uncovered_nb(st, side) else 0.03 * pp[side, PP_FORWARD]
+            v = 0.1 * pp[side, PP_FORWARD] if fw[FW_NT] > 0 else 0.03 * pp[side, PP_FORWARD]
         if v > bv:
             bv = v
             ba = ACT_UNCOVER
@@ -598,12 +755,7 @@ def card_best_nb(rt, cs, st, g, pp, side, s, effect_mode):
         for r in range(3):
             if r == row or not move_legal_nb(cs, st, s, r):
                 continue
-            st[s, S_ROW] = r
-            save_up = st[s, S_UP]
-            st[s, S_UP] = 1
-            v, t = best_attack_of_nb(rt, cs, st, g, pp, side, s, np.int64(-1))
-            st[s, S_UP] = save_up
-            st[s, S_ROW] = row
+            v, t = fast_best_target_nb(rt, cs, st, g, pp, fw, side, s, np.int64(r), np.int64(-1))
             v = 0.5 * v * pp[side, PP_FORWARD]
             if t < 0 and r < row:
                 torp = printed_value_nb(cs, s, np.int64(W_TORPEDO)) > 0
@@ -616,11 +768,10 @@ def card_best_nb(rt, cs, st, g, pp, side, s, effect_mode):
                 b1 = r
     # discover
     if can_discover_nb(cs, st, s):
-        enemy = 1 - side
-        cs_ = covered_in_row_nb(st, enemy, np.int64(SHORT))
-        cm = covered_in_row_nb(st, enemy, np.int64(MEDIUM))
-        cl = covered_in_row_nb(st, enemy, np.int64(LONG))
-        base = 0.12 if _any_enemy_uncovered_nb(st, side) else 0.3
+        cs_ = np.int64(fw[FW_COV])
+        cm = np.int64(fw[FW_COV + 1])
+        cl = np.int64(fw[FW_COV + 2])
+        base = 0.12 if fw[FW_NT] > 0 else 0.3
         k = (cs_ if cs_ < 2 else 2)
         r1 = SHORT
         r2 = SHORT if cs_ >= 2 else -1
@@ -646,8 +797,8 @@ def card_best_nb(rt, cs, st, g, pp, side, s, effect_mode):
     return bv, ba, b1, b2
 
 
-@njit(cache=True)
-def choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk):
+@njit(cache=True, _nrt=False)
+def choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk, fw):
     """Pick the next activation of ``side``: ``(slot, act, p1, p2)``, or slot -1 to stop.
 
     random-legal: uniform among the legal activations and stopping. Greedy policies: the best
@@ -660,6 +811,7 @@ def choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk):
             return -1, -1, -1, -1
         o = WK_CAND + 4 * k
         return wk[o], wk[o + 1], wk[o + 2], wk[o + 3]
+    prep_eval_nb(rt, cs, st, g, side, fw)
     best = pp[side, PP_MIN_ACT]
     bs = np.int64(-1)
     ba = np.int64(-1)
@@ -667,7 +819,7 @@ def choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk):
     b2 = np.int64(-1)
     base = side * MAXC
     for s in range(base, base + MAXC):
-        v, a, p1, p2 = card_best_nb(rt, cs, st, g, pp, side, s, effect_mode)
+        v, a, p1, p2 = card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode)
         if a >= 0 and v >= best:
             best = v
             bs = s
@@ -678,7 +830,7 @@ def choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk):
 
 
 # ---------------------------------------------------------------------------------- playing cards
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reorg_value_nb(rt, cs, st, side, amount, per_card):
     """Value of removing up to ``amount`` stress markers, at most ``per_card`` from one card."""
     v = 0.0
@@ -705,7 +857,7 @@ def reorg_value_nb(rt, cs, st, side, amount, per_card):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _class_member_nb(cs, s, kind):
     t = cs[s, C_TYPE]
     if kind == K_DESTROYERS:
@@ -725,7 +877,7 @@ def _class_member_nb(cs, s, kind):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def effect_restrict_nb(kind):
     """The weapon a mass activation is restricted to (-1: any action)."""
     if kind == K_TORPEDOES:
@@ -737,13 +889,13 @@ def effect_restrict_nb(kind):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_mass_activation_nb(kind):
     return (kind == K_DESTROYERS or kind == K_CRUISERS or kind == K_PLANES or kind == K_TORPEDOES
             or kind == K_DEPTH_CHARGES or kind == K_AIR_DEFENCE or kind == K_MERCHANT_SHIPS)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def effect_allowed_nb(ak, g, kind, side):
     """Whether ``side`` may invoke the effect of ``kind`` in its own sub-turn (Rules 3.2, 3.2.1):
     general cards only (support and interruption effects act in combat or in the opponent's
@@ -757,15 +909,16 @@ def effect_allowed_nb(ak, g, kind, side):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def winning_now_nb(cs, st, g, side):
     """Whether ``side`` would win if the game ended now (victory.winner_nb decides)."""
     return winner_nb(cs, st, g) == side
 
 
-@njit(cache=True)
-def effect_value_nb(rt, cs, st, g, ak, pp, side, kind, vals):
-    """Value of invoking the effect of ``kind`` (``vals[slot]``: each card's best action value)."""
+@njit(cache=True, _nrt=False)
+def effect_value_nb(rt, cs, st, g, ak, pp, fw, side, kind, vals):
+    """Value of invoking the effect of ``kind`` (``vals[i]``: each own card's best action value;
+    ``fw`` prepared by ``prep_eval_nb``)."""
     if is_mass_activation_nb(kind):
         restrict = effect_restrict_nb(kind)
         v = 0.0
@@ -775,7 +928,7 @@ def effect_value_nb(rt, cs, st, g, ak, pp, side, kind, vals):
                 continue
             if restrict >= 0:
                 if st[s, S_UP] == 1:
-                    bv, bt = best_attack_of_nb(rt, cs, st, g, pp, side, s, restrict)
+                    bv, bt = fast_best_target_nb(rt, cs, st, g, pp, fw, side, s, st[s, S_ROW], restrict)
                     v += bv
             else:
                 v += vals[s - base] * (1.5 if kind == K_PLANES else 1.0)
@@ -786,7 +939,7 @@ def effect_value_nb(rt, cs, st, g, ak, pp, side, kind, vals):
         enemy = 1 - side
         c = covered_in_row_nb(st, enemy, np.int64(0)) + covered_in_row_nb(st, enemy, np.int64(1)) + covered_in_row_nb(st, enemy, np.int64(2))
         k = c if c < 2 else 2
-        return (0.15 if _any_enemy_uncovered_nb(st, side) else 0.35) * k
+        return (0.15 if fw[FW_NT] > 0 else 0.35) * k
     if kind == K_RETREAT:
         if pp[side, PP_RETREAT_CARD] > 0 and winning_now_nb(cs, st, g, side):
             return 3.0
@@ -794,7 +947,7 @@ def effect_value_nb(rt, cs, st, g, ak, pp, side, kind, vals):
     return -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def top_sum_nb(vals, n, k, tmp):
     """Sum of the ``k`` largest of ``vals[:n]`` (``tmp`` is scratch of length >= n)."""
     for i in range(n):
@@ -812,7 +965,7 @@ def top_sum_nb(vals, n, k, tmp):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hand_held_nb(hands, g, akind, ak, side):
     n = np.int64(0)
     for i in range(g[G_HAND0_N + side]):
@@ -821,7 +974,7 @@ def _hand_held_nb(hands, g, akind, ak, side):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, rng, wk, fw):
     """Step 1-2 of a sub-turn (Rule 5): draw, or play a card from hand in one mode.
 
@@ -848,10 +1001,11 @@ def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, r
         j = roll_nb(rng, n) - 1
         return wk[WK_CAND + 2 * j], wk[WK_CAND + 2 * j + 1]
     # greedy: each card's best single action now
+    prep_eval_nb(rt, cs, st, g, side, fw)
     base = side * MAXC
-    vals = fw[:MAXC]
+    vals = fw[FW_VALS:FW_VALS + MAXC]
     for s in range(base, base + MAXC):
-        v, a, p1, p2 = card_best_nb(rt, cs, st, g, pp, side, s, np.bool_(False))
+        v, a, p1, p2 = card_best_nb(rt, cs, st, g, pp, fw, side, s, np.bool_(False))
         vals[s - base] = v if a >= 0 else 0.0
     held = _hand_held_nb(hands, g, akind, ak, side)
     best = -1e9
@@ -878,7 +1032,7 @@ def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, r
             bi = i
             bm = MODE_REORG
         if effect_allowed_nb(ak, g, k, side):
-            ve = effect_value_nb(rt, cs, st, g, ak, pp, side, k, vals) - keep
+            ve = effect_value_nb(rt, cs, st, g, ak, pp, fw, side, k, vals) - keep
             if ve > best:
                 best = ve
                 bi = i
@@ -892,7 +1046,7 @@ def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, r
     return bi, bm
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_reorg_slot_nb(rt, cs, st, side):
     """Where the next stress marker of a reorganisation comes off: the most stressed card that
     may still lose one this sub-turn (-1: none)."""
@@ -910,7 +1064,7 @@ def choose_reorg_slot_nb(rt, cs, st, side):
 
 
 # ---------------------------------------------------------------------------------- combat choices
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_distance_nb(rt, cs, st, g, pp, chooser_side, active_side, a, t, rng):
     """A Speed result (5.3.1 step 2): the chooser picks the row of the active or of the target
     card as the combat distance. The active player takes the better shot, the passive the worse."""
@@ -932,7 +1086,7 @@ def choose_distance_nb(rt, cs, st, g, pp, chooser_side, active_side, a, t, rng):
     return r1 if v1 <= v2 else r2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_weapon_nb(rt, cs, st, g, pp, side, a, t, d, restrict, rng):
     """The weapon fired once the combat distance is known (-1 if none can fire; ``restrict`` >= 0
     limits it to one weapon). The solo AI fires the weapon with the most dice, escorts torpedoes
@@ -964,7 +1118,7 @@ def choose_weapon_nb(rt, cs, st, g, pp, side, a, t, d, restrict, rng):
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _find_in_hand_nb(hands, g, akind, side, kind):
     for i in range(g[G_HAND0_N + side]):
         if akind[hands[side, i]] == kind:
@@ -972,7 +1126,7 @@ def _find_in_hand_nb(hands, g, akind, side, kind):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_support_nb(rt, cs, st, g, hands, akind, ak, pp, side, a, t, w, d, rng):
     """Step 5 (5.3.1): the active player's support card for this combat, as a hand index (-1:
     none). Legal: at night only Flares (10.2); on a torpedo attack only Cabo Palos (step 5);
@@ -1007,7 +1161,7 @@ def choose_support_nb(rt, cs, st, g, hands, akind, ak, pp, side, a, t, w, d, rng
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def collateral_target_nb(rt, cs, st, g, side_passive, a, t, w):
     """Step 6, Collateral (provisional effect): the passive player's cheapest other uncovered card
     in the target's row that weapon ``w`` can hit (-1: none)."""
@@ -1030,7 +1184,7 @@ def collateral_target_nb(rt, cs, st, g, side_passive, a, t, w):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_return_fire_nb(rt, cs, st, g, t, a, d):
     """Surprise (provisional): the target can fire back at the attacker at distance ``d``."""
     if not attack_possible_nb(rt, cs, st, g, t, a):
@@ -1041,7 +1195,7 @@ def can_return_fire_nb(rt, cs, st, g, t, a, d):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, side_passive, a, t, w, d, rng):
     """Step 6 (5.3.1): the passive player's Smoke, Surprise or Collateral for this combat, as a
     hand index (-1: none). One interruption per sub-turn (Rule 5 step 4)."""
@@ -1092,7 +1246,7 @@ def choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, side_passive, a,
     return ico
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_faccioso_nb(rt, cs, st, g, hands, akind, pp, side_passive, t, hits, rng):
     """Step 9 (5.3.1): the Nationalist passive player's Faccioso against ``hits`` hits on ``t``
     (hand index, -1: none)."""
@@ -1113,7 +1267,7 @@ def choose_faccioso_nb(rt, cs, st, g, hands, akind, pp, side_passive, t, hits, r
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_pending_nb(cs, st, g, hands, akind, ak, pp, side_passive, mode, rng):
     """Step 4 (Rule 5): the passive player's Mines or Fog, resolved after the action card
     (hand index, -1: none)."""
@@ -1152,7 +1306,7 @@ def choose_pending_nb(cs, st, g, hands, akind, ak, pp, side_passive, mode, rng):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_escort_vs_sub_nb(rt, cs, st, g, side_passive, sub, rng):
     """Step 3 (5.3.1): the passive player's uncovered escort in his short row that attacks a
     submarine about to fire torpedoes (slot, -1: none). The one with most AS dice; the solo AI
@@ -1183,7 +1337,7 @@ def choose_escort_vs_sub_nb(rt, cs, st, g, side_passive, sub, rng):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_dive_nb(g, side, rng):
     """Step 13 (5.3.1): cover the submarine after its torpedo attack (the AI always does, 12.4.2)."""
     pol = g[G_POL0 + side]
@@ -1192,7 +1346,7 @@ def choose_dive_nb(g, side, rng):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _random_covered_nb(st, side, row, rng):
     """A random covered card of ``side`` in ``row`` (any row if -1); -1 if none."""
     n = np.int64(0)
@@ -1206,7 +1360,7 @@ def _random_covered_nb(st, side, row, rng):
     return pick
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_main_discovery_nb(cs, st, g, side_passive, rng):
     """Rule 5.4: after main armament fire, the opposing player may discover one card, his own or
     the firer's (slot, -1: none). Greedy policies and the AI turn up one of the firer's covered
@@ -1229,13 +1383,13 @@ def choose_main_discovery_nb(cs, st, g, side_passive, rng):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_discover_card_nb(st, enemy, row, rng):
     """The covered enemy card a discovery in ``row`` turns: unknown cards, so any of them."""
     return _random_covered_nb(st, enemy, row, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_scout_rows_nb(st, g, side, rng):
     """Rows of the (up to two) cards the Scout effect discovers (-1: none)."""
     enemy = 1 - side
@@ -1259,7 +1413,7 @@ def choose_scout_rows_nb(st, g, side, rng):
     return r1, r2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_fog_card_nb(cs, st, g, side, rng):
     """Fog (provisional): the next own uncovered card to cover (-1: stop). Badly damaged cards
     first, then the most valuable; random-legal any or stop."""
@@ -1285,7 +1439,7 @@ def choose_fog_card_nb(cs, st, g, side, rng):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_mines_target_nb(cs, st, g, side_passive, rng):
     """Mines (provisional): the active player's ship in his short row that the mine attacks:
     the most valuable uncovered one, else any covered one (-1: none)."""
@@ -1310,7 +1464,7 @@ def choose_mines_target_nb(cs, st, g, side_passive, rng):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_transfer_victim_nb(cs, st, g, rng):
     """8.2 Transfer to the Cantabrian Sea: the next Republican ship the Nationalist removes (-1:
     none). The most valuable uncovered ship, else any covered ship (aircraft are not ships)."""
@@ -1334,7 +1488,7 @@ def choose_transfer_victim_nb(cs, st, g, rng):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_reveal_nb(cs, st, g, side, rng):
     """The optional initial reveal (Rule 4): ``(own, enemy)``: one own card of the short row and
     one enemy card of any row to turn face up (-1: none)."""
@@ -1357,7 +1511,7 @@ def choose_reveal_nb(cs, st, g, side, rng):
     return own, enemy
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_reinforcement_row_nb(cs, st, g, side, slot, rng):
     """8.3 The Navarra: the row it is deployed in "at any legal position": the row that keeps the
     layout's spread smallest, preferring medium (aggressive) or long (cautious); the short row

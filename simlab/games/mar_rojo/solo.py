@@ -89,7 +89,7 @@ from .policies import choose_pending_nb, covered_in_row_nb
 __all__ = ["ai_action_nb", "ai_subturn_nb"]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ai_can_act_nb(rt, cs, st, s):
     if st[s, S_STATUS] != ST_IN_PLAY:
         return False
@@ -97,7 +97,7 @@ def _ai_can_act_nb(rt, cs, st, s):
     return st[s, S_ACTS] < lim
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _priority_nb(cs, st, s, combat):
     """12.4.2: highest point value first, then the card closest to the player's cards; in combat
     a card with three or more hits comes last. Larger is better."""
@@ -107,12 +107,12 @@ def _priority_nb(cs, st, s, combat):
     return p
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _allowed_nb(cs, st, s, only):
     return only < 0 or s == only
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ai_discovery_row_nb(st, enemy, roll):
     """A die roll to a row (1-3 short, 4-5 medium, 6+ long), passing on to the next row when the
     rolled row has no covered card (short -> medium -> long -> short). -1 if none anywhere."""
@@ -124,7 +124,7 @@ def _ai_discovery_row_nb(st, enemy, roll):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _target_nb(rt, cs, st, g, a, rng):
     """12.4.3 / 12.5: the player's card the AI attacks with ``a`` (-1: none in range). Damaged
     cards first; if capital or merchant ships are among them, a die: 1-3 one of those, 4-6
@@ -173,7 +173,7 @@ def _target_nb(rt, cs, st, g, a, rng):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _counting_uncovered_nb(rt, cs, st, g, side):
     """Uncovered player cards the AI sees (12.4.3: a submarine does not count unless an AI card
     with an AS factor has it in range)."""
@@ -195,7 +195,7 @@ def _counting_uncovered_nb(rt, cs, st, g, side):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _retreat_option_nb(cs, st, s):
     """How a damaged AI card can go to a farther distance: ``(act, arg)`` = swap with a farther
     AI card when one of the two has movement 3, else a one-row move back; (-1, -1) if neither."""
@@ -221,7 +221,7 @@ def _retreat_option_nb(cs, st, s):
     return -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchants, rng, scr):
     """One AI action by the 12.4.1 priorities and the 12.5 chart. ``only`` >= 0 limits it to
     that card (an effect activating one card after another); ``merchants`` lets the AI's merchant
@@ -348,7 +348,7 @@ def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchan
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ai_discovery_step_nb(rt, cs, st, g, side, rng):
     """12.3: the AI's discovery step at the start of its sub-turn."""
     base = side * MAXC
@@ -381,7 +381,7 @@ def ai_discovery_step_nb(rt, cs, st, g, side, rng):
         uncover_nb(cs, st, g, pick, side)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ai_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr):
     """One sub-turn of the solo AI (Rule 12.3, see the module docstring)."""
     ai_discovery_step_nb(rt, cs, st, g, side, rng)

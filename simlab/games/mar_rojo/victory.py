@@ -35,7 +35,7 @@ from .layout import C_TYPE, G_MPTS0, G_VICTORY, MAXC, S_ROW, S_STATUS
 __all__ = ["merchants_short_nb", "score_nb", "ships_sunk_nb", "winner_nb"]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def merchants_short_nb(cs, st, side):
     """Merchant ships of ``side`` afloat in its short row."""
     n = np.int64(0)
@@ -46,7 +46,7 @@ def merchants_short_nb(cs, st, side):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ships_sunk_nb(cs, st, side):
     """Ships (non-aircraft cards) of the enemy of ``side`` sunk: the Rule 7 tie-break."""
     n = np.int64(0)
@@ -57,7 +57,7 @@ def ships_sunk_nb(cs, st, side):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_nb(cs, st, g, side):
     """Victory points of ``side`` now (see the module docstring)."""
     cm = np.int64(0)
@@ -78,7 +78,7 @@ def score_nb(cs, st, g, side):
     return cm + other // 4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def winner_nb(cs, st, g):
     """The winner now: 0 Nationalist, 1 Republican, -1 draw (see the module docstring)."""
     if g[G_VICTORY] == V_CABO_DE_PALOS:
