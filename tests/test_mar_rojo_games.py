@@ -166,6 +166,19 @@ def test_points_built_squadrons_meet_rule_9():
                     assert set(factions.tolist()) <= allowed
 
 
+@pytest.mark.parametrize("length", ["short", "average", "long"])
+def test_random_builder_never_paints_itself_into_a_corner(length):
+    """With a large budget the random builder can fill up on escorts; it must still keep room for
+    the capital ships and merchants the table requires (every game builds a legal squadron)."""
+    sc = GAME.load_scenario("points-built")
+    opts = GAME.resolve_options({"length": length, "builder_nationalist": "random", "builder_republican": "random",
+                                 "points_nationalist": 40, "points_republican": 25})
+    out, sq = run_games(sc.payload, opts, {"nationalist": "cautious", "republican": "cautious"},
+                        game_seeds(8, 8, 0, 300))
+    from simlab.games.mar_rojo.layout import O_BUILD_FAIL
+    assert (out[:, O_BUILD_FAIL] == 0).all()
+
+
 def test_builders_differ_and_year_limit_applies():
     sc = GAME.load_scenario("points-built")
     setup = sc.payload

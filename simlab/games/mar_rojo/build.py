@@ -100,6 +100,8 @@ def _cheapest_completion_nb(pool, avail, taken, cnt, lim, tmp):
             tmp[bi] = 1
             cost += bc
             total += 1
+    if total > lim[1]:
+        return -1
     # reach cards_min with the cheapest cards any category may still take
     room_cap = lim[4] - cnt[CAT_CAP] - need_cap
     room_as = lim[7] - cnt[CAT_AS] - need_as

@@ -31,6 +31,7 @@ from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
 from . import rules
+from .cache import refresh_cache
 from .engine import play_games_nb
 from .enums import (
     ACTION_NAMES,
@@ -195,6 +196,7 @@ def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping
     Raises:
         ScenarioError: if a points-built squadron cannot meet the Rule 9 table from its pool.
     """
+    refresh_cache()
     length = setup.length if options["length"] == "scenario" else LENGTH_NAMES.index(options["length"])
     akind, included = action_deck(setup.ak, bool(options["night_combat"]), bool(options["faccioso_cabo_palos"]))
     avail = build_pool_mask(setup, options["neutral_fleets"], options["intervention_fleets"], options["build_year"])
