@@ -25,8 +25,9 @@ data_app = typer.Typer(no_args_is_help=True, help="Show and check data packs (ga
 app.add_typer(odds_app, name="odds")
 app.add_typer(data_app, name="data")
 
-out_console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+# rich assumes 80 columns when output is not a terminal; tables of many sides need more
+out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+err_console = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 160)
 
 
 def _print_json(obj) -> None:
@@ -51,13 +52,13 @@ def render_report(rows: list[dict], sides: list[str], title: str = "") -> Table:
     """A rich table of :func:`simlab.report` rows: win rates with 95% Wilson intervals."""
     t = Table(title=title or None, show_lines=False)
     t.add_column("cell", justify="right")
-    t.add_column("params")
+    t.add_column("params", overflow="fold")
     t.add_column("games", justify="right")
     for s in sides:
-        t.add_column(f"{s} wins [95% CI]", justify="right")
+        t.add_column(f"{s} win rate [95% CI]", justify="right", no_wrap=True)
     t.add_column("draws", justify="right")
     for s in sides:
-        t.add_column(f"{s} score ± se", justify="right")
+        t.add_column(f"{s} score ± se", justify="right", no_wrap=True)
     t.add_column("mean turns", justify="right")
     for r in rows:
         params = ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "-"
@@ -93,6 +94,8 @@ def sweep(
     data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
     crn: Annotated[bool, typer.Option(help="common random numbers: game i of every cell uses the same stream")] = False,
     name: Annotated[str | None, typer.Option(help="experiment name (ad hoc sweeps)")] = None,
+    precision: Annotated[float | None, typer.Option(help="play each cell until its win rates' 95% Wilson half-width is at most H")] = None,
+    max_games: Annotated[int | None, typer.Option(help="ceiling of games per cell under --precision (default 1,000,000)")] = None,
     progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
 ) -> None:
@@ -101,7 +104,8 @@ def sweep(
     from .results import report as rep
     res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
               games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
-              overwrite=overwrite, data=data, crn=crn, name=name, progress=progress)
+              overwrite=overwrite, data=data, crn=crn, name=name, progress=progress, precision=precision,
+              max_games=max_games)
     if res.interrupted:
         err_console.print(f"interrupted: complete chunks are kept in {res.path}; rerun with --resume to finish")
         raise typer.Exit(130)
