@@ -12,8 +12,7 @@ from numba import njit
 
 from ...rng import STATE_WORDS, new_state_nb, roll_nb
 from . import layout as L
-from .fire import gun_shot_nb
-from .torpedo import marker_path_nb, sweep_nb
+from .kernels import gun_shot_nb, marker_path_nb, sweep_nb
 
 
 @njit(cache=True)

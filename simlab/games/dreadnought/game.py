@@ -21,7 +21,6 @@ from ...datapack import DataPack
 from ...errors import ScenarioError
 from ..base import Batch, Game, Option, Scenario
 from . import layout as L
-from .engine import play_batch_nb
 from .enums import (
     ARC_NAMES,
     COLUMN,
@@ -44,13 +43,15 @@ from .enums import (
     TORP_USE_RANDOM,
     TORP_USE_SELECTIVE,
 )
+from .kernels import play_batch_nb
 from .rules import DATA_DIR, SCHEMA, RuleArrays, compile_rules
 from .scenario import BUILTIN, SCENARIO_DIR, ScenarioSetup, read_scenario
 
 
 def _knobs(kw: dict | None = None) -> np.ndarray:
     base = {L.K_RANGE: 2.0, L.K_BROADSIDE: 0.6, L.K_TORP_MIN: 1.0, L.K_NEAR: 0.1, L.K_SAFE: 1.0,
-            L.K_FOCUS: 0.5, L.K_SCREEN_RANGE: 2.0, L.K_SPEED: 0.0}
+            L.K_FOCUS: 0.5, L.K_SCREEN_RANGE: 2.0, L.K_PARALLEL: 0.4,
+            L.K_TURNCOST: 0.3}
     base.update(kw or {})
     k = np.zeros(L.NKN, dtype=np.float64)
     for slot, v in base.items():
@@ -92,6 +93,8 @@ class Dreadnought(Game):
                doc="Game-Turns to play; 0 = the scenario's length (Rule 10.x)"),
         Option("visibility_base", int, -1, min=-1, max=100,
                doc="base visibility in hexes (Rule 5.71); -1 = the scenario's"),
+        Option("check_invariants", bool, False,
+               doc="count broken invariants (stacking 6.31-6.33, damage bounds 5.42-5.44) after every Movement Phase into 'violations'"),
     )
     policies = {"*": tuple(POLICIES)}
     default_policies = {"*": "close-and-engage"}
@@ -128,7 +131,7 @@ class Dreadnought(Game):
     def play_batch(self, scenario: Scenario, options: Mapping, policies: Mapping[str, str], seeds) -> Batch:
         """Play one complete scenario per seed (see the module docstring and :func:`run_games`)."""
         setup, rules = scenario.payload
-        raw, ev = run_games(setup, rules, policies, seeds, options)
+        raw, ev = run_games(setup, rules, policies, seeds, options, check=bool(options.get("check_invariants")))
         return _batch(setup, raw, ev if options.get("shots") else None)
 
     def end_reasons(self):
@@ -153,7 +156,8 @@ class Dreadnought(Game):
 
 
 def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, str], seeds: np.ndarray,
-              options: Mapping | None = None) -> tuple[np.ndarray, np.ndarray]:
+              options: Mapping | None = None, check: bool = False,
+              trace: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Play one game per seed; raw kernel output.
 
     Args:
@@ -162,6 +166,8 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
         seeds: ``uint64[g]`` stream seeds.
         options: ``shots`` (bool), ``game_length`` (0 = scenario's), ``visibility_base`` (-1 =
             scenario's).
+        check: count broken invariants after every Movement Phase (column ``O_VIOLATIONS``).
+        trace: ``int64[turns + 1, n, NTR]`` to receive game 0's positions turn by turn.
 
     Returns:
         ``(out, ev)``: ``int64[g, NOUT]`` results (layout ``O_*``) and ``int32[k, NEV]`` shots
@@ -180,7 +186,8 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
     vb = int(opts.get("visibility_base", -1))
     vis = int(setup.sc[L.SC_VIS_BASE]) if vb < 0 else vb
     record = 1 if opts.get("shots") else 0
-    opt = np.array([length, vis, record], dtype=np.int64)
+    opt = np.array([length, vis, record, 1 if check else 0], dtype=np.int64)
+    tr = trace if trace is not None else np.zeros((0, setup.n, L.NTR), dtype=np.int64)
     out = np.zeros((g, L.NOUT), dtype=np.int64)
     cap = max(16, g * setup.n * 2) if record else 0
     ev = np.zeros((cap, L.NEV), dtype=np.int32)
@@ -189,7 +196,7 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
     while True:
         nxt, rows = play_batch_nb(seeds, start, setup.st, setup.sh0, setup.fm0, setup.trail0, setup.sc, rules.rl,
                                   rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks, rules.eff_gun,
-                                  rules.eff_crt, pc, kn, opt, out, ev)
+                                  rules.eff_crt, pc, kn, opt, out, ev, tr)
         chunks.append(ev[:rows].copy())
         if nxt >= g:
             break
@@ -222,6 +229,7 @@ def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batc
     cols["friendly_torpedo_hits"] = out[:, L.O_FRIENDLY_TORP].astype(np.int16)
     cols["first_contact_turn"] = out[:, L.O_CONTACT].astype(np.int16)
     cols["displaced"] = out[:, L.O_DISPLACED].astype(np.int16)
+    cols["violations"] = out[:, L.O_VIOLATIONS].astype(np.int16)
     cats: dict = {"victory_level": LEVEL_NAMES, "end_reason": END_REASONS, "ended_by": ("none", s0, s1)}
     if ev is None:
         return Batch(games=cols, categories=cats)

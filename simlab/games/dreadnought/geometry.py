@@ -23,14 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import numpy as np
-from numba import njit
-
 from ...errors import ScenarioError
-from .enums import DX, DZ
-
-DXA = np.array(DX, dtype=np.int64)
-DZA = np.array(DZ, dtype=np.int64)
 
 _LABEL = re.compile(r"^([A-Za-z])(\d{2})(\d{2})$")
 
@@ -115,94 +108,3 @@ def offset_to_cube(col: int, row: int) -> tuple[int, int]:
 def cube_to_offset(x: int, z: int) -> tuple[int, int]:
     """Global offset ``(col, row)`` of a cube hex (inverse of :func:`offset_to_cube`)."""
     return x, z + (x - (x & 1)) // 2
-
-
-@njit(cache=True, inline="always")
-def row_of_nb(x, z):
-    """Global offset row of cube hex ``(x, z)``."""
-    return z + (x - (x & 1)) // 2
-
-
-@njit(cache=True, inline="always")
-def hex_dist_nb(x1, z1, x2, z2):
-    """Range in hexes between two cube hexes (Rule 5.5: firer exclusive, target inclusive)."""
-    dx = x1 - x2
-    dz = z1 - z2
-    dy = -dx - dz
-    a = dx if dx >= 0 else -dx
-    b = dz if dz >= 0 else -dz
-    c = dy if dy >= 0 else -dy
-    m = a if a > b else b
-    return m if m > c else c
-
-
-@njit(cache=True)
-def bearing_nb(dx, dz):
-    """Sextant of a cube vector: ``(k, tie)`` where ``k`` (0..5) is the hexside direction whose
-    60-degree wedge holds the vector and ``tie`` is 1 when it lies exactly on the boundary line
-    between wedges ``k`` and ``k + 1`` (a line through hex vertices). ``(0, 0)`` gives ``(-1, 0)``.
-    """
-    if dx == 0 and dz == 0:
-        return -1, 0
-    dy = -dx - dz
-    best = -(1 << 60)
-    k = 0
-    tie = 0
-    for d in range(6):
-        ex = DXA[d]
-        ez = DZA[d]
-        ey = -ex - ez
-        v = dx * ex + dy * ey + dz * ez
-        if v > best:
-            best = v
-            k = d
-            tie = 0
-        elif v == best:
-            # only adjacent wedges can tie; d > k here, so the pair is (k, d)
-            if d == k + 1:
-                tie = 1
-            else:  # k == 0 and d == 5: the boundary between wedges 5 and 0
-                k = 5
-                tie = 1
-    return k, tie
-
-
-@njit(cache=True)
-def arc_nb(facing, dx, dz):
-    """Arc of fire (Rule 7.1) in which a target at cube offset ``(dx, dz)`` lies from a unit facing
-    ``facing``: 0 broadside, 1 bow, 2 stern (enums ARC_*).
-
-    The bow and stern arcs are the 60-degree wedges through the bow and stern hexsides; the
-    starboard and port arcs the two 120-degree wedges between them. A target exactly on the line
-    between the bow (or stern) wedge and a broadside wedge is in the broadside arc (ruling DN-F4).
-    """
-    k, tie = bearing_nb(dx, dz)
-    if k < 0:
-        return 0
-    rel = (k - facing) % 6
-    if tie == 1:
-        return 0
-    if rel == 0:
-        return 1
-    if rel == 3:
-        return 2
-    return 0
-
-
-@njit(cache=True)
-def side_arc_nb(facing, dx, dz):
-    """Which broadside arc holds a cube offset: 0 starboard, 1 port, -1 bow/stern or same hex."""
-    k, tie = bearing_nb(dx, dz)
-    if k < 0:
-        return -1
-    rel = (k - facing) % 6
-    if tie == 1:
-        # boundary between rel and rel + 1
-        if rel == 0 or rel == 1 or rel == 2:
-            return 0
-        return 1
-    if rel == 1 or rel == 2:
-        return 0
-    if rel == 4 or rel == 5:
-        return 1
-    return -1

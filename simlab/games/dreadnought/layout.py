@@ -64,17 +64,21 @@ NRL = 29
 # ---- out: one row per game
 (O_WINNER, O_LEVEL, O_SCORE0, O_SCORE1, O_TURNS, O_END, O_ENDED_BY, O_SUNK0, O_SUNK1, O_WRECKED0,
  O_WRECKED1, O_EXITED0, O_EXITED1, O_TORP0, O_TORP1, O_FRIENDLY_TORP, O_SHOTS0, O_SHOTS1, O_DISPLACED,
- O_CONTACT, O_LAUNCH0, O_LAUNCH1) = range(22)
-NOUT = 22
+ O_CONTACT, O_LAUNCH0, O_LAUNCH1, O_VIOLATIONS) = range(23)
+NOUT = 23
 
 # ---- ev: one row per shot
 (E_GAME, E_TURN, E_KIND, E_FIRER, E_TARGET, E_RANGE, E_STRENGTH, E_HALVED, E_UPON, E_ARC, E_DPT_ROLL,
  E_DP, E_RATIO, E_CRT_ROLL, E_RESULT, E_COMBING) = range(16)
 NEV = 16
 
+# ---- tr: trace of one game, int64[turns + 1, n, NTR] (after each Movement Phase; row 0 = set-up)
+TR_X, TR_Z, TR_F, TR_G, TR_S, TR_STATUS, TR_MP, TR_FORM = range(8)
+NTR = 8
+
 # ---- kn: policy knobs, float64[2, NKN]
-(K_RANGE, K_BROADSIDE, K_TORP_MIN, K_NEAR, K_SAFE, K_FOCUS, K_SCREEN_RANGE, K_SPEED) = range(8)
-NKN = 8
+(K_RANGE, K_BROADSIDE, K_TORP_MIN, K_NEAR, K_SAFE, K_FOCUS, K_SCREEN_RANGE, K_PARALLEL, K_TURNCOST) = range(9)
+NKN = 9
 
 # ---- pc: policy codes, int64[2, NPC]
 PC_MOVE, PC_FIRE, PC_TORP, PC_MODE = range(4)
