@@ -141,7 +141,7 @@ def report(
     """Win rates with 95% Wilson intervals, scores and turns per cell of a sweep."""
     from .results import report as rep
     from .results import report_frame
-    from .sweep.runner import load_manifest
+    from .sweeps.runner import load_manifest
     if json_ and csv:
         raise InputError("choose one of --json and --csv")
     rows = rep(directory)
@@ -160,7 +160,7 @@ def report(
 @app.command("games")
 def games_cmd(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
     """List games with their sides, scenarios, policies and options."""
-    from .api import games as list_games
+    from .api import list_games
     info = list_games()
     if json_:
         _print_json(info)
