@@ -13,6 +13,11 @@ from typing import Annotated
 
 import click
 import typer
+
+try:  # typer >= 0.20 vendors its own copy of click; older typer uses click itself
+    from typer import _click as _typer_click
+except ImportError:  # pragma: no cover
+    _typer_click = None
 from rich.console import Console
 from rich.table import Table
 
@@ -141,7 +146,7 @@ def report(
     """Win rates with 95% Wilson intervals, scores and turns per cell of a sweep."""
     from .results import report as rep
     from .results import report_frame
-    from .sweep.runner import load_manifest
+    from .sweeps.runner import load_manifest
     if json_ and csv:
         raise InputError("choose one of --json and --csv")
     rows = rep(directory)
@@ -160,7 +165,7 @@ def report(
 @app.command("games")
 def games_cmd(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
     """List games with their sides, scenarios, policies and options."""
-    from .api import games as list_games
+    from .api import list_games
     info = list_games()
     if json_:
         _print_json(info)
@@ -267,25 +272,27 @@ def _register_game_commands() -> None:
 _register_game_commands()
 
 
+def _exc(name: str) -> tuple[type, ...]:
+    mods = [click.exceptions] + ([_typer_click.exceptions] if _typer_click is not None else [])
+    return tuple(getattr(m, name) for m in mods if hasattr(m, name))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``simlab`` console script; returns the exit status."""
     cmd = typer.main.get_command(app)
     try:
         cmd.main(args=argv, prog_name="simlab", standalone_mode=False)
-    except click.exceptions.NoArgsIsHelpError as e:
-        click.echo(e.ctx.get_help() if e.ctx else str(e), err=False)
+    except _exc("NoArgsIsHelpError") as e:
+        print(e.ctx.get_help() if e.ctx else str(e))
         return 0
-    except click.exceptions.UsageError as e:
+    except _exc("UsageError") as e:
         msg = " ".join(e.format_message().split())
-        where = f" {e.ctx.command_path}" if e.ctx is not None and e.ctx.command_path != "simlab" else ""
-        print(f"simlab{where}: error: {msg}", file=sys.stderr)
+        where = e.ctx.command_path if e.ctx is not None and e.ctx.command_path else "simlab"
+        print(f"{where}: error: {msg}", file=sys.stderr)
         return 2
-    except click.exceptions.Exit as e:
+    except _exc("Exit") as e:
         return e.exit_code
-    except click.exceptions.Abort:
-        print("simlab: interrupted", file=sys.stderr)
-        return 130
-    except KeyboardInterrupt:
+    except _exc("Abort") + (KeyboardInterrupt,):
         print("simlab: interrupted", file=sys.stderr)
         return 130
     except InputError as e:

@@ -133,7 +133,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     """Play every game of a spec and write it under ``out``.
 
     Args:
-        spec: the experiment (:func:`simlab.sweep.spec.load_spec` or ``spec_from_args``).
+        spec: the experiment (:func:`simlab.sweeps.spec.load_spec` or ``spec_from_args``).
         out: output directory; default ``results/<name>-<timestamp>``.
         workers: worker processes (default: every core this process may use); 1 plays in-process.
         resume: continue the sweep already in ``out`` (same spec), playing only missing chunks.
