@@ -79,13 +79,13 @@ DMAX = 64
 # Cube coordinates (x, z), y = -x - z; see geometry.py.
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def row_of_nb(x, z):
     """Global offset row of cube hex ``(x, z)``."""
     return z + (x - (x & 1)) // 2
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hex_dist_nb(x1, z1, x2, z2):
     """Range in hexes between two cube hexes (Rule 5.5: firer exclusive, target inclusive)."""
     dx = x1 - x2
@@ -98,7 +98,7 @@ def hex_dist_nb(x1, z1, x2, z2):
     return m if m > c else c
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def bearing_nb(dx, dz):
     """Sextant of a cube vector: ``(k, tie)`` where ``k`` (0..5) is the hexside direction whose
     60-degree wedge holds the vector and ``tie`` is 1 when it lies exactly on the boundary line
@@ -129,7 +129,7 @@ def bearing_nb(dx, dz):
     return k, tie
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def arc_nb(facing, dx, dz):
     """Arc of fire (Rule 7.1) in which a target at cube offset ``(dx, dz)`` lies from a unit facing
     ``facing``: 0 broadside, 1 bow, 2 stern (enums ARC_*).
@@ -151,7 +151,7 @@ def arc_nb(facing, dx, dz):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def side_arc_nb(facing, dx, dz):
     """Which broadside arc holds a cube offset: 0 starboard, 1 port, -1 bow/stern or same hex."""
     k, tie = bearing_nb(dx, dz)
@@ -185,13 +185,13 @@ def side_arc_nb(facing, dx, dz):
 
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def two_d6_nb(rng):
     """A 2d6 roll (2..12) from the game's stream."""
     return roll_nb(rng, 6) + roll_nb(rng, 6)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def clamp_roll_nb(r):
     """A modified roll below 2 reads as 2 and above 12 as 12 (ruling DN-F2)."""
     if r < 2:
@@ -201,7 +201,7 @@ def clamp_roll_nb(r):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def damaged_attack_nb(attack, g):
     """Attack Strength after G damage (Rule 5.41): 1G halves (fractions dropped), 2G is zero."""
     if g <= 0:
@@ -211,7 +211,7 @@ def damaged_attack_nb(attack, g):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def movement_allowance_nb(movement, s):
     """Movement Allowance (MP) after S damage (Rule 5.41): 1S halves (fractions dropped), 2S is zero."""
     if s <= 0:
@@ -221,7 +221,7 @@ def movement_allowance_nb(movement, s):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def range_strength_nb(strength, hexes, range_tab):
     """Attack Strength modified for range (Rule 5.5, Range Effects Table 5.51).
 
@@ -240,7 +240,7 @@ def range_strength_nb(strength, hexes, range_tab):
     return strength * range_tab[k - 1, 1] // range_tab[k - 1, 2]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def band_nb(strength, band_low):
     """Column (attack band) of the Damage Point Table for a modified strength (Rule 5.8)."""
     b = 0
@@ -250,7 +250,7 @@ def band_nb(strength, band_low):
     return b
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def crt_result_nb(crt, roll, col, rl, rng):
     """Read the CRT (Rule 5.9) and settle an E result (Rule 5.41).
 
@@ -273,7 +273,7 @@ def crt_result_nb(crt, roll, col, rl, rng):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def gun_shot_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out):
     """Resolve one ship's gunfire at one target (Rules 5.0, 5.31, 5.5, 5.6, 7.1, 5.8, 5.9, 5.41).
 
@@ -321,7 +321,7 @@ def gun_shot_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, r
     return res
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def crt_shot_nb(col, penalty, crt, rl, rng, out):
     """An attack read straight on the CRT: secondary batteries (8.41) and torpedoes (8.0, 8.32).
 
@@ -340,7 +340,7 @@ def crt_shot_nb(col, penalty, crt, rl, rng, out):
     return res
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def add_pending_nb(sh, t, res):
     """Hold a result on a target until the end of the phase (Rule 5.0: markers face down)."""
     if res == RES_E_SUNK:
@@ -350,7 +350,7 @@ def add_pending_nb(sh, t, res):
         sh[t, L.SH_PS] += RES_S[res]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_pending_nb(sh, n, rl):
     """Turn the markers face up (Rule 5.0): cumulative damage capped at 2G and 2S (5.42); sinking.
 
@@ -398,7 +398,7 @@ def apply_pending_nb(sh, n, rl):
 # MP stays where it is. Column members take their path from the flagship's wake (``trail``, 6.22).
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def turn_cost_nb(t, rl):
     """MP cost of turning ``t`` hexsides in a hex (Rule 7.0, 7.31, 7.32)."""
     a = t if t >= 0 else -t
@@ -409,7 +409,7 @@ def turn_cost_nb(t, rl):
     return rl[L.RL_TURN3]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def speed_bounds_nb(st, sh, i, rl):
     """Least and most MP unit ``i`` may expend this Game-Turn (Rules 6.11, 6.4).
 
@@ -439,7 +439,7 @@ def speed_bounds_nb(st, sh, i, rl):
     return mn, mx
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def plot_mp_nb(t1, l1, t2, l2, rl):
     """MP a plot expends (hexes entered plus radical-turn costs), or -1 if its shape is illegal."""
     if l1 < 0 or l2 < 0:
@@ -456,7 +456,7 @@ def plot_mp_nb(t1, l1, t2, l2, rl):
     return l1 + l2 + turn_cost_nb(t1, rl) + turn_cost_nb(t2, rl)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def plot_end_nb(x, z, f, t1, l1, t2, l2):
     """Where a plot ends: ``(x, z, facing)``."""
     f1 = (f + t1) % 6
@@ -468,7 +468,7 @@ def plot_end_nb(x, z, f, t1, l1, t2, l2):
     return x, z, f2
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def plot_path_nb(x, z, f, t1, l1, t2, l2, rl, px, pz, pf, row):
     """Write the MP-by-MP path of a plot into row ``row`` of ``px, pz, pf``.
 
@@ -515,14 +515,14 @@ def plot_path_nb(x, z, f, t1, l1, t2, l2, rl, px, pz, pf, row):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def role_of_nb(side, sc):
     """ROLE_NORTH or ROLE_SOUTH of a side (Rule 9.13)."""
     r0 = sc[L.SC_ROLE0]
     return r0 if side == 0 else 1 - r0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def in_exit_nb(st, i, x, z, sc):
     """True if unit ``i`` may leave play through hex ``(x, z)`` (a scenario's exit, 10.4-10.5)."""
     if sc[L.SC_EXIT] == 0 or st[i, L.ST_EXIT] == 0:
@@ -532,7 +532,7 @@ def in_exit_nb(st, i, x, z, sc):
     return sc[L.SC_EXIT_C0] <= col <= sc[L.SC_EXIT_C1] and sc[L.SC_EXIT_R0] <= row <= sc[L.SC_EXIT_R1]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def in_own_safe_zone_nb(side, x, z, sc):
     """True if hex ``(x, z)`` lies in the safe zone of ``side`` (tier Three on its side, 9.13)."""
     row = row_of_nb(x, z)
@@ -541,7 +541,7 @@ def in_own_safe_zone_nb(side, x, z, sc):
     return row >= sc[L.SC_SAFE_S_ROW]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hex_allowed_nb(st, sh, i, x, z, sc):
     """May unit ``i`` enter hex ``(x, z)``? (confinement 10.5; safe zones 9.13-9.15; exits)."""
     if in_exit_nb(st, i, x, z, sc):
@@ -564,7 +564,7 @@ def hex_allowed_nb(st, sh, i, x, z, sc):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def path_allowed_nb(st, sh, i, px, pz, row, mp, sc):
     """Check the hexes a path enters for unit ``i``.
 
@@ -584,7 +584,7 @@ def path_allowed_nb(st, sh, i, px, pz, row, mp, sc):
     return True, L.MAXMP + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def truncate_at_exit_nb(px, pz, pf, row, exit_mp):
     """After a unit enters an exit hex it stays there (it has left play)."""
     if exit_mp <= L.MAXMP:
@@ -594,13 +594,13 @@ def truncate_at_exit_nb(px, pz, pf, row, exit_mp):
             pf[row, k] = pf[row, exit_mp]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def on_map_nb(sh, i):
     """True while unit ``i`` is in play (afloat and not exited)."""
     return sh[i, L.SH_STATUS] == AFLOAT
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def stack_ok_nb(st, sh, i, x, z, f, planned, n, rl):
     """May unit ``i`` end its movement in ``(x, z)`` facing ``f``? (Rules 6.13, 6.31, 6.33)
 
@@ -631,7 +631,7 @@ def stack_ok_nb(st, sh, i, x, z, f, planned, n, rl):
     return scr or cnt <= rl[L.RL_STACK]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def column_member_path_nb(trail, f, head, cur, mp, px, pz, pf, flag_row, row):
     """Path of a column member at cursor ``cur`` following its flagship for ``mp`` MP (Rule 6.22).
 
@@ -653,7 +653,7 @@ def column_member_path_nb(trail, f, head, cur, mp, px, pz, pf, flag_row, row):
             pf[row, t] = pf[flag_row, k]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def commit_column_nb(trail, fm, f, mp, px, pz, pf, flag_row):
     """Append the flagship's new path to its column's wake and advance the head by ``mp``."""
     head = fm[f, L.FM_HEAD]
@@ -665,7 +665,7 @@ def commit_column_nb(trail, fm, f, mp, px, pz, pf, flag_row):
     fm[f, L.FM_HEAD] = head + mp
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def new_formation_nb(fm, n):
     """A free formation slot (``members == 0``), reset; -1 if none."""
     for f in range(n):
@@ -676,7 +676,7 @@ def new_formation_nb(fm, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def detach_nb(sh, fm, i, n):
     """Unit ``i`` leaves its formation and moves alone from now on (Rules 6.27-6.28)."""
     f = sh[i, L.SH_FORM]
@@ -694,7 +694,7 @@ def detach_nb(sh, fm, i, n):
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def refresh_formation_nb(st, sh, fm, f, n):
     """Recount a formation's live members and pick its flagship (Rule 6.26).
 
@@ -734,7 +734,7 @@ def refresh_formation_nb(st, sh, fm, f, n):
     return cnt
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def straight_column_nb(sh, f, n, buf):
     """Do the members of formation ``f`` stand one directly behind the other, all facing the same way?
 
@@ -800,7 +800,7 @@ def straight_column_nb(sh, f, n, buf):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def make_column_nb(sh, fm, trail, f, n):
     """Turn formation ``f`` (already a straight column, :func:`straight_column_nb`) into column
     mode: rebuild its wake from the stacks' hexes, head first (Rule 6.24)."""
@@ -848,7 +848,7 @@ def make_column_nb(sh, fm, trail, f, n):
     fm[f, L.FM_FLAG] = flag
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def collisions_nb(st, sh, n, rng_roll, rl, sc, displaced):
     """Settle opposing units ending in one hex (Rule 6.13) and any over-stacking (6.31-6.33).
 
@@ -900,12 +900,12 @@ def collisions_nb(st, sh, n, rng_roll, rl, sc, displaced):
     return moved
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _d6(rng):
     return roll_nb(rng, 6)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _stack_legal_here_nb(st, sh, i, n, rl):
     """Is unit ``i`` legal where it stands, counting only units before it in its hex?"""
     x = sh[i, L.SH_X]
@@ -924,7 +924,7 @@ def _stack_legal_here_nb(st, sh, i, n, rl):
     return st[i, L.ST_KIND] == SCREEN or cnt <= rl[L.RL_STACK]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _fits_nb(st, sh, i, x, z, n, rl):
     side = st[i, L.ST_SIDE]
     scr = st[i, L.ST_KIND] == SCREEN
@@ -940,7 +940,7 @@ def _fits_nb(st, sh, i, x, z, n, rl):
     return scr or cnt <= rl[L.RL_STACK]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _displace_nb(st, sh, i, n, rl, sc):
     f = sh[i, L.SH_F]
     x0 = sh[i, L.SH_X]
@@ -981,7 +981,7 @@ def _displace_nb(st, sh, i, n, rl, sc):
 # opposite to the marker's direction at that MP (8.32).
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def marker_path_nb(x, z, facing, track, arc, ma, tracks, mx, mz, md, row):
     """Write the hexes of a Torpedo Marker into row ``row`` of ``mx, mz, md``.
 
@@ -1008,7 +1008,7 @@ def marker_path_nb(x, z, facing, track, arc, ma, tracks, mx, mz, md, row):
         md[row, t] = d
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mp, alive, exit_mp, hitmask, hits):
     """Find every hit of ``nm`` markers on ``n`` units during one Movement Phase (Rule 8.0).
 
@@ -1067,13 +1067,13 @@ def sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mp, alive, exit_mp, hitmask, hit
 # Only ``@njit`` functions live here (suffix ``_nb``).
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def wrecked_nb(sh, i):
     """2G, 2S: wrecked, permanently out of action (Rule 5.43)."""
     return sh[i, L.SH_G] >= 2 and sh[i, L.SH_S] >= 2
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def damage_control_nb(st, sh, n, rl, rng):
     """The Damage Control Phase (Rules 5.43-5.44, 9.52).
 
@@ -1102,7 +1102,7 @@ def damage_control_nb(st, sh, n, rl, rng):
     return removed
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def ship_award_nb(value, defense, status, g, s, dc, vp_pct):
     """Victory Points the enemy earns from one unit at the end of a scenario (Rules 9.52-9.54).
 
@@ -1140,7 +1140,7 @@ def ship_award_nb(value, defense, status, g, s, dc, vp_pct):
     return award
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def final_result_nb(st, sh, n, sc, vp_pct, out, g, ended_by, contact_at_end, exit_met):
     """Scores, winner and victory level of a finished game into ``out[g]`` (Rules 9.5, 10.x).
 
@@ -1258,13 +1258,13 @@ def final_result_nb(st, sh, n, sc, vp_pct, out, g, ended_by, contact_at_end, exi
 
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _alive(sh, i):
     return sh[i, L.SH_STATUS] == AFLOAT
 
 
 # --------------------------------------------------------------------------- predictions
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def predict_nb(sh, n, pred):
     """Where each unit is expected after this Game-Turn: on its course at half its last speed
     (half, because it may turn; a unit expected at full speed is chased past it).
@@ -1279,16 +1279,8 @@ def predict_nb(sh, n, pred):
         pred[i, 1] = sh[i, L.SH_Z] + DZA[f] * s
 
 
-@njit(cache=True)
-def _pos_at_nb(sh, j, t):
-    s = sh[j, L.SH_SPD]
-    k = t if t < s else s
-    f = sh[j, L.SH_F]
-    return sh[j, L.SH_X] + DXA[f] * k, sh[j, L.SH_Z] + DZA[f] * k
-
-
 # --------------------------------------------------------------------------- fire plots
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl):
     a = damaged_attack_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
     if halved:
@@ -1314,7 +1306,7 @@ def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl):
     return eff_gun[band_nb(s, band_low), pen, dd]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt):
     """Plot the fire of one side (Rules 5.1-5.3, 5.21-5.23, 8.4): ``SH_TGT`` and ``SH_SB``.
 
@@ -1404,51 +1396,50 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
 
 
 # --------------------------------------------------------------------------- torpedo plots
-@njit(cache=True)
-def _track_score_nb(side, st, sh, n, i, ma, mx, mz, md, row, eff_crt, kn, selective):
+@njit(cache=True, error_model="numpy")
+def _track_score_nb(side, st, sh, near, nn, ppx, ppz, ma, mx, mz, md, row, odds, eff_crt, kn, selective):
+    """Value of one marker path against the units ``near[:nn]`` whose expected positions after
+    each MP are ``ppx, ppz[k, t]``: enemy hits count for, friendly hits twice against; enemies
+    passing one hex from the marker count a little (``K_NEAR``). Returns ``(score, direct hits)``."""
     score = 0.0
     direct = 0
-    odds = st[i, L.ST_TORP]
-    x0 = sh[i, L.SH_X]
-    z0 = sh[i, L.SH_Z]
-    for j in range(n):
-        if not _alive(sh, j):
-            continue
-        if hex_dist_nb(x0, z0, sh[j, L.SH_X], sh[j, L.SH_Z]) > ma + L.MAXMP:
-            continue
+    for k in range(nn):
+        j = near[k]
         hit = False
         comb = 0
-        near = False
+        close = False
         for t in range(1, ma + 1):
-            a0x, a0z = _pos_at_nb(sh, j, t - 1)
-            a1x, a1z = _pos_at_nb(sh, j, t)
+            a1x = ppx[k, t]
+            a1z = ppz[k, t]
             if (a1x == mx[row, t] and a1z == mz[row, t]) or (
-                    a0x == mx[row, t] and a0z == mz[row, t] and a1x == mx[row, t - 1] and a1z == mz[row, t - 1]):
+                    ppx[k, t - 1] == mx[row, t] and ppz[k, t - 1] == mz[row, t]
+                    and a1x == mx[row, t - 1] and a1z == mz[row, t - 1]):
                 hit = True
                 d = md[row, t]
                 f = sh[j, L.SH_F]
                 comb = 1 if (f == d or f == (d + 3) % 6) else 0
                 break
-            if hex_dist_nb(a1x, a1z, mx[row, t], mz[row, t]) == 1:
-                near = True
-        w = eff_crt[odds, 3 if comb else 0] * st[j, L.ST_VAL]
+            if not close and hex_dist_nb(a1x, a1z, mx[row, t], mz[row, t]) == 1:
+                close = True
         if st[j, L.ST_SIDE] != side:
             if hit:
                 if selective == 0 or (comb == 0 and st[j, L.ST_KIND] == CAPITAL):
-                    score += w
+                    score += eff_crt[odds, 3 if comb else 0] * st[j, L.ST_VAL]
                     direct += 1
-            elif near:
+            elif close:
                 score += kn[L.K_NEAR] * eff_crt[odds, 0] * st[j, L.ST_VAL]
         elif hit:
-            score -= 2.0 * w
+            score -= 2.0 * eff_crt[odds, 3 if comb else 0] * st[j, L.ST_VAL]
     return score, direct
 
 
-@njit(cache=True)
-def plot_torpedoes_nb(side, st, sh, n, code, kn, sc, rl, tracks, eff_crt, rng, mx, mz, md):
+@njit(cache=True, error_model="numpy")
+def plot_torpedoes_nb(side, st, sh, n, code, kn, sc, rl, tracks, eff_crt, rng, mx, mz, md, near, ppx, ppz):
     """Plot torpedo attacks of one side's screen units (Rules 8.0, 8.21-8.22, 8.31, 8.51).
 
-    Sets ``SH_TTRACK`` (track index, -1 none) and ``SH_TARC`` (STARBOARD/PORT).
+    Sets ``SH_TTRACK`` (track index, -1 none) and ``SH_TARC`` (STARBOARD/PORT). Each launcher
+    weighs every track and arc against the units that could meet the marker, expected to keep
+    course and speed (scratch: ``near`` ``int64[n]``, ``ppx, ppz`` ``int64[n, MAXTRACK + 1]``).
     """
     ma = sc[L.SC_TORP_MA]
     nt = tracks.shape[0]
@@ -1463,26 +1454,41 @@ def plot_torpedoes_nb(side, st, sh, n, code, kn, sc, rl, tracks, eff_crt, rng, m
                 sh[i, L.SH_TTRACK] = roll_nb(rng, nt) - 1
                 sh[i, L.SH_TARC] = roll_nb(rng, 2) - 1
             continue
-        # a quick look: any enemy within reach of a marker this turn?
-        near = False
+        # the units a marker could meet this turn, and where they are expected MP by MP
+        nn = 0
+        enemy = False
+        x0 = sh[i, L.SH_X]
+        z0 = sh[i, L.SH_Z]
         for j in range(n):
-            if st[j, L.ST_SIDE] != side and _alive(sh, j) and \
-                    hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z]) <= ma + sh[j, L.SH_SPD] + 1:
-                near = True
-                break
-        if not near:
+            if not _alive(sh, j):
+                continue
+            spd = sh[j, L.SH_SPD]
+            if hex_dist_nb(x0, z0, sh[j, L.SH_X], sh[j, L.SH_Z]) > ma + spd + 1:
+                continue
+            near[nn] = j
+            f = sh[j, L.SH_F]
+            for t in range(ma + 1):
+                kk = t if t < spd else spd
+                ppx[nn, t] = sh[j, L.SH_X] + DXA[f] * kk
+                ppz[nn, t] = sh[j, L.SH_Z] + DZA[f] * kk
+            nn += 1
+            if st[j, L.ST_SIDE] != side:
+                enemy = True
+        if not enemy:
             continue
         selective = 1 if code == TORP_USE_SELECTIVE else 0
+        odds = st[i, L.ST_TORP]
         best = -1e300
         bt = -1
         ba = 0
         bdirect = 0
         for arc in range(2):
             for tr in range(nt):
-                marker_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], tr, arc, ma, tracks, mx, mz, md, 0)
-                s, direct = _track_score_nb(side, st, sh, n, i, ma, mx, mz, md, 0, eff_crt, kn, selective)
-                if s > best:
-                    best = s
+                marker_path_nb(x0, z0, sh[i, L.SH_F], tr, arc, ma, tracks, mx, mz, md, 0)
+                sc_, direct = _track_score_nb(side, st, sh, near, nn, ppx, ppz, ma, mx, mz, md, 0, odds, eff_crt,
+                                              kn, selective)
+                if sc_ > best:
+                    best = sc_
                     bt = tr
                     ba = arc
                     bdirect = direct
@@ -1495,7 +1501,7 @@ def plot_torpedoes_nb(side, st, sh, n, code, kn, sc, rl, tracks, eff_crt, rng, m
 
 
 # --------------------------------------------------------------------------- hold-range
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low):
     """The range (hexes) among 2, 4, 8, 12, 16 (at most the visibility) where the side's expected
     damage to the enemy, less the enemy's to it, in ship value, is greatest."""
@@ -1534,7 +1540,7 @@ def preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low):
 
 
 # --------------------------------------------------------------------------- movement plots
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _add_cand_nb(cand, k, t1, l1, t2, l2, mn, mx, rl, noabout):
     if k >= MAXC:
         return k
@@ -1551,10 +1557,11 @@ def _add_cand_nb(cand, k, t1, l1, t2, l2, mn, mx, rl, noabout):
     return k + 1
 
 
-@njit(cache=True)
-def candidates_nb(mn, mx, vpref, rl, noabout, cand):
+@njit(cache=True, error_model="numpy")
+def candidates_nb(mn, mx, vpref, rl, noabout, cand, all_speeds):
     """A compact set of plots with MP in ``[mn, mx]`` (straight, turns, doglegs, radical turns),
-    at the least, the preferred and the greatest speed. Returns their number."""
+    at the preferred speed, and also at the least and the greatest when ``all_speeds``.
+    Returns their number."""
     k = 0
     c2 = rl[L.RL_TURN2]
     c3 = rl[L.RL_TURN3]
@@ -1564,7 +1571,9 @@ def candidates_nb(mn, mx, vpref, rl, noabout, cand):
         sp1 = mx
     for q in range(3):
         v = sp0 if q == 0 else (sp1 if q == 1 else mx)
-        if (q == 1 and v == sp0) or (q == 2 and (v == sp0 or v == sp1)):
+        if (q == 1 and all_speeds and v == sp0) or (q == 2 and (v == sp0 or v == sp1)):
+            continue
+        if not all_speeds and q != 1:
             continue
         if v == 0:
             k = _add_cand_nb(cand, k, 0, 0, 0, 0, mn, mx, rl, noabout)
@@ -1583,7 +1592,7 @@ def candidates_nb(mn, mx, vpref, rl, noabout, cand):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
     """The goal of a formation: ``(gx, gz, gf, dstar, gmode)``; gmode 0 keep ``dstar`` from the
     goal (whose facing is ``gf``), 1 open the range from it, 2 make for the exit (gx = target row,
@@ -1639,7 +1648,7 @@ def _goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
     return gx, gz, gf, kn[L.K_RANGE], gmode
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz):
     if gmode == 2:
         row = row_of_nb(ex, ez)
@@ -1677,7 +1686,7 @@ def _score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz
     return s + 0.01 * mp - tc
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp):
     """Lay out formation ``f``'s plot for all members; keep it if every hex is allowed and every
     end position stacks legally. Returns True if kept."""
@@ -1735,7 +1744,7 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _bounds_nb(st, sh, f, n, rl):
     mn = 0
     mx = 1 << 30
@@ -1753,7 +1762,7 @@ def _bounds_nb(st, sh, f, n, rl):
     return mn, mx, noabout
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, stacking):
     mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
     turns = (-2, -1, 0, 1, 2, 3)
@@ -1788,7 +1797,7 @@ def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_m
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp):
     """Any legal plot, scanning systematically; else stop where it is (ruling DN-M4)."""
     flag = fm[f, L.FM_FLAG]
@@ -1820,7 +1829,7 @@ def _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
     """Start of a Movement Plot: drop dead members, detach ships that cannot keep the pace
     (their Movement Allowance below the best of the formation), apply the policy's preferred mode
@@ -1862,7 +1871,7 @@ def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
                     fm[f, L.FM_MODE] = LINE
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pred, px, pz, pf, planned,
                      exit_mp, cand, scores, rng):
     """Plot the movement of one side's formations (Rules 6.0-6.3, 7.0-7.3): paths into
@@ -1891,7 +1900,7 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
                 d0 = hex_dist_nb(sh[flag, L.SH_X], sh[flag, L.SH_Z], gx, gz)
                 if abs(float(d0) - dstar) <= 1.0:
                     vpref = (mn + mx) // 2
-            k = candidates_nb(mn, mx, vpref, rl, noabout, cand)
+            k = candidates_nb(mn, mx, vpref, rl, noabout, cand, code == MOVE_HOLD)
             sx = sh[flag, L.SH_X]
             sz = sh[flag, L.SH_Z]
             sf = sh[flag, L.SH_F]
@@ -1948,7 +1957,7 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
     # to ``ev`` when asked (layout ``E_*``).
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _record_nb(ev, k, g, turn, kind, firer, target, rng_hexes, strength, halved, upon, arc, dptr, dp, ratio,
                crtr, res, comb):
     if k >= ev.shape[0]:
@@ -1972,7 +1981,7 @@ def _record_nb(ev, k, g, turn, kind, firer, target, rng_hexes, strength, halved,
     return k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def invariants_nb(st, sh, n, sc, rl):
     """Count broken invariants of a position (a self-check for tests and modified data packs).
 
@@ -2010,7 +2019,7 @@ def invariants_nb(st, sh, n, sc, rl):
     return bad
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def sighting_nb(st, sh, n, vis):
     """True if a unit in play is within ``vis`` hexes of an opposing unit in play (Rule 9.42)."""
     for i in range(n):
@@ -2024,7 +2033,7 @@ def sighting_nb(st, sh, n, vis):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev, ev_n, g,
                       turn, record, out):
     """The Fire Execution Phase (Rules 5.0, 5.31, 5.6, 8.41): every plotted attack is resolved
@@ -2072,7 +2081,7 @@ def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, 
     return ev_n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _trace_nb(trace, t, sh, n):
     for i in range(n):
         trace[t, i, L.TR_X] = sh[i, L.SH_X]
@@ -2085,7 +2094,7 @@ def _trace_nb(trace, t, sh, n):
         trace[t, i, L.TR_FORM] = sh[i, L.SH_FORM]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _vp(rl):
     v = np.zeros(5, dtype=np.int64)
     v[1] = rl[L.RL_VP1]
@@ -2095,7 +2104,7 @@ def _vp(rl):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_tab, tracks, eff_gun,
                   eff_crt, pc, kn, opt, out, ev, trace):
     """Play games ``start..len(seeds)-1``, one per seed (Rules 4.0-9.5).
@@ -2139,6 +2148,8 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
     mz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     md = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     mowner = np.zeros(n, dtype=np.int64)
+    ppx = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
+    ppz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     hitmask = np.zeros((n, n), dtype=np.int8)
     hits = np.zeros((n * n, 4), dtype=np.int64)
     shot = np.zeros(6, dtype=np.int64)
@@ -2183,7 +2194,7 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
                 plot_fire_nb(side, st, sh, n, vis, pc[side, L.PC_FIRE], kn[side], rl, eff_gun, eff_crt, range_tab,
                              band_low, rng, order, cnt)
                 plot_torpedoes_nb(side, st, sh, n, pc[side, L.PC_TORP], kn[side], sc, rl, tracks, eff_crt, rng,
-                                  mx, mz, md)
+                                  mx, mz, md, order, ppx, ppz)
             # ---- 3. fire execution
             ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev,
                                      ev_n, g, turn, record, out)
