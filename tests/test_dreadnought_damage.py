@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from dreadnought_helpers import rng_with_d6
 
 from simlab.games.dreadnought import layout as L
 from simlab.games.dreadnought.enums import (
@@ -19,9 +20,12 @@ from simlab.games.dreadnought.enums import (
     VC_SINK_NAMED_AND_POINTS,
     VC_SINK_NAMED_OR_ESCAPE,
 )
-from simlab.games.dreadnought.kernels import apply_pending_nb, damage_control_nb, final_result_nb, ship_award_nb
-
-from dreadnought_helpers import rng_with_d6
+from simlab.games.dreadnought.kernels import (
+    apply_pending_nb,
+    damage_control_nb,
+    final_result_nb,
+    ship_award_nb,
+)
 
 VP = np.array([0, 20, 40, 60, 80], dtype=np.int64)
 

@@ -1,10 +1,9 @@
 """The Dreadnought test helpers do what they say, and fail when they should."""
 
 import pytest
+from dreadnought_helpers import oracle_shot, rng_with_d6
 
 from simlab.rng import roll_nb
-
-from dreadnought_helpers import oracle_shot, rng_with_d6
 
 
 def test_rng_with_d6_gives_the_rolls_asked_for():

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from dreadnought_helpers import oracle_shot
 from numba import njit
 
 from simlab import cli
@@ -16,8 +17,6 @@ from simlab.games.dreadnought.game import rules_for
 from simlab.games.dreadnought.kernels import crt_shot_nb, gun_shot_nb
 from simlab.games.dreadnought.odds import OUTCOMES, odds, shot_distribution
 from simlab.rng import STATE_WORDS, new_state_nb
-
-from dreadnought_helpers import oracle_shot
 
 CASES = [
     dict(attack=36, defense=10, hexes=7),

@@ -4,6 +4,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from dreadnought_helpers import rng_with_d6
 
 from simlab.datapack import load_pack
 from simlab.games import get_game
@@ -12,8 +13,6 @@ from simlab.games.dreadnought.enums import RES_NONE
 from simlab.games.dreadnought.game import rules_for
 from simlab.games.dreadnought.kernels import band_nb, clamp_roll_nb, gun_shot_nb, range_strength_nb
 from simlab.games.dreadnought.rules import DATA_DIR, SCHEMA
-
-from dreadnought_helpers import rng_with_d6
 
 
 @pytest.fixture(scope="module")

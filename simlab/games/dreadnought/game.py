@@ -167,7 +167,8 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
         options: ``shots`` (bool), ``game_length`` (0 = scenario's), ``visibility_base`` (-1 =
             scenario's).
         check: count broken invariants after every Movement Phase (column ``O_VIOLATIONS``).
-        trace: ``int64[turns + 1, n, NTR]`` to receive game 0's positions turn by turn.
+        trace: ``int64[turns + 2, n, NTR]`` to receive game 0's units turn by turn (set-up, after
+            each Movement Phase, final state in the last row).
 
     Returns:
         ``(out, ev)``: ``int64[g, NOUT]`` results (layout ``O_*``) and ``int32[k, NEV]`` shots

@@ -684,18 +684,19 @@ def detach_nb(sh, fm, i, n):
         fm[f, L.FM_MODE] = LINE
         return f
     g = new_formation_nb(fm, n)
-    if f >= 0:
-        fm[f, L.FM_MEMBERS] -= 1
     fm[g, L.FM_MODE] = LINE
     fm[g, L.FM_FLAG] = i
     fm[g, L.FM_MEMBERS] = 1
     sh[i, L.SH_FORM] = g
     sh[i, L.SH_CUR] = 0
+    if f >= 0:
+        # the old formation recounts and, if it lost its flagship, takes a new one
+        refresh_formation_nb(sh, fm, f, n)
     return g
 
 
 @njit(cache=True, error_model="numpy")
-def refresh_formation_nb(st, sh, fm, f, n):
+def refresh_formation_nb(sh, fm, f, n):
     """Recount a formation's live members and pick its flagship (Rule 6.26).
 
     A column's flagship is the member furthest along the wake; a line keeps its flagship while
@@ -1702,13 +1703,12 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
             continue
         if mode == COLUMN:
             column_member_path_nb(trail, f, fm[f, L.FM_HEAD], sh[i, L.SH_CUR], mp, px, pz, pf, flag, i)
-            exit_mp[i] = L.MAXMP + 1
         else:
             plot_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], t1, l1, t2, l2, rl, px, pz, pf, i)
-            ok, em = path_allowed_nb(st, sh, i, px, pz, i, mp, sc)
-            if not ok:
-                return False
-            exit_mp[i] = em
+        ok, em = path_allowed_nb(st, sh, i, px, pz, i, mp, sc)
+        if not ok:
+            return False
+        exit_mp[i] = em
     # stacking of the end positions, member by member
     ok = True
     for i in range(n):
@@ -1842,7 +1842,7 @@ def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
         flag = fm[f, L.FM_FLAG]
         if flag < 0 or st[flag, L.ST_SIDE] != side:
             continue
-        cnt = refresh_formation_nb(st, sh, fm, f, n)
+        cnt = refresh_formation_nb(sh, fm, f, n)
         if cnt == 0:
             continue
         if code == MOVE_RANDOM:
@@ -1862,7 +1862,7 @@ def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
                     a, b = speed_bounds_nb(st, sh, i, rl)
                     if b < pace or sh[i, L.SH_G] + sh[i, L.SH_S] >= 3:
                         detach_nb(sh, fm, i, n)
-            refresh_formation_nb(st, sh, fm, f, n)
+            refresh_formation_nb(sh, fm, f, n)
         if fm[f, L.FM_MEMBERS] > 1 and pref != fm[f, L.FM_MODE] and pref >= 0:
             if straight_column_nb(sh, f, n, buf) > 0:
                 if pref == COLUMN:
@@ -1931,7 +1931,7 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
                             g = detach_nb(sh, fm, i, n)
                             if not _random_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp, rng, True):
                                 _fallback_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp)
-                    refresh_formation_nb(st, sh, fm, f, n)
+                    refresh_formation_nb(sh, fm, f, n)
                 if not _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, True):
                     _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp)
 
@@ -1955,6 +1955,12 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
     # contact has been made (9.42, ruling DN-E2), when a side has no unit left in play, or when an
     # objective that decides it is met (10.4). Results per game go to ``out`` (layout ``O_*``), shots
     # to ``ev`` when asked (layout ``E_*``).
+    # every unit in play has a plot (a formation whose flagship was planned elsewhere cannot
+    # strand a member): anything left stops where it is
+    for i in range(n):
+        if st[i, L.ST_SIDE] == side and _alive(sh, i) and planned[i] == 0:
+            g = detach_nb(sh, fm, i, n)
+            _fallback_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp)
 
 
 @njit(cache=True, error_model="numpy")
@@ -2092,6 +2098,7 @@ def _trace_nb(trace, t, sh, n):
         trace[t, i, L.TR_STATUS] = sh[i, L.SH_STATUS]
         trace[t, i, L.TR_MP] = sh[i, L.SH_SPD]
         trace[t, i, L.TR_FORM] = sh[i, L.SH_FORM]
+        trace[t, i, L.TR_DC] = sh[i, L.SH_DC]
 
 
 @njit(cache=True, error_model="numpy")
@@ -2117,8 +2124,9 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
         opt: ``int64[4]``: game length (Game-Turns), visibility base (hexes), record shots (0/1),
             check invariants after every Movement Phase (0/1; counted in ``O_VIOLATIONS``).
         out: ``int64[g, NOUT]`` results, written; ev: ``int32[cap, NEV]`` shots, written.
-        trace: ``int64[turns + 1, n, NTR]``: game 0's units after set-up and after each Movement
-            Phase (pass a zero-length array for none).
+        trace: ``int64[turns + 2, n, NTR]``: game 0's units after set-up (row 0), after the
+            Movement Phase of each Game-Turn t (row t) and at the end (last row); a zero-length
+            array for none.
 
     Returns:
         ``(next_game, ev_rows)``: ``next_game < len(seeds)`` when the shots buffer filled up
@@ -2285,7 +2293,7 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
             apply_pending_nb(sh, n, rl)
             if check:
                 out[g, L.O_VIOLATIONS] += invariants_nb(st, sh, n, sc, rl)
-            if g == 0 and turn < trace.shape[0]:
+            if g == 0 and turn < trace.shape[0] - 1:
                 _trace_nb(trace, turn, sh, n)
             # ---- 6. damage control
             damage_control_nb(st, sh, n, rl, rng)
@@ -2313,6 +2321,8 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
             if nosight >= rl[L.RL_NO_SIGHT]:
                 reason = END_NO_SIGHTING
                 break
+        if g == 0 and trace.shape[0] > 0:
+            _trace_nb(trace, trace.shape[0] - 1, sh, n)
         if ev_n > ev.shape[0]:
             return g, ev_start
         contact_end = 1 if sighting_nb(st, sh, n, vis) else 0

@@ -72,9 +72,10 @@ NOUT = 23
  E_DP, E_RATIO, E_CRT_ROLL, E_RESULT, E_COMBING) = range(16)
 NEV = 16
 
-# ---- tr: trace of one game, int64[turns + 1, n, NTR] (after each Movement Phase; row 0 = set-up)
-TR_X, TR_Z, TR_F, TR_G, TR_S, TR_STATUS, TR_MP, TR_FORM = range(8)
-NTR = 8
+# ---- tr: trace of one game, int64[turns + 2, n, NTR] (row 0 set-up, row t after the Movement
+#      Phase of Game-Turn t, last row the final state)
+TR_X, TR_Z, TR_F, TR_G, TR_S, TR_STATUS, TR_MP, TR_FORM, TR_DC = range(9)
+NTR = 9
 
 # ---- kn: policy knobs, float64[2, NKN]
 (K_RANGE, K_BROADSIDE, K_TORP_MIN, K_NEAR, K_SAFE, K_FOCUS, K_SCREEN_RANGE, K_PARALLEL, K_TURNCOST) = range(9)

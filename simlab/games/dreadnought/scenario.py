@@ -379,6 +379,8 @@ def parse_scenario(doc: Mapping[str, Any], view: PackView, rules: RuleArrays, na
     vc = VC_NAMES.index(s.victory.kind)
     vc_side = -1
     if s.victory.kind != "points":
+        if s.victory.side is None:
+            raise ScenarioError(f"{where}: victory kind {s.victory.kind} needs a side")
         vc_side = side_index(s.victory.side, "victory.side")
     elif s.victory.side is not None:
         side_index(s.victory.side, "victory.side")
