@@ -229,7 +229,8 @@ def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batc
         cols[f"shots_{s}"] = out[:, L.O_SHOTS0 + k].astype(np.int32)
     cols["friendly_torpedo_hits"] = out[:, L.O_FRIENDLY_TORP].astype(np.int16)
     cols["first_contact_turn"] = out[:, L.O_CONTACT].astype(np.int16)
-    cols["displaced"] = out[:, L.O_DISPLACED].astype(np.int16)
+    cols["collisions"] = out[:, L.O_DISPLACED].astype(np.int16)
+    cols["restacked"] = out[:, L.O_RESTACKED].astype(np.int16)
     cols["violations"] = out[:, L.O_VIOLATIONS].astype(np.int16)
     cats: dict = {"victory_level": LEVEL_NAMES, "end_reason": END_REASONS, "ended_by": ("none", s0, s1)}
     if ev is None:

@@ -862,9 +862,11 @@ def collisions_nb(st, sh, n, rng_roll, rl, sc, displaced):
         rng_roll: the game's stream; displaced: ``int64[n]`` set to 1 for each unit moved.
 
     Returns:
-        The number of units moved.
+        ``(moved, fixed)``: units moved by 6.13, and units moved off an over-stacked hex of their
+        own side (the safety net; 0 unless no legal plot was found).
     """
     moved = 0
+    fixed = 0
     for i in range(n):
         if sh[i, L.SH_STATUS] != AFLOAT:
             continue
@@ -897,8 +899,8 @@ def collisions_nb(st, sh, n, rng_roll, rl, sc, displaced):
         if not _stack_legal_here_nb(st, sh, i, n, rl):
             _displace_nb(st, sh, i, n, rl, sc)
             displaced[i] = 1
-            moved += 1000
-    return moved
+            fixed += 1
+    return moved, fixed
 
 
 @njit(cache=True, error_model="numpy")
@@ -1688,7 +1690,34 @@ def _score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz
 
 
 @njit(cache=True, error_model="numpy")
-def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp):
+def _own_track_hit_nb(st, i, mp, emp, px, pz, sc, tk):
+    """Would unit ``i``, moving along ``px, pz[i]`` for ``mp`` MP, meet a Torpedo Marker of its own
+    side placed this Movement Phase? ``tk`` = (marker count ``int64[1]``, mx, mz, md, owner)."""
+    nm = tk[0][0]
+    if nm == 0:
+        return False
+    mx = tk[1]
+    mz = tk[2]
+    owner = tk[4]
+    ma = sc[L.SC_TORP_MA]
+    side = st[i, L.ST_SIDE]
+    for m in range(nm):
+        if st[owner[m], L.ST_SIDE] != side:
+            continue
+        for t in range(1, ma + 1):
+            if emp < t:
+                break
+            t0 = t - 1 if t - 1 < mp else mp
+            t1 = t if t < mp else mp
+            if (px[i, t1] == mx[m, t] and pz[i, t1] == mz[m, t]) or (
+                    px[i, t0] == mx[m, t] and pz[i, t0] == mz[m, t] and px[i, t1] == mx[m, t - 1]
+                    and pz[i, t1] == mz[m, t - 1]):
+                return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp, tk):
     """Lay out formation ``f``'s plot for all members; keep it if every hex is allowed and every
     end position stacks legally. Returns True if kept."""
     flag = fm[f, L.FM_FLAG]
@@ -1709,6 +1738,10 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
         if not ok:
             return False
         exit_mp[i] = em
+    # no member steers into its own side's torpedoes (the side knows its plots)
+    for i in range(n):
+        if sh[i, L.SH_FORM] == f and _alive(sh, i) and _own_track_hit_nb(st, i, mp, exit_mp[i], px, pz, sc, tk):
+            return False
     # stacking of the end positions, member by member
     ok = True
     for i in range(n):
@@ -1763,13 +1796,13 @@ def _bounds_nb(st, sh, f, n, rl):
 
 
 @njit(cache=True, error_model="numpy")
-def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, stacking):
+def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
     mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
     turns = (-2, -1, 0, 1, 2, 3)
     for _ in range(48):
         v = mn + roll_nb(rng, mx - mn + 1) - 1
         if v == 0:
-            if _try_plan_nb(st, sh, fm, trail, f, n, 0, 0, 0, 0, 0, sc, rl, px, pz, pf, planned, exit_mp):
+            if _try_plan_nb(st, sh, fm, trail, f, n, 0, 0, 0, 0, 0, sc, rl, px, pz, pf, planned, exit_mp, tk):
                 return True
             continue
         t1 = turns[roll_nb(rng, 6) - 1]
@@ -1792,13 +1825,13 @@ def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_m
         mp = plot_mp_nb(t1, l1, t2, l2, rl)
         if mp < mn or mp > mx or (noabout and (t1 == 3 or t2 == 3)):
             continue
-        if _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp):
+        if _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp, tk):
             return True
     return False
 
 
 @njit(cache=True, error_model="numpy")
-def _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp):
+def _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk):
     """Any legal plot, scanning systematically; else stop where it is (ruling DN-M4)."""
     flag = fm[f, L.FM_FLAG]
     mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
@@ -1812,7 +1845,7 @@ def _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit
                         if mp != v or (noabout and (t1 == 3 or t2 == 3)):
                             continue
                         if _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf,
-                                        planned, exit_mp):
+                                        planned, exit_mp, tk):
                             return True
     # nothing legal: the formation stops (ruling DN-M4); the stacking safety net settles the rest
     plot_path_nb(sh[flag, L.SH_X], sh[flag, L.SH_Z], sh[flag, L.SH_F], 0, 0, 0, 0, rl, px, pz, pf, flag)
@@ -1873,7 +1906,7 @@ def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
 
 @njit(cache=True, error_model="numpy")
 def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pred, px, pz, pf, planned,
-                     exit_mp, cand, scores, rng):
+                     exit_mp, cand, scores, rng, tk):
     """Plot the movement of one side's formations (Rules 6.0-6.3, 7.0-7.3): paths into
     ``px, pz, pf``, MP into ``SH_MP``, end positions into ``SH_PX/PZ/PF``."""
     code = pc[L.PC_MOVE]
@@ -1889,8 +1922,8 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
             if pass_ == 0 and _bounds_nb(st, sh, f, n, rl)[1] > 0:
                 continue
             if code == MOVE_RANDOM:
-                if not _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, True):
-                    _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp)
+                if not _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
+                    _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
                 continue
             mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
             is_cap = st[flag, L.ST_KIND] == CAPITAL
@@ -1920,7 +1953,7 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
                     break
                 scores[b] = -1e301
                 if _try_plan_nb(st, sh, fm, trail, f, n, cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3], cand[b, 4],
-                                sc, rl, px, pz, pf, planned, exit_mp):
+                                sc, rl, px, pz, pf, planned, exit_mp, tk):
                     done = True
                     break
             if not done:
@@ -1929,11 +1962,11 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
                     for i in range(n):
                         if sh[i, L.SH_FORM] == f and _alive(sh, i) and i != flag:
                             g = detach_nb(sh, fm, i, n)
-                            if not _random_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp, rng, True):
-                                _fallback_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp)
+                            if not _random_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
+                                _fallback_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
                     refresh_formation_nb(sh, fm, f, n)
-                if not _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, True):
-                    _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp)
+                if not _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
+                    _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
 
     # ==================================================================================================
     # the game loop (Rule 4.1)
@@ -1960,7 +1993,7 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
     for i in range(n):
         if st[i, L.ST_SIDE] == side and _alive(sh, i) and planned[i] == 0:
             g = detach_nb(sh, fm, i, n)
-            _fallback_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp)
+            _fallback_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
 
 
 @njit(cache=True, error_model="numpy")
@@ -2156,6 +2189,9 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
     mz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     md = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     mowner = np.zeros(n, dtype=np.int64)
+    nmark = np.zeros(1, dtype=np.int64)
+    tk = (nmark, mx, mz, md, mowner)
+    tk_none = (np.zeros(1, dtype=np.int64), mx, mz, md, mowner)   # random-legal ignores its torpedoes
     ppx = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     ppz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     hitmask = np.zeros((n, n), dtype=np.int8)
@@ -2206,21 +2242,8 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
             # ---- 3. fire execution
             ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev,
                                      ev_n, g, turn, record, out)
-            # ---- 4. movement plot
-            for i in range(n):
-                planned[i] = 0
-                exit_mp[i] = L.MAXMP + 1
-                sh[i, L.SH_MP] = 0
-                alive[i] = 1 if sh[i, L.SH_STATUS] == AFLOAT else 0
-            predict_nb(sh, n, pred)
-            for side in range(2):
-                maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc[side], buf)
-                rstar = 8
-                if pc[side, L.PC_MOVE] == MOVE_HOLD:
-                    rstar = preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low)
-                plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc[side], kn[side], vis, rstar, pred, px, pz,
-                                 pf, planned, exit_mp, cand, scores, rng)
-            # ---- 5. movement execution with torpedoes (8.0)
+            # torpedo attacks: markers are placed when movement starts (8.0, 8.51-8.52); each side
+            # knows where its own will run when it plots its movement
             nm = 0
             for i in range(n):
                 tr = sh[i, L.SH_TTRACK]
@@ -2236,6 +2259,23 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
                                mz, md, nm)
                 mowner[nm] = i
                 nm += 1
+            nmark[0] = nm
+            # ---- 4. movement plot
+            for i in range(n):
+                planned[i] = 0
+                exit_mp[i] = L.MAXMP + 1
+                sh[i, L.SH_MP] = 0
+                alive[i] = 1 if sh[i, L.SH_STATUS] == AFLOAT else 0
+            predict_nb(sh, n, pred)
+            for side in range(2):
+                maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc[side], buf)
+                rstar = 8
+                if pc[side, L.PC_MOVE] == MOVE_HOLD:
+                    rstar = preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low)
+                plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc[side], kn[side], vis, rstar, pred, px, pz,
+                                 pf, planned, exit_mp, cand, scores, rng,
+                                 tk_none if pc[side, L.PC_MOVE] == MOVE_RANDOM else tk)
+            # ---- 5. movement execution with the Torpedo Markers (8.0)
             for i in range(n):
                 mpu[i] = sh[i, L.SH_MP]
             if nm > 0:
@@ -2284,9 +2324,10 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
                         ended_by = st[i, L.ST_SIDE]
             for i in range(n):
                 displaced[i] = 0
-            moved = collisions_nb(st, sh, n, rng, rl, sc, displaced)
-            if moved > 0:
+            moved, fixed = collisions_nb(st, sh, n, rng, rl, sc, displaced)
+            if moved + fixed > 0:
                 out[g, L.O_DISPLACED] += moved
+                out[g, L.O_RESTACKED] += fixed
                 for i in range(n):
                     if displaced[i] and fm[sh[i, L.SH_FORM], L.FM_MEMBERS] > 1:
                         detach_nb(sh, fm, i, n)
