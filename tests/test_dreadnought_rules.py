@@ -133,3 +133,37 @@ def test_e_sinks_on_7_or_11(rules):
     p_e = sum(1 for r in range(2, 13) for a in range(1, 7) for b in range(1, 7)
               if a + b == r and provisional.crt_cell(r, 5) == "E") / 36
     assert out["sunk"] == Fraction(8, 36) * Fraction(p_e).limit_denominator(36)
+
+
+def test_data_show_json_tables(capsys):
+    import json
+
+    from simlab import cli
+    assert cli.main(["data", "show", "dreadnought", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    dpt = {(r["key"], r["field"]): r["value"] for r in d["records"] if r["table"] == "dpt"}
+    crt = {(r["key"], r["field"]): r["value"] for r in d["records"] if r["table"] == "crt"}
+    assert {k for k, _ in dpt} == {str(r) for r in range(2, 13)}
+    assert {f for _, f in dpt} == set(provisional.BANDS) and ("6", "31-40") in dpt
+    assert dpt[("6", "31-40")] == 10
+    assert {f for _, f in crt} == {"1-1", "2-1", "3-1", "4-1", "5-1"}
+    assert crt[("5", "5-1")] == "1G,1S" and crt[("2", "1-1")] == "" and crt[("12", "1-1")] == "E"
+    provs = {r["provenance"] for r in d["records"]}
+    assert provs <= {"provisional"} | {p for p in provs if p.startswith(("rulebook:", "example:"))}
+
+
+def test_override_pack_changes_a_run(tmp_path):
+    # a user who owns the game replaces Bismarck's class values and a CRT cell; the run says so
+    f = tmp_path / "mine.toml"
+    f.write_text('[pack]\ngame = "dreadnought"\n[classes."280"]\nattack = 40\n[crt."7"]\n"1-1" = ""\n')
+    g = get_game("dreadnought")
+    pack = g.load_data(f)
+    sc = g.load_scenario("denmark-strait", pack)
+    setup, rules = sc.payload
+    assert setup.st[setup.ids.index("281"), 2] == 40
+    assert rules.crt[7, 1] == 0
+    assert pack.counts(sc.used)["user"] == 2
+    with pytest.raises(Exception, match="unknown field"):
+        bad = tmp_path / "bad.toml"
+        bad.write_text('[pack]\ngame = "dreadnought"\n[classes."280"]\nspeed = 9\n')
+        g.load_data(bad)

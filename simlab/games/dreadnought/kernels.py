@@ -79,7 +79,7 @@ DMAX = 64
 # Cube coordinates (x, z), y = -x - z; see geometry.py.
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def row_of_nb(x, z):
     """Global offset row of cube hex ``(x, z)``."""
     return z + (x - (x & 1)) // 2
@@ -151,7 +151,7 @@ def arc_nb(facing, dx, dz):
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def side_arc_nb(facing, dx, dz):
     """Which broadside arc holds a cube offset: 0 starboard, 1 port, -1 bow/stern or same hex."""
     k, tie = bearing_nb(dx, dz)
@@ -185,7 +185,7 @@ def side_arc_nb(facing, dx, dz):
 
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def two_d6_nb(rng):
     """A 2d6 roll (2..12) from the game's stream."""
     return roll_nb(rng, 6) + roll_nb(rng, 6)
@@ -201,7 +201,7 @@ def clamp_roll_nb(r):
     return r
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def damaged_attack_nb(attack, g):
     """Attack Strength after G damage (Rule 5.41): 1G halves (fractions dropped), 2G is zero."""
     if g <= 0:
@@ -211,7 +211,7 @@ def damaged_attack_nb(attack, g):
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def movement_allowance_nb(movement, s):
     """Movement Allowance (MP) after S damage (Rule 5.41): 1S halves (fractions dropped), 2S is zero."""
     if s <= 0:
@@ -250,7 +250,7 @@ def band_nb(strength, band_low):
     return b
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def crt_result_nb(crt, roll, col, rl, rng):
     """Read the CRT (Rule 5.9) and settle an E result (Rule 5.41).
 
@@ -340,7 +340,7 @@ def crt_shot_nb(col, penalty, crt, rl, rng, out):
     return res
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def add_pending_nb(sh, t, res):
     """Hold a result on a target until the end of the phase (Rule 5.0: markers face down)."""
     if res == RES_E_SUNK:
@@ -398,7 +398,7 @@ def apply_pending_nb(sh, n, rl):
 # MP stays where it is. Column members take their path from the flagship's wake (``trail``, 6.22).
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def turn_cost_nb(t, rl):
     """MP cost of turning ``t`` hexsides in a hex (Rule 7.0, 7.31, 7.32)."""
     a = t if t >= 0 else -t
@@ -515,14 +515,14 @@ def plot_path_nb(x, z, f, t1, l1, t2, l2, rl, px, pz, pf, row):
     return t
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def role_of_nb(side, sc):
     """ROLE_NORTH or ROLE_SOUTH of a side (Rule 9.13)."""
     r0 = sc[L.SC_ROLE0]
     return r0 if side == 0 else 1 - r0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def in_exit_nb(st, i, x, z, sc):
     """True if unit ``i`` may leave play through hex ``(x, z)`` (a scenario's exit, 10.4-10.5)."""
     if sc[L.SC_EXIT] == 0 or st[i, L.ST_EXIT] == 0:
@@ -532,7 +532,7 @@ def in_exit_nb(st, i, x, z, sc):
     return sc[L.SC_EXIT_C0] <= col <= sc[L.SC_EXIT_C1] and sc[L.SC_EXIT_R0] <= row <= sc[L.SC_EXIT_R1]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def in_own_safe_zone_nb(side, x, z, sc):
     """True if hex ``(x, z)`` lies in the safe zone of ``side`` (tier Three on its side, 9.13)."""
     row = row_of_nb(x, z)
@@ -541,7 +541,7 @@ def in_own_safe_zone_nb(side, x, z, sc):
     return row >= sc[L.SC_SAFE_S_ROW]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def hex_allowed_nb(st, sh, i, x, z, sc):
     """May unit ``i`` enter hex ``(x, z)``? (confinement 10.5; safe zones 9.13-9.15; exits)."""
     if in_exit_nb(st, i, x, z, sc):
@@ -564,7 +564,7 @@ def hex_allowed_nb(st, sh, i, x, z, sc):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def path_allowed_nb(st, sh, i, px, pz, row, mp, sc):
     """Check the hexes a path enters for unit ``i``.
 
@@ -584,7 +584,7 @@ def path_allowed_nb(st, sh, i, px, pz, row, mp, sc):
     return True, L.MAXMP + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def truncate_at_exit_nb(px, pz, pf, row, exit_mp):
     """After a unit enters an exit hex it stays there (it has left play)."""
     if exit_mp <= L.MAXMP:
@@ -594,7 +594,7 @@ def truncate_at_exit_nb(px, pz, pf, row, exit_mp):
             pf[row, k] = pf[row, exit_mp]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def on_map_nb(sh, i):
     """True while unit ``i`` is in play (afloat and not exited)."""
     return sh[i, L.SH_STATUS] == AFLOAT
@@ -665,7 +665,7 @@ def commit_column_nb(trail, fm, f, mp, px, pz, pf, flag_row):
     fm[f, L.FM_HEAD] = head + mp
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def new_formation_nb(fm, n):
     """A free formation slot (``members == 0``), reset; -1 if none."""
     for f in range(n):
@@ -676,7 +676,7 @@ def new_formation_nb(fm, n):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def detach_nb(sh, fm, i, n):
     """Unit ``i`` leaves its formation and moves alone from now on (Rules 6.27-6.28)."""
     f = sh[i, L.SH_FORM]
@@ -695,7 +695,7 @@ def detach_nb(sh, fm, i, n):
     return g
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def refresh_formation_nb(sh, fm, f, n):
     """Recount a formation's live members and pick its flagship (Rule 6.26).
 
@@ -801,7 +801,7 @@ def straight_column_nb(sh, f, n, buf):
     return k
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def make_column_nb(sh, fm, trail, f, n):
     """Turn formation ``f`` (already a straight column, :func:`straight_column_nb`) into column
     mode: rebuild its wake from the stacks' hexes, head first (Rule 6.24)."""
@@ -903,12 +903,12 @@ def collisions_nb(st, sh, n, rng_roll, rl, sc, displaced):
     return moved, fixed
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _d6(rng):
     return roll_nb(rng, 6)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _stack_legal_here_nb(st, sh, i, n, rl):
     """Is unit ``i`` legal where it stands, counting only units before it in its hex?"""
     x = sh[i, L.SH_X]
@@ -927,7 +927,7 @@ def _stack_legal_here_nb(st, sh, i, n, rl):
     return st[i, L.ST_KIND] == SCREEN or cnt <= rl[L.RL_STACK]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _fits_nb(st, sh, i, x, z, n, rl):
     side = st[i, L.ST_SIDE]
     scr = st[i, L.ST_KIND] == SCREEN
@@ -943,7 +943,7 @@ def _fits_nb(st, sh, i, x, z, n, rl):
     return scr or cnt <= rl[L.RL_STACK]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _displace_nb(st, sh, i, n, rl, sc):
     f = sh[i, L.SH_F]
     x0 = sh[i, L.SH_X]
@@ -1070,7 +1070,7 @@ def sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mp, alive, exit_mp, hitmask, hit
 # Only ``@njit`` functions live here (suffix ``_nb``).
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def wrecked_nb(sh, i):
     """2G, 2S: wrecked, permanently out of action (Rule 5.43)."""
     return sh[i, L.SH_G] >= 2 and sh[i, L.SH_S] >= 2
@@ -1261,13 +1261,13 @@ def final_result_nb(st, sh, n, sc, vp_pct, out, g, ended_by, contact_at_end, exi
 
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _alive(sh, i):
     return sh[i, L.SH_STATUS] == AFLOAT
 
 
 # --------------------------------------------------------------------------- predictions
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def predict_nb(sh, n, pred):
     """Where each unit is expected after this Game-Turn: on its course at half its last speed
     (half, because it may turn; a unit expected at full speed is chased past it).
@@ -1283,7 +1283,7 @@ def predict_nb(sh, n, pred):
 
 
 # --------------------------------------------------------------------------- fire plots
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl):
     a = damaged_attack_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
     if halved:
@@ -1309,7 +1309,7 @@ def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl):
     return eff_gun[band_nb(s, band_low), pen, dd]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt):
     """Plot the fire of one side (Rules 5.1-5.3, 5.21-5.23, 8.4): ``SH_TGT`` and ``SH_SB``.
 
@@ -1399,7 +1399,7 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
 
 
 # --------------------------------------------------------------------------- torpedo plots
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _track_score_nb(side, st, sh, near, nn, ppx, ppz, ma, mx, mz, md, row, odds, eff_crt, kn, selective):
     """Value of one marker path against the units ``near[:nn]`` whose expected positions after
     each MP are ``ppx, ppz[k, t]``: enemy hits count for, friendly hits twice against; enemies
@@ -1436,7 +1436,7 @@ def _track_score_nb(side, st, sh, near, nn, ppx, ppz, ma, mx, mz, md, row, odds,
     return score, direct
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def plot_torpedoes_nb(side, st, sh, n, code, kn, sc, rl, tracks, eff_crt, rng, mx, mz, md, near, ppx, ppz):
     """Plot torpedo attacks of one side's screen units (Rules 8.0, 8.21-8.22, 8.31, 8.51).
 
@@ -1504,7 +1504,7 @@ def plot_torpedoes_nb(side, st, sh, n, code, kn, sc, rl, tracks, eff_crt, rng, m
 
 
 # --------------------------------------------------------------------------- hold-range
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low):
     """The range (hexes) among 2, 4, 8, 12, 16 (at most the visibility) where the side's expected
     damage to the enemy, less the enemy's to it, in ship value, is greatest."""
@@ -1543,7 +1543,7 @@ def preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low):
 
 
 # --------------------------------------------------------------------------- movement plots
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _add_cand_nb(cand, k, t1, l1, t2, l2, mn, mx, rl, noabout):
     if k >= MAXC:
         return k
@@ -1595,7 +1595,7 @@ def candidates_nb(mn, mx, vpref, rl, noabout, cand, all_speeds):
     return k
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
     """The goal of a formation: ``(gx, gz, gf, dstar, gmode)``; gmode 0 keep ``dstar`` from the
     goal (whose facing is ``gf``), 1 open the range from it, 2 make for the exit (gx = target row,
@@ -1651,7 +1651,7 @@ def _goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
     return gx, gz, gf, kn[L.K_RANGE], gmode
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz):
     if gmode == 2:
         row = row_of_nb(ex, ez)
@@ -1689,7 +1689,7 @@ def _score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz
     return s + 0.01 * mp - tc
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _own_track_hit_nb(st, i, mp, emp, px, pz, sc, tk):
     """Would unit ``i``, moving along ``px, pz[i]`` for ``mp`` MP, meet a Torpedo Marker of its own
     side placed this Movement Phase? ``tk`` = (marker count ``int64[1]``, mx, mz, md, owner)."""
@@ -1716,7 +1716,7 @@ def _own_track_hit_nb(st, i, mp, emp, px, pz, sc, tk):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp, tk):
     """Lay out formation ``f``'s plot for all members; keep it if every hex is allowed and every
     end position stacks legally. Returns True if kept."""
@@ -1777,7 +1777,7 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _bounds_nb(st, sh, f, n, rl):
     mn = 0
     mx = 1 << 30
@@ -1795,7 +1795,7 @@ def _bounds_nb(st, sh, f, n, rl):
     return mn, mx, noabout
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
     mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
     turns = (-2, -1, 0, 1, 2, 3)
@@ -1830,7 +1830,7 @@ def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_m
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk):
     """Any legal plot, scanning systematically; else stop where it is (ruling DN-M4)."""
     flag = fm[f, L.FM_FLAG]
@@ -1862,7 +1862,7 @@ def _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
     """Start of a Movement Plot: drop dead members, detach ships that cannot keep the pace
     (their Movement Allowance below the best of the formation), apply the policy's preferred mode
@@ -1904,7 +1904,7 @@ def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
                     fm[f, L.FM_MODE] = LINE
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pred, px, pz, pf, planned,
                      exit_mp, cand, scores, rng, tk):
     """Plot the movement of one side's formations (Rules 6.0-6.3, 7.0-7.3): paths into
@@ -1996,7 +1996,7 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
             _fallback_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _record_nb(ev, k, g, turn, kind, firer, target, rng_hexes, strength, halved, upon, arc, dptr, dp, ratio,
                crtr, res, comb):
     if k >= ev.shape[0]:
@@ -2020,7 +2020,7 @@ def _record_nb(ev, k, g, turn, kind, firer, target, rng_hexes, strength, halved,
     return k + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def invariants_nb(st, sh, n, sc, rl):
     """Count broken invariants of a position (a self-check for tests and modified data packs).
 
@@ -2058,7 +2058,7 @@ def invariants_nb(st, sh, n, sc, rl):
     return bad
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def sighting_nb(st, sh, n, vis):
     """True if a unit in play is within ``vis`` hexes of an opposing unit in play (Rule 9.42)."""
     for i in range(n):
@@ -2072,7 +2072,7 @@ def sighting_nb(st, sh, n, vis):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev, ev_n, g,
                       turn, record, out):
     """The Fire Execution Phase (Rules 5.0, 5.31, 5.6, 8.41): every plotted attack is resolved
@@ -2120,7 +2120,7 @@ def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, 
     return ev_n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _trace_nb(trace, t, sh, n):
     for i in range(n):
         trace[t, i, L.TR_X] = sh[i, L.SH_X]
@@ -2134,7 +2134,7 @@ def _trace_nb(trace, t, sh, n):
         trace[t, i, L.TR_DC] = sh[i, L.SH_DC]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _vp(rl):
     v = np.zeros(5, dtype=np.int64)
     v[1] = rl[L.RL_VP1]
@@ -2366,7 +2366,7 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
             _trace_nb(trace, trace.shape[0] - 1, sh, n)
         if ev_n > ev.shape[0]:
             return g, ev_start
-        contact_end = 1 if sighting_nb(st, sh, n, vis) else 0
+        contact_end = 0 if reason == END_NO_SIGHTING else (1 if sighting_nb(st, sh, n, vis) else 0)
         out[g, L.O_TURNS] = turn
         out[g, L.O_END] = reason
         out[g, L.O_CONTACT] = contact
