@@ -51,7 +51,7 @@ from .scenario import BUILTIN, SCENARIO_DIR, ScenarioSetup, read_scenario
 def _knobs(kw: dict | None = None) -> np.ndarray:
     base = {L.K_RANGE: 2.0, L.K_BROADSIDE: 0.6, L.K_TORP_MIN: 1.0, L.K_NEAR: 0.1, L.K_SAFE: 1.0,
             L.K_FOCUS: 0.5, L.K_SCREEN_RANGE: 2.0, L.K_PARALLEL: 0.4,
-            L.K_TURNCOST: 0.3}
+            L.K_TURNCOST: 0.3, L.K_SUPPORT: 8.0}
     base.update(kw or {})
     k = np.zeros(L.NKN, dtype=np.float64)
     for slot, v in base.items():

@@ -1642,6 +1642,18 @@ def _goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
         return gx, gz, gf, dstar, gmode
     # close (and objective without an exit)
     if not is_cap:
+        # screens attack together with their battle line: while no friendly capital ship is within
+        # K_SUPPORT hexes of the target, they keep station two hexes from the nearest one
+        sup = -1
+        supd = 1 << 30
+        for i in range(n):
+            if st[i, L.ST_SIDE] == side and st[i, L.ST_KIND] == CAPITAL and _alive(sh, i):
+                d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
+                if d < supd:
+                    supd = d
+                    sup = i
+        if sup >= 0 and supd > kn[L.K_SUPPORT]:
+            return pred[sup, 0], pred[sup, 1], sh[sup, L.SH_F], 2.0, gmode
         torp = False
         for i in range(n):
             if sh[i, L.SH_FORM] == f and _alive(sh, i) and st[i, L.ST_TORP] > 0 and sh[i, L.SH_TLEFT] > 0:

@@ -78,8 +78,9 @@ TR_X, TR_Z, TR_F, TR_G, TR_S, TR_STATUS, TR_MP, TR_FORM, TR_DC = range(9)
 NTR = 9
 
 # ---- kn: policy knobs, float64[2, NKN]
-(K_RANGE, K_BROADSIDE, K_TORP_MIN, K_NEAR, K_SAFE, K_FOCUS, K_SCREEN_RANGE, K_PARALLEL, K_TURNCOST) = range(9)
-NKN = 9
+(K_RANGE, K_BROADSIDE, K_TORP_MIN, K_NEAR, K_SAFE, K_FOCUS, K_SCREEN_RANGE, K_PARALLEL, K_TURNCOST,
+ K_SUPPORT) = range(10)
+NKN = 10
 
 # ---- pc: policy codes, int64[2, NPC]
 PC_MOVE, PC_FIRE, PC_TORP, PC_MODE = range(4)
