@@ -125,3 +125,8 @@ def test_whole_games_count_torpedo_attacks_and_hits_consistently(scenario):
     for k in range(2):
         assert (out[:, L.O_LAUNCH0 + k] <= 2 * (launchers & (side == k)).sum()).all()
     assert out[:, L.O_LAUNCH0].sum() + out[:, L.O_LAUNCH1].sum() > 0
+
+
+def test_markers_know_no_sides_friend_and_foe_alike_8_13():
+    # two units on the track, whatever their side: both are attacked, in the order met
+    assert _sweep((0, 0, [SE, SE, SE]), [(3, 0, []), (1, 0, [])]) == [(1, 1, 0), (0, 3, 0)]
