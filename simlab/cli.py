@@ -88,7 +88,7 @@ def sweep(
     seed: Annotated[int | None, typer.Option(help="master seed")] = None,
     workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
     chunk_size: Annotated[int | None, typer.Option(help="games per chunk / Parquet part")] = None,
-    out: Annotated[Path | None, typer.Option(help="output directory (default results/<name>-<time>)")] = None,
+    out: Annotated[str | None, typer.Option(help="output directory or fsspec URL (default results/<name>-<time>)")] = None,
     resume: Annotated[bool, typer.Option(help="continue the sweep in --out, playing only missing chunks")] = False,
     overwrite: Annotated[bool, typer.Option(help="replace the sweep already in --out")] = False,
     data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
@@ -98,27 +98,43 @@ def sweep(
     max_games: Annotated[int | None, typer.Option(help="ceiling of games per cell under --precision (default 1,000,000)")] = None,
     progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    backend: Annotated[str | None, typer.Option(help="where chunks run: local (worker processes) or dask")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
 ) -> None:
-    """Play a sweep and write Parquet, then print the win-rate report."""
+    """Play a sweep and write Parquet, then print the win-rate report.
+
+    Exit status: 0 when every chunk was written; 1 when a chunk failed twice (each is reported on
+    stderr with its cell and game range; --resume plays them again); 2 on bad input; 130 when
+    interrupted.
+    """
     from .api import sweep as run
     from .results import report as rep
+    from .sweep.runner import failure_line
     res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
               games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
               overwrite=overwrite, data=data, crn=crn, name=name, progress=progress, precision=precision,
-              max_games=max_games)
+              max_games=max_games, backend=backend, scheduler=scheduler)
     if res.interrupted:
         err_console.print(f"interrupted: complete chunks are kept in {res.path}; rerun with --resume to finish")
         raise typer.Exit(130)
-    rows = rep(res.path)
+    man = res.manifest
+    written = sum(man.get("games_written", {}).values())
+    rows = rep(res.path) if written else []
     if json_:
         _print_json(rows)
-        return
-    man = res.manifest
-    rate = man["last_run"]["games_per_second"]
-    err_console.print(f"wrote {res.path} ({res.games_played:,} games in {res.seconds:.1f} s"
-                      + (f", {rate:,.0f} games/s" if rate else "") + ")")
-    _print_provisional(man)
-    out_console.print(render_report(rows, man["sides"], title=f"{man['experiment']} — {man['game']}"))
+    else:
+        rate = man["last_run"]["games_per_second"]
+        err_console.print(f"wrote {res.path} ({res.games_played:,} games in {res.seconds:.1f} s"
+                          + (f", {rate:,.0f} games/s" if rate else "") + ")")
+        _print_provisional(man)
+        if rows:
+            out_console.print(render_report(rows, man["sides"], title=f"{man['experiment']} — {man['game']}"))
+    if res.failures:
+        for f in res.failures:
+            print(failure_line(f), file=sys.stderr)
+        print(f"simlab: {len(res.failures)} chunk(s) failed twice; the rest is written in {res.path}; "
+              "fix the cause and rerun with --resume to play them", file=sys.stderr)
+        raise typer.Exit(1)
 
 
 def _print_provisional(man: dict) -> None:
@@ -267,33 +283,60 @@ def _register_game_commands() -> None:
 _register_game_commands()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``simlab`` console script; returns the exit status."""
-    cmd = typer.main.get_command(app)
+def _click_errors() -> dict[str, tuple[type, ...]]:
+    """Exception classes of click and of the click that typer may vendor (``typer._click``)."""
+    mods = [click.exceptions]
     try:
-        cmd.main(args=argv, prog_name="simlab", standalone_mode=False)
-    except click.exceptions.NoArgsIsHelpError as e:
-        click.echo(e.ctx.get_help() if e.ctx else str(e), err=False)
+        from typer._click import exceptions as vendored
+        mods.append(vendored)
+    except ImportError:  # pragma: no cover - a typer that uses click itself
+        pass
+
+    def cls(name):
+        return tuple(getattr(m, name) for m in mods if hasattr(m, name))
+
+    return {"help": cls("NoArgsIsHelpError"), "usage": cls("UsageError"), "click": cls("ClickException"),
+            "exit": cls("Exit") + (typer.Exit,), "abort": cls("Abort") + (typer.Abort,)}
+
+
+def _one_line(msg: str) -> str:
+    return " ".join(str(msg).split())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``simlab`` console script; returns the exit status.
+
+    Bad input of any kind (an InputError from the library, a usage error from the command line)
+    prints one line ``simlab: error: ...`` on stderr and returns 2, with no traceback.
+    """
+    cmd = typer.main.get_command(app)
+    errs = _click_errors()
+    try:
+        rv = cmd.main(args=argv, prog_name="simlab", standalone_mode=False)
+    except errs["help"] as e:
+        ctx = getattr(e, "ctx", None)
+        click.echo(ctx.get_help() if ctx else str(e), err=False)
         return 0
-    except click.exceptions.UsageError as e:
-        msg = " ".join(e.format_message().split())
-        where = f" {e.ctx.command_path}" if e.ctx is not None and e.ctx.command_path != "simlab" else ""
-        print(f"simlab{where}: error: {msg}", file=sys.stderr)
+    except errs["usage"] as e:
+        ctx = getattr(e, "ctx", None)
+        where = ctx.command_path if ctx is not None and ctx.command_path else "simlab"
+        print(f"{where}: error: {_one_line(e.format_message())}", file=sys.stderr)
         return 2
-    except click.exceptions.Exit as e:
-        return e.exit_code
-    except click.exceptions.Abort:
-        print("simlab: interrupted", file=sys.stderr)
-        return 130
-    except KeyboardInterrupt:
+    except errs["click"] as e:  # e.g. a file option that cannot be opened
+        print(f"simlab: error: {_one_line(e.format_message())}", file=sys.stderr)
+        return 2
+    except errs["exit"] as e:
+        return int(getattr(e, "exit_code", 0) or 0)
+    except (*errs["abort"], KeyboardInterrupt):
         print("simlab: interrupted", file=sys.stderr)
         return 130
     except InputError as e:
-        print(f"simlab: error: {e}", file=sys.stderr)
+        print(f"simlab: error: {_one_line(e)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # pragma: no cover - e.g. `simlab report | head`
         return 0
-    return 0
+    # without standalone mode click returns the code of a `typer.Exit(code)` raised by a command
+    return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

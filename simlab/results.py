@@ -18,23 +18,26 @@ import pyarrow.dataset as ds
 from .errors import SweepStateError
 from .stats.intervals import wilson_interval
 from .sweep.runner import load_manifest
+from .sweep.store import Store
 
 __all__ = ["load", "load_table", "report"]
 
 
-def _dataset(path: Path, table: str) -> ds.Dataset:
-    d = path / "games" if table == "games" else path / "events" / table
-    if not d.exists() or not any(d.rglob("*.parquet")):
-        raise SweepStateError(f"{path}: no '{table}' rows written yet")
-    files = sorted(str(p) for p in d.rglob("*.parquet") if not p.name.startswith("."))
-    return ds.dataset(files, format="parquet")
+def _dataset(store: Store, table: str) -> ds.Dataset:
+    try:
+        files = store.find("games" if table == "games" else f"events/{table}")
+    except ValueError:  # not a plain table name
+        files = []
+    if not files:
+        raise SweepStateError(f"{store.display}: no '{table}' rows written yet")
+    return store.dataset(files)
 
 
 def load_table(path: str | Path, table: str = "games", columns: list[str] | None = None) -> pa.Table:
     """A sweep's table as a pyarrow Table, sorted by ``cell`` then ``game_index``.
 
     Args:
-        path: the sweep directory.
+        path: the sweep directory (a local path or an fsspec URL such as ``s3://bucket/sweep``).
         table: ``"games"`` or an events table name.
         columns: columns to read (default: all).
 
@@ -42,9 +45,9 @@ def load_table(path: str | Path, table: str = "games", columns: list[str] | None
         SweepStateError: if ``path`` is not a sweep directory or holds no such rows.
         KeyError: if a requested column does not exist.
     """
-    p = Path(path)
-    load_manifest(p)
-    dset = _dataset(p, table)
+    store = Store(path)
+    load_manifest(store)
+    dset = _dataset(store, table)
     cols = None if columns is None else list(dict.fromkeys(list(columns)))
     missing = [c for c in (cols or []) if c not in dset.schema.names]
     if missing:
@@ -83,11 +86,10 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
     Raises:
         SweepStateError: if ``path`` is not a sweep directory or holds no games.
     """
-    p = Path(path)
-    man = load_manifest(p)
+    man = load_manifest(path)
     sides = man["sides"]
     cols = ["cell", "winner", "turns"] + [f"score_{s}" for s in sides]
-    t = load_table(p, "games", cols)
+    t = load_table(path, "games", cols)
     params = {c["cell"]: c["params"] for c in man["cells"]}
     out = []
     cells = pc.unique(t["cell"]).to_numpy()
