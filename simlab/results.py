@@ -30,7 +30,15 @@ def _dataset(store: Store, table: str) -> ds.Dataset:
         files = []
     if not files:
         raise SweepStateError(f"{store.display}: no '{table}' rows written yet")
-    return store.dataset(files)
+    try:
+        return store.dataset(files)
+    except (pa.ArrowInvalid, OSError) as e:
+        raise SweepStateError(f"{store.display}: unreadable Parquet part ({_first_line(e)})") from None
+
+
+def _first_line(e: BaseException) -> str:
+    msg = " ".join(str(e).split())
+    return msg if len(msg) <= 200 else msg[:197] + "..."
 
 
 def load_table(path: str | Path, table: str = "games", columns: list[str] | None = None) -> pa.Table:
@@ -52,7 +60,10 @@ def load_table(path: str | Path, table: str = "games", columns: list[str] | None
     missing = [c for c in (cols or []) if c not in dset.schema.names]
     if missing:
         raise KeyError(f"no column {missing[0]!r} in {table} (columns: {', '.join(dset.schema.names)})")
-    t = dset.to_table(columns=cols)
+    try:
+        t = dset.to_table(columns=cols)
+    except (pa.ArrowInvalid, OSError) as e:
+        raise SweepStateError(f"{store.display}: unreadable Parquet part ({_first_line(e)})") from None
     keys = [k for k in ("cell", "game_index") if k in t.column_names]
     if keys:
         t = t.sort_by([(k, "ascending") for k in keys])
