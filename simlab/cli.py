@@ -264,6 +264,51 @@ def bench(
         out_console.print(to_markdown(res))
 
 
+# --------------------------------------------------------------------------- soak
+@app.command("soak")
+def soak_cmd(
+    games: Annotated[int, typer.Option(help="games per game and case")] = 100_000,
+    game: Annotated[list[str] | None, typer.Option(help="soak only this game; repeatable (default: every game)")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE for every case; repeatable")] = None,
+    seed: Annotated[int, typer.Option(help="master seed")] = 20261130,
+    batch: Annotated[int, typer.Option(help="games per worker task")] = 10_000,
+    workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
+    timeout: Annotated[float, typer.Option(help="seconds a batch may run before it counts as a hang")] = 600.0,
+    json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Play many random-legal games of every game with every invariant checked.
+
+    Prints crashes, invariant violations and hangs (games stopped at a loop cap, batches over
+    --timeout) per game and case; exits 1 if there is any.
+    """
+    from .sweep.spec import _split_kv
+    from .testing.soak import soak as run_soak
+    opts = {}
+    for k, v in _split_kv(set_ or [], "--set"):
+        if k in opts:
+            raise InputError(f"--set {k} given twice")
+        opts[k] = v
+    if seed < 0 or seed >= 2**64:
+        raise InputError(f"--seed must be in 0..2**64-1 (got {seed})")
+    rows = run_soak(games, game or None, options=opts, seed=seed, batch=batch, workers=workers, timeout=timeout,
+                    log=None if json_ else (lambda m: err_console.print(m, markup=False)))
+    if json_:
+        _print_json([r.to_dict() for r in rows])
+    else:
+        t = Table(title=f"soak: {games:,} games per case, seed {seed}")
+        for c in ("game", "scenario", "options", "policies", "games", "crashes", "violations", "hangs", "first problem"):
+            t.add_column(c, overflow="fold", justify="right" if c in ("games", "crashes", "violations", "hangs") else "left")
+        for r in rows:
+            t.add_row(r.game, r.scenario, ", ".join(f"{k}={v}" for k, v in r.options.items()) or "-",
+                      ", ".join(f"{k}={v}" for k, v in r.policies.items()), f"{r.games:,}", str(r.crashes),
+                      str(r.violations), str(r.hangs), r.problems[0] if r.problems else "")
+        out_console.print(t)
+    bad = [r for r in rows if not r.ok]
+    if bad:
+        print(f"simlab soak: problems in {len(bad)} of {len(rows)} case(s)", file=sys.stderr)
+        raise typer.Exit(1)
+
+
 @app.command()
 def version() -> None:
     """Print simlab's version."""
