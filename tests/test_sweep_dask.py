@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -107,7 +108,7 @@ def test_dask_to_a_file_url_and_to_a_memory_filesystem(tmp_path):
 def test_workers_that_cannot_see_the_output_directory_are_refused(tmp_path, client):
     # memory:// in the client process is not the workers' memory:// (separate processes)
     from simlab.errors import SweepStateError
-    with pytest.raises(SweepStateError, match=r"cannot read memory://nowhere/x/manifest.json .*shared filesystem"):
+    with pytest.raises(SweepStateError, match=r"dask worker .*: cannot read memory://nowhere/x/manifest.json .*shared filesystem"):
         run_sweep(_spec(games=250), "memory://nowhere/x", backend="dask", scheduler=client, progress=False)
     import fsspec
     fsspec.filesystem("memory").rm("/nowhere", recursive=True)
@@ -130,3 +131,21 @@ def test_an_unreachable_scheduler_writes_nothing(tmp_path, monkeypatch):
     with pytest.raises(SpecError, match="cannot reach the dask scheduler at tcp://127.0.0.1:9"):
         run_sweep(_spec(games=10), out, scheduler="tcp://127.0.0.1:9", progress=False)
     assert not out.exists()
+
+
+def test_dask_with_a_battle_file_and_a_data_override_relative_to_the_client(tmp_path, client, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("b.toml").write_text('[us]\nunits = [{ name = "Texas" }, { name = "Brooklyn" }]\n'
+                              '[spain]\nunits = [{ name = "Teresa" }]\n')
+    Path("mine.toml").write_text('[pack]\ngame = "dawn-of-empire"\n[units.Teresa]\nattack = 5\n')
+    spec = _spec(games=500, scenarios=["b.toml"], data="mine.toml")
+    d = run_sweep(spec, "d", backend="dask", scheduler=client, progress=False)
+    ref = run_sweep(spec, "ref", workers=1, progress=False)
+    assert load(d.path).equals(load(ref.path))
+    assert set(load(d.path)["scenario"]) == {"b"}
+
+
+def test_a_worker_that_cannot_read_an_input_file_is_named():
+    from simlab.sweep.backends import _worker_sees
+    msg = _worker_sees("memory://x", "r", ["/no/such/battle.toml"])
+    assert msg.startswith("cannot read /no/such/battle.toml: scenario and data files must be at the same path")

@@ -97,8 +97,9 @@ class Backend:
     def wait(self) -> list[Outcome]:
         raise NotImplementedError
 
-    def check_visible(self, url: str, run_id: str) -> None:
-        """Check that every worker sees the output directory (raises SweepStateError)."""
+    def check_visible(self, url: str, run_id: str, files: list[str]) -> None:
+        """Check that every worker sees the output directory and the input ``files`` (scenario
+        and data-pack files) at the same paths (raises SweepStateError)."""
 
     def close(self, cancel: bool = False) -> None:
         """Stop the workers (``cancel``: drop what is still queued)."""
@@ -218,13 +219,19 @@ def _worker_info() -> dict:  # pragma: no cover - runs on dask workers
     return {"simlab": __version__, "python": platform.python_version(), "pid": os.getpid()}
 
 
-def _worker_sees(url: str, run_id: str) -> str | None:  # pragma: no cover - runs on dask workers
+def _worker_sees(url: str, run_id: str, files: list[str]) -> str | None:  # pragma: no cover - on dask workers
     from .store import Store
+    for f in files:
+        if not os.path.isfile(f):
+            return f"cannot read {f}: scenario and data files must be at the same path on every worker"
     try:
         man = Store(url).read_json("manifest.json")
     except Exception as e:
-        return one_line(e)
-    return None if man.get("run_id") == run_id else "it holds another sweep's manifest.json"
+        return f"cannot read {url}/manifest.json ({one_line(e)}): --out must be a path every worker reaches " \
+               "at the same name (a shared filesystem) or an object-store URL"
+    if man.get("run_id") != run_id:
+        return f"{url}/manifest.json is another sweep's: --out must name the same folder on every worker"
+    return None
 
 
 class Dask(Backend):
@@ -299,14 +306,12 @@ class Dask(Backend):
     def where(self) -> str:
         return self.address or "LocalCluster(127.0.0.1)"
 
-    def check_visible(self, url, run_id):
+    def check_visible(self, url, run_id, files):
         from ..errors import SweepStateError
-        seen = self.client.run(_worker_sees, url, run_id)
-        for addr, problem in seen.items():
+        seen = self.client.run(_worker_sees, url, run_id, files)
+        for addr, problem in sorted(seen.items()):
             if problem is not None:
-                raise SweepStateError(
-                    f"dask worker {addr} cannot read {url}/manifest.json ({problem}): --out must be a path "
-                    "every worker reaches at the same name (a shared filesystem) or an object-store URL")
+                raise SweepStateError(f"dask worker {addr}: {problem}")
 
     def submit(self, task, attempt):
         f = self.client.submit(run_attempt, task, attempt, pure=False,

@@ -247,7 +247,9 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         "status": "running",
     }
     store.write_json(MANIFEST, manifest)
-    ex.check_visible(store.url, manifest["run_id"])
+    files = sorted({f for f in [_abs_file(spec.data)] + [_abs_file(c.scenario) for c in cells]
+                    if f is not None and os.path.isfile(f)})
+    ex.check_visible(store.url, manifest["run_id"], files)
     meta = {"simlab_version": __version__, "data_hash": (info["data"] or {}).get("hash"),
             "crn": spec.crn, "fingerprint": manifest["fingerprint"]}
     plugin = game_target(spec.game)
@@ -597,8 +599,14 @@ def _execute(plan: _Plan, ex: Backend, bar, on_chunk, failures: list, cells: dic
     return played
 
 
+def _abs_file(path: str | None) -> str | None:
+    """An existing file as an absolute path (workers may run elsewhere); anything else as is."""
+    return os.path.abspath(path) if path is not None and os.path.isfile(path) else path
+
+
 def _task(spec: SweepSpec, c: Cell, out: str, start: int, stop: int, grid_options, meta, plugin) -> ChunkTask:
-    return ChunkTask(out=out, experiment=spec.name, game=spec.game, scenario=c.scenario, data=spec.data,
+    return ChunkTask(out=out, experiment=spec.name, game=spec.game, scenario=_abs_file(c.scenario),
+                     data=_abs_file(spec.data),
                      cell=c.id, cell_key=c.key, params=c.params, policies=c.policies, options=c.options,
                      grid_options=grid_options, master_seed=spec.seed, start=start, stop=stop, meta=meta,
                      plugin=plugin)

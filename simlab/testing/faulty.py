@@ -8,7 +8,8 @@ Options (beside doe-battle's):
 * ``fault``: ``none``; ``kill`` (the process SIGKILLs itself whenever its batch holds the seed
   ``fault_seed``); ``kill-once`` (the same, only the first time: a marker file named after the seed
   in ``fault_marker`` remembers it); ``raise`` (raises ``RuntimeError`` instead); ``hang`` (sleeps
-  for an hour); ``corrupt`` (returns the batch with that game's winner out of range).
+  for an hour); ``corrupt`` (returns the batch with that game's winner out of range);
+  ``evil-events`` (adds an events table named ``../../escaped``, a path out of the output folder).
 * ``fault_seed``: the per-game seed (:func:`simlab.rng.game_seeds`) that triggers the fault.
 * ``fault_marker``: a folder for ``kill-once`` markers.
 """
@@ -38,7 +39,8 @@ class FaultyBattle(DoeBattle):
     name = NAME
     title = "doe-battle with injected faults (tests only)"
     options = DoeBattle.options + (
-        Option("fault", str, "none", choices=("none", "kill", "kill-once", "raise", "hang", "corrupt"),
+        Option("fault", str, "none", choices=("none", "kill", "kill-once", "raise", "hang", "corrupt",
+                                                     "evil-events"),
                doc="what happens to a batch holding fault_seed"),
         Option("fault_seed", int, 0, min=0, max=2**64 - 1, doc="the per-game seed that triggers the fault"),
         Option("fault_marker", str, "", doc="folder of kill-once markers"),
@@ -52,9 +54,12 @@ class FaultyBattle(DoeBattle):
                 raise RuntimeError(f"injected fault at seed {options['fault_seed']}")
             if mode == "hang":
                 time.sleep(3600)
-            if mode == "corrupt":
+            if mode in ("corrupt", "evil-events"):
                 b = super().play_batch(scenario, options, policies, seeds)
-                b.games["winner"][np.asarray(seeds, dtype=np.uint64) == np.uint64(options["fault_seed"])] = 7
+                if mode == "corrupt":
+                    b.games["winner"][np.asarray(seeds, dtype=np.uint64) == np.uint64(options["fault_seed"])] = 7
+                else:
+                    b.events["../../escaped"] = {"game": np.zeros(1, dtype=np.int64), "x": np.ones(1)}
                 return b
             marker = Path(options["fault_marker"] or ".") / f"fault-{options['fault_seed']}"
             if mode == "kill" or not marker.exists():
