@@ -39,7 +39,8 @@ def _fault(mode: str, at: int = 1234, **extra):
 @pytest.mark.parametrize("mode, field", [("kill", "crashes"), ("raise", "crashes"), ("corrupt", "violations")])
 def test_soak_catches_crashes_and_violations_in_the_right_batch(mode, field):
     name, opts = _fault(mode)
-    rows = soak(4000, [name], options=opts, seed=77, batch=1000, workers=2)
+    # two workers where a worker dies: the batch beside the killer is replayed, not blamed
+    rows = soak(4000, [name], options=opts, seed=77, batch=1000, workers=2 if mode == "kill" else 1)
     first = rows[0]  # speed_disengage=never: its key is the one the fault seed was taken from
     played = 4000 if field == "violations" else 3000  # a crashed batch plays nothing
     assert first.games == played and getattr(first, field) == 1, first.to_dict()
@@ -52,10 +53,10 @@ def test_soak_catches_crashes_and_violations_in_the_right_batch(mode, field):
 
 def test_soak_catches_a_hang_and_finishes_the_rest():
     name, opts = _fault("hang", at=10)
-    rows = soak(60, [name], options=opts, seed=77, batch=20, workers=2, timeout=4)
+    rows = soak(60, [name], options=opts, seed=77, batch=20, workers=2, timeout=3)
     first = rows[0]
     assert first.hangs == 1 and first.games == 40, first.to_dict()
-    assert "hang: games 0..19" in first.problems[0] and "within 4 s" in first.problems[0]
+    assert "hang: games 0..19" in first.problems[0] and "within 3 s" in first.problems[0]
     assert rows[1].ok and rows[1].games == 60
 
 
