@@ -14,10 +14,10 @@ from typing import Any
 from .errors import DataPackError, SpecError
 from .games import game_names, get_game
 from .results import load, report
-from .sweep.runner import SweepResult, run_sweep
-from .sweep.spec import SweepSpec, load_spec, spec_from_args
+from .sweeps.runner import SweepResult, run_sweep
+from .sweeps.spec import SweepSpec, load_spec, spec_from_args
 
-__all__ = ["data_check", "data_show", "games", "load", "odds", "report", "sweep"]
+__all__ = ["data_check", "data_show", "list_games", "load", "odds", "report", "sweep"]
 
 
 def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None = None,
@@ -37,7 +37,7 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
         games: games per cell (ad hoc default 1,000); seed: master seed (default 0).
         workers: worker processes (default all cores; 1 = in this process).
         chunk_size: games per chunk; out: output directory (a path or an fsspec URL); resume,
-            overwrite: see :func:`simlab.sweep.runner.run_sweep`.
+            overwrite: see :func:`simlab.sweeps.runner.run_sweep`.
         progress: show a progress bar on stderr.
         precision: keep playing each cell until the larger Wilson half-width (95%) of its sides'
             win rates is at most this; ``games`` is then the minimum per cell.
@@ -73,7 +73,7 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
                      backend=backend, scheduler=scheduler)
 
 
-def games() -> list[dict]:
+def list_games() -> list[dict]:
     """Every registered game's sides, scenarios, policies and options (``simlab games --json``)."""
     return [get_game(n).describe() for n in game_names()]
 

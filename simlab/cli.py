@@ -13,6 +13,11 @@ from typing import Annotated
 
 import click
 import typer
+
+try:  # typer >= 0.20 vendors its own copy of click; older typer uses click itself
+    from typer import _click as _typer_click
+except ImportError:  # pragma: no cover
+    _typer_click = None
 from rich.console import Console
 from rich.table import Table
 
@@ -109,7 +114,7 @@ def sweep(
     """
     from .api import sweep as run
     from .results import report as rep
-    from .sweep.runner import failure_line
+    from .sweeps.runner import failure_line
     res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
               games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
               overwrite=overwrite, data=data, crn=crn, name=name, progress=progress, precision=precision,
@@ -157,7 +162,7 @@ def report(
     """Win rates with 95% Wilson intervals, scores and turns per cell of a sweep."""
     from .results import report as rep
     from .results import report_frame
-    from .sweep.runner import load_manifest
+    from .sweeps.runner import load_manifest
     if json_ and csv:
         raise InputError("choose one of --json and --csv")
     rows = rep(directory)
@@ -176,7 +181,7 @@ def report(
 @app.command("games")
 def games_cmd(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
     """List games with their sides, scenarios, policies and options."""
-    from .api import games as list_games
+    from .api import list_games
     info = list_games()
     if json_:
         _print_json(info)
@@ -281,7 +286,7 @@ def soak_cmd(
     Prints crashes, invariant violations and hangs (games stopped at a loop cap, batches over
     --timeout) per game and case; exits 1 if there is any.
     """
-    from .sweep.spec import _split_kv
+    from .sweeps.spec import _split_kv
     from .testing.soak import soak as run_soak
     opts = {}
     for k, v in _split_kv(set_ or [], "--set"):
@@ -330,12 +335,7 @@ _register_game_commands()
 
 def _click_errors() -> dict[str, tuple[type, ...]]:
     """Exception classes of click and of the click that typer may vendor (``typer._click``)."""
-    mods = [click.exceptions]
-    try:
-        from typer._click import exceptions as vendored
-        mods.append(vendored)
-    except ImportError:  # pragma: no cover - a typer that uses click itself
-        pass
+    mods = [click.exceptions] + ([_typer_click.exceptions] if _typer_click is not None else [])
 
     def cls(name):
         return tuple(getattr(m, name) for m in mods if hasattr(m, name))

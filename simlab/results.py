@@ -17,8 +17,8 @@ import pyarrow.dataset as ds
 
 from .errors import SweepStateError
 from .stats.intervals import wilson_interval
-from .sweep.runner import load_manifest
-from .sweep.store import Store
+from .sweeps.runner import load_manifest
+from .sweeps.store import Store
 
 __all__ = ["load", "load_table", "report"]
 

@@ -13,10 +13,10 @@ from simlab.errors import DataPackError, ScenarioError, SpecError
 from simlab.games import get_game
 from simlab.results import load
 from simlab.rng import game_seeds
-from simlab.sweep.chunks import events_part_rel
-from simlab.sweep.runner import run_sweep
-from simlab.sweep.spec import SweepSpec, expand, load_spec
-from simlab.sweep.store import Store
+from simlab.sweeps.chunks import events_part_rel
+from simlab.sweeps.runner import run_sweep
+from simlab.sweeps.spec import SweepSpec, expand, load_spec
+from simlab.sweeps.store import Store
 from simlab.testing.faulty import register_faulty
 
 PACKAGE = Path(simlab.__file__).parent

@@ -11,9 +11,9 @@ distributed = pytest.importorskip("distributed")
 
 from simlab.errors import SpecError  # noqa: E402
 from simlab.results import load  # noqa: E402
-from simlab.sweep.backends import check_backend, dask_client  # noqa: E402
-from simlab.sweep.runner import run_sweep  # noqa: E402
-from simlab.sweep.spec import SweepSpec  # noqa: E402
+from simlab.sweeps.backends import check_backend, dask_client  # noqa: E402
+from simlab.sweeps.runner import run_sweep  # noqa: E402
+from simlab.sweeps.spec import SweepSpec  # noqa: E402
 
 
 def _spec(**kw) -> SweepSpec:
@@ -54,7 +54,7 @@ def test_dask_progress_bar_counts_every_game(tmp_path, client, capsys):
 
 def test_dask_worker_death_is_retried_once_then_reported(tmp_path, client):
     from simlab.rng import game_seeds
-    from simlab.sweep.spec import expand
+    from simlab.sweeps.spec import expand
     from simlab.testing.faulty import register_faulty
     register_faulty()
     spec = SweepSpec(name="f", game="faulty-battle", scenarios=[], games=400, seed=5, chunk_size=100)
@@ -126,7 +126,7 @@ def test_bad_backend_arguments(backend, scheduler, workers, message):
 
 
 def test_an_unreachable_scheduler_writes_nothing(tmp_path, monkeypatch):
-    monkeypatch.setattr("simlab.sweep.backends.CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("simlab.sweeps.backends.CONNECT_TIMEOUT", "1s")
     out = tmp_path / "never"
     with pytest.raises(SpecError, match="cannot reach the dask scheduler at tcp://127.0.0.1:9"):
         run_sweep(_spec(games=10), out, scheduler="tcp://127.0.0.1:9", progress=False)
@@ -146,6 +146,6 @@ def test_dask_with_a_battle_file_and_a_data_override_relative_to_the_client(tmp_
 
 
 def test_a_worker_that_cannot_read_an_input_file_is_named():
-    from simlab.sweep.backends import _worker_sees
+    from simlab.sweeps.backends import _worker_sees
     msg = _worker_sees("memory://x", "r", ["/no/such/battle.toml"])
     assert msg.startswith("cannot read /no/such/battle.toml: scenario and data files must be at the same path")

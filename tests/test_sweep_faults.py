@@ -15,9 +15,9 @@ import pytest
 from simlab.errors import SweepStateError
 from simlab.results import load
 from simlab.rng import game_seeds
-from simlab.sweep.runner import run_sweep
-from simlab.sweep.spec import SweepSpec, expand
-from simlab.sweep.store import Store
+from simlab.sweeps.runner import run_sweep
+from simlab.sweeps.spec import SweepSpec, expand
+from simlab.sweeps.store import Store
 from simlab.testing.faulty import register_faulty
 
 SIMLAB = [sys.executable, "-m", "simlab"]

@@ -66,7 +66,7 @@ class SoakCase:
 
 
 def _init_worker() -> None:  # pragma: no cover - runs in children
-    from ..sweep.chunks import die_with_parent
+    from ..sweeps.chunks import die_with_parent
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent()
 
@@ -78,7 +78,7 @@ def play_soak_batch(game: str, plugin: str | None, scenario: str, options: dict,
     Returns:
         ``{"games": n, "violations": [messages], "capped": count}``.
     """
-    from ..sweep.chunks import _game, _scenario
+    from ..sweeps.chunks import _game, _scenario
     g = _game(game, plugin)
     sc = _scenario(game, scenario, None, plugin)
     opts = g.resolve_options(options)
@@ -114,7 +114,7 @@ def soak_cases(names: list[str] | None = None, options: dict[str, Any] | None = 
 
 def _warm(game: str, plugin: str | None, scenario: str) -> int:  # pragma: no cover - runs in workers
     """Import and compile in a worker before any batch's clock starts."""
-    from ..sweep.chunks import _game, _scenario
+    from ..sweeps.chunks import _game, _scenario
     g = _game(game, plugin)
     sc = _scenario(game, scenario, None, plugin)
     g.play_batch(sc, g.resolve_options({}), g.resolve_policies(sc.sides, g.soak_policies(sc.sides)),
@@ -149,7 +149,7 @@ def soak(games: int = 100_000, names: list[str] | None = None, *, options: dict[
         raise SpecError(f"--timeout must be a positive number of seconds (got {timeout})")
     if workers is not None and workers < 1:
         raise SpecError(f"--workers must be at least 1 (got {workers})")
-    from ..sweep.runner import default_workers
+    from ..sweeps.runner import default_workers
     workers = workers or default_workers()
     names = list(names) if names else game_names()
     for n in names:
@@ -218,7 +218,7 @@ class _Runner:
     def warm_up(self) -> str | None:
         """Start the workers and compile the kernels (limit: the larger of the timeout and 300 s).
         Returns a problem, or None."""
-        from ..sweep.isolate import one_line
+        from ..sweeps.isolate import one_line
         seen = set()
         fs = []
         for c in self.cases:
@@ -239,7 +239,7 @@ class _Runner:
         return None
 
     def run(self, jobs: list, log) -> None:
-        from ..sweep.isolate import one_line
+        from ..sweeps.isolate import one_line
         self.warm_up()  # a game that cannot start fails again, attributed, in the batches below
         queue = list(jobs)
         queue.reverse()

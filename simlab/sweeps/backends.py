@@ -1,6 +1,6 @@
 """Where chunks are played: in this process, on local worker processes, or on a Dask cluster.
 
-A backend takes chunk tasks (:class:`simlab.sweep.chunks.ChunkTask`) and hands back, for each, the
+A backend takes chunk tasks (:class:`simlab.sweeps.chunks.ChunkTask`) and hands back, for each, the
 chunk's summary or a one-line error. Workers write their own Parquet parts; only the summaries
 (a few numbers per chunk) come back, whatever the backend.
 
@@ -12,7 +12,7 @@ chunk's summary or a one-line error. Workers write their own Parquet parts; only
   with the sweep.
 
 The first attempt of a chunk runs on the backend's workers; a retry (``attempt=2``) runs
-:func:`simlab.sweep.isolate.play_isolated`, which plays the chunk in a child process of its own
+:func:`simlab.sweeps.isolate.play_isolated`, which plays the chunk in a child process of its own
 (started by a thread of this process for the local backend, by a Dask worker for dask), so a
 chunk that kills its process on every try kills only that child, never a second worker.
 """
@@ -391,7 +391,7 @@ def check_backend(backend: str | None, scheduler: Any, workers: int | None) -> s
 
 
 def make_backend(backend: str, workers: int, scheduler: Any = None) -> Backend:
-    """The backend object for :func:`simlab.sweep.runner.run_sweep` (arguments already checked)."""
+    """The backend object for :func:`simlab.sweeps.runner.run_sweep` (arguments already checked)."""
     if backend == "dask":
         return Dask(scheduler, workers)
     return InProcess() if workers == 1 else Processes(workers)

@@ -1,6 +1,6 @@
 """Play one chunk in a child process of its own (how a failed chunk is retried).
 
-``python -m simlab.sweep.isolate`` reads one JSON object from stdin (``{"sys_path": [...],
+``python -m simlab.sweeps.isolate`` reads one JSON object from stdin (``{"sys_path": [...],
 "task": {...ChunkTask fields...}}``), plays the chunk, and prints its summary as JSON on stdout
 (exit 0). On an exception it prints one line ``Type: message`` on stderr and exits 1; if the game
 kills the process, the parent sees the signal. Only JSON crosses the pipe: no pickle.
@@ -56,12 +56,12 @@ def play_isolated(task: ChunkTask, timeout: float | None = None) -> dict:
         timeout: seconds before the child is killed (None: no limit).
 
     Returns:
-        The chunk summary of :func:`simlab.sweep.chunks.play_chunk`, or ``{"error": "<one line>"}``
+        The chunk summary of :func:`simlab.sweeps.chunks.play_chunk`, or ``{"error": "<one line>"}``
         when the child raised, died or timed out.
     """
     payload = json.dumps({"sys_path": list(sys.path), "task": task_to_json(task)}).encode()
     try:
-        proc = subprocess.run([sys.executable, "-m", "simlab.sweep.isolate"], input=payload,
+        proc = subprocess.run([sys.executable, "-m", "simlab.sweeps.isolate"], input=payload,
                               capture_output=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         return {"error": f"chunk did not finish within {timeout:g} s"}

@@ -7,7 +7,7 @@ directory behind. It holds an exclusive lock on the output directory while it ru
 games part is missing, and refuses a directory written by another spec, data pack or simlab
 version.
 
-Chunks run on a backend (:mod:`simlab.sweep.backends`): worker processes on this machine, or a
+Chunks run on a backend (:mod:`simlab.sweeps.backends`): worker processes on this machine, or a
 Dask cluster. A chunk that fails (its worker dies or it raises) is retried once in a process of
 its own; if it fails again it is reported with its cell and game range, the sweep plays the
 rest, and the manifest's status is ``failed`` (``--resume`` plays what is missing).
@@ -111,7 +111,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     """Play every game of a spec and write it under ``out``.
 
     Args:
-        spec: the experiment (:func:`simlab.sweep.spec.load_spec` or ``spec_from_args``).
+        spec: the experiment (:func:`simlab.sweeps.spec.load_spec` or ``spec_from_args``).
         out: output directory: a local path or an fsspec URL (``file:///...``, ``s3://bucket/x``
             with s3fs installed); default ``results/<name>-<timestamp>``. With the dask backend
             on several hosts it must be a path every worker reaches (shared filesystem) or a URL.
@@ -123,7 +123,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
         on_chunk: called in this process with each finished chunk's summary.
         backend: ``"local"`` (default) or ``"dask"``.
         scheduler: dask only: a scheduler address (``tcp://host:8786``) or a ``distributed.Client``
-            (see :func:`simlab.sweep.backends.dask_client` to share one cluster across sweeps);
+            (see :func:`simlab.sweeps.backends.dask_client` to share one cluster across sweeps);
             None starts a LocalCluster bound to 127.0.0.1 and stops it at the end.
 
     Returns:
