@@ -20,6 +20,14 @@ whose column ``game`` is the row of the game within the batch (the runner maps i
 
 Bad input (an unknown scenario, a malformed scenario file, a bad option value) raises
 :class:`simlab.errors.InputError` subclasses with one-line messages.
+
+Soak hooks (``simlab soak``, ``make soak``; :mod:`simlab.testing.soak`): ``soak_cases()`` lists the
+``(scenario, options)`` pairs to soak, ``soak_policies(sides)`` the policies (``random-legal``
+where a side has it), ``invariant_violations(scenario, batch, options)`` returns one-line messages
+(the default checks the generic contract; games add their own invariants), and ``capped(...)``
+flags games that stopped at a loop cap: every loop in a kernel has a cap, and a game stopped by
+one reports it in ``end_reason`` with a label from ``cap_reasons``, so the soak counts it as a hang
+instead of passing over it.
 """
 
 from __future__ import annotations
