@@ -174,10 +174,14 @@ class _Runner:
         self.seed = seed
         self.games = games
         self.ex: ProcessPoolExecutor | None = None
+        self.size = 0
 
     def _pool(self, n: int) -> ProcessPoolExecutor:
+        if self.ex is not None and self.size != n:
+            self.close()
         if self.ex is None:
             self.ex = ProcessPoolExecutor(max_workers=n, mp_context=get_context("spawn"), initializer=_init_worker)
+            self.size = n
         return self.ex
 
     def close(self) -> None:
@@ -248,11 +252,11 @@ class _Runner:
         while queue or inflight or suspects:
             if suspects and not inflight:
                 # replay each batch that was in flight when the pool broke, alone, to find the culprit
-                self.close()
                 job = suspects.pop()
                 t0 = time.perf_counter()
                 f = self._submit(job, 1)
                 self._finish_alone(job, f, t0, one_line)
+                self._log(job, log)
                 continue
             while queue and len(inflight) < self.workers and not suspects:
                 job = queue.pop()
@@ -266,6 +270,8 @@ class _Runner:
             if not done:
                 # the oldest batch is over time: kill the pool, count it as a hang, replay the others
                 late = [f for f, (_, t) in inflight.items() if now - t >= self.timeout]
+                if not late:
+                    continue
                 for f in late:
                     job, t0 = inflight.pop(f)
                     self._record(job, None, None, "hang", now - t0)
@@ -287,6 +293,7 @@ class _Runner:
                 for f, (job, _) in list(inflight.items()):
                     inflight.pop(f)
                     suspects.append(job)
+                self.close()  # the pool is broken
 
     def _finish_alone(self, job, f, t0, one_line) -> None:
         try:
@@ -303,7 +310,6 @@ class _Runner:
             self._record(job, None, one_line(e), "crash", time.perf_counter() - t0)
             return
         self._record(job, r, None, None, time.perf_counter() - t0)
-        self.close()
 
     def _log(self, job, log) -> None:
         c = self.cases[job[0]]
