@@ -41,6 +41,8 @@ __all__ = ["BACKENDS", "Backend", "Dask", "InProcess", "Outcome", "Processes", "
            "dask_client", "make_backend"]
 
 BACKENDS = ("local", "dask")
+#: worker processes one machine may be asked for
+MAX_WORKERS = 1024
 #: how long to try to reach a dask scheduler before giving up
 CONNECT_TIMEOUT = "10s"
 _ADDRESS = re.compile(r"^(?:(?:tcp|tls|ucx|inproc|ws|wss)://)?[A-Za-z0-9_.\-\[\]:]+(?::\d{1,5})?/?$")
@@ -376,6 +378,8 @@ def check_backend(backend: str | None, scheduler: Any, workers: int | None) -> s
         raise SpecError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise SpecError(f"--workers must be at least 1 (got {workers})")
+    if workers is not None and workers > MAX_WORKERS:
+        raise SpecError(f"--workers must be at most {MAX_WORKERS} (got {workers})")
     if backend == "local" and scheduler is not None:
         raise SpecError("--scheduler needs --backend dask")
     if backend == "dask":

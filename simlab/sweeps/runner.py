@@ -34,7 +34,7 @@ import numba
 import numpy as np
 
 from .._version import __version__, git_commit
-from ..errors import SweepStateError
+from ..errors import SpecError, SweepStateError
 from ..games import game_target
 from ..rng import game_seeds
 from .backends import Backend, check_backend, make_backend
@@ -176,6 +176,10 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     if chunk_size is None:
         # under a precision target the rows depend on the chunk size, so it must not depend on workers
         chunk_size = PRECISION_CHUNK if spec.precision is not None else auto_chunk_size(spec.games, workers)
+    per_cell = (spec.games if spec.precision is None else (spec.max_games or DEFAULT_MAX_GAMES))
+    n_chunks = len(cells) * -(-per_cell // chunk_size)
+    if n_chunks > MAX_CHUNKS:
+        raise SpecError(f"this sweep would have {n_chunks:,} chunks (limit {MAX_CHUNKS:,}): choose a larger --chunk-size")
     spec = dataclasses.replace(spec, chunk_size=chunk_size)
     if resume and old is not None:
         mine = {"fingerprint": spec.fingerprint(), "data_hash": (info["data"] or {}).get("hash"),
@@ -332,6 +336,8 @@ def _parse_part(rel: str) -> tuple[int, int, int] | None:
 
 PRECISION_CHUNK = 2000
 DEFAULT_MAX_GAMES = 1_000_000
+#: chunks in one sweep at most (each is a task and a Parquet part)
+MAX_CHUNKS = 10_000_000
 
 
 class _Plan:
@@ -366,34 +372,40 @@ class _Plan:
 
 
 class _FixedPlan(_Plan):
-    """Every chunk of every cell: ``games`` per cell (chunks already ``written`` are skipped)."""
+    """Every chunk of every cell: ``games`` per cell (chunks already ``written`` are skipped).
+
+    Tasks are made as they are needed, so memory does not grow with the number of chunks.
+    """
 
     def __init__(self, cells, games, chunk, make, written: set):
-        self.tasks = []
         self.skipped = 0
         self.per_cell = {c.id: 0 for c in cells}
-        for c in cells:
-            for start in range(0, games, chunk):
-                stop = min(games, start + chunk)
-                if (c.id, start, stop) in written:
-                    self.skipped += 1
-                    self.per_cell[c.id] += stop - start
-                    continue
-                self.tasks.append(make(c, start, stop))
+        for cid, a, b in written:
+            if cid in self.per_cell and a % chunk == 0 and b == min(games, a + chunk):
+                self.skipped += 1
+                self.per_cell[cid] += b - a
         self.total = games * len(cells)
-        self.done_before = self.total - sum(t.stop - t.start for t in self.tasks)
-        self.i = 0
+        self.done_before = sum(self.per_cell.values())
+        self._gen = ((c, start, min(games, start + chunk)) for c in cells for start in range(0, games, chunk)
+                     if (c.id, start, min(games, start + chunk)) not in written)
+        self._ahead = None
+        self._advance()
+        self.make = make
         self.outstanding = 0
 
+    def _advance(self) -> None:
+        self._ahead = next(self._gen, None)
+
     def peek(self):
-        return self.tasks[self.i] if self.i < len(self.tasks) else None
+        return None if self._ahead is None else self.make(*self._ahead)
 
     def next(self):
-        if self.i >= len(self.tasks):
+        if self._ahead is None:
             return None
-        self.i += 1
+        t = self.make(*self._ahead)
+        self._advance()
         self.outstanding += 1
-        return self.tasks[self.i - 1]
+        return t
 
     def done(self, r):
         self.outstanding -= 1
@@ -403,7 +415,7 @@ class _FixedPlan(_Plan):
         self.outstanding -= 1
 
     def finished(self):
-        return self.i >= len(self.tasks) and self.outstanding == 0
+        return self._ahead is None and self.outstanding == 0
 
     def games_written(self):
         return {str(k): v for k, v in self.per_cell.items()}

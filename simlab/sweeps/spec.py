@@ -287,10 +287,14 @@ def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[s
     """
     if games is None or games < 1:
         raise SpecError(f"--games must be at least 1 (got {games})")
+    if games > MAX_GAMES:
+        raise SpecError(f"--games must be at most {MAX_GAMES:,} (got {games})")
     if seed is None or seed < 0 or seed >= 2**64:
         raise SpecError(f"--seed must be in 0..2**64-1 (got {seed})")
-    if chunk_size is not None and chunk_size < 1:
-        raise SpecError(f"--chunk-size must be at least 1 (got {chunk_size})")
+    if chunk_size is not None and (chunk_size < 1 or chunk_size > 10**9):
+        raise SpecError(f"--chunk-size must be at least 1 and at most 1,000,000,000 (got {chunk_size})")
+    if max_games is not None and (max_games < 1 or max_games > MAX_GAMES):
+        raise SpecError(f"--max-games must be in 1..{MAX_GAMES:,} (got {max_games})")
     pol: dict[str, list[str]] = {}
     for k, v in _split_kv(policy, "--policy"):
         if k in pol:

@@ -78,6 +78,8 @@ class Store:
     def __init__(self, out: str | os.PathLike):
         import fsspec
         from fsspec.implementations.local import LocalFileSystem
+        if not str(out).strip():
+            raise SpecError("--out must not be empty")
         self.display = str(out)
         if is_url(out):
             try:
