@@ -18,7 +18,6 @@ import json
 import re
 import signal
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -91,11 +90,6 @@ def events_part_rel(table: str, cell: int, start: int, stop: int) -> str:
     if not isinstance(table, str) or not EVENTS_NAME.match(table):
         raise ValueError(f"events table name {table!r} is not a plain lower-case name")
     return f"events/{table}/cell={int(cell)}/{part_name(int(start), int(stop))}"
-
-
-def games_part_path(out: str | Path, cell: int, start: int, stop: int) -> Path:
-    """Local path of a chunk's games part (local output directories only)."""
-    return Path(out) / games_part_rel(cell, start, stop)
 
 
 _SCENARIOS: dict[tuple, Scenario] = {}
