@@ -17,7 +17,7 @@ import pyarrow.dataset as ds
 
 from .errors import SweepStateError
 from .stats.intervals import wilson_interval
-from .sweep.runner import load_manifest
+from .sweeps.runner import load_manifest
 
 __all__ = ["load", "load_table", "report"]
 

@@ -11,7 +11,7 @@ import importlib
 from ..errors import SpecError
 from .base import Batch, Game, Option, Scenario
 
-__all__ = ["Batch", "Game", "Option", "Scenario", "game_names", "get_game"]
+__all__ = ["Batch", "Game", "Option", "Scenario", "game_names", "get_game", "register"]
 
 _REGISTRY: dict[str, str] = {
     "doe-battle": "simlab.games.doe.battle:GAME",
@@ -37,3 +37,18 @@ def get_game(name: str) -> Game:
         mod, attr = _REGISTRY[name].split(":")
         _LOADED[name] = getattr(importlib.import_module(mod), attr)
     return _LOADED[name]
+
+
+def register(name: str, target: str) -> None:
+    """Register a game plug-in at run time: ``target`` is ``"package.module:ATTRIBUTE"``.
+
+    Worker processes import the registry afresh, so a game registered this way is only visible
+    to sweeps with ``workers=1`` unless the registering module is imported by the workers too.
+
+    Raises:
+        SpecError: if ``target`` is not of the form ``module:attribute``.
+    """
+    if ":" not in target:
+        raise SpecError(f"register {name}: target must be 'module:attribute', got {target!r}")
+    _REGISTRY[name] = target
+    _LOADED.pop(name, None)
