@@ -908,3 +908,44 @@ def odds_command(
         return
     from rich.console import Console
     Console(highlight=False).print(render_odds(res))
+
+
+# --------------------------------------------------------------------------- benchmarks
+#: The 3 v 3 battle the benchmark solves exactly: the first three ships of each side of 18.2.6.
+BENCH_3V3 = {
+    "title": "18.2.6 ships, 3 v 3",
+    "spain": {"leader": "Cervera", "units": [{"name": "Teresa"}, {"name": "Vizcaya"}, {"name": "Oquendo"}]},
+    "us": {"leader": "Schley", "units": [{"name": "Massachusetts"}, {"name": "Brooklyn"}, {"name": "Texas"}]},
+}
+
+
+def bench_cases(game, quick: bool = False) -> list[dict]:
+    """``DoeBattle.bench_cases``: what issue 2 asks the benchmark to show for doe-battle.
+
+    * the battle kernel on the 18.2.6 battle, battles/s on one core (target >= 1,000,000/s);
+    * the pure-Python reference (:mod:`simlab.games.doe.reference`) on the same battle in the same
+      run (the harness derives the ratio; the kernel must be >= 50 times faster);
+    * seconds for exact odds of round 1 of the 18.2.6 battle (4 v 7; target <= 0.1 s with a warm
+      cache) and of a whole 3 v 3 battle of the 18.2.6 ships.
+    """
+    from .battle import parse_battle
+    from .reference import play_reference
+
+    pack = game.load_data()
+    setup = game.load_scenario("puerto-rico-passage", pack).payload
+    three = parse_battle(BENCH_3V3, pack.view(), "bench 3 v 3")
+    n_kernel = 50_000 if quick else 1_000_000
+    n_ref = 500 if quick else 5_000
+    seeds = game_seeds(0, 0, 0, n_kernel)
+    units = [(int(a), int(d), int(m), int(g)) for a, d, m, g in
+             zip(setup.attack, setup.defense, setup.movement, setup.damage, strict=True)]
+    return [
+        {"name": "kernel puerto-rico-passage", "unit": "battles", "items": n_kernel,
+         "fn": lambda: run_battles(setup, seeds, 1000, 0)},
+        {"name": "pure Python puerto-rico-passage", "unit": "battles", "items": n_ref,
+         "fn": lambda: play_reference(units, setup.n0, setup.stars, range(n_ref))},
+        {"name": "exact single round 4 v 7", "unit": "s", "items": 1, "fn": lambda: exact_odds(setup, 1, 0),
+         "detail": "exact odds of round 1 of the 18.2.6 battle, warm cache"},
+        {"name": "exact whole battle 3 v 3", "unit": "s", "items": 1, "fn": lambda: exact_odds(three, 1000, 0),
+         "detail": "exact odds of a whole battle of the first three ships of each side of 18.2.6"},
+    ]
