@@ -89,7 +89,6 @@ def test_one_die_duel_by_hand():
             "mean_rounds": 1.8, "p_sunk": [0.3, 0.3], "p_disabled": [0.3, 0.3], "p_escaped": [0, 0],
             "mean_damage": [1.8 * 7 / 12] * 2, "p_leader_killed": [0, 0]}
     assert_matches_oracle(exact(units, units), want)
-    assert_matches_oracle(O.BattleOdds(**{**exact(units, units).__dict__}), battle_oracle(units, units), 1e-12)
     one = exact(units, units, rounds=1)
     assert one.p_win == pytest.approx((2 / 9, 2 / 9), abs=1e-15)
     assert one.mutual == pytest.approx(1 / 9, abs=1e-15) and one.unfinished == pytest.approx(4 / 9, abs=1e-15)
@@ -255,6 +254,16 @@ def _icepool_unit(dice: int, room: int):
     sunk = sum(q for o, q in pool.items() if o[0] > room) / den
     disabled = sum(q for o, q in pool.items() if o[0] <= room and o[1] > 0) / den
     return sunk, disabled
+
+
+def test_icepool_unit_helper():
+    # one die at a unit that sinks on any damage: a 6 sinks (1/6), a 5 disables (1/6)
+    assert _icepool_unit(1, 0) == pytest.approx((1 / 6, 1 / 6))
+    # two dice, room 6: a single 6 cannot sink it; two 6s sink it when their damage dice total 7+
+    # (21 of the 36 damage pairs total 7 or more); disabled: a 5 with a miss, a 6 or another 5
+    sunk, disabled = _icepool_unit(2, 6)
+    assert sunk == pytest.approx((1 / 36) * (21 / 36), abs=1e-15)
+    assert disabled == pytest.approx(2 * (1 / 6) * (4 / 6) + 2 * (1 / 6) * (1 / 6) + (1 / 6) ** 2, abs=1e-15)
 
 
 def test_puerto_rico_passage_round_one_facts():

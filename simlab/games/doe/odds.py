@@ -371,7 +371,7 @@ def _tail_bound(limit: int, qmax: float, lmax: int) -> float:
     """
     if lmax <= 0:
         return 0.0
-    from scipy.special import bdtr   # the binomial CDF (scipy.stats would cost a second to import)
+    from scipy.special import bdtr  # the binomial CDF (scipy.stats would cost a second to import)
     return float(bdtr(lmax - 1, limit, 1.0 - qmax))
 
 
