@@ -50,7 +50,8 @@ from .enums import (
     SUNK,
 )
 
-__all__ = ["battle_nb", "effective_attack_nb", "effective_movement_nb", "new_work", "play_battles_nb"]
+__all__ = ["battle_nb", "effective_attack_nb", "effective_movement_nb", "line_target_nb", "new_work",
+           "play_battles_nb"]
 
 
 @njit(cache=True, inline="always")
@@ -67,6 +68,27 @@ def effective_movement_nb(movement, damage):
     m = movement - damage
     floor = 2 if movement >= 2 else movement
     return m if m > floor else floor
+
+
+@njit(cache=True, inline="always")
+def line_target_nb(i, no, first_round, damaged, cu, cd):
+    """Whom the unit at position ``i`` of its line fires at (Rules 8.3.1 C-E, 8.3.3 D; rulings B1-B2).
+
+    Args:
+        i: the unit's position in its line (0 = top); no: units in the opposing line (``>= 1``).
+        first_round: True in round 1; damaged: the unit has damage points.
+        cu, cd: excess undamaged / damaged units of this line already placed (this round).
+
+    Returns:
+        ``(position in the opposing line, cu, cd)`` with the counters advanced.
+    """
+    if i < no:
+        return i, cu, cd
+    if first_round:
+        return (i - no) % no, cu, cd
+    if not damaged:
+        return cu % no, cu + 1, cd
+    return no - 1 - (cd % no), cu, cd + 1
 
 
 def new_work(n: int) -> np.ndarray:
@@ -182,16 +204,8 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
             cd = 0
             for i in range(ns):
                 u = line[i]
-                if i < no:
-                    t = oline[i]
-                elif rounds == 0:
-                    t = oline[(i - no) % no]
-                elif dmg[u] == 0:
-                    t = oline[cu % no]
-                    cu += 1
-                else:
-                    t = oline[no - 1 - (cd % no)]
-                    cd += 1
+                k, cu, cd = line_target_nb(i, no, rounds == 0, dmg[u] > 0, cu, cd)
+                t = oline[k]
                 dice = effective_attack_nb(att[u], dmg[u])
                 if lpos >= 0 and i >= lpos and i < lpos + stars[s]:
                     dice += 1

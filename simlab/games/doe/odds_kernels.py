@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from .kernels import effective_attack_nb, effective_movement_nb
+from .kernels import effective_attack_nb, effective_movement_nb, line_target_nb
 
 __all__ = ["chain_nb", "side_code_nb", "side_table_nb"]
 
@@ -107,6 +107,14 @@ def _n_options_nb(cap, is_l):
 
 
 # --------------------------------------------------------------------------- side tables
+@njit(cache=True)
+def _grow_nb(a, rows, n):
+    # a copy of a with `rows` rows, the first n copied
+    b = np.zeros((rows,) + a.shape[1:], dtype=a.dtype)
+    b[:n] = a[:n]
+    return b
+
+
 @njit(cache=True)
 def side_table_nb(base, ns, dfn, mov, dmg0, lead0, lship_s, thresholds, dmult, drad_s, max_states, max_rows):
     """The states one side can be in during a battle, and every outcome of a round from each.
@@ -215,21 +223,11 @@ def side_table_nb(base, ns, dfn, mov, dmg0, lead0, lship_s, thresholds, dmult, d
                 if w >= max_rows:
                     return empty
                 cap_w *= 2
-                opt2 = np.zeros((cap_w, opt.shape[1]), dtype=np.int8)
-                opt2[:w] = opt[:w]
-                opt = opt2
-                nxt2 = np.zeros(cap_w, dtype=np.int64)
-                nxt2[:w] = nxt[:w]
-                nxt = nxt2
-                mm2 = np.zeros(cap_w, dtype=np.int64)
-                mm2[:w] = mmv[:w]
-                mmv = mm2
-                esc2 = np.zeros((cap_w, esc.shape[1]), dtype=np.int64)
-                esc2[:w] = esc[:w]
-                esc = esc2
-                mask2 = np.zeros((cap_w, mask.shape[1]), dtype=np.int64)
-                mask2[:w] = mask[:w]
-                mask = mask2
+                opt = _grow_nb(opt, cap_w, w)
+                nxt = _grow_nb(nxt, cap_w, w)
+                mmv = _grow_nb(mmv, cap_w, w)
+                esc = _grow_nb(esc, cap_w, w)
+                mask = _grow_nb(mask, cap_w, w)
             for j in range(ln):
                 opt[w, j] = idx[j]
             fastest = -1
@@ -261,15 +259,9 @@ def side_table_nb(base, ns, dfn, mov, dmg0, lead0, lship_s, thresholds, dmult, d
                             return empty
                         if count >= cap_s:
                             cap_s *= 2
-                            t2 = np.zeros((cap_s + 1, NT), dtype=np.int64)
-                            t2[:count] = table[:count]
-                            table = t2
-                            l2 = np.zeros((cap_s, line.shape[1]), dtype=np.int64)
-                            l2[:count] = line[:count]
-                            line = l2
-                            d2 = np.zeros((cap_s, dmg.shape[1]), dtype=np.int64)
-                            d2[:count] = dmg[:count]
-                            dmg = d2
+                            table = _grow_nb(table, cap_s + 1, count)
+                            line = _grow_nb(line, cap_s, count)
+                            dmg = _grow_nb(dmg, cap_s, count)
                         sid = count
                         index[code] = sid
                         table[sid, T_CODE] = code
@@ -324,16 +316,8 @@ def _dice_at_nb(att, line0, ln0, dmg0, line1, ln1, dmg1, lead, stars, lship, ini
         cd = 0
         for i in range(ns):
             u = line[i]
-            if i < no:
-                t = oline[i]
-            elif init == 1:
-                t = oline[(i - no) % no]
-            elif dm[i] == 0:
-                t = oline[cu % no]
-                cu += 1
-            else:
-                t = oline[no - 1 - (cd % no)]
-                cd += 1
+            k, cu, cd = line_target_nb(i, no, init == 1, dm[i] > 0, cu, cd)
+            t = oline[k]
             d = effective_attack_nb(att[u], dm[i])
             if lpos >= 0 and i >= lpos and i < lpos + stars[s]:
                 d += 1
