@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from .kernels import effective_attack_nb, effective_movement_nb, line_target_nb
+from .kernels import effective_movement_nb, leader_position_nb, line_target_nb, unit_dice_nb
 
 __all__ = ["chain_nb", "side_code_nb", "side_table_nb"]
 
@@ -306,22 +306,12 @@ def _dice_at_nb(att, line0, ln0, dmg0, line1, ln1, dmg1, lead, stars, lship, ini
             line, ns, dm, oline, no = line0, ln0, dmg0, line1, ln1
         else:
             line, ns, dm, oline, no = line1, ln1, dmg1, line0, ln0
-        lpos = -1
-        if lead[s] == 1:
-            for i in range(ns):
-                if line[i] == lship[s]:
-                    lpos = i
-                    break
+        lpos = leader_position_nb(line, ns, lship[s], lead[s] == 1)
         cu = 0
         cd = 0
         for i in range(ns):
-            u = line[i]
             k, cu, cd = line_target_nb(i, no, init == 1, dm[i] > 0, cu, cd)
-            t = oline[k]
-            d = effective_attack_nb(att[u], dm[i])
-            if lpos >= 0 and i >= lpos and i < lpos + stars[s]:
-                d += 1
-            dice[t] += d
+            dice[oline[k]] += unit_dice_nb(att[line[i]], dm[i], i, lpos, stars[s])
 
 
 @njit(cache=True)
