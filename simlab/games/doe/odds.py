@@ -1,18 +1,18 @@
 """Exact and Monte Carlo odds of one Dawn of Empire battle (``simlab odds doe-battle``).
 
 The odds have exactly the semantics of the battle kernel :func:`simlab.games.doe.kernels.battle_nb`
-(Rules 6.2-6.3, 8.3, 10.1-10.2 with the rulings B1-B10 and O1-O6 of docs/rulings.md):
+(Rules 6.2-6.3, 8.3, 10.1-10.2 with the rulings B1-B10 and O1-O7 of docs/rulings.md):
 
 * **One round** (``rounds=1``, any line lengths, leaders, damaged units, speed disengagement):
   every unit's fate depends only on the dice aimed at it, and those are independent across target
   units, so per-unit results come from the dice table, a side's line empties with the product of
   its units' chances to leave it, and disengagement by speed after the round (10.2.2) conditions
   on the distribution of the opposing side's fastest remaining unit (:func:`single_round`).
-* **Whole battles** and ``rounds >= 2``: a Markov chain over battle states, solved in potential
-  order (:mod:`simlab.games.doe.odds_kernels`). Without a round limit a battle ends with
+* **Whole battles** and ``rounds >= 2``: a Markov chain over battle states, solved in order of
+  increasing damage (:mod:`simlab.games.doe.odds_kernels`). Without a round limit a battle ends with
   probability 1 unless no unit has a die to roll; the limit ``min(rounds, max_rounds)`` is honoured
   exactly: when the chain shows that the probability of a battle lasting longer than the limit is
-  below :data:`TAIL_TOLERANCE` (a binomial bound, see :func:`exact_odds`) the unlimited solution is
+  below :data:`TAIL_TOLERANCE` (a binomial bound, see :func:`plan_exact`) the unlimited solution is
   reported with that bound, else the chain is propagated round by round up to the limit.
 * **Monte Carlo**: the battle kernel itself (:func:`simlab.games.doe.battle.run_battles`), in
   chunks so memory stays flat, with 95% Wilson intervals.
@@ -45,6 +45,7 @@ from .enums import (
     SPEED_WHEN_ABLE,
     SUNK,
 )
+from .kernels import line_target_nb
 from .odds_kernels import (
     NOUT,
     O_LK0,
@@ -109,6 +110,10 @@ MAX_CELLS = 12_000_000
 METHODS = ("auto", "exact", "monte_carlo")
 
 
+class TooBigError(SpecError):
+    """Exact odds of this battle would take too long or too much memory (``method="exact"``)."""
+
+
 @dataclass(frozen=True)
 class BattleOdds:
     """Raw odds of one battle, before naming (probabilities as floats; per unit ``float64[n]``).
@@ -123,8 +128,9 @@ class BattleOdds:
         p_sunk, p_disabled, p_escaped: ``float64[n]`` how each unit ends.
         mean_damage: ``float64[n]`` damage points taken in this battle.
         p_leader_killed: per side (Rule 6.3).
-        games: Monte Carlo battles (None when exact); sums of squares for intervals are kept in
-            ``counts`` (MC only).
+        games: Monte Carlo battles (None when exact).
+        detail: how it was computed (``engine``, ``states``, ``tail_bound``, ``seconds``; Monte
+            Carlo: the win, neither and sunk counts behind the intervals).
     """
 
     win_gunfire: tuple[float, float]
@@ -243,15 +249,16 @@ def single_round(s: BattleSetup, speed_mode: int) -> BattleOdds:
     mov = [int(x) for x in s.movement]
     lines = (list(range(n0)), list(range(n0, n)))
     dice = [0] * n
+    # the kernel's own targeting rule, as plain Python (a numba call would cost a cache load)
+    target = line_target_nb.py_func
     for side in (0, 1):
         line, other = lines[side], lines[1 - side]
-        no = len(other)
         for i, u in enumerate(line):
-            t = other[i] if i < no else other[(i - no) % no]   # Rule 8.3.1 C-E, ruling B1
+            k, _, _ = target(i, len(other), True, dmg[u] > 0, 0, 0)   # Rule 8.3.1 C-E, ruling B1
             d = _eff_attack(att[u], dmg[u])
-            if i < s.stars[side]:                               # Rule 6.2 E-F, ruling B4
+            if i < s.stars[side]:                                      # Rule 6.2 E-F, ruling B4
                 d += 1
-            dice[t] += d
+            dice[other[k]] += d
     tno5, tall = damage_tables(max(dice), max(dfn))
     mmax = max(mov)
     p_out = np.zeros(n)
@@ -311,29 +318,24 @@ class _ChainArgs:
 
 
 def _chain_args(s: BattleSetup) -> _ChainArgs:
-    """Radices of the state codes (layout in odds_kernels' docstring) and the buffer size.
+    """Radices of the side-state codes (layout in odds_kernels' docstring).
 
     Raises:
-        SpecError: if a state code would not fit in 62 bits (far too big for exact odds anyway).
+        TooBigError: if a state code would not fit in 62 bits (far too big for exact odds anyway).
     """
     n0, n = s.n0, s.n
     dfn = [int(x) for x in s.defense]
-    lrad, drad, dmult, opts = [], [], [0] * n, []
-    for side, (lo, hi) in enumerate(((0, n0), (n0, n))):
-        ns = hi - lo
-        lrad.append((ns + 1) ** ns)
+    lrad, drad, dmult = [], [], [0] * n
+    for lo, hi in ((0, n0), (n0, n)):
+        lrad.append((hi - lo + 1) ** (hi - lo))
         m = 1
-        tot = 1
         for u in range(lo, hi):
             dmult[u] = m
             m *= dfn[u] + 1
-            k = dfn[u] - int(s.damage[u])
-            tot *= (2 * k + 2) if (u == lo and s.stars[side] > 0) else (k + 2)
         drad.append(m)
-        opts.append(tot)
     top = (lrad[0] * drad[0] * 2) * (lrad[1] * drad[1] * 2) * 2
     if top >= 2 ** 62:
-        raise SpecError(f"exact odds: a {s.n0} v {s.n1} battle has too many states to encode; use Monte Carlo")
+        raise TooBigError(f"exact odds: a {s.n0} v {s.n1} battle has too many states to encode; use --mc N")
     return _ChainArgs(lrad=np.asarray(lrad, np.int64), drad=np.asarray(drad, np.int64),
                       dmult=np.asarray(dmult, np.int64))
 
@@ -373,10 +375,6 @@ def _tail_bound(limit: int, qmax: float, lmax: int) -> float:
         return 0.0
     from scipy.special import bdtr  # the binomial CDF (scipy.stats would cost a second to import)
     return float(bdtr(lmax - 1, limit, 1.0 - qmax))
-
-
-class TooBigError(SpecError):
-    """Exact odds of this battle would take too long or too much memory (``method="exact"``)."""
 
 
 @dataclass
