@@ -716,7 +716,7 @@ def odds_dict(s: BattleSetup, r: BattleOdds, *, method: str, auto: bool, rounds:
     """The JSON-ready dict of :func:`battle_odds` from raw :class:`BattleOdds`."""
     from ...stats.intervals import wilson_interval
     exact = method == "exact"
-    out: dict[str, Any] = {"method": exact and "exact" or "monte_carlo"}
+    out: dict[str, Any] = {"method": "exact" if exact else "monte_carlo"}
     if not exact:
         out["games"] = int(r.games)
         out["seed"] = int(seed)
@@ -782,7 +782,8 @@ def game_odds(game, battle: str | Path | None = None, *, rounds: int | None = No
 
     Returns:
         :func:`battle_odds`'s dict plus ``scenario``, ``title``, ``source`` and ``data`` (the pack's
-        name, version, hash and the values this battle read, counted by provenance).
+        name, version and hash, the values this battle read counted by provenance, and the
+        provisional ones among them: ``provisional_used``).
 
     Raises:
         ScenarioError, DataPackError, SpecError: bad input (one line).
@@ -795,10 +796,10 @@ def game_odds(game, battle: str | Path | None = None, *, rounds: int | None = No
     speed = SPEED_MODES.index(opts["speed_disengage"])
     res = battle_odds(sc.payload, rounds=rounds, method=method, games=games, seed=seed,
                       max_rounds=opts["max_rounds"], speed_mode=speed)
-    view_summary = pack.summary(sc.used)
-    view_summary["values_used"] = len(sc.used)
+    view = pack.view()
+    view.used |= set(sc.used)
     head = {"scenario": sc.name, "title": sc.title, "source": sc.source}
-    return {**head, **res, "data": view_summary}
+    return {**head, **res, "data": view.summary()}
 
 
 def _parse_sets(items: list[str] | None) -> dict[str, str]:
