@@ -335,6 +335,24 @@ def test_monte_carlo_agrees_with_exact(speed, rounds):
     assert mc["mean_rounds"] == pytest.approx(raw["rounds"].mean())
 
 
+@pytest.mark.parametrize("speed", [0, 1])
+def test_whole_3v3_chain_agrees_with_the_kernel(speed):
+    # the largest chain of the suite (tens of thousands of states) against 200,000 kernel battles
+    s = parse_battle(O.BENCH_3V3, GAME.load_data().view())
+    ex = O.battle_odds(s, speed_mode=speed)
+    assert ex["method"] == "exact" and ex["states"] > 10_000 and ex["tail_bound"] < 1e-12
+    n = 200_000
+    mc = O.battle_odds(s, method="monte_carlo", games=n, seed=5, speed_mode=speed)
+    checks = [(mc["sides"][k]["p_win"], ex["sides"][k]["p_win"]) for k in ("spain", "us")]
+    checks += [(mc["sides"][k]["p_leader_killed"], ex["sides"][k]["p_leader_killed"]) for k in ("spain", "us")]
+    checks += [(mc["p_neither"], ex["p_neither"])]
+    checks += [(a[k], b[k]) for a, b in zip(mc["units"], ex["units"], strict=True)
+               for k in ("p_sunk", "p_disabled", "p_escaped")]
+    for p_hat, p in checks:
+        assert abs(p_hat - p) < 4 * np.sqrt(max(p * (1 - p), 1 / n) / n), (p_hat, p)
+    assert sum(v["p_win"] for v in ex["sides"].values()) + ex["p_neither"] == pytest.approx(1.0, abs=1e-12)
+
+
 def test_monte_carlo_does_not_depend_on_chunk_size():
     s = battle([(2, 3, 4, 0)], [(2, 2, 5, 0)], stars=(1, 0))
     a = O.monte_carlo_odds(s, 1000, 5, 1000, 0, chunk=1000)
