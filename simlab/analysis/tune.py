@@ -29,9 +29,9 @@ import numpy as np
 
 from ..errors import SpecError
 from ..games import Game, get_game
+from ..stats.tuning import FITS, MISSING, bootstrap_roots, fit_curve, pattern_counts, rates_from_patterns
 from ..sweep.runner import run_sweep
 from ..sweep.spec import SweepSpec, expand, spec_from_args
-from ..stats.tuning import FITS, MISSING, bootstrap_roots, fit_curve, pattern_counts, rates_from_patterns
 from .common import clear_out, outcome_matrix, prepare_out, rate, read_outcomes, winner_codes, write_json
 
 __all__ = ["METHODS", "parse_range", "tune"]
@@ -402,15 +402,32 @@ def _points(vals, y, sides, confidence) -> list[dict]:
 
 
 def _curves(x, y, sides, fit, c_fair, decided_only) -> dict:
+    """Display curves on 101 points: with equal win rates, each side's win rate is P(decided) times
+    its share of the decided games (the fitted fair curve), so the curves cross at the fair value."""
     grid = np.linspace(float(x.min()), float(x.max()), 101)
     pats, counts = pattern_counts(y)
     out: dict[str, Any] = {"x": grid.tolist(), "sides": {}}
-    for si, s in enumerate(sides):
-        k, n = rates_from_patterns(pats, counts, si, False)
-        try:
-            out["sides"][s] = fit_curve(x, k, n, fit)(grid).tolist()
-        except ValueError:
-            out["sides"][s] = None
+    if decided_only and c_fair is not None and len(sides) == 2:
+        played = (pats != MISSING).astype(np.float64)
+        decided = (pats >= 0).astype(np.float64)
+        k, n = counts @ decided.T, counts @ played.T
+        if np.all(k == n):
+            dec = np.ones_like(grid)
+        else:
+            try:
+                dec = fit_curve(x, k, n, fit)(grid)
+            except ValueError:
+                dec = np.ones_like(grid)
+        share = c_fair(grid)
+        out["sides"][sides[0]] = (dec * share).tolist()
+        out["sides"][sides[1]] = (dec * (1 - share)).tolist()
+    else:
+        for si, s in enumerate(sides):
+            k, n = rates_from_patterns(pats, counts, si, False)
+            try:
+                out["sides"][s] = fit_curve(x, k, n, fit)(grid).tolist()
+            except ValueError:
+                out["sides"][s] = None
     out["fair"] = c_fair(grid).tolist() if c_fair is not None else None
     out["fair_label"] = ("share of decided games won by the first side" if decided_only
                          else "win rate of the target side")
