@@ -13,6 +13,11 @@ from typing import Annotated
 
 import click
 import typer
+
+try:  # typer >= 0.20 vendors its own copy of click; older typer uses click itself
+    from typer import _click as _typer_click
+except ImportError:  # pragma: no cover
+    _typer_click = None
 from rich.console import Console
 from rich.table import Table
 
@@ -25,8 +30,9 @@ data_app = typer.Typer(no_args_is_help=True, help="Show and check data packs (ga
 app.add_typer(odds_app, name="odds")
 app.add_typer(data_app, name="data")
 
-out_console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+# rich assumes 80 columns when output is not a terminal; tables of many sides need more
+out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+err_console = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 160)
 
 
 def _print_json(obj) -> None:
@@ -65,13 +71,13 @@ def render_report(rows: list[dict], sides: list[str], title: str = "") -> Table:
     """A rich table of :func:`simlab.report` rows: win rates with 95% Wilson intervals."""
     t = Table(title=title or None, show_lines=False)
     t.add_column("cell", justify="right")
-    t.add_column("params")
+    t.add_column("params", overflow="fold")
     t.add_column("games", justify="right")
     for s in sides:
-        t.add_column(f"{s} wins [95% CI]", justify="right")
+        t.add_column(f"{s} win rate [95% CI]", justify="right", no_wrap=True)
     t.add_column("draws", justify="right")
     for s in sides:
-        t.add_column(f"{s} score ± se", justify="right")
+        t.add_column(f"{s} score ± se", justify="right", no_wrap=True)
     t.add_column("mean turns", justify="right")
     for r in rows:
         params = ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "-"
@@ -136,6 +142,8 @@ def sweep(
     data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
     crn: Annotated[bool, typer.Option(help="common random numbers: game i of every cell uses the same stream")] = False,
     name: Annotated[str | None, typer.Option(help="experiment name (ad hoc sweeps)")] = None,
+    precision: Annotated[float | None, typer.Option(help="play each cell until its win rates' 95% Wilson half-width is at most H")] = None,
+    max_games: Annotated[int | None, typer.Option(help="ceiling of games per cell under --precision (default 1,000,000)")] = None,
     progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
 ) -> None:
@@ -144,7 +152,8 @@ def sweep(
     from .results import report as rep
     res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
               games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
-              overwrite=overwrite, data=data, crn=crn, name=name, progress=progress)
+              overwrite=overwrite, data=data, crn=crn, name=name, progress=progress, precision=precision,
+              max_games=max_games)
     if res.interrupted:
         err_console.print(f"interrupted: complete chunks are kept in {res.path}; rerun with --resume to finish")
         raise typer.Exit(130)
@@ -181,7 +190,7 @@ def report(
     """Win rates with 95% Wilson intervals, scores and turns per cell of a sweep."""
     from .results import report as rep
     from .results import report_frame
-    from .sweep.runner import load_manifest
+    from .sweeps.runner import load_manifest
     if json_ and csv:
         raise InputError("choose one of --json and --csv")
     rows = rep(directory)
@@ -399,7 +408,7 @@ def plot(
 @app.command("games")
 def games_cmd(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
     """List games with their sides, scenarios, policies and options."""
-    from .api import games as list_games
+    from .api import list_games
     info = list_games()
     if json_:
         _print_json(info)
@@ -506,25 +515,27 @@ def _register_game_commands() -> None:
 _register_game_commands()
 
 
+def _exc(name: str) -> tuple[type, ...]:
+    mods = [click.exceptions] + ([_typer_click.exceptions] if _typer_click is not None else [])
+    return tuple(getattr(m, name) for m in mods if hasattr(m, name))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``simlab`` console script; returns the exit status."""
     cmd = typer.main.get_command(app)
     try:
         cmd.main(args=argv, prog_name="simlab", standalone_mode=False)
-    except click.exceptions.NoArgsIsHelpError as e:
-        click.echo(e.ctx.get_help() if e.ctx else str(e), err=False)
+    except _exc("NoArgsIsHelpError") as e:
+        print(e.ctx.get_help() if e.ctx else str(e))
         return 0
-    except click.exceptions.UsageError as e:
+    except _exc("UsageError") as e:
         msg = " ".join(e.format_message().split())
-        where = f" {e.ctx.command_path}" if e.ctx is not None and e.ctx.command_path != "simlab" else ""
-        print(f"simlab{where}: error: {msg}", file=sys.stderr)
+        where = e.ctx.command_path if e.ctx is not None and e.ctx.command_path else "simlab"
+        print(f"{where}: error: {msg}", file=sys.stderr)
         return 2
-    except click.exceptions.Exit as e:
+    except _exc("Exit") as e:
         return e.exit_code
-    except click.exceptions.Abort:
-        print("simlab: interrupted", file=sys.stderr)
-        return 130
-    except KeyboardInterrupt:
+    except _exc("Abort") + (KeyboardInterrupt,):
         print("simlab: interrupted", file=sys.stderr)
         return 130
     except InputError as e:

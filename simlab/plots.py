@@ -101,7 +101,7 @@ def winrate_figure(path: str | Path, param: str | None = None) -> Figure:
     if (p / "tune.json").exists():
         return tune_figure(_read_json(p / "tune.json"))
     from .results import report
-    from .sweep.runner import load_manifest
+    from .sweeps.runner import load_manifest
     man = load_manifest(p)
     rows = report(p)
     numeric = [k for k in man.get("grid_options", [])
@@ -159,7 +159,7 @@ def scores_figure(path: str | Path, max_cells: int = 12) -> Figure:
         SweepStateError: if ``path`` is not a sweep directory with games.
     """
     from .results import load_table
-    from .sweep.runner import load_manifest
+    from .sweeps.runner import load_manifest
     p = Path(path)
     man = load_manifest(p)
     sides = man["sides"]

@@ -17,7 +17,7 @@ import pyarrow.dataset as ds
 
 from .errors import SweepStateError
 from .stats.intervals import wilson_interval
-from .sweep.runner import load_manifest
+from .sweeps.runner import load_manifest
 
 __all__ = ["end_reason_rates", "length_distribution", "load", "load_table", "report", "side_advantage"]
 

@@ -29,8 +29,8 @@ from ..errors import SpecError
 from ..rng import stream_seed
 from ..stats.paired import paired_difference, paired_table
 from ..stats.sprt import SPRT, SprtState
-from ..sweep.runner import run_sweep
-from ..sweep.spec import expand, load_spec, spec_from_args
+from ..sweeps.runner import run_sweep
+from ..sweeps.spec import expand, load_spec, spec_from_args
 from .common import clear_out, prepare_out, rate, read_outcomes, write_json
 
 __all__ = ["STAGE_KEY", "compare", "parse_sprt"]

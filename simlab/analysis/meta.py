@@ -20,8 +20,8 @@ from ..errors import SpecError
 from ..games import get_game
 from ..stats.metagame import solve_zero_sum
 from ..stats.tuning import pattern_counts
-from ..sweep.runner import run_sweep
-from ..sweep.spec import expand, spec_from_args
+from ..sweeps.runner import run_sweep
+from ..sweeps.spec import expand, spec_from_args
 from .common import clear_out, outcome_matrix, prepare_out, rate, read_outcomes, write_json
 
 __all__ = ["meta", "payoff_matrix"]

@@ -30,8 +30,8 @@ import numpy as np
 from ..errors import SpecError
 from ..games import Game, get_game
 from ..stats.tuning import FITS, MISSING, bootstrap_roots, fit_curve, pattern_counts, rates_from_patterns
-from ..sweep.runner import run_sweep
-from ..sweep.spec import SweepSpec, expand, spec_from_args
+from ..sweeps.runner import run_sweep
+from ..sweeps.spec import SweepSpec, check_precision, expand, spec_from_args
 from .common import clear_out, outcome_matrix, prepare_out, rate, read_outcomes, winner_codes, write_json
 
 __all__ = ["METHODS", "parse_range", "tune"]
@@ -166,19 +166,19 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     values = parse_range(range_, opt.kind)
     for v in values:
         opt.parse(v)
+    if precision is not None and not 0 < precision < 0.5:
+        raise SpecError(f"--precision must be strictly between 0 and 0.5 (got {precision})")
+    if max_games is not None and precision is None:
+        raise SpecError("--max-games only applies with --precision")
     spec = spec_from_args(game, scenario=scenario, policy=policy, set_=set_, games=games or 2000, seed=seed,
-                          crn=True, data=str(data) if data else None, name=f"tune-{param}")
+                          crn=True, data=str(data) if data else None, name=f"tune-{param}", precision=precision,
+                          max_games=max_games)
+    check_precision(spec)
     if param in spec.options:
         raise SpecError(f"option {param} is tuned; do not also --set it")
     for s, lst in spec.policies.items():
         if len(lst) > 1:
             raise SpecError(f"tune plays one policy per side; --policy {s}={','.join(lst)} lists several")
-    if precision is not None:
-        if not 0 < precision < 0.5:
-            raise SpecError(f"--precision must be strictly between 0 and 0.5 (got {precision})")
-        spec = _with_precision(spec, precision, max_games)
-    elif max_games is not None:
-        raise SpecError("--max-games only applies with --precision")
     _, cells, info = expand(spec)
     sides = list(info["sides"])
     if target is None and len(sides) != 2:
@@ -300,13 +300,6 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     write_json(outdir / SUMMARY, summary)
     summary["path"] = str(outdir)
     return summary
-
-
-def _with_precision(spec: SweepSpec, precision: float, max_games: int | None) -> SweepSpec:
-    names = {f.name for f in dataclasses.fields(SweepSpec)}
-    if "precision" not in names:  # pragma: no cover - the runner predates precision targets
-        raise SpecError("this simlab's sweep runner has no --precision support")
-    return dataclasses.replace(spec, precision=precision, max_games=max_games)
 
 
 def _replayed(spec: SweepSpec, param: str, values, path: Path, workers, progress, sides):

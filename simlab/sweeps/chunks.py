@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..games import Batch, Scenario, get_game
@@ -84,14 +85,20 @@ def _scenario(game_name: str, scenario: str, data: str | None) -> Scenario:
 
 
 def _labels(values: np.ndarray, labels, draw: str | None = None) -> pa.Array:
+    """Small-int codes to a string column (``draw`` names the code -1)."""
     lab = list(labels)
-    idx = np.asarray(values).astype(np.int64)
+    idx = np.asarray(values).astype(np.int32)
     if draw is not None:
         lab = lab + [draw]
-        idx = np.where(idx < 0, len(lab) - 1, idx)
+        idx = np.where(idx < 0, len(lab) - 1, idx).astype(np.int32)
     if idx.size and (idx.min() < 0 or idx.max() >= len(lab)):
         raise ValueError(f"category code out of range 0..{len(lab) - 1}")
-    return pa.array(np.asarray(lab, dtype=object)[idx], type=pa.string())
+    return pc.take(pa.array(lab, type=pa.string()), pa.array(idx))
+
+
+def _const(value, n: int, type_=None) -> pa.Array:
+    """A column holding one value ``n`` times (``pa.repeat`` is far slower)."""
+    return pc.take(pa.array([value], type=type_), pa.array(np.zeros(n, dtype=np.int32)))
 
 
 def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: np.ndarray) -> pa.Table:
@@ -109,17 +116,17 @@ def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: 
         if np.asarray(v).shape != (n,):
             raise ValueError(f"game {task.game}: column '{k}' has shape {np.asarray(v).shape}, expected ({n},)")
     cols: dict[str, Any] = {
-        "experiment": pa.array([task.experiment] * n, type=pa.string()),
+        "experiment": _const(task.experiment, n, pa.string()),
         "cell": pa.array(np.full(n, task.cell, dtype=np.int32)),
         "game_index": pa.array(np.arange(task.start, task.stop, dtype=np.int64)),
         "seed": pa.array(seeds.astype(np.uint64)),
-        "game": pa.array([task.game] * n, type=pa.string()),
-        "scenario": pa.array([scenario.name] * n, type=pa.string()),
+        "game": _const(task.game, n, pa.string()),
+        "scenario": _const(scenario.name, n, pa.string()),
     }
     for side in scenario.sides:
-        cols[f"policy_{side}"] = pa.array([task.policies[side]] * n, type=pa.string())
+        cols[f"policy_{side}"] = _const(task.policies[side], n, pa.string())
     for opt in task.grid_options:
-        cols[opt] = pa.array([task.options[opt]] * n)
+        cols[opt] = _const(task.options[opt], n)
     cols["winner"] = _labels(g["winner"], scenario.sides, draw="draw")
     for side in scenario.sides:
         cols[f"score_{side}"] = pa.array(np.asarray(g[f"score_{side}"]))
@@ -145,7 +152,7 @@ def _file_meta(task: ChunkTask, scenario: Scenario) -> dict:
 def _write_atomic(table: pa.Table, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    pq.write_table(table, tmp, compression="zstd")
+    pq.write_table(table, tmp, compression="lz4")
     os.replace(tmp, path)
 
 
@@ -166,7 +173,7 @@ def play_chunk(task: ChunkTask) -> dict:
             raise ValueError(f"game {task.game}: events table '{name}' has no 'game' column")
         rows = np.asarray(ev["game"], dtype=np.int64)
         ecols: dict[str, Any] = {
-            "experiment": pa.array([task.experiment] * len(rows), type=pa.string()),
+            "experiment": _const(task.experiment, len(rows), pa.string()),
             "cell": pa.array(np.full(len(rows), task.cell, dtype=np.int32)),
             "game_index": pa.array(rows + task.start),
         }
