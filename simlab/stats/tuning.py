@@ -93,25 +93,27 @@ class Curve:
 
 
 def _logistic_mle(x, k, n, start=None) -> tuple[float, float]:
-    # binomial log-likelihood with a very weak ridge (1e-6) so perfectly separated data stay finite
+    # mean binomial log-likelihood per game, with a very weak ridge (1e-9) so that perfectly
+    # separated data (every game won on one side of some value) keep finite estimates
     keep = n > 0
     x, k, n = x[keep], k[keep], n[keep]
     scale = max(float(np.ptp(x)), 1e-12)
     centre = float(x.mean())
     z = (x - centre) / scale
+    total = float(n.sum())
 
     def nll(t):
         eta = t[0] + t[1] * z
         ll = k * eta - n * np.logaddexp(0.0, eta)
-        return -ll.sum() + 1e-6 * (t[0] ** 2 + t[1] ** 2) * n.sum()
+        return -ll.sum() / total + 1e-9 * (t[0] ** 2 + t[1] ** 2)
 
     def grad(t):
         eta = t[0] + t[1] * z
         r = k - n * expit(eta)
-        return np.array([-r.sum(), -(r * z).sum()]) + 2e-6 * t * n.sum()
+        return np.array([-r.sum(), -(r * z).sum()]) / total + 2e-9 * t
 
     t0 = np.zeros(2) if start is None else np.array([start[0] + start[1] * centre, start[1] * scale])
-    res = minimize(nll, t0, jac=grad, method="BFGS")
+    res = minimize(nll, t0, jac=grad, method="BFGS", options={"gtol": 1e-9})
     a, b = res.x
     return float(a - b * centre / scale), float(b / scale)
 
