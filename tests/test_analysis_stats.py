@@ -250,3 +250,24 @@ def test_bootstrap_roots_cover_the_truth_with_crn_structure():
     roots = bootstrap_roots(pats, counts, x, 0, 0.5, True, "logistic", 400, np.random.default_rng(1))
     lo, hi = np.quantile(roots, [0.025, 0.975])
     assert lo < truth < hi and hi - lo < 0.2
+
+
+@pytest.mark.slow
+def test_bootstrap_interval_coverage_under_crn():
+    """The tuner's percentile bootstrap covers the fair value ~95% of the time (CRN structure)."""
+    rng = np.random.default_rng(20261130)
+    x = np.arange(-1, 2.01, 0.5)
+    truth = 0.3
+    p = 1 / (1 + np.exp(-2 * (x - truth)))
+    reps = 300
+    hits = 0
+    for r in range(reps):
+        draw = rng.random(2000) < 0.1
+        u = rng.random(2000)
+        y = np.where(draw[None, :], -1, np.where(u[None, :] < p[:, None], 0, 1)).astype(np.int8)
+        pats, counts = pattern_counts(y)
+        roots = bootstrap_roots(pats, counts, x, 0, 0.5, True, "logistic", 300, np.random.default_rng(r))
+        lo, hi = np.quantile(roots, [0.025, 0.975])
+        hits += lo < truth < hi
+    cov = hits / reps
+    assert abs(cov - 0.95) < 3 * math.sqrt(0.95 * 0.05 / reps), cov

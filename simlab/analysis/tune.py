@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import SpecError
 from ..games import Game, get_game
 from ..stats.tuning import FITS, MISSING, bootstrap_roots, fit_curve, pattern_counts, rates_from_patterns
-from ..sweeps.runner import run_sweep
+from ..sweeps.runner import DEFAULT_MAX_GAMES, run_sweep
 from ..sweeps.spec import SweepSpec, check_precision, expand, spec_from_args
 from .common import clear_out, outcome_matrix, prepare_out, rate, read_outcomes, winner_codes, write_json
 
@@ -229,6 +229,15 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     if use_score:
         base = opt.default if values[0] <= opt.default <= values[-1] else values[0]
         s1 = dataclasses.replace(spec, options={**spec.options, param: base})
+        if precision is not None:
+            # the one played value is rescored to every other value, whose win rates may lie
+            # nearer 1/2: play enough games for the worst case p = 1/2 (Wilson ~ z/(2 sqrt(n)))
+            z = 1.959963984540054
+            need = math.ceil((z / (2 * precision)) ** 2)
+            cap = max_games or DEFAULT_MAX_GAMES
+            s1 = dataclasses.replace(s1, games=max(spec.games, min(need, cap)), precision=None, max_games=None)
+            say(f"score-only shortcut with --precision {precision:g}: playing {s1.games:,} games, enough for "
+                "every value's win rates whatever they are")
         res = run_sweep(s1, outdir / "played", workers=workers, progress=progress)
         sweeps.append("played")
         vals, y = _rescored(g, res.path, sc, sides, options | {param: opt.parse(base)}, param, values)
