@@ -91,6 +91,9 @@ def meta(game: str, *, policies: Sequence[str] = (), scenario: str | None = None
     sides = list(sc.sides)
     if len(sides) != 2:
         raise SpecError(f"{game} has {len(sides)} sides; the meta-game needs two")
+    for s in spec.policies:
+        if s not in sides:
+            raise SpecError(f"unknown side '{s}' in --policies (sides: {', '.join(sides)})")
     pols = {s: list(spec.policies.get(s) or g.side_policies(s)) for s in sides}
     spec.policies = pols
     _, cells, info = expand(spec)
