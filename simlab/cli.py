@@ -236,6 +236,24 @@ def render_points(summary: dict) -> Table:
     return t
 
 
+def render_bids(bt: dict, unit: str = "") -> Table:
+    """One side's bid table (:func:`simlab.analysis.bid_table`)."""
+    u = f" ({unit})" if unit else ""
+    even = bt["break_even_bid"]
+    t = Table(title=f"bidding for {bt['side']}: its win / draw / loss rates, % [95% CI]",
+              caption=("break-even bid: " + (f"{even:.3g}{u}" if even is not None else "none (behind at a bid of 0)")))
+    for c in (f"bid{u}", "games", "wins", "draws", "losses"):
+        t.add_column(c, justify="right")
+    for r in bt["rows"]:
+        cells = [f"{r['bid']:g}", f"{r['games']:,}"]
+        for k in ("win", "draw", "loss"):
+            v = r[k]
+            cells.append("-" if v["rate"] is None else
+                         f"{100 * v['rate']:.1f} [{100 * v['ci'][0]:.1f}, {100 * v['ci'][1]:.1f}]")
+        t.add_row(*cells)
+    return t
+
+
 @app.command()
 def tune(
     game: Annotated[str, typer.Argument(help="game name")],
@@ -258,6 +276,7 @@ def tune(
     workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
     out: Annotated[Path | None, typer.Option(help="output directory (default results/tune-<game>-<param>-<time>)")] = None,
     overwrite: Annotated[bool, typer.Option(help="replace the tune already in --out")] = False,
+    bids: Annotated[bool, typer.Option(help="also print each side's bid table (Rule 14.4: a bid of b VPs for a side gives the other side b)")] = False,
     progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
@@ -267,11 +286,16 @@ def tune(
               data=data, target=target, side=side, games=games, precision=precision, max_games=max_games, seed=seed,
               fit=fit, method=method, refine=refine, replicates=replicates, workers=workers, out=out,
               overwrite=overwrite, progress=progress, log=lambda m: err_console.print(m))
+    if bids and len(res["sides"]) == 2:
+        from .analysis import bid_table
+        res["bids"] = {s: bid_table(res, s) for s in res["sides"]}
     if json_:
         _print_json(res)
         return
     err_console.print(f"wrote {res['path']}")
     _print_table(render_points(res))
+    for bt in (res.get("bids") or {}).values():
+        _print_table(render_bids(bt, res.get("unit", "")))
     unit = f" {res['unit']}" if res.get("unit") else ""
     what = "equal win rates" if res["target"] is None else f"{res['side']} win rate {res['target']:g}"
     if res["fair_value"] is None:

@@ -135,3 +135,24 @@ def test_existing_output_needs_overwrite(tmp_path):
     r = tune("synthetic", scenario="dice-race", param="handicap", range_="2:5", games=300, out=out, overwrite=True,
              **FAST)
     assert r["points"][0]["games"] == 300
+
+
+def test_bid_table_reads_the_handicap_as_rule_14_4_bids(tmp_path):
+    from simlab.analysis import bid_table
+    r = tune("synthetic", scenario="dice-race", param="handicap", range_="-6:6", games=1000, seed=5,
+             out=tmp_path / "t", **FAST)
+    blue = bid_table(r, "blue")   # blue is ahead at handicap 0 (4d6 against 3d6)
+    red = bid_table(r, "red")
+    assert blue["favoured_by_larger_values"] == "red" == red["favoured_by_larger_values"]
+    # a bid of b for blue gives red b VPs: the handicap value +b
+    by_value = {p["value"]: p for p in r["points"]}
+    for row in blue["rows"]:
+        assert row["value"] == row["bid"]
+        assert row["win"]["rate"] == by_value[row["bid"]]["sides"]["blue"]["win_rate"]
+    for row in red["rows"]:
+        assert row["value"] == -row["bid"]
+        assert row["loss"]["rate"] == by_value[-row["bid"]]["sides"]["blue"]["win_rate"]
+    assert [x["bid"] for x in blue["rows"]] == list(range(0, 7))
+    assert blue["break_even_bid"] == pytest.approx(r["fair_value"]) and red["break_even_bid"] is None
+    with pytest.raises(ValueError):
+        bid_table(r, "green")

@@ -8,6 +8,6 @@ with ``simlab.load`` and ``simlab report``) and writes a JSON summary beside the
 
 from .compare import compare
 from .meta import meta
-from .tune import tune
+from .tune import bid_table, tune
 
-__all__ = ["compare", "meta", "tune"]
+__all__ = ["bid_table", "compare", "meta", "tune"]

@@ -34,7 +34,7 @@ from ..sweeps.runner import DEFAULT_MAX_GAMES, run_sweep
 from ..sweeps.spec import SweepSpec, check_precision, expand, spec_from_args
 from .common import clear_out, outcome_matrix, prepare_out, rate, read_outcomes, winner_codes, write_json
 
-__all__ = ["METHODS", "parse_range", "tune"]
+__all__ = ["METHODS", "bid_table", "parse_range", "tune"]
 
 METHODS = ("auto", "replay", "score")
 MAX_POINTS = 2001
@@ -444,3 +444,52 @@ def _unit(doc: str) -> str:
         if f"({u})" in doc or f" {u} " in f" {doc} " or f" {u};" in doc or f" {u}," in doc:
             return u
     return ""
+
+
+def bid_table(summary: dict, side: str) -> dict:
+    """A tuned handicap read as bids for one side (Dawn of Empire Rule 14.4).
+
+    Under 14.4 a player bids ``b`` VPs to play ``side``; if he wins the bidding the other side
+    starts with ``b`` VPs. With a tuned handicap whose larger values favour one side (as a net
+    starting-VP handicap does), a bid of ``b`` for that side is the handicap value ``-b``, and
+    for the other side ``+b``. The side a value favours is read from the points (whose win rate
+    rises with the value).
+
+    Args:
+        summary: a :func:`tune` result over a range that includes 0 (and negative values for
+            the favoured side's bids).
+        side: the side bid for.
+
+    Returns:
+        ``{side, favoured_by_larger_values, break_even_bid, rows: [{bid, value, games, win:
+        {rate, ci}, draw: {rate, ci}, loss: {rate, ci}}]}``; ``break_even_bid`` (VP) is the bid
+        at which the two sides' win rates are equal — bidding less still favours ``side`` — or
+        None when ``side`` is behind even at a bid of 0 or the tune found no fair value.
+
+    Raises:
+        ValueError: if ``side`` is not one of the summary's sides or the game has not two sides.
+    """
+    sides = summary["sides"]
+    if side not in sides or len(sides) != 2:
+        raise ValueError(f"bid tables need a two-sided tune and one of its sides (got {side!r})")
+    pts = sorted(summary["points"], key=lambda p: p["value"])
+    first, last = pts[0]["sides"], pts[-1]["sides"]
+    rises = {s: (last[s]["win_rate"] or 0) - (first[s]["win_rate"] or 0) for s in sides}
+    up = max(sides, key=lambda s: rises[s])
+    sign = -1 if side == up else 1
+    rows = []
+    for p in pts:
+        b = sign * p["value"]
+        if b < 0:
+            continue
+        me = p["sides"][side]
+        rows.append({"bid": b, "value": p["value"], "games": p["games"],
+                     "win": {"rate": me["win_rate"], "ci": me["ci"]},
+                     "draw": {"rate": p["draw_rate"], "ci": p["draw_ci"]},
+                     "loss": {"rate": me["loss_rate"], "ci": me["loss_ci"]}})
+    rows.sort(key=lambda r: r["bid"])
+    fair = summary.get("fair_value") if summary.get("target") is None else None
+    even = None if fair is None else sign * fair
+    if even is not None and even < 0:
+        even = None
+    return {"side": side, "favoured_by_larger_values": up, "break_even_bid": even, "rows": rows}
