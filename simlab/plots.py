@@ -59,8 +59,12 @@ def tune_figure(summary: dict) -> Figure:
         colors[s] = line[0].get_color()
         curve = summary.get("curve", {}).get("sides", {}).get(s)
         if curve is not None:
-            ax.plot(summary["curve"]["x"], curve, color=colors[s], lw=1.2, alpha=0.8,
-                    label=f"{s}: {summary['fit']} fit")
+            ax.plot(summary["curve"]["x"], curve, color=colors[s], lw=1.0, alpha=0.7,
+                    label=f"{s}: monotone fit")
+    fair = summary.get("curve", {}).get("fair")
+    if isinstance(fair, dict):
+        ax.plot(fair["x"], fair["y"], color="black", lw=1.6, alpha=0.8,
+                label=f"{fair['fit']} fit for the root: {summary['curve'].get('fair_label', '')}")
     d = np.array([p["draw_rate"] for p in summary["points"]], dtype=float)
     if np.nanmax(d) > 0:
         ax.plot(x, d, "s", ms=3, color="grey", label="draws")

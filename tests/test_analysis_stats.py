@@ -259,14 +259,14 @@ def test_bootstrap_interval_coverage_under_crn():
     x = np.arange(-1, 2.01, 0.5)
     truth = 0.3
     p = 1 / (1 + np.exp(-2 * (x - truth)))
-    reps = 300
+    reps = 200
     hits = 0
     for r in range(reps):
         draw = rng.random(2000) < 0.1
         u = rng.random(2000)
         y = np.where(draw[None, :], -1, np.where(u[None, :] < p[:, None], 0, 1)).astype(np.int8)
         pats, counts = pattern_counts(y)
-        roots = bootstrap_roots(pats, counts, x, 0, 0.5, True, "logistic", 300, np.random.default_rng(r))
+        roots = bootstrap_roots(pats, counts, x, 0, 0.5, True, "logistic", 200, np.random.default_rng(r))
         lo, hi = np.quantile(roots, [0.025, 0.975])
         hits += lo < truth < hi
     cov = hits / reps

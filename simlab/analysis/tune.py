@@ -29,7 +29,15 @@ import numpy as np
 
 from ..errors import SpecError
 from ..games import Game, get_game
-from ..stats.tuning import FITS, MISSING, bootstrap_roots, fit_curve, pattern_counts, rates_from_patterns
+from ..stats.tuning import (
+    FITS,
+    MISSING,
+    bootstrap_roots,
+    estimate_root,
+    fit_curve,
+    pattern_counts,
+    rates_from_patterns,
+)
 from ..sweeps.runner import DEFAULT_MAX_GAMES, run_sweep
 from ..sweeps.spec import SweepSpec, check_precision, expand, spec_from_args
 from .common import clear_out, outcome_matrix, prepare_out, rate, read_outcomes, winner_codes, write_json
@@ -130,7 +138,7 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     Returns:
         The summary written to ``<out>/tune.json``::
 
-            {param, fair_value, ci: [low, high], points: [{value, games, draws, draw_rate,
+            {param, fair_value, ci: [low, high], bracket: [below, above], points: [{value, games, draws, draw_rate,
              draw_ci, sides: {side: {wins, win_rate, ci, losses, loss_rate, loss_ci}}}],
              game, scenario, sides, policies, options, target, side, method, method_note, fit,
              confidence, replicates, seed, curve: {x, fair: [...], sides: {side: [...]}},
@@ -138,6 +146,8 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
 
         ``fair_value`` is None (with ``note`` saying why) when the curve does not reach the target
         within the range; an interval end is None when the bootstrap reaches past the range.
+        ``bracket`` gives the played values on either side of ``fair_value`` (for a whole-number
+        option such as a VP handicap, the two values a table can actually use).
 
     Raises:
         SpecError, ScenarioError, DataPackError: bad input, before anything is played.
@@ -262,20 +272,15 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     t = 0.5 if target is None else float(target)
     pats, counts = pattern_counts(y)
     k, n = rates_from_patterns(pats, counts, side_i, decided_only)
-    start = None
-    try:
-        c0 = fit_curve(x, k, n, fit)
-        start = c0.params
-    except ValueError:
-        c0 = None
+    root, c0 = estimate_root(x, k, n, t, fit)
     rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, int(seed) >> 32, 0x74756E65])
-    boots = bootstrap_roots(pats, counts, x, side_i, t, decided_only, fit, replicates, rng, start)
+    boots = bootstrap_roots(pats, counts, x, side_i, t, decided_only, fit, replicates, rng)
     ok = boots[~np.isnan(boots)]
     alpha = 1 - confidence
     ci: list[float | None] = [None, None]
     below = int((ok < lo_x).sum())
     above = int((ok > hi_x).sum())
-    if ok.size >= 0.9 * replicates:
+    if root is not None and ok.size >= 0.9 * replicates:
         qlo, qhi = np.quantile(ok, [alpha / 2, 1 - alpha / 2])
         ci = [float(qlo) if lo_x <= qlo <= hi_x else None, float(qhi) if lo_x <= qhi <= hi_x else None]
         if qlo > hi_x or qhi < lo_x:
@@ -291,10 +296,15 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     elif ci[0] is None or ci[1] is None:
         note = "the interval reaches beyond the range played; widen --range or play more games"
 
+    bracket = None
+    if root is not None:
+        xs = np.unique(x)
+        below_v, above_v = xs[xs <= root], xs[xs >= root]
+        bracket = [float(below_v[-1]) if below_v.size else None, float(above_v[0]) if above_v.size else None]
     points = _points(vals, y, sides, confidence)
     curve = _curves(x, y, sides, fit, c0, decided_only)
     summary = {
-        "param": param, "fair_value": root, "ci": ci, "points": points,
+        "param": param, "fair_value": root, "ci": ci, "points": points, "bracket": bracket,
         "game": game, "scenario": sc.name, "sides": sides, "policies": cells[0].policies,
         "options": {k2: v2 for k2, v2 in options.items() if k2 != param},
         "target": target, "side": sides[side_i] if target is not None else None,
@@ -362,11 +372,7 @@ def _merge(v1, y1, v2, y2):
 def _root(y, x, side_i, target, fit):
     pats, counts = pattern_counts(y)
     k, n = rates_from_patterns(pats, counts, side_i, target is None)
-    try:
-        c = fit_curve(x, k, n, fit)
-    except ValueError:
-        return None
-    return c.root(0.5 if target is None else target)
+    return estimate_root(x, k, n, 0.5 if target is None else target, fit)[0]
 
 
 def _refinement(root: float, values, kind: type, lo: float, hi: float) -> list:
@@ -404,33 +410,21 @@ def _points(vals, y, sides, confidence) -> list[dict]:
 
 
 def _curves(x, y, sides, fit, c_fair, decided_only) -> dict:
-    """Display curves on 101 points: with equal win rates, each side's win rate is P(decided) times
-    its share of the decided games (the fitted fair curve), so the curves cross at the fair value."""
+    """Display curves on 101 points: each side's win rate as the monotone (isotonic) fit, linearly
+    interpolated, and the curve the root came from over the values it was fitted to."""
     grid = np.linspace(float(x.min()), float(x.max()), 101)
     pats, counts = pattern_counts(y)
     out: dict[str, Any] = {"x": grid.tolist(), "sides": {}}
-    if decided_only and c_fair is not None and len(sides) == 2:
-        played = (pats != MISSING).astype(np.float64)
-        decided = (pats >= 0).astype(np.float64)
-        k, n = counts @ decided.T, counts @ played.T
-        if np.all(k == n):
-            dec = np.ones_like(grid)
-        else:
-            try:
-                dec = fit_curve(x, k, n, fit)(grid)
-            except ValueError:
-                dec = np.ones_like(grid)
-        share = c_fair(grid)
-        out["sides"][sides[0]] = (dec * share).tolist()
-        out["sides"][sides[1]] = (dec * (1 - share)).tolist()
-    else:
-        for si, s in enumerate(sides):
-            k, n = rates_from_patterns(pats, counts, si, False)
-            try:
-                out["sides"][s] = fit_curve(x, k, n, fit)(grid).tolist()
-            except ValueError:
-                out["sides"][s] = None
-    out["fair"] = c_fair(grid).tolist() if c_fair is not None else None
+    for si, s in enumerate(sides):
+        k, n = rates_from_patterns(pats, counts, si, False)
+        try:
+            out["sides"][s] = fit_curve(x, k, n, "isotonic")(grid).tolist()
+        except ValueError:
+            out["sides"][s] = None
+    out["fair"] = None
+    if c_fair is not None:
+        fx = np.linspace(float(c_fair.x.min()), float(c_fair.x.max()), 41)
+        out["fair"] = {"x": fx.tolist(), "y": c_fair(fx).tolist(), "fit": c_fair.fit}
     out["fair_label"] = ("share of decided games won by the first side" if decided_only
                          else "win rate of the target side")
     return out

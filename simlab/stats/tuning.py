@@ -9,10 +9,13 @@ Two questions are answered:
 
 Fits (``fit``):
 
-* ``logistic``: a binomial logistic regression ``logit p = a + b x`` by maximum likelihood
-  (``scipy.optimize.minimize``), inverted in closed form ``x = (logit(t) - a) / b``;
 * ``isotonic``: a monotone fit (``scipy.optimize.isotonic_regression``, weighted by games),
-  inverted by linear interpolation between the option values — no shape assumed.
+  inverted by linear interpolation between the option values — no shape assumed;
+* ``logistic``: the isotonic fit first brackets the root; then a binomial logistic regression
+  ``logit p = a + b x`` (maximum likelihood, ``scipy.optimize.minimize``) over the
+  :data:`WINDOW` values on each side of it is inverted in closed form ``x = (logit(t) - a) / b``.
+  Fitting only near the root keeps a curve that is not logistic over the whole range (a win
+  rate that saturates, a round limit that bites only at small values) from biasing the root.
 
 Intervals come from a bootstrap over games: with common random numbers, game ``i`` of every
 option value shares its dice, so the outcomes of one game index across all values form one
@@ -28,9 +31,12 @@ import numpy as np
 from scipy.optimize import isotonic_regression, minimize
 from scipy.special import expit, logit
 
-__all__ = ["FITS", "Curve", "bootstrap_roots", "fit_curve", "pattern_counts", "rates_from_patterns"]
+__all__ = ["FITS", "WINDOW", "Curve", "bootstrap_roots", "estimate_root", "fit_curve", "pattern_counts",
+           "rates_from_patterns"]
 
 FITS = ("logistic", "isotonic")
+#: option values on each side of the bracketed root that the local logistic fit uses
+WINDOW = 2
 MISSING = -2
 
 
@@ -194,35 +200,76 @@ def rates_from_patterns(patterns: np.ndarray, weights: np.ndarray, side: int | N
     return w @ won.T, w @ trial.T
 
 
+def estimate_root(x, successes, trials, target: float, fit: str = "logistic", window: int = WINDOW,
+                  bounded: bool = True) -> tuple[float | None, Curve | None]:
+    """The option value where the win probability equals ``target``.
+
+    The isotonic fit brackets the root; with ``fit="logistic"`` a logistic curve fitted to the
+    ``window`` values on each side of the bracket gives the root (the isotonic root is kept when
+    the local fit is flat or puts its root outside the values played).
+
+    Args:
+        x, successes, trials: as for :func:`fit_curve`.
+        target: probability in ``(0, 1)``.
+        fit: one of :data:`FITS`.
+        window: values on each side of the bracket for the logistic fit (``>= 1``).
+        bounded: with True, None when the curve does not reach ``target`` between the smallest
+            and largest value; with False, ``-inf``/``+inf`` for the side the root lies beyond.
+
+    Returns:
+        ``(root, curve)``: the root (None or ±inf as above) and the curve it came from (the local
+        logistic one, or the isotonic one), or ``(None, None)`` when no curve can be fitted.
+    """
+    xv = np.asarray(x, dtype=np.float64)
+    k = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(trials, dtype=np.float64)
+    try:
+        iso = fit_curve(xv, k, n, "isotonic")
+    except ValueError:
+        return None, None
+    r_iso = iso.root(target, bounded=False)
+    if r_iso is None or not np.isfinite(r_iso) or fit == "isotonic":
+        if bounded and r_iso is not None and not np.isfinite(r_iso):
+            return None, iso
+        return r_iso, iso
+    xs = iso.x
+    sel_x = np.concatenate([xs[xs <= r_iso][-window:], xs[xs > r_iso][:window]])
+    keep = np.isin(xv, sel_x) & (n > 0)
+    if keep.sum() < 2:
+        return r_iso, iso
+    try:
+        c = fit_curve(xv[keep], k[keep], n[keep], "logistic")
+    except ValueError:
+        return r_iso, iso
+    r = c.root(target, bounded=False)
+    if r is None or not xs[0] <= r <= xs[-1]:
+        return r_iso, iso
+    return r, c
+
+
 def bootstrap_roots(patterns: np.ndarray, counts: np.ndarray, x: np.ndarray, side: int, target: float,
-                    decided_only: bool, fit: str, replicates: int, rng: np.random.Generator,
-                    start=None) -> np.ndarray:
+                    decided_only: bool, fit: str, replicates: int, rng: np.random.Generator) -> np.ndarray:
     """Roots of bootstrap replicates (game indices resampled with their whole pattern).
 
     Args:
         patterns, counts: from :func:`pattern_counts` (rows follow ``x``).
         x: ``float64[v]`` option values.
         side, target, decided_only: what is fitted (see :func:`rates_from_patterns`).
-        fit: one of :data:`FITS`.
+        fit: one of :data:`FITS` (as :func:`estimate_root` uses it).
         replicates: number of bootstrap replicates.
         rng: a ``numpy.random.Generator`` (the caller seeds it).
-        start: logistic starting values.
 
     Returns:
-        ``float64[replicates]``: each replicate's unbounded root (:meth:`Curve.root` with
-        ``bounded=False``: ``±inf`` beyond the values for the isotonic fit), NaN where the fit
-        failed or is flat.
+        ``float64[replicates]``: each replicate's root, ``-inf``/``+inf`` when its curve stays on
+        one side of ``target`` (the root lies below / above the values played), NaN where no
+        curve could be fitted.
     """
     total = int(counts.sum())
     w = rng.multinomial(total, counts / total, size=replicates)
     k, n = rates_from_patterns(patterns, w, side, decided_only)
     out = np.full(replicates, np.nan)
     for r in range(replicates):
-        try:
-            c = fit_curve(x, k[r], n[r], fit, start)
-        except ValueError:
-            continue
-        root = c.root(target, bounded=False)
+        root, _ = estimate_root(x, k[r], n[r], target, fit, bounded=False)
         if root is not None:
             out[r] = root
     return out
