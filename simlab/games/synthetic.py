@@ -192,6 +192,10 @@ class Synthetic(Game):
     def end_reasons(self) -> Sequence[str]:
         return END_REASONS
 
+    def bench_scenarios(self) -> Sequence[str]:
+        """None: a test instrument has no throughput target (``simlab bench`` skips it)."""
+        return ()
+
     def rescore(self, scenario: Scenario, games: Mapping[str, np.ndarray], options: Mapping[str, Any],
                 changes: Mapping[str, Any]) -> np.ndarray | None:
         """Winners of played ``dice-race`` games had ``handicap`` been ``changes["handicap"]``.
