@@ -271,3 +271,11 @@ def test_bootstrap_interval_coverage_under_crn():
         hits += lo < truth < hi
     cov = hits / reps
     assert abs(cov - 0.95) < 3 * math.sqrt(0.95 * 0.05 / reps), cov
+
+
+def test_sprt_loop_oracle_can_fail():
+    # all successes cross the upper bound at the first n with n log(1.2) >= log(19)
+    n = math.ceil(math.log(19) / math.log(1.2))
+    assert sprt_by_loop([True] * 50, 0.5, 0.6, 0.05, 0.05) == (1, n)
+    assert sprt_by_loop([False] * 50, 0.5, 0.6, 0.05, 0.05)[0] == 0
+    assert sprt_by_loop([True, False] * 3, 0.5, 0.6, 0.05, 0.05) == (-1, 6)

@@ -90,3 +90,15 @@ def test_unknown_scenario_is_a_scenario_error():
     from simlab.errors import ScenarioError
     with pytest.raises(ScenarioError):
         get_game("synthetic").load_scenario("nope")
+
+
+def test_dice_race_oracle_against_brute_force():
+    import itertools
+    faces = range(1, 7)
+    reds = np.array([sum(r) for r in itertools.product(faces, repeat=RED_DICE)])
+    blues = np.array([sum(b) for b in itertools.product(faces, repeat=BLUE_DICE)])
+    net = reds[:, None] - blues[None, :]
+    for h, t in ((0, 2), (4, 1)):
+        red, blue = dice_race_exact(h, t)
+        assert red == pytest.approx(((net + h) >= t).mean()) and blue == pytest.approx(((net + h) <= -t).mean())
+    assert dice_race_exact(0, 2) != dice_race_exact(1, 2)
