@@ -118,6 +118,7 @@ def test_cli_tune_json_and_table(tmp_path, capsys):
     assert {"param", "fair_value", "ci", "points"} <= set(d) and d["param"] == "handicap"
     code, out, err = _run(base + ["--out", str(tmp_path / "t")], capsys)
     assert code == 0 and "fair handicap for equal win rates" in out and "red wins" in out
+    assert "bidding for blue" in out and "break-even bid" in out
     code, out, _ = _run(["plot", str(tmp_path / "t"), "--out", str(tmp_path / "t.png")], capsys)
     assert code == 0 and (tmp_path / "t.png").stat().st_size > 1000
 
