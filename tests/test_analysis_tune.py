@@ -156,3 +156,13 @@ def test_bid_table_reads_the_handicap_as_rule_14_4_bids(tmp_path):
     assert blue["break_even_bid"] == pytest.approx(r["fair_value"]) and red["break_even_bid"] is None
     with pytest.raises(ValueError):
         bid_table(r, "green")
+
+
+def test_precision_target_when_replaying(tmp_path):
+    r = tune("synthetic", param="bias", range_="-1:1.5:1.25", precision=0.02, max_games=6000, refine=False, seed=6,
+             out=tmp_path / "t", **FAST)
+    games = [p["games"] for p in r["points"]]
+    assert min(games) >= 2000 and max(games) > 2000  # the runner played on where a rate was near 1/2
+    for p in r["points"]:
+        hw = max((s["ci"][1] - s["ci"][0]) / 2 for s in p["sides"].values())
+        assert hw <= 0.02 or p["games"] >= 6000
