@@ -276,6 +276,8 @@ def tune(
     workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
     out: Annotated[Path | None, typer.Option(help="output directory (default results/tune-<game>-<param>-<time>)")] = None,
     overwrite: Annotated[bool, typer.Option(help="replace the tune already in --out")] = False,
+    from_sweep: Annotated[Path | None, typer.Option(help="rescore this existing sweep instead of playing (score-only options)")] = None,
+    cell: Annotated[int | None, typer.Option(help="--from-sweep: the cell to rescore (when the sweep has several)")] = None,
     bids: Annotated[bool | None, typer.Option("--bids/--no-bids", help="print each side's bid table (Rule 14.4: a bid of b VPs for a side gives the other side b); default: for an option named like a handicap or bid")] = None,
     progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
@@ -285,7 +287,8 @@ def tune(
     res = run(game, param=param, range_=range_, scenario=scenario, policy=policy or [], set_=set_ or [],
               data=data, target=target, side=side, games=games, precision=precision, max_games=max_games, seed=seed,
               fit=fit, method=method, refine=refine, replicates=replicates, workers=workers, out=out,
-              overwrite=overwrite, progress=progress, log=lambda m: err_console.print(m))
+              overwrite=overwrite, progress=progress, from_sweep=from_sweep, cell=cell,
+              log=lambda m: err_console.print(m))
     if bids is None:
         bids = any(w in param.lower() for w in ("handicap", "bid")) and res["target"] is None
     if bids and len(res["sides"]) == 2:

@@ -166,3 +166,28 @@ def test_precision_target_when_replaying(tmp_path):
     for p in r["points"]:
         hw = max((s["ci"][1] - s["ci"][0]) / 2 for s in p["sides"].values())
         assert hw <= 0.02 or p["games"] >= 6000
+
+
+def test_rescoring_an_existing_sweep(tmp_path):
+    import simlab
+    sw = simlab.sweep(game="synthetic", scenario="dice-race", grid=["handicap=0,2"], games=700, seed=31,
+                      out=tmp_path / "sweep", **{k: FAST[k] for k in ("workers", "progress")})
+    rows = simlab.report(sw.path)
+    r = tune("synthetic", param="handicap", range_="-2:8", from_sweep=sw.path, cell=1, out=tmp_path / "t", **FAST)
+    assert r["method"] == "score" and r["sweeps"] == [str(sw.path.resolve())]
+    # at the handicap the cell was played with, the rescored results are the played ones
+    at2 = next(p for p in r["points"] if p["value"] == 2)
+    assert at2["games"] == 700
+    for s in ("red", "blue"):
+        assert at2["sides"][s]["wins"] == rows[1]["sides"][s]["wins"]
+    assert abs(r["fair_value"] - 3.5) < 0.6
+    with pytest.raises(InputError, match="choose one with --cell"):
+        tune("synthetic", param="handicap", range_="0:4", from_sweep=sw.path, out=tmp_path / "x", **FAST)
+    with pytest.raises(InputError, match="do not also give"):
+        tune("synthetic", param="handicap", range_="0:4", from_sweep=sw.path, cell=0, games=10, out=tmp_path / "x",
+             **FAST)
+    with pytest.raises(InputError, match="not valid here"):
+        tune("synthetic", param="bias", range_="0:1", from_sweep=sw.path, cell=0, out=tmp_path / "x", **FAST)
+    with pytest.raises(InputError, match="--cell only applies"):
+        tune("synthetic", param="handicap", range_="0:4", cell=0, out=tmp_path / "x", **FAST)
+    assert not (tmp_path / "x").exists()

@@ -111,6 +111,7 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
          max_games: int | None = None, seed: int = 0, out: str | Path | None = None, overwrite: bool = False,
          workers: int | None = None, fit: str = "logistic", method: str = "auto", refine: bool = True,
          confidence: float = 0.95, replicates: int = 1000, progress: bool = True,
+         from_sweep: str | Path | None = None, cell: int | None = None,
          log: Callable[[str], None] | None = None) -> dict:
     """Find the fair value of a numeric option: equal win rates, or one side's win rate = ``target``.
 
@@ -134,6 +135,9 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
         refine: replay a finer set of values around the first root (replay only).
         confidence: level of the intervals; replicates: bootstrap replicates.
         progress: progress bars on stderr; log: receives one-line notes.
+        from_sweep: rescore the games of this existing sweep instead of playing (the score-only
+            shortcut; the sweep gives the scenario, policies, options, games and seed);
+            cell: which of its cells (needed when it has more than one).
 
     Returns:
         The summary written to ``<out>/tune.json``::
@@ -180,24 +184,33 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
         raise SpecError(f"--precision must be strictly between 0 and 0.5 (got {precision})")
     if max_games is not None and precision is None:
         raise SpecError("--max-games only applies with --precision")
-    spec = spec_from_args(game, scenario=scenario, policy=policy, set_=set_, games=games or 2000, seed=seed,
-                          crn=True, data=str(data) if data else None, name=f"tune-{param}", precision=precision,
-                          max_games=max_games)
-    check_precision(spec)
-    if param in spec.options:
-        raise SpecError(f"option {param} is tuned; do not also --set it")
-    for s, lst in spec.policies.items():
-        if len(lst) > 1:
-            raise SpecError(f"tune plays one policy per side; --policy {s}={','.join(lst)} lists several")
-    _, cells, info = expand(spec)
-    sides = list(info["sides"])
+    source = None
+    if from_sweep is not None:
+        spec = None
+        source, cell_rec, sides, sc, options, seed = _played_sweep(g, from_sweep, cell, param, scenario, policy,
+                                                                  set_, data, games, precision, max_games, method)
+    else:
+        if cell is not None:
+            raise SpecError("--cell only applies with --from-sweep")
+        spec = spec_from_args(game, scenario=scenario, policy=policy, set_=set_, games=games or 2000, seed=seed,
+                              crn=True, data=str(data) if data else None, name=f"tune-{param}",
+                              precision=precision, max_games=max_games)
+        check_precision(spec)
+        if param in spec.options:
+            raise SpecError(f"option {param} is tuned; do not also --set it")
+        for s, lst in spec.policies.items():
+            if len(lst) > 1:
+                raise SpecError(f"tune plays one policy per side; --policy {s}={','.join(lst)} lists several")
+        _, cells, info = expand(spec)
+        sides = list(info["sides"])
+        sc = info["scenarios"][cells[0].scenario]
+        options = dict(cells[0].options)
+        cell_rec = {"policies": cells[0].policies}
     if target is None and len(sides) != 2:
         raise SpecError(f"{game} has {len(sides)} sides; give --target to tune one side's win rate")
     if side is not None and side not in sides:
         raise SpecError(f"unknown side '{side}' (sides: {', '.join(sides)})")
     side_i = sides.index(side) if side is not None else 0
-    sc = info["scenarios"][cells[0].scenario]
-    options = dict(cells[0].options)
 
     # which method
     shortcut_ok = False
@@ -213,9 +226,10 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
                    "(e.g. a rule ends the game on the running score), so every value is replayed")
         else:
             shortcut_ok = True
-    if method == "score" and not shortcut_ok:
-        raise SpecError(f"--method score is not valid here: {why}")
-    use_score = method == "score" or (method == "auto" and shortcut_ok)
+    if (method == "score" or source is not None) and not shortcut_ok:
+        flag = "--from-sweep" if source is not None else "--method score"
+        raise SpecError(f"{flag} is not valid here: {why.split(', so')[0]}")
+    use_score = method == "score" or source is not None or (method == "auto" and shortcut_ok)
     if use_score:
         method_note = (f"curve from one sweep's final scores: {param} only shifts the final score and no "
                        f"policy looks at the score, so each game's result at every value equals a replay "
@@ -236,7 +250,10 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     say(method_note)
 
     sweeps: list[str] = []
-    if use_score:
+    if source is not None:
+        sweeps.append(str(source.resolve()))
+        vals, y = _rescored(g, source, sc, sides, options, param, values, cell=cell_rec["cell"])
+    elif use_score:
         base = opt.default if values[0] <= opt.default <= values[-1] else values[0]
         s1 = dataclasses.replace(spec, options={**spec.options, param: base})
         if precision is not None:
@@ -305,7 +322,7 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     curve = _curves(x, y, sides, fit, c0, decided_only)
     summary = {
         "param": param, "fair_value": root, "ci": ci, "points": points, "bracket": bracket,
-        "game": game, "scenario": sc.name, "sides": sides, "policies": cells[0].policies,
+        "game": game, "scenario": sc.name, "sides": sides, "policies": cell_rec["policies"],
         "options": {k2: v2 for k2, v2 in options.items() if k2 != param},
         "target": target, "side": sides[side_i] if target is not None else None,
         "method": "score" if use_score else "replay", "method_note": method_note, "fit": fit,
@@ -321,6 +338,32 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     return summary
 
 
+def _played_sweep(g: Game, path, cell, param, scenario, policy, set_, data, games, precision, max_games, method):
+    """The cell of an existing sweep that ``--from-sweep`` rescores (see :func:`tune`)."""
+    from ..sweeps.runner import load_manifest
+    if scenario or policy or set_ or data or games or precision is not None or max_games is not None:
+        raise SpecError("--from-sweep takes the scenario, policies, options and games of that sweep; "
+                        "do not also give --scenario, --policy, --set, --data, --games or --precision")
+    if method == "replay":
+        raise SpecError("--from-sweep rescores a played sweep; it cannot be combined with --method replay")
+    p = Path(path)
+    man = load_manifest(p)
+    if man.get("game") != g.name:
+        raise SpecError(f"{p} is a sweep of {man.get('game')}, not {g.name}")
+    cells = man.get("cells", [])
+    if cell is None:
+        if len(cells) != 1:
+            raise SpecError(f"{p} has {len(cells)} cells; choose one with --cell")
+        cell = cells[0]["cell"]
+    rec = next((c for c in cells if c["cell"] == cell), None)
+    if rec is None:
+        raise SpecError(f"{p} has no cell {cell} (cells 0..{len(cells) - 1})")
+    pack = g.load_data((man.get("spec") or {}).get("data"))
+    sc = g.load_scenario(rec["scenario"], pack)
+    options = g.resolve_options(rec["options"])
+    return p, rec, list(man["sides"]), sc, options, int(man.get("master_seed", 0))
+
+
 def _replayed(spec: SweepSpec, param: str, values, path: Path, workers, progress, sides):
     s = dataclasses.replace(spec, grid={param: [str(v) for v in values]},
                             name=f"{spec.name}-{path.name}")
@@ -332,9 +375,13 @@ def _replayed(spec: SweepSpec, param: str, values, path: Path, workers, progress
     return vals, y
 
 
-def _rescored(g: Game, path: Path, sc, sides, options: dict, param: str, values):
+def _rescored(g: Game, path: Path, sc, sides, options: dict, param: str, values, cell: int | None = None):
+    import pyarrow.compute as pc
+
     from ..results import load_table
     t = load_table(path)
+    if cell is not None:
+        t = t.filter(pc.equal(t["cell"], cell))
     cols: dict[str, Any] = {}
     for name in t.column_names:
         if name == "winner":
