@@ -191,3 +191,22 @@ def test_rescoring_an_existing_sweep(tmp_path):
     with pytest.raises(InputError, match="--cell only applies"):
         tune("synthetic", param="handicap", range_="0:4", cell=0, out=tmp_path / "x", **FAST)
     assert not (tmp_path / "x").exists()
+
+
+def test_rescoring_in_chunks_counts_the_same_patterns(tmp_path):
+    import simlab
+    from simlab.analysis.tune import _rescored
+    from simlab.games import get_game
+    sw = simlab.sweep(game="synthetic", scenario="dice-race", games=500, seed=2, out=tmp_path / "s", workers=1,
+                      progress=False)
+    g = get_game("synthetic")
+    sc = g.load_scenario("dice-race")
+    opts = g.resolve_options({})
+
+    def as_dict(res):
+        _, pats, counts = res
+        return {pats[:, j].tobytes(): int(counts[j]) for j in range(pats.shape[1])}
+
+    whole = as_dict(_rescored(g, sw.path, sc, ["red", "blue"], opts, "handicap", list(range(-3, 9))))
+    bits = as_dict(_rescored(g, sw.path, sc, ["red", "blue"], opts, "handicap", list(range(-3, 9)), chunk=37))
+    assert whole == bits and sum(whole.values()) == 500

@@ -252,7 +252,7 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     sweeps: list[str] = []
     if source is not None:
         sweeps.append(str(source.resolve()))
-        vals, y = _rescored(g, source, sc, sides, options, param, values, cell=cell_rec["cell"])
+        vals, pats, counts = _rescored(g, source, sc, sides, options, param, values, cell=cell_rec["cell"])
     elif use_score:
         base = opt.default if values[0] <= opt.default <= values[-1] else values[0]
         s1 = dataclasses.replace(spec, options={**spec.options, param: base})
@@ -267,14 +267,15 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
                 "every value's win rates whatever they are")
         res = run_sweep(s1, outdir / "played", workers=workers, progress=progress)
         sweeps.append("played")
-        vals, y = _rescored(g, res.path, sc, sides, options | {param: opt.parse(base)}, param, values)
+        vals, pats, counts = _rescored(g, res.path, sc, sides, options | {param: opt.parse(base)}, param, values)
     else:
         vals, y = _replayed(spec, param, values, outdir / "pass-1", workers, progress, sides)
         sweeps.append("pass-1")
+        pats, counts = pattern_counts(y)
 
     x = np.asarray(vals, dtype=np.float64)
     lo_x, hi_x = float(x.min()), float(x.max())
-    root = _root(y, x, side_i, target, fit)
+    root = _root(pats, counts, x, side_i, target, fit)
     if refine and not use_score and root is not None:
         extra = _refinement(root, values, opt.kind, lo_x, hi_x)
         if extra:
@@ -282,12 +283,12 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
             v2, y2 = _replayed(spec, param, extra, outdir / "pass-2", workers, progress, sides)
             sweeps.append("pass-2")
             vals, y = _merge(vals, y, v2, y2)
+            pats, counts = pattern_counts(y)
             x = np.asarray(vals, dtype=np.float64)
-            root = _root(y, x, side_i, target, fit)
+            root = _root(pats, counts, x, side_i, target, fit)
 
     decided_only = target is None
     t = 0.5 if target is None else float(target)
-    pats, counts = pattern_counts(y)
     k, n = rates_from_patterns(pats, counts, side_i, decided_only)
     root, c0 = estimate_root(x, k, n, t, fit)
     rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, int(seed) >> 32, 0x74756E65])
@@ -318,8 +319,8 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
         xs = np.unique(x)
         below_v, above_v = xs[xs <= root], xs[xs >= root]
         bracket = [float(below_v[-1]) if below_v.size else None, float(above_v[0]) if above_v.size else None]
-    points = _points(vals, y, sides, confidence)
-    curve = _curves(x, y, sides, fit, c0, decided_only)
+    points = _points(vals, pats, counts, sides, confidence)
+    curve = _curves(x, pats, counts, sides, c0, decided_only)
     summary = {
         "param": param, "fair_value": root, "ci": ci, "points": points, "bracket": bracket,
         "game": game, "scenario": sc.name, "sides": sides, "policies": cell_rec["policies"],
@@ -375,7 +376,10 @@ def _replayed(spec: SweepSpec, param: str, values, path: Path, workers, progress
     return vals, y
 
 
-def _rescored(g: Game, path: Path, sc, sides, options: dict, param: str, values, cell: int | None = None):
+def _rescored(g: Game, path: Path, sc, sides, options: dict, param: str, values, cell: int | None = None,
+              chunk: int = 200_000):
+    """Winner patterns of a played sweep rescored at every value, counted chunk by chunk so that
+    memory stays at ``len(values) * chunk`` bytes whatever the number of games."""
     import pyarrow.compute as pc
 
     from ..results import load_table
@@ -390,16 +394,30 @@ def _rescored(g: Game, path: Path, sc, sides, options: dict, param: str, values,
             arr = t[name].to_numpy(zero_copy_only=False)
             if arr.dtype.kind in "iufb":
                 cols[name] = arr
-    rows = []
-    for v in values:
-        w = g.rescore(sc, cols, options, {param: v})
-        if w is None:
-            raise SpecError(f"game {g.name} refused to rescore {param}={v}")
-        w = np.asarray(w, dtype=np.int8)
-        if w.shape != cols["winner"].shape:
-            raise ValueError(f"game {g.name}: rescore returned {w.shape[0]} rows for {cols['winner'].shape[0]} games")
-        rows.append(w)
-    return list(values), np.vstack(rows)
+    total = int(t.num_rows)
+    acc: dict[bytes, int] = {}
+    width = len(values)
+    for start in range(0, total, chunk):
+        part = {k: v[start:start + chunk] for k, v in cols.items()}
+        m = part["winner"].shape[0]
+        rows = np.empty((width, m), dtype=np.int8)
+        for i, v in enumerate(values):
+            w = g.rescore(sc, part, options, {param: v})
+            if w is None:
+                raise SpecError(f"game {g.name} refused to rescore {param}={v}")
+            w = np.asarray(w, dtype=np.int8)
+            if w.shape != (m,):
+                raise ValueError(f"game {g.name}: rescore returned shape {w.shape} for {m} games")
+            rows[i] = w
+        pats, counts = pattern_counts(rows)
+        for j in range(pats.shape[1]):
+            key = pats[:, j].tobytes()
+            acc[key] = acc.get(key, 0) + int(counts[j])
+    if not acc:
+        raise SpecError(f"{path}: no games to rescore")
+    keys = list(acc)
+    pats = np.stack([np.frombuffer(k, dtype=np.int8) for k in keys], axis=1)
+    return list(values), pats, np.array([acc[k] for k in keys], dtype=np.int64)
 
 
 def _merge(v1, y1, v2, y2):
@@ -416,8 +434,7 @@ def _merge(v1, y1, v2, y2):
     return [vals[i] for i in order], y[order]
 
 
-def _root(y, x, side_i, target, fit):
-    pats, counts = pattern_counts(y)
+def _root(pats, counts, x, side_i, target, fit):
     k, n = rates_from_patterns(pats, counts, side_i, target is None)
     return estimate_root(x, k, n, 0.5 if target is None else target, fit)[0]
 
@@ -436,31 +453,30 @@ def _refinement(root: float, values, kind: type, lo: float, hi: float) -> list:
     return sorted(set(new))
 
 
-def _points(vals, y, sides, confidence) -> list[dict]:
+def _points(vals, pats, counts, sides, confidence) -> list[dict]:
+    w = counts.astype(np.int64)
     pts = []
     for i, v in enumerate(vals):
-        row = y[i]
-        played = row != MISSING
-        n = int(played.sum())
-        draws = int((row == -1).sum())
+        row = pats[i]
+        n = int(w[row != MISSING].sum())
+        draws = int(w[row == -1].sum())
         d = rate(draws, n, confidence)
         p = {"value": v, "games": n, "draws": draws, "draw_rate": d["rate"], "draw_ci": d["ci"], "sides": {}}
         for si, s in enumerate(sides):
-            w = int((row == si).sum())
-            lost = n - w - draws
-            rw = rate(w, n, confidence)
+            won = int(w[row == si].sum())
+            lost = n - won - draws
+            rw = rate(won, n, confidence)
             rl = rate(lost, n, confidence)
-            p["sides"][s] = {"wins": w, "win_rate": rw["rate"], "ci": rw["ci"], "losses": lost,
+            p["sides"][s] = {"wins": won, "win_rate": rw["rate"], "ci": rw["ci"], "losses": lost,
                              "loss_rate": rl["rate"], "loss_ci": rl["ci"]}
         pts.append(p)
     return pts
 
 
-def _curves(x, y, sides, fit, c_fair, decided_only) -> dict:
+def _curves(x, pats, counts, sides, c_fair, decided_only) -> dict:
     """Display curves on 101 points: each side's win rate as the monotone (isotonic) fit, linearly
     interpolated, and the curve the root came from over the values it was fitted to."""
     grid = np.linspace(float(x.min()), float(x.max()), 101)
-    pats, counts = pattern_counts(y)
     out: dict[str, Any] = {"x": grid.tolist(), "sides": {}}
     for si, s in enumerate(sides):
         k, n = rates_from_patterns(pats, counts, si, False)

@@ -294,7 +294,9 @@ class Game:
         """Winners of played games had some ``score_only`` options taken other values.
 
         ``simlab tune`` uses this to draw a score-only option's whole curve from one sweep
-        instead of replaying every value. Override it in games with ``score_only`` options.
+        instead of replaying every value. Override it in games with ``score_only`` options. It
+        works row by row: it may be called on any slice of the games, and first with zero rows to
+        ask whether the shortcut holds under ``options``.
 
         Args:
             scenario: the scenario the games were played in.
