@@ -279,3 +279,16 @@ def test_sprt_loop_oracle_can_fail():
     assert sprt_by_loop([True] * 50, 0.5, 0.6, 0.05, 0.05) == (1, n)
     assert sprt_by_loop([False] * 50, 0.5, 0.6, 0.05, 0.05)[0] == 0
     assert sprt_by_loop([True, False] * 3, 0.5, 0.6, 0.05, 0.05) == (-1, 6)
+
+
+@pytest.mark.parametrize("p_a,p_b", [(0.45, 0.35), (0.7, 0.05), (0.3, 0.3)])
+def test_side_advantage_interval_coverage(p_a, p_b):
+    # one game cannot be won by both sides: the "both" cell is empty, the rest is a trinomial
+    rng = np.random.default_rng(int(100 * p_a + 10 * p_b))
+    probs = np.array([0.0, p_a, p_b, 1 - p_a - p_b])
+    reps, n = 2000, 200
+    tabs = rng.multinomial(n, probs, size=reps)
+    hits = sum(lo <= p_a - p_b <= hi for _, lo, hi in
+               (paired_difference(PairedTable(*map(int, t))) for t in tabs))
+    cov = hits / reps
+    assert cov > 0.95 - 3 * math.sqrt(0.95 * 0.05 / reps) - 0.01, cov
