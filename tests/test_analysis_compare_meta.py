@@ -138,3 +138,14 @@ def test_meta_bad_input(tmp_path, kwargs, needle):
         meta("synthetic", out=out, **FAST, **kwargs)
     assert needle in str(e.value)
     assert not out.exists()
+
+
+def test_compare_a_data_pack_override_on_a_real_game(tmp_path):
+    pack = tmp_path / "oquendo.toml"
+    pack.write_text('[pack]\ngame = "dawn-of-empire"\n[units.Oquendo]\nattack = 4\n')
+    r = compare(game="doe-battle", data_b=pack, games=3000, seed=1, side="spain", out=tmp_path / "c", **FAST)
+    d = r["difference"]["spain"]
+    # a stronger Spanish cruiser on the same dice: Spain wins more often, and never loses a game it won before
+    # more often than it gains one
+    assert d["ci"][0] > 0 and d["b_only"] > d["a_only"]
+    assert r["variants"]["b"]["data"] == str(pack) and r["variants"]["a"]["data"] is None
