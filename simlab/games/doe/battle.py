@@ -313,6 +313,42 @@ class DoeBattle(Game):
     def end_reasons(self):
         return END_REASONS
 
+    # ------------------------------------------------------------------ odds (simlab odds doe-battle)
+    def odds(self, battle: str | Path | None = None, *, rounds: int | None = None, method: str = "auto",
+             games: int | None = None, seed: int = 0, data: str | Path | None = None,
+             options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Exact or Monte Carlo odds of one battle: ``simlab.odds("doe-battle", battle, ...)``.
+
+        Args:
+            battle: a battle file or a built-in scenario name (default ``puerto-rico-passage``).
+            rounds: stop after this many rounds (a battle still going counts as neither side).
+            method: ``"auto"``, ``"exact"`` or ``"monte_carlo"``; games: Monte Carlo battles;
+            seed: Monte Carlo master seed; data: a data-pack override file; options: game
+            options (``max_rounds``, ``speed_disengage``).
+
+        Returns:
+            The dict :func:`simlab.games.doe.odds.battle_odds` documents, plus the scenario and
+            the data-pack values it read, counted by provenance.
+
+        Raises:
+            ScenarioError, DataPackError, SpecError: bad input (one-line messages).
+        """
+        from .odds import game_odds
+        return game_odds(self, battle, rounds=rounds, method=method, games=games, seed=seed, data=data,
+                         options=dict(options or {}))
+
+    @property
+    def odds_command(self):
+        """The typer command ``simlab odds doe-battle`` (see :func:`simlab.games.doe.odds.odds_command`)."""
+        from .odds import odds_command
+        return odds_command
+
+    def bench_cases(self, quick: bool = False) -> list[dict]:
+        """The battle kernel and the pure-Python reference on the 18.2.6 battle (battles/s), exact
+        odds of its first round (4 v 7) and of a whole 3 v 3 battle (odds/s: seconds = 1 / rate)."""
+        from .odds import bench_cases
+        return bench_cases(self, quick)
+
 
 GAME = DoeBattle()
 
