@@ -200,9 +200,9 @@ class Synthetic(Game):
                 changes: Mapping[str, Any]) -> np.ndarray | None:
         """Winners of played ``dice-race`` games had ``handicap`` been ``changes["handicap"]``.
 
-        The played handicap is removed from the scores and the new one applied (Rule of the
-        scenario: net = red - blue, win at ``threshold``). Returns None for the ``coin`` scenario
-        (its scores are not what decides the winner) or for any other option.
+        The played handicap is removed from the scores and the new one applied; the winner is
+        then decided as in play (net = red - blue, a win at ``threshold``). Returns None for the
+        ``coin`` scenario (its scores do not decide the winner) or for any other option.
         """
         if set(changes) != {"handicap"} or scenario.name != "dice-race":
             return None
