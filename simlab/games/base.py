@@ -18,6 +18,10 @@ their labels, ships sunk, ...). ``Batch.events`` optionally holds more tables (`
 whose column ``game`` is the row of the game within the batch (the runner maps it to
 ``game_index``).
 
+Optional hooks: ``odds``/``odds_command`` (combat odds), ``bench_cases``/``bench_scenarios``
+(benchmarks) and ``rescore`` (winners recomputed for other values of ``score_only`` options, which
+lets ``simlab tune`` draw a handicap's whole curve from one sweep).
+
 Bad input (an unknown scenario, a malformed scenario file, a bad option value) raises
 :class:`simlab.errors.InputError` subclasses with one-line messages.
 """
