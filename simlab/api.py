@@ -1,7 +1,8 @@
 """The public Python API: every CLI command is one of these functions.
 
 ``import simlab`` exposes them lazily (``simlab.sweep``, ``simlab.report``, ``simlab.load``,
-``simlab.odds``, ``simlab.games``, ``simlab.data_show``, ``simlab.data_check``).
+``simlab.odds``, ``simlab.games``, ``simlab.data_show``, ``simlab.data_check``, and the balance
+analyses ``simlab.tune``, ``simlab.compare``, ``simlab.meta``, ``simlab.plot``).
 """
 
 from __future__ import annotations
@@ -11,13 +12,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .analysis import compare, meta, tune
 from .errors import DataPackError, SpecError
 from .games import game_names, get_game
+from .plots import plot
 from .results import load, report
 from .sweeps.runner import SweepResult, run_sweep
 from .sweeps.spec import SweepSpec, load_spec, spec_from_args
 
-__all__ = ["data_check", "data_show", "list_games", "load", "odds", "report", "sweep"]
+__all__ = ["compare", "data_check", "data_show", "list_games", "load", "meta", "odds", "plot", "report", "sweep",
+           "tune"]
 
 
 def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None = None,

@@ -149,3 +149,32 @@ def test_a_worker_that_cannot_read_an_input_file_is_named():
     from simlab.sweeps.backends import _worker_sees
     msg = _worker_sees("memory://x", "r", ["/no/such/battle.toml"])
     assert msg.startswith("cannot read /no/such/battle.toml: scenario and data files must be at the same path")
+
+
+def test_compare_and_tune_run_their_sweeps_on_the_backend_of_the_context(tmp_path, client):
+    import simlab
+    from simlab.sweeps.backends import current_backend, sweep_backend
+    kw = dict(game="doe-battle", set_a=["speed_disengage=never"], set_b=["speed_disengage=when-able"],
+              games=600, seed=3, progress=False)
+    local = simlab.compare(out=tmp_path / "local", workers=1, **kw)
+    seen = []
+    with sweep_backend("dask", client):
+        assert current_backend() == ("dask", client)
+        d = simlab.compare(out=tmp_path / "dask", **kw)
+        seen = [json.loads(p.read_text())["last_run"]["backend"] for p in (tmp_path / "dask").rglob("manifest.json")]
+    assert current_backend() == (None, None)
+    assert seen and set(seen) == {"dask"}
+    assert d["difference"] == local["difference"]
+
+
+def test_cli_compare_with_a_scheduler_address(tmp_path, client, capsys):
+    from simlab.cli import main
+    args = ["compare", "--game", "doe-battle", "--set-a", "speed_disengage=never", "--set-b",
+            "speed_disengage=when-able", "--games", "400", "--seed", "3", "--json"]
+    assert main(args + ["--out", str(tmp_path / "a"), "--workers", "1"]) == 0
+    a = json.loads(capsys.readouterr().out)
+    assert main(args + ["--out", str(tmp_path / "b"), "--scheduler", client.scheduler.address]) == 0
+    b = json.loads(capsys.readouterr().out)
+    assert a["difference"] == b["difference"]
+    backends = {json.loads(p.read_text())["last_run"]["backend"] for p in (tmp_path / "b").rglob("manifest.json")}
+    assert backends == {"dask"}

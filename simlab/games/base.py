@@ -18,6 +18,10 @@ their labels, ships sunk, ...). ``Batch.events`` optionally holds more tables (`
 whose column ``game`` is the row of the game within the batch (the runner maps it to
 ``game_index``).
 
+Optional hooks: ``odds``/``odds_command`` (combat odds), ``bench_cases``/``bench_scenarios``
+(benchmarks) and ``rescore`` (winners recomputed for other values of ``score_only`` options, which
+lets ``simlab tune`` draw a handicap's whole curve from one sweep).
+
 Bad input (an unknown scenario, a malformed scenario file, a bad option value) raises
 :class:`simlab.errors.InputError` subclasses with one-line messages.
 
@@ -296,6 +300,29 @@ class Game:
     def end_reasons(self) -> Sequence[str]:
         """Labels of the ``end_reason`` column (if the game writes one)."""
         return ()
+
+    def rescore(self, scenario: Scenario, games: Mapping[str, np.ndarray], options: Mapping[str, Any],
+                changes: Mapping[str, Any]) -> np.ndarray | None:
+        """Winners of played games had some ``score_only`` options taken other values.
+
+        ``simlab tune`` uses this to draw a score-only option's whole curve from one sweep
+        instead of replaying every value. Override it in games with ``score_only`` options. It
+        works row by row: it may be called on any slice of the games, and first with zero rows to
+        ask whether the shortcut holds under ``options``.
+
+        Args:
+            scenario: the scenario the games were played in.
+            games: the played games' columns (``ndarray``, one row per game): ``winner`` as side
+                indices (``-1`` draw), ``score_<side>``, ``turns`` and the game's own columns.
+            options: every option the games were played with (resolved).
+            changes: ``{option: new value}``, only options declared ``score_only``.
+
+        Returns:
+            ``ndarray(int8)`` of winners (side index, ``-1`` for a draw), or ``None`` where the
+            shortcut is not valid under ``options`` (e.g. a rule that ends the game early on the
+            running score, which a starting handicap would move). The default returns ``None``.
+        """
+        return None
 
     # ------------------------------------------------------------------ optional hooks
     #: ``odds(*args, **kwargs) -> dict``: the game's combat odds for ``simlab.odds(game, ...)``.

@@ -20,6 +20,7 @@ chunk that kills its process on every try kills only that child, never a second 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import logging
 import os
 import re
@@ -38,7 +39,7 @@ from .chunks import ChunkTask, die_with_parent, play_chunk
 from .isolate import one_line, play_isolated
 
 __all__ = ["BACKENDS", "Backend", "Dask", "InProcess", "Outcome", "Processes", "check_backend",
-           "dask_client", "make_backend"]
+           "current_backend", "dask_client", "make_backend", "sweep_backend"]
 
 BACKENDS = ("local", "dask")
 #: worker processes one machine may be asked for
@@ -420,3 +421,40 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
         yield d.client
     finally:
         d.close()
+
+
+_CURRENT: contextvars.ContextVar[tuple[str | None, Any]] = contextvars.ContextVar("simlab_sweep_backend",
+                                                                                 default=(None, None))
+
+
+def current_backend() -> tuple[str | None, Any]:
+    """``(backend, scheduler)`` set by the innermost :func:`sweep_backend`, or ``(None, None)``."""
+    return _CURRENT.get()
+
+
+@contextlib.contextmanager
+def sweep_backend(backend: str | None = None, scheduler: Any = None, workers: int | None = None) -> Iterator[None]:
+    """Play every sweep started inside on this backend: each ``run_sweep`` call that names no
+    backend and no scheduler of its own (those of ``simlab tune``, ``compare`` and ``meta``).
+
+    With ``dask`` one cluster serves them all: the scheduler at ``scheduler``, or a LocalCluster on
+    127.0.0.1 with ``workers`` processes started here and stopped on exit.
+
+    Raises:
+        SpecError: as :func:`check_backend` and :class:`Dask` (before anything is started).
+    """
+    name = check_backend(backend, scheduler, workers)
+    if name == "local" or (scheduler is not None and not isinstance(scheduler, str)):
+        token = _CURRENT.set((name, scheduler))
+        try:
+            yield
+        finally:
+            _CURRENT.reset(token)
+        return
+    from .runner import default_workers
+    with dask_client(scheduler, workers or default_workers()) as client:
+        token = _CURRENT.set(("dask", client))
+        try:
+            yield
+        finally:
+            _CURRENT.reset(token)

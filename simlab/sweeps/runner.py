@@ -37,7 +37,7 @@ from .._version import __version__, git_commit
 from ..errors import SpecError, SweepStateError
 from ..games import game_target
 from ..rng import game_seeds
-from .backends import Backend, check_backend, make_backend
+from .backends import Backend, check_backend, current_backend, make_backend
 from .chunks import ChunkTask, games_part_rel, part_name
 from .spec import Cell, SweepSpec, check_name, expand
 from .store import Store
@@ -124,7 +124,9 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
         backend: ``"local"`` (default) or ``"dask"``.
         scheduler: dask only: a scheduler address (``tcp://host:8786``) or a ``distributed.Client``
             (see :func:`simlab.sweeps.backends.dask_client` to share one cluster across sweeps);
-            None starts a LocalCluster bound to 127.0.0.1 and stops it at the end.
+            None starts a LocalCluster bound to 127.0.0.1 and stops it at the end. With neither
+            ``backend`` nor ``scheduler``, the innermost ``with sweep_backend(...)`` decides (local
+            processes outside one).
 
     Returns:
         A :class:`SweepResult`; ``result.failures`` lists chunks that failed twice (the rest was
@@ -136,6 +138,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
         SweepStateError: ``out`` holds something else, is locked by another sweep, or ``resume``
             finds a different spec, data pack or simlab version.
     """
+    if backend is None and scheduler is None:
+        backend, scheduler = current_backend()  # set by `with sweep_backend(...)` (tune, compare, meta)
     backend = check_backend(backend, scheduler, workers)
     workers = workers or default_workers()
     check_name(spec.name)
