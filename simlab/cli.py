@@ -136,7 +136,7 @@ def sweep(
     seed: Annotated[int | None, typer.Option(help="master seed")] = None,
     workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
     chunk_size: Annotated[int | None, typer.Option(help="games per chunk / Parquet part")] = None,
-    out: Annotated[Path | None, typer.Option(help="output directory (default results/<name>-<time>)")] = None,
+    out: Annotated[str | None, typer.Option(help="output directory or fsspec URL (default results/<name>-<time>)")] = None,
     resume: Annotated[bool, typer.Option(help="continue the sweep in --out, playing only missing chunks")] = False,
     overwrite: Annotated[bool, typer.Option(help="replace the sweep already in --out")] = False,
     data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
@@ -146,28 +146,44 @@ def sweep(
     max_games: Annotated[int | None, typer.Option(help="ceiling of games per cell under --precision (default 1,000,000)")] = None,
     progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    backend: Annotated[str | None, typer.Option(help="where chunks run: local (worker processes) or dask")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
 ) -> None:
-    """Play a sweep and write Parquet, then print the win-rate report."""
+    """Play a sweep and write Parquet, then print the win-rate report.
+
+    Exit status: 0 when every chunk was written; 1 when a chunk failed twice (each is reported on
+    stderr with its cell and game range; --resume plays them again); 2 on bad input; 130 when
+    interrupted.
+    """
     from .api import sweep as run
     from .results import report as rep
+    from .sweeps.runner import failure_line
     res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
               games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
               overwrite=overwrite, data=data, crn=crn, name=name, progress=progress, precision=precision,
-              max_games=max_games)
+              max_games=max_games, backend=backend, scheduler=scheduler)
     if res.interrupted:
         err_console.print(f"interrupted: complete chunks are kept in {res.path}; rerun with --resume to finish")
         raise typer.Exit(130)
-    rows = rep(res.path)
+    man = res.manifest
+    written = sum(man.get("games_written", {}).values())
+    rows = rep(res.path) if written else []
     if json_:
         _print_json(rows)
-        return
-    man = res.manifest
-    rate = man["last_run"]["games_per_second"]
-    err_console.print(f"wrote {res.path} ({res.games_played:,} games in {res.seconds:.1f} s"
-                      + (f", {rate:,.0f} games/s" if rate else "") + ")")
-    _print_provisional(man)
-    _print_table(render_report(rows, man["sides"], title=f"{man['experiment']} — {man['game']}"))
-    _print_table(render_balance(rows, man["sides"]))
+    else:
+        rate = man["last_run"]["games_per_second"]
+        err_console.print(f"wrote {res.path} ({res.games_played:,} games in {res.seconds:.1f} s"
+                          + (f", {rate:,.0f} games/s" if rate else "") + ")")
+        _print_provisional(man)
+        if rows:
+            _print_table(render_report(rows, man["sides"], title=f"{man['experiment']} — {man['game']}"))
+            _print_table(render_balance(rows, man["sides"]))
+    if res.failures:
+        for f in res.failures:
+            print(failure_line(f), file=sys.stderr)
+        print(f"simlab: {len(res.failures)} chunk(s) failed twice; the rest is written in {res.path}; "
+              "fix the cause and rerun with --resume to play them", file=sys.stderr)
+        raise typer.Exit(1)
 
 
 def _print_provisional(man: dict) -> None:
@@ -281,14 +297,19 @@ def tune(
     bids: Annotated[bool | None, typer.Option("--bids/--no-bids", help="print each side's bid table (Rule 14.4: a bid of b VPs for a side gives the other side b); default: for an option named like a handicap or bid")] = None,
     progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (worker processes) or dask")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
 ) -> None:
     """Find the fair value of a numeric option (handicap, bid) with a 95% interval, and the bid table."""
     from .api import tune as run
-    res = run(game, param=param, range_=range_, scenario=scenario, policy=policy or [], set_=set_ or [],
-              data=data, target=target, side=side, games=games, precision=precision, max_games=max_games, seed=seed,
-              fit=fit, method=method, refine=refine, replicates=replicates, workers=workers, out=out,
-              overwrite=overwrite, progress=progress, from_sweep=from_sweep, cell=cell,
-              log=lambda m: err_console.print(m))
+    from .sweeps.backends import sweep_backend
+    with sweep_backend(backend, scheduler, workers):
+        res = run(game, param=param, range_=range_, scenario=scenario, policy=policy or [], set_=set_ or [],
+                  data=data, target=target, side=side, games=games, precision=precision, max_games=max_games,
+                  seed=seed,
+                  fit=fit, method=method, refine=refine, replicates=replicates, workers=workers, out=out,
+                  overwrite=overwrite, progress=progress, from_sweep=from_sweep, cell=cell,
+                  log=lambda m: err_console.print(m))
     if bids is None:
         bids = any(w in param.lower() for w in ("handicap", "bid")) and res["target"] is None
     if bids and len(res["sides"]) == 2:
@@ -340,19 +361,23 @@ def compare(
     overwrite: Annotated[bool, typer.Option(help="replace the comparison already in --out")] = False,
     progress: Annotated[bool, typer.Option(help="show progress bars")] = False,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (worker processes) or dask")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
 ) -> None:
     """Compare two variants on the same seeds: win-rate difference with a paired interval, optional SPRT."""
     from .api import compare as run
+    from .sweeps.backends import sweep_backend
 
     def stage_line(r: dict) -> None:
         err_console.print(f"stage {r['stage'] + 1}: {r['games']:,} games, {r['discordant']:,} discordant "
                           f"({r['b_better']:,} for B), LLR {r['llr']:+.3f} in ({r['lower']:.3f}, {r['upper']:.3f})"
                           + (f" -> accept {r['decision']}" if r["decision"] else ""))
 
-    res = run(a, b, game=game, scenario=scenario, policy_a=policy_a or [], policy_b=policy_b or [],
-              set_a=set_a or [], set_b=set_b or [], data_a=data_a, data_b=data_b, games=games, seed=seed, side=side,
-              sprt=sprt, alpha=alpha, beta=beta, stage=stage, max_games=max_games, out=out, overwrite=overwrite,
-              workers=workers, progress=progress, on_stage=stage_line)
+    with sweep_backend(backend, scheduler, workers):
+        res = run(a, b, game=game, scenario=scenario, policy_a=policy_a or [], policy_b=policy_b or [],
+                  set_a=set_a or [], set_b=set_b or [], data_a=data_a, data_b=data_b, games=games, seed=seed,
+                  side=side, sprt=sprt, alpha=alpha, beta=beta, stage=stage, max_games=max_games, out=out,
+                  overwrite=overwrite, workers=workers, progress=progress, on_stage=stage_line)
     if json_:
         _print_json(res)
         return
@@ -390,11 +415,16 @@ def meta(
     overwrite: Annotated[bool, typer.Option(help="replace the meta-game already in --out")] = False,
     progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (worker processes) or dask")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
 ) -> None:
     """Play every policy pairing; show the win-rate matrix and the equilibrium mix and value."""
     from .api import meta as run
-    res = run(game, policies=policies or [], scenario=scenario, set_=set_ or [], data=data, games=games, seed=seed,
-              replicates=replicates, workers=workers, out=out, overwrite=overwrite, progress=progress)
+    from .sweeps.backends import sweep_backend
+    with sweep_backend(backend, scheduler, workers):
+        res = run(game, policies=policies or [], scenario=scenario, set_=set_ or [], data=data, games=games,
+                  seed=seed, replicates=replicates, workers=workers, out=out, overwrite=overwrite,
+                  progress=progress)
     if json_:
         _print_json(res)
         return
@@ -525,6 +555,51 @@ def bench(
         out_console.print(to_markdown(res))
 
 
+# --------------------------------------------------------------------------- soak
+@app.command("soak")
+def soak_cmd(
+    games: Annotated[int, typer.Option(help="games per game and case")] = 100_000,
+    game: Annotated[list[str] | None, typer.Option(help="soak only this game; repeatable (default: every game)")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE for every case; repeatable")] = None,
+    seed: Annotated[int, typer.Option(help="master seed")] = 20261130,
+    batch: Annotated[int, typer.Option(help="games per worker task")] = 10_000,
+    workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
+    timeout: Annotated[float, typer.Option(help="seconds a batch may run before it counts as a hang")] = 600.0,
+    json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Play many random-legal games of every game with every invariant checked.
+
+    Prints crashes, invariant violations and hangs (games stopped at a loop cap, batches over
+    --timeout) per game and case; exits 1 if there is any.
+    """
+    from .sweeps.spec import _split_kv
+    from .testing.soak import soak as run_soak
+    opts = {}
+    for k, v in _split_kv(set_ or [], "--set"):
+        if k in opts:
+            raise InputError(f"--set {k} given twice")
+        opts[k] = v
+    if seed < 0 or seed >= 2**64:
+        raise InputError(f"--seed must be in 0..2**64-1 (got {seed})")
+    rows = run_soak(games, game or None, options=opts, seed=seed, batch=batch, workers=workers, timeout=timeout,
+                    log=None if json_ else (lambda m: err_console.print(m, markup=False)))
+    if json_:
+        _print_json([r.to_dict() for r in rows])
+    else:
+        t = Table(title=f"soak: {games:,} games per case, seed {seed}")
+        for c in ("game", "scenario", "options", "policies", "games", "crashes", "violations", "hangs", "first problem"):
+            t.add_column(c, overflow="fold", justify="right" if c in ("games", "crashes", "violations", "hangs") else "left")
+        for r in rows:
+            t.add_row(r.game, r.scenario, ", ".join(f"{k}={v}" for k, v in r.options.items()) or "-",
+                      ", ".join(f"{k}={v}" for k, v in r.policies.items()), f"{r.games:,}", str(r.crashes),
+                      str(r.violations), str(r.hangs), r.problems[0] if r.problems else "")
+        out_console.print(t)
+    bad = [r for r in rows if not r.ok]
+    if bad:
+        print(f"simlab soak: problems in {len(bad)} of {len(rows)} case(s)", file=sys.stderr)
+        raise typer.Exit(1)
+
+
 @app.command()
 def version() -> None:
     """Print simlab's version."""
@@ -544,35 +619,55 @@ def _register_game_commands() -> None:
 _register_game_commands()
 
 
-def _exc(name: str) -> tuple[type, ...]:
+def _click_errors() -> dict[str, tuple[type, ...]]:
+    """Exception classes of click and of the click that typer may vendor (``typer._click``)."""
     mods = [click.exceptions] + ([_typer_click.exceptions] if _typer_click is not None else [])
-    return tuple(getattr(m, name) for m in mods if hasattr(m, name))
+
+    def cls(name):
+        return tuple(getattr(m, name) for m in mods if hasattr(m, name))
+
+    return {"help": cls("NoArgsIsHelpError"), "usage": cls("UsageError"), "click": cls("ClickException"),
+            "exit": cls("Exit") + (typer.Exit,), "abort": cls("Abort") + (typer.Abort,)}
+
+
+def _one_line(msg: str) -> str:
+    return " ".join(str(msg).split())
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``simlab`` console script; returns the exit status."""
+    """Entry point of the ``simlab`` console script; returns the exit status.
+
+    Bad input of any kind (an InputError from the library, a usage error from the command line)
+    prints one line ``simlab: error: ...`` on stderr and returns 2, with no traceback.
+    """
     cmd = typer.main.get_command(app)
+    errs = _click_errors()
     try:
-        cmd.main(args=argv, prog_name="simlab", standalone_mode=False)
-    except _exc("NoArgsIsHelpError") as e:
-        print(e.ctx.get_help() if e.ctx else str(e))
+        rv = cmd.main(args=argv, prog_name="simlab", standalone_mode=False)
+    except errs["help"] as e:
+        ctx = getattr(e, "ctx", None)
+        click.echo(ctx.get_help() if ctx else str(e), err=False)
         return 0
-    except _exc("UsageError") as e:
-        msg = " ".join(e.format_message().split())
-        where = e.ctx.command_path if e.ctx is not None and e.ctx.command_path else "simlab"
-        print(f"{where}: error: {msg}", file=sys.stderr)
+    except errs["usage"] as e:
+        ctx = getattr(e, "ctx", None)
+        where = ctx.command_path if ctx is not None and ctx.command_path else "simlab"
+        print(f"{where}: error: {_one_line(e.format_message())}", file=sys.stderr)
         return 2
-    except _exc("Exit") as e:
-        return e.exit_code
-    except _exc("Abort") + (KeyboardInterrupt,):
+    except errs["click"] as e:  # e.g. a file option that cannot be opened
+        print(f"simlab: error: {_one_line(e.format_message())}", file=sys.stderr)
+        return 2
+    except errs["exit"] as e:
+        return int(getattr(e, "exit_code", 0) or 0)
+    except (*errs["abort"], KeyboardInterrupt):
         print("simlab: interrupted", file=sys.stderr)
         return 130
     except InputError as e:
-        print(f"simlab: error: {e}", file=sys.stderr)
+        print(f"simlab: error: {_one_line(e)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # pragma: no cover - e.g. `simlab report | head`
         return 0
-    return 0
+    # without standalone mode click returns the code of a `typer.Exit(code)` raised by a command
+    return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -18,23 +18,34 @@ import pyarrow.dataset as ds
 from .errors import SweepStateError
 from .stats.intervals import wilson_interval
 from .sweeps.runner import load_manifest
+from .sweeps.store import Store
 
 __all__ = ["end_reason_rates", "length_distribution", "load", "load_table", "report", "side_advantage"]
 
 
-def _dataset(path: Path, table: str) -> ds.Dataset:
-    d = path / "games" if table == "games" else path / "events" / table
-    if not d.exists() or not any(d.rglob("*.parquet")):
-        raise SweepStateError(f"{path}: no '{table}' rows written yet")
-    files = sorted(str(p) for p in d.rglob("*.parquet") if not p.name.startswith("."))
-    return ds.dataset(files, format="parquet")
+def _dataset(store: Store, table: str) -> ds.Dataset:
+    try:
+        files = store.find("games" if table == "games" else f"events/{table}")
+    except ValueError:  # not a plain table name
+        files = []
+    if not files:
+        raise SweepStateError(f"{store.display}: no '{table}' rows written yet")
+    try:
+        return store.dataset(files)
+    except (pa.ArrowInvalid, OSError) as e:
+        raise SweepStateError(f"{store.display}: unreadable Parquet part ({_first_line(e)})") from None
+
+
+def _first_line(e: BaseException) -> str:
+    msg = " ".join(str(e).split())
+    return msg if len(msg) <= 200 else msg[:197] + "..."
 
 
 def load_table(path: str | Path, table: str = "games", columns: list[str] | None = None) -> pa.Table:
     """A sweep's table as a pyarrow Table, sorted by ``cell`` then ``game_index``.
 
     Args:
-        path: the sweep directory.
+        path: the sweep directory (a local path or an fsspec URL such as ``s3://bucket/sweep``).
         table: ``"games"`` or an events table name.
         columns: columns to read (default: all).
 
@@ -42,14 +53,17 @@ def load_table(path: str | Path, table: str = "games", columns: list[str] | None
         SweepStateError: if ``path`` is not a sweep directory or holds no such rows.
         KeyError: if a requested column does not exist.
     """
-    p = Path(path)
-    load_manifest(p)
-    dset = _dataset(p, table)
+    store = Store(path)
+    load_manifest(store)
+    dset = _dataset(store, table)
     cols = None if columns is None else list(dict.fromkeys(list(columns)))
     missing = [c for c in (cols or []) if c not in dset.schema.names]
     if missing:
         raise KeyError(f"no column {missing[0]!r} in {table} (columns: {', '.join(dset.schema.names)})")
-    t = dset.to_table(columns=cols)
+    try:
+        t = dset.to_table(columns=cols)
+    except (pa.ArrowInvalid, OSError) as e:
+        raise SweepStateError(f"{store.display}: unreadable Parquet part ({_first_line(e)})") from None
     keys = [k for k in ("cell", "game_index") if k in t.column_names]
     if keys:
         t = t.sort_by([(k, "ascending") for k in keys])
@@ -92,14 +106,13 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
     Raises:
         SweepStateError: if ``path`` is not a sweep directory or holds no games.
     """
-    p = Path(path)
-    man = load_manifest(p)
+    man = load_manifest(path)
     sides = man["sides"]
     cols = ["cell", "winner", "turns"] + [f"score_{s}" for s in sides]
-    has_reason = "end_reason" in _dataset(p, "games").schema.names
+    has_reason = "end_reason" in _dataset(Store(path), "games").schema.names
     if has_reason:
         cols.append("end_reason")
-    t = load_table(p, "games", cols)
+    t = load_table(path, "games", cols)
     reason = t["end_reason"].to_numpy(zero_copy_only=False) if has_reason else None
     params = {c["cell"]: c["params"] for c in man["cells"]}
     out = []
