@@ -191,3 +191,17 @@ def test_screens_never_stack_even_at_set_up_after_the_first_move():
     assert tuple(tr[0, i, :2]) == tuple(tr[0, j, :2])
     assert tuple(tr[1, i, :2]) != tuple(tr[1, j, :2]) or tr[1, i, L.TR_STATUS] or tr[1, j, L.TR_STATUS]
     assert SCREEN == setup.st[i, L.ST_KIND]
+
+
+def test_soak_hooks_find_nothing_wrong_and_catch_a_broken_batch():
+    sc = GAME.load_scenario("dogger-bank")
+    cases = GAME.soak_cases()
+    assert [c[0] for c in cases] == SCENARIOS and all(c[1] == {"check_invariants": True} for c in cases)
+    opts = GAME.resolve_options({"check_invariants": True})
+    b = GAME.play_batch(sc, opts, GAME.soak_policies(sc.sides), game_seeds(6, 1, 0, 200))
+    assert GAME.invariant_violations(sc, b, opts) == []
+    assert not GAME.capped(sc, b, opts).any()
+    b.games["score_german"][3] = 10_000
+    b.games["violations"][5] = 1
+    msgs = GAME.invariant_violations(sc, b, opts)
+    assert len(msgs) == 2 and any("9.54" in m for m in msgs)

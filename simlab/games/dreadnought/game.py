@@ -137,6 +137,49 @@ class Dreadnought(Game):
     def end_reasons(self):
         return END_REASONS
 
+    # ------------------------------------------------------------------ soak
+    def soak_cases(self):
+        """Every built-in scenario, with the in-kernel invariant count switched on."""
+        return [(s, {"check_invariants": True}) for s in self.scenarios]
+
+    def invariant_violations(self, scenario: Scenario, batch: Batch, options) -> list[str]:
+        """The generic contract plus Dreadnought's invariants (one line each).
+
+        Checked: no broken stacking, damage bound or confinement after any Movement Phase (the
+        ``violations`` column, when ``check_invariants`` is on); turns within the game length;
+        units sunk + wrecked + exited within each side's units; each side's score within the
+        enemy's total value plus its start and exit VPs (9.54); victory level ``draw`` exactly
+        for draws.
+        """
+        out = super().invariant_violations(scenario, batch, options)
+        setup, _ = scenario.payload
+        g = batch.games
+        if "violations" in g and int(np.asarray(g["violations"]).max(initial=0)) > 0:
+            out.append(f"{scenario.name}: {int((np.asarray(g['violations']) > 0).sum())} games broke an invariant "
+                       "after a Movement Phase (stacking, damage bounds or confinement)")
+        length = int(options.get("game_length") or 0) or int(setup.sc[L.SC_LENGTH])
+        t = np.asarray(g["turns"])
+        if t.size and (t.min() < 1 or t.max() > length):
+            out.append(f"{scenario.name}: turns outside 1..{length}")
+        side = setup.st[:, L.ST_SIDE]
+        value = setup.st[:, L.ST_VAL]
+        for k, s in enumerate(setup.sides):
+            units = int((side == k).sum())
+            lost = np.asarray(g[f"sunk_{s}"]) + np.asarray(g[f"wrecked_{s}"]) + np.asarray(g[f"exited_{s}"])
+            if lost.size and lost.max() > units:
+                out.append(f"{scenario.name}: {s} lost more units than it has ({units})")
+            cap = int(value[side != k].sum()) + int(setup.sc[L.SC_START_VP0 + k])
+            if setup.sc[L.SC_EXIT] and setup.sc[L.SC_EXIT_SIDE] == k and setup.sc[L.SC_EXIT_SCORES]:
+                cap += int(value[side == k].sum())
+            sc_ = np.asarray(g[f"score_{s}"])
+            if sc_.size and (sc_.min() < 0 or sc_.max() > cap):
+                out.append(f"{scenario.name}: score_{s} outside 0..{cap} (9.54: never above ship value)")
+        w = np.asarray(g["winner"])
+        lev = np.asarray(g["victory_level"])
+        if w.size and ((w < 0) != (lev == 0)).any():
+            out.append(f"{scenario.name}: victory_level 'draw' does not match the draws")
+        return out
+
     def bench_scenarios(self):
         return ("dogger-bank", "jutland")
 

@@ -882,9 +882,13 @@ def collisions_nb(st, sh, n, rng_roll, rl, sc, displaced):
             continue
         a = 0
         b = 0
-        while a == b:
+        for _ in range(64):            # ties are re-rolled (a cap: 64 ties in a row has odds 6**-64)
             a = _d6(rng_roll)
             b = _d6(rng_roll)
+            if a != b:
+                break
+        if a == b:
+            a = b - 1
         loser = st[i, L.ST_SIDE] if a < b else 1 - st[i, L.ST_SIDE]
         for j in range(n):
             if sh[j, L.SH_STATUS] == AFLOAT and st[j, L.ST_SIDE] == loser and sh[j, L.SH_X] == x \
