@@ -251,6 +251,17 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
     return out, evs
 
 
+#: the ``shots`` events table: column, slot of ``ev`` (layout ``E_*``), dtype
+SHOT_COLUMNS = (
+    ("game", L.E_GAME, np.int64), ("turn", L.E_TURN, np.int16), ("kind", L.E_KIND, np.int8),
+    ("firer", L.E_FIRER, np.int16), ("target", L.E_TARGET, np.int16), ("range", L.E_RANGE, np.int16),
+    ("strength", L.E_STRENGTH, np.int16), ("halved", L.E_HALVED, bool), ("fired_upon", L.E_UPON, bool),
+    ("arc", L.E_ARC, np.int8), ("dpt_roll", L.E_DPT_ROLL, np.int8), ("damage_points", L.E_DP, np.int16),
+    ("ratio", L.E_RATIO, np.int16), ("crt_roll", L.E_CRT_ROLL, np.int8), ("result", L.E_RESULT, np.int8),
+    ("combing", L.E_COMBING, bool),
+)
+
+
 def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batch:
     """Columns of a batch: one row per game; the ``shots`` table when ``ev`` is given."""
     s0, s1 = setup.sides
@@ -278,24 +289,7 @@ def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batc
     cats: dict = {"victory_level": LEVEL_NAMES, "end_reason": END_REASONS, "ended_by": ("none", s0, s1)}
     if ev is None:
         return Batch(games=cols, categories=cats)
-    shots = {
-        "game": ev[:, L.E_GAME].astype(np.int64),
-        "turn": ev[:, L.E_TURN].astype(np.int16),
-        "kind": ev[:, L.E_KIND].astype(np.int8),
-        "firer": ev[:, L.E_FIRER].astype(np.int16),
-        "target": ev[:, L.E_TARGET].astype(np.int16),
-        "range": ev[:, L.E_RANGE].astype(np.int16),
-        "strength": ev[:, L.E_STRENGTH].astype(np.int16),
-        "halved": ev[:, L.E_HALVED].astype(bool),
-        "fired_upon": ev[:, L.E_UPON].astype(bool),
-        "arc": ev[:, L.E_ARC].astype(np.int8),
-        "dpt_roll": ev[:, L.E_DPT_ROLL].astype(np.int8),
-        "damage_points": ev[:, L.E_DP].astype(np.int16),
-        "ratio": ev[:, L.E_RATIO].astype(np.int16),
-        "crt_roll": ev[:, L.E_CRT_ROLL].astype(np.int8),
-        "result": ev[:, L.E_RESULT].astype(np.int8),
-        "combing": ev[:, L.E_COMBING].astype(bool),
-    }
+    shots = {name: ev[:, slot].astype(dtype) for name, slot, dtype in SHOT_COLUMNS}
     labels = list(setup.labels)
     cats.update({"shots.kind": SHOT_KIND_NAMES, "shots.firer": labels, "shots.target": labels,
                  "shots.arc": ARC_NAMES, "shots.result": RESULT_NAMES})

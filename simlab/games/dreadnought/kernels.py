@@ -31,6 +31,7 @@ from .enums import (
     END_SIDE_GONE,
     EXITED,
     FIRE_FOCUS_ODDS,
+    FIRE_NEAREST,
     FIRE_RANDOM,
     FIRE_SPREAD_VALUE,
     LEVEL_DECISIVE,
@@ -202,22 +203,13 @@ def clamp_roll_nb(r):
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def damaged_attack_nb(attack, g):
-    """Attack Strength after G damage (Rule 5.41): 1G halves (fractions dropped), 2G is zero."""
-    if g <= 0:
-        return attack
-    if g == 1:
-        return attack // 2
-    return 0
-
-
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def movement_allowance_nb(movement, s):
-    """Movement Allowance (MP) after S damage (Rule 5.41): 1S halves (fractions dropped), 2S is zero."""
-    if s <= 0:
-        return movement
-    if s == 1:
-        return movement // 2
+def by_damage_nb(value, steps):
+    """A value after damage steps of its kind (Rule 5.41): one step halves it (fractions dropped),
+    two make it zero. Attack Strength after G steps; Movement Allowance (MP) after S steps."""
+    if steps <= 0:
+        return value
+    if steps == 1:
+        return value // 2
     return 0
 
 
@@ -422,7 +414,7 @@ def speed_bounds_nb(st, sh, i, rl):
         ``(least, most)`` in MP.
     """
     old = sh[i, L.SH_SPD]
-    allow = movement_allowance_nb(st[i, L.ST_MOV], sh[i, L.SH_S])
+    allow = by_damage_nb(st[i, L.ST_MOV], sh[i, L.SH_S])
     dec = (old * rl[L.RL_DECEL_PCT] + 99) // 100
     mn = old - dec
     mx = old + old * rl[L.RL_ACCEL_PCT] // 100
@@ -468,6 +460,26 @@ def plot_end_nb(x, z, f, t1, l1, t2, l2):
     return x, z, f2
 
 
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _leg_nb(x, z, f, turn, hexes, rl, px, pz, pf, row, t):
+    """One leg of a plot: turn in the hex (its MP spent in place), then ``hexes`` hexes ahead;
+    writes entries ``t + 1 ...`` of the path. Returns ``(x, z, facing, t)``."""
+    f = (f + turn) % 6
+    for _ in range(turn_cost_nb(turn, rl)):
+        t += 1
+        px[row, t] = x
+        pz[row, t] = z
+        pf[row, t] = f
+    for _ in range(hexes):
+        x += DXA[f]
+        z += DZA[f]
+        t += 1
+        px[row, t] = x
+        pz[row, t] = z
+        pf[row, t] = f
+    return x, z, f, t
+
+
 @njit(cache=True, error_model="numpy")
 def plot_path_nb(x, z, f, t1, l1, t2, l2, rl, px, pz, pf, row):
     """Write the MP-by-MP path of a plot into row ``row`` of ``px, pz, pf``.
@@ -481,33 +493,9 @@ def plot_path_nb(x, z, f, t1, l1, t2, l2, rl, px, pz, pf, row):
     px[row, 0] = x
     pz[row, 0] = z
     pf[row, 0] = f
-    f = (f + t1) % 6
-    for _ in range(turn_cost_nb(t1, rl)):
-        t += 1
-        px[row, t] = x
-        pz[row, t] = z
-        pf[row, t] = f
-    for _ in range(l1):
-        x += DXA[f]
-        z += DZA[f]
-        t += 1
-        px[row, t] = x
-        pz[row, t] = z
-        pf[row, t] = f
+    x, z, f, t = _leg_nb(x, z, f, t1, l1, rl, px, pz, pf, row, t)
     if t2 != 0:
-        f = (f + t2) % 6
-        for _ in range(turn_cost_nb(t2, rl)):
-            t += 1
-            px[row, t] = x
-            pz[row, t] = z
-            pf[row, t] = f
-        for _ in range(l2):
-            x += DXA[f]
-            z += DZA[f]
-            t += 1
-            px[row, t] = x
-            pz[row, t] = z
-            pf[row, t] = f
+        x, z, f, t = _leg_nb(x, z, f, t2, l2, rl, px, pz, pf, row, t)
     for k in range(t + 1, L.MAXMP + 1):
         px[row, k] = x
         pz[row, k] = z
@@ -735,6 +723,15 @@ def refresh_formation_nb(sh, fm, f, n):
     return cnt
 
 
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _in_buf_nb(buf, k, x, z):
+    """Is hex ``(x, z)`` among the first ``k`` rows of ``buf``?"""
+    for j in range(k):
+        if buf[j, 0] == x and buf[j, 1] == z:
+            return True
+    return False
+
+
 @njit(cache=True, error_model="numpy")
 def straight_column_nb(sh, f, n, buf):
     """Do the members of formation ``f`` stand one directly behind the other, all facing the same way?
@@ -758,12 +755,7 @@ def straight_column_nb(sh, f, n, buf):
             return 0
         x = sh[i, L.SH_X]
         z = sh[i, L.SH_Z]
-        dup = False
-        for j in range(k):
-            if buf[j, 0] == x and buf[j, 1] == z:
-                dup = True
-                break
-        if not dup:
+        if not _in_buf_nb(buf, k, x, z):
             buf[k, 0] = x
             buf[k, 1] = z
             buf[k, 2] = 0
@@ -775,12 +767,7 @@ def straight_column_nb(sh, f, n, buf):
     # the head: no stack in the hex ahead of it
     head = -1
     for j in range(k):
-        ahead = False
-        for m in range(k):
-            if buf[m, 0] == buf[j, 0] + dx and buf[m, 1] == buf[j, 1] + dz:
-                ahead = True
-                break
-        if not ahead:
+        if not _in_buf_nb(buf, k, buf[j, 0] + dx, buf[j, 1] + dz):
             if head >= 0:
                 return 0
             head = j
@@ -790,12 +777,7 @@ def straight_column_nb(sh, f, n, buf):
     while seen < k:
         cx -= dx
         cz -= dz
-        found = False
-        for m in range(k):
-            if buf[m, 0] == cx and buf[m, 1] == cz:
-                found = True
-                break
-        if not found:
+        if not _in_buf_nb(buf, k, cx, cz):
             return 0
         seen += 1
     return k
@@ -1289,7 +1271,7 @@ def predict_nb(sh, n, pred):
 # --------------------------------------------------------------------------- fire plots
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl):
-    a = damaged_attack_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
+    a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
     if halved:
         a = a // 2
     s = range_strength_nb(a, d, range_tab)
@@ -1301,7 +1283,7 @@ def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl):
     if arc_nb(sh[i, L.SH_F], dx, dz) != 0:
         pen -= rl[L.RL_BOW_STERN]
     # the target is likely to fire back if it can reach the firer
-    if damaged_attack_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) > 0 and d <= st[j, L.ST_RNG]:
+    if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) > 0 and d <= st[j, L.ST_RNG]:
         pen -= rl[L.RL_FIRED_UPON]
     if pen < 0:
         pen = 0
@@ -1311,6 +1293,41 @@ def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl):
     if dd > DMAX:
         dd = DMAX
     return eff_gun[band_nb(s, band_low), pen, dd]
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt):
+    """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
+    (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j."""
+    best = -1
+    bestv = -1e300
+    seen = 0
+    for j in range(n):
+        if st[j, L.ST_SIDE] == side or not _alive(sh, j) or (screens_only and st[j, L.ST_KIND] != SCREEN):
+            continue
+        d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z])
+        if d < 1 or d > reach:
+            continue
+        seen += 1
+        if code == FIRE_RANDOM:
+            if roll_nb(rng, seen) == 1:
+                best = j
+            continue
+        if code == FIRE_FOCUS_ODDS:
+            v = _shot_value_nb(st, sh, i, j, d, cnt[j] > 0, eff_gun, range_tab, band_low, rl) * st[j, L.ST_VAL]
+            v *= 1.0 + kn[L.K_FOCUS] * (sh[j, L.SH_G] + sh[j, L.SH_S])
+        elif code == FIRE_SPREAD_VALUE:
+            v = st[j, L.ST_VAL] - 1000.0 * cnt[j]
+            if _shot_value_nb(st, sh, i, j, d, cnt[j] > 0, eff_gun, range_tab, band_low, rl) <= 0.0:
+                v -= 1e6
+        else:  # FIRE_NEAREST
+            v = -1000.0 * d + st[j, L.ST_VAL]
+        if v > bestv:
+            bestv = v
+            best = j
+    if code == FIRE_RANDOM and best >= 0 and roll_nb(rng, seen + 1) == 1:
+        best = -1  # holding fire is legal too (5.21)
+    return best
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
@@ -1326,15 +1343,15 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
             continue
         sh[i, L.SH_TGT] = -1
         sh[i, L.SH_SB] = -1
-        if _alive(sh, i) and damaged_attack_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) > 0:
+        if _alive(sh, i) and by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) > 0:
             order[k] = i
             k += 1
     # strongest first
     for a in range(1, k):
         u = order[a]
-        key = damaged_attack_nb(st[u, L.ST_ATT], sh[u, L.SH_G])
+        key = by_damage_nb(st[u, L.ST_ATT], sh[u, L.SH_G])
         b = a - 1
-        while b >= 0 and damaged_attack_nb(st[order[b], L.ST_ATT], sh[order[b], L.SH_G]) < key:
+        while b >= 0 and by_damage_nb(st[order[b], L.ST_ATT], sh[order[b], L.SH_G]) < key:
             order[b + 1] = order[b]
             b -= 1
         order[b + 1] = u
@@ -1343,63 +1360,20 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if st[i, L.ST_RNG] < vis else vis
-        best = -1
-        bestv = -1e300
-        seen = 0
-        for j in range(n):
-            if st[j, L.ST_SIDE] == side or not _alive(sh, j):
-                continue
-            d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z])
-            if d < 1 or d > reach:
-                continue
-            seen += 1
-            if code == FIRE_RANDOM:
-                if roll_nb(rng, seen) == 1:
-                    best = j
-                continue
-            if code == FIRE_FOCUS_ODDS:
-                v = _shot_value_nb(st, sh, i, j, d, cnt[j] > 0, eff_gun, range_tab, band_low, rl) * st[j, L.ST_VAL]
-                v *= 1.0 + kn[L.K_FOCUS] * (sh[j, L.SH_G] + sh[j, L.SH_S])
-            elif code == FIRE_SPREAD_VALUE:
-                v = st[j, L.ST_VAL] - 1000.0 * cnt[j]
-                if _shot_value_nb(st, sh, i, j, d, cnt[j] > 0, eff_gun, range_tab, band_low, rl) <= 0.0:
-                    v -= 1e6
-            else:  # FIRE_NEAREST
-                v = -1000.0 * d + st[j, L.ST_VAL]
-            if v > bestv:
-                bestv = v
-                best = j
-        if code == FIRE_RANDOM and best >= 0 and roll_nb(rng, seen + 1) == 1:
-            best = -1  # holding fire is legal too (5.21)
+        best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             cnt[best] += 1
-    # secondary batteries (8.41)
+    # secondary batteries (8.41): the nearest screen unit in reach
     sbr = rl[L.RL_SB_RANGE] if rl[L.RL_SB_RANGE] < vis else vis
+    sbcode = FIRE_RANDOM if code == FIRE_RANDOM else FIRE_NEAREST
     for i in range(n):
         if st[i, L.ST_SIDE] != side or st[i, L.ST_KIND] != CAPITAL or not _alive(sh, i):
             continue
-        if damaged_attack_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0:
+        if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0:
             continue
-        best = -1
-        bestd = 1 << 30
-        seen = 0
-        for j in range(n):
-            if st[j, L.ST_SIDE] == side or st[j, L.ST_KIND] != SCREEN or not _alive(sh, j):
-                continue
-            d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z])
-            if d < 1 or d > sbr:
-                continue
-            seen += 1
-            if code == FIRE_RANDOM:
-                if roll_nb(rng, seen) == 1:
-                    best = j
-            elif d < bestd:
-                bestd = d
-                best = j
-        if code == FIRE_RANDOM and best >= 0 and roll_nb(rng, seen + 1) == 1:
-            best = -1
-        sh[i, L.SH_SB] = best
+        sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
+                                         rng, cnt)
 
 
 # --------------------------------------------------------------------------- torpedo plots
@@ -1525,7 +1499,7 @@ def preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low):
                     continue
                 if st[i, L.ST_KIND] != CAPITAL or r > st[i, L.ST_RNG]:
                     continue
-                a = damaged_attack_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
+                a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
                 stg = range_strength_nb(a, r, range_tab)
                 if stg <= 0:
                     continue
@@ -1738,18 +1712,16 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
     end position stacks legally. Returns True if kept."""
     flag = fm[f, L.FM_FLAG]
     mode = fm[f, L.FM_MODE]
+    # the flagship's path first: column members take theirs from it
     plot_path_nb(sh[flag, L.SH_X], sh[flag, L.SH_Z], sh[flag, L.SH_F], t1, l1, t2, l2, rl, px, pz, pf, flag)
-    ok, em = path_allowed_nb(st, sh, flag, px, pz, flag, mp, sc)
-    if not ok:
-        return False
-    exit_mp[flag] = em
     for i in range(n):
-        if i == flag or sh[i, L.SH_FORM] != f or not _alive(sh, i):
+        if sh[i, L.SH_FORM] != f or not _alive(sh, i):
             continue
-        if mode == COLUMN:
-            column_member_path_nb(trail, f, fm[f, L.FM_HEAD], sh[i, L.SH_CUR], mp, px, pz, pf, flag, i)
-        else:
-            plot_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], t1, l1, t2, l2, rl, px, pz, pf, i)
+        if i != flag:
+            if mode == COLUMN:
+                column_member_path_nb(trail, f, fm[f, L.FM_HEAD], sh[i, L.SH_CUR], mp, px, pz, pf, flag, i)
+            else:
+                plot_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], t1, l1, t2, l2, rl, px, pz, pf, i)
         ok, em = path_allowed_nb(st, sh, i, px, pz, i, mp, sc)
         if not ok:
             return False
@@ -2100,9 +2072,9 @@ def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, 
         t = sh[i, L.SH_TGT]
         if t >= 0:
             sh[t, L.SH_UPON] = 1
-            a = damaged_attack_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
+            a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
             d = desig[t]
-            if d < 0 or a > damaged_attack_nb(st[d, L.ST_ATT], sh[d, L.SH_G]):
+            if d < 0 or a > by_damage_nb(st[d, L.ST_ATT], sh[d, L.SH_G]):
                 desig[t] = i
         s = sh[i, L.SH_SB]
         if s >= 0:
@@ -2114,7 +2086,7 @@ def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, 
         halved = 1 if (rl[L.RL_HALVE_MULTI] and desig[t] != i) else 0
         d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[t, L.SH_X], sh[t, L.SH_Z])
         arc = arc_nb(sh[i, L.SH_F], sh[t, L.SH_X] - sh[i, L.SH_X], sh[t, L.SH_Z] - sh[i, L.SH_Z])
-        a = damaged_attack_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
+        a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
         res = gun_shot_nb(a, halved, d, sh[i, L.SH_UPON], arc, st[t, L.ST_DEF], dpt, band_low, crt, range_tab, rl,
                           rng, shot)
         add_pending_nb(sh, t, res)
