@@ -176,12 +176,12 @@ def test_collisions_6_13_leave_no_hex_shared(rules):
 
 
 def test_no_about_face_plots_for_jutland_british_battleships(rules):
-    cand = np.zeros((256, 5), dtype=np.int64)
+    cand = np.zeros((256, 8), dtype=np.int64)
     for noabout in (0, 1):
         k = candidates_nb(3, 6, 6, rules.rl, noabout, cand, True)
         about = ((cand[:k, 0] == 3) | (cand[:k, 2] == 3)).any()
         assert bool(about) == (noabout == 0)
-        for t1, l1, t2, l2, mp in cand[:k]:
+        for t1, l1, t2, l2, mp in cand[:k, :5]:
             assert plot_mp_nb(t1, l1, t2, l2, rules.rl) == mp and 3 <= mp <= 6
 
 
@@ -210,3 +210,26 @@ def test_column_members_follow_the_flagship_6_22(rules):
     assert fm[0, L.FM_HEAD] == 5
     sh[:, L.SH_X], sh[:, L.SH_Z], sh[:, L.SH_F] = px[:, mp], pz[:, mp], pf[:, mp]
     assert straight_column_nb(sh, 0, n, buf) == 0                 # bent: no change to line abreast
+
+
+def test_arcs_agree_with_angles_everywhere():
+    # an independent definition by angles: bow if the bearing is within 30 degrees of the facing,
+    # stern if within 30 degrees of the opposite, broadside otherwise (boundaries included)
+    import math
+
+    from simlab.games.dreadnought.kernels import bearing_nb
+
+    def angle(dx, dz):       # flat-topped hexes: x to the east, z rows to the south-south-east
+        px, py = 1.5 * dx, math.sqrt(3) * (dz + dx / 2)
+        return math.degrees(math.atan2(px, -py)) % 360      # clockwise from north
+
+    for facing in range(6):
+        for dx in range(-6, 7):
+            for dz in range(-6, 7):
+                if dx == 0 and dz == 0:
+                    continue
+                off = (angle(dx, dz) - 60 * facing + 540) % 360 - 180
+                want = ARC_BOW if abs(off) < 30 - 1e-9 else ARC_STERN if abs(off) > 150 + 1e-9 else ARC_BROADSIDE
+                assert arc_nb(facing, dx, dz) == want, (facing, dx, dz, off)
+                k, tie = bearing_nb(dx, dz)
+                assert tie or abs((angle(dx, dz) - 60 * k + 540) % 360 - 180) < 30 + 1e-9

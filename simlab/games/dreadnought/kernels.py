@@ -130,6 +130,14 @@ def bearing_nb(dx, dz):
     return k, tie
 
 
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _dot_nb(d, dx, dz):
+    """Cube dot product of the vector ``(dx, dz)`` with the unit step of direction ``d``."""
+    ex = DXA[d]
+    ez = DZA[d]
+    return dx * ex + (dx + dz) * (ex + ez) + dz * ez
+
+
 @njit(cache=True, error_model="numpy")
 def arc_nb(facing, dx, dz):
     """Arc of fire (Rule 7.1) in which a target at cube offset ``(dx, dz)`` lies from a unit facing
@@ -139,49 +147,16 @@ def arc_nb(facing, dx, dz):
     starboard and port arcs the two 120-degree wedges between them. A target exactly on the line
     between the bow (or stern) wedge and a broadside wedge is in the broadside arc (ruling DN-F4).
     """
-    k, tie = bearing_nb(dx, dz)
-    if k < 0:
-        return 0
-    rel = (k - facing) % 6
-    if tie == 1:
-        return 0
-    if rel == 0:
+    # the bow wedge holds v exactly when v leans further toward the bow hexside than toward either
+    # neighbouring hexside (cube dot products are Euclidean); the stern wedge is the opposite
+    a = _dot_nb(facing, dx, dz)
+    left = _dot_nb((facing + 5) % 6, dx, dz)
+    right = _dot_nb((facing + 1) % 6, dx, dz)
+    if a > left and a > right:
         return 1
-    if rel == 3:
+    if a < left and a < right:
         return 2
     return 0
-
-
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def side_arc_nb(facing, dx, dz):
-    """Which broadside arc holds a cube offset: 0 starboard, 1 port, -1 bow/stern or same hex."""
-    k, tie = bearing_nb(dx, dz)
-    if k < 0:
-        return -1
-    rel = (k - facing) % 6
-    if tie == 1:
-        # boundary between rel and rel + 1
-        if rel == 0 or rel == 1 or rel == 2:
-            return 0
-        return 1
-    if rel == 1 or rel == 2:
-        return 0
-    if rel == 4 or rel == 5:
-        return 1
-    return -1
-
-# ==================================================================================================
-# gunnery (Rule 5)
-# ==================================================================================================
-# Gunnery kernels: range effects, the Damage Point Table and the Combat Results Table (Rule 5).
-#
-# Only ``@njit`` functions live here (suffix ``_nb``). The tables come from the data pack compiled
-# by :func:`simlab.games.dreadnought.rules.compile_rules`:
-#
-# * ``dpt``: ``int64[13, 11]`` damage points by 2d6 roll (rows 2..12) and attack band;
-# * ``band_low``: ``int64[11]`` lowest strength of each band;
-# * ``crt``: ``int64[13, ncols + 1]`` result codes (``RES_*``; ``CRT_E`` for E) by roll and column;
-# * ``range_tab``: ``int64[k, 3]`` (max hexes, multiply, divide) ascending (Rule 5.51).
 
 
 
@@ -1927,6 +1902,9 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
             sf = sh[flag, L.SH_F]
             for c in range(k):
                 ex, ez, ef = plot_end_nb(sx, sz, sf, cand[c, 0], cand[c, 1], cand[c, 2], cand[c, 3])
+                cand[c, 5] = ex
+                cand[c, 6] = ez
+                cand[c, 7] = ef
                 turnmp = cand[c, 4] - cand[c, 1] - cand[c, 3]
                 scores[c] = _score_nb(ex, ez, ef, cand[c, 4], turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz)
             done = False
@@ -1940,6 +1918,10 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
                 if b < 0:
                     break
                 scores[b] = -1e301
+                # a cheap look at the flagship's end hex first (most refusals are stacking there)
+                if not in_exit_nb(st, flag, cand[b, 5], cand[b, 6], sc) and \
+                        not stack_ok_nb(st, sh, flag, cand[b, 5], cand[b, 6], cand[b, 7], planned, n, rl):
+                    continue
                 if _try_plan_nb(st, sh, fm, trail, f, n, cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3], cand[b, 4],
                                 sc, rl, px, pz, pf, planned, exit_mp, tk):
                     done = True
@@ -2171,7 +2153,7 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
     displaced = np.zeros(n, dtype=np.int64)
     pred = np.zeros((n, 2), dtype=np.int64)
     buf = np.zeros((n, 3), dtype=np.int64)
-    cand = np.zeros((MAXC, 5), dtype=np.int64)
+    cand = np.zeros((MAXC, 8), dtype=np.int64)
     scores = np.zeros(MAXC, dtype=np.float64)
     mx = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     mz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
