@@ -50,7 +50,7 @@ def sweeps_loop_nb(k, tracks, seed):
     hitmask = np.zeros((nm, n), dtype=np.int8)
     hits = np.zeros((nm * n, 4), dtype=np.int64)
     total = 0
-    for it in range(k):
+    for _ in range(k):
         for s in range(n):
             x = roll_nb(rng, 12)
             z = roll_nb(rng, 12) - 6
@@ -65,7 +65,6 @@ def sweeps_loop_nb(k, tracks, seed):
             marker_path_nb(roll_nb(rng, 12), roll_nb(rng, 12) - 6, roll_nb(rng, 6) - 1, roll_nb(rng, tracks.shape[0]) - 1,
                            roll_nb(rng, 2) - 1, 5, tracks, mx, mz, md, m)
         total += sweep_nb(nm, 5, mx, mz, md, n, px, pz, pf, mp, alive, exit_mp, hitmask, hits)
-        _ = it
     return total
 
 
