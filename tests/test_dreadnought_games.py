@@ -205,3 +205,32 @@ def test_soak_hooks_find_nothing_wrong_and_catch_a_broken_batch():
     b.games["violations"][5] = 1
     msgs = GAME.invariant_violations(sc, b, opts)
     assert len(msgs) == 2 and any("9.54" in m for m in msgs)
+
+
+def test_the_test_helpers_catch_what_they_check():
+    # _award: the 9.53 examples and the caps
+    assert _award(29, 6, 0, 1, 0, 2) == 3 and _award(29, 6, 0, 1, 2, 4) == 11
+    assert _award(29, 6, SUNK, 0, 0, 3) == 29 and _award(29, 6, 0, 2, 2, 9) == 29
+    # _check_positions: a good position passes; each kind of bad one fails
+    st = np.zeros((6, L.NST), dtype=np.int64)
+    st[:, L.ST_KIND] = CAPITAL
+    st[5, L.ST_SIDE] = 1
+    row = np.zeros((6, L.NTR), dtype=np.int64)
+    row[:, L.TR_X] = [0, 0, 0, 0, 1, 2]
+    _check_positions(st, row, "good")
+    bad = []
+    r = row.copy()
+    r[4, L.TR_X] = 0                       # five ships in one hex
+    bad.append((st, r))
+    r = row.copy()
+    r[5, L.TR_X] = 0                       # an enemy in the hex
+    bad.append((st, r))
+    r = row.copy()
+    r[3, L.TR_F] = 1                       # mixed facings
+    bad.append((st, r))
+    s2 = st.copy()
+    s2[0, L.ST_KIND] = SCREEN              # a screen in a stack
+    bad.append((s2, row))
+    for s_, r_ in bad:
+        with pytest.raises(AssertionError):
+            _check_positions(s_, r_, "bad")
