@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -43,10 +44,26 @@ from ..errors import InputError, SpecError
 from ..games import Game, get_game
 from ..rng import cell_key
 
-__all__ = ["Cell", "SweepSpec", "expand", "load_spec", "spec_from_args"]
+__all__ = ["Cell", "SweepSpec", "check_name", "expand", "load_spec", "spec_from_args"]
 
 MAX_CELLS = 100_000
 MAX_GAMES = 10**12
+#: experiment names: they name the default output folder ``results/<name>-<time>``, so they are one
+#: plain path component (no ``/``, no leading dot)
+NAME_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,99}$"
+_NAME = re.compile(NAME_PATTERN)
+
+
+def check_name(name: object) -> str:
+    """Check an experiment name (``NAME_PATTERN``: letters, digits, ``_ . -``, not starting with ``.`` or ``-``).
+
+    Raises:
+        SpecError: on any other name (a path, an empty name, more than 100 characters).
+    """
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise SpecError(f"experiment name {name!r} must be 1-100 letters, digits, '_', '.' or '-', "
+                        "starting with a letter, digit or '_'")
+    return name
 
 
 @dataclass
@@ -66,6 +83,9 @@ class SweepSpec:
         crn: common random numbers across cells.
         data: override-pack path or None.
         description: free text.
+        precision: if set, play each cell in chunks until the larger Wilson half-width of its
+            sides' win rates (95%) is at most this (then ``games`` is the minimum per cell).
+        max_games: ceiling of games per cell under ``precision`` (default 1,000,000).
     """
 
     name: str
@@ -80,6 +100,8 @@ class SweepSpec:
     crn: bool = False
     data: str | None = None
     description: str = ""
+    precision: float | None = None
+    max_games: int | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -88,7 +110,11 @@ class SweepSpec:
         """Hash of everything that decides the rows (not the name or description)."""
         d = self.to_dict()
         d.pop("description")
-        d.pop("chunk_size")
+        if self.precision is None:
+            d.pop("chunk_size")  # rows do not depend on the chunk size (they do under precision)
+        for k in ("precision", "max_games"):
+            if d[k] is None:
+                d.pop(k)
         return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
@@ -115,15 +141,17 @@ class Cell:
 
 class _ExperimentIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: StrictStr | None = Field(default=None, min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.\-]+$")
+    name: StrictStr | None = Field(default=None, min_length=1, max_length=100, pattern=NAME_PATTERN)
     description: StrictStr = ""
     game: StrictStr
     scenario: StrictStr | list[StrictStr] | None = None
-    games: StrictInt = Field(ge=1, le=MAX_GAMES)
+    games: StrictInt | None = Field(default=None, ge=1, le=MAX_GAMES)
     seed: StrictInt = Field(default=0, ge=0, lt=2**64)
     chunk_size: StrictInt | None = Field(default=None, ge=1, le=10**9)
     crn: StrictBool = False
     data: StrictStr | None = None
+    precision: float | None = Field(default=None, gt=0, lt=0.5)
+    max_games: StrictInt | None = Field(default=None, ge=1, le=MAX_GAMES)
 
 
 class _SpecIn(BaseModel):
@@ -182,12 +210,39 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
     scen = e.scenario if isinstance(e.scenario, list) else ([e.scenario] if e.scenario else [])
     scen = [_rel(x, p.parent) for x in scen]
     data = str(_resolve(e.data, p.parent)) if e.data else None
-    return SweepSpec(
-        name=e.name or p.stem, game=e.game, scenarios=scen,
+    if e.games is None and e.precision is None:
+        raise SpecError(f"{p.name}: experiment.games: missing (or give experiment.precision)")
+    spec = SweepSpec(
+        name=e.name or _name_from_stem(p.stem), game=e.game, scenarios=scen,
         policies={k: (v if isinstance(v, list) else [v]) for k, v in s.policies.items()},
-        options=dict(s.options), grid={k: list(v) for k, v in s.grid.items()}, games=e.games, seed=e.seed,
+        options=dict(s.options), grid={k: list(v) for k, v in s.grid.items()},
+        games=e.games if e.games is not None else 1, seed=e.seed,
         chunk_size=e.chunk_size, crn=e.crn, data=data, description=e.description,
+        precision=e.precision, max_games=e.max_games,
     )
+    check_precision(spec)
+    return spec
+
+
+def _name_from_stem(stem: str) -> str:
+    name = re.sub(r"[^A-Za-z0-9_.\-]", "_", stem)[:100]
+    return name if _NAME.match(name) else f"_{name}"[:100]
+
+
+def check_precision(spec: SweepSpec) -> None:
+    """Check the precision fields of a spec.
+
+    Raises:
+        SpecError: a precision outside (0, 0.5), max_games without precision, or max_games below games.
+    """
+    if spec.precision is None:
+        if spec.max_games is not None:
+            raise SpecError("max_games needs precision (a target Wilson half-width)")
+        return
+    if not (0 < spec.precision < 0.5):
+        raise SpecError(f"precision must be between 0 and 0.5 (a Wilson half-width), got {spec.precision}")
+    if spec.max_games is not None and spec.max_games < spec.games:
+        raise SpecError(f"max_games ({spec.max_games}) is below games ({spec.games})")
 
 
 def _resolve(x: str, base: Path) -> Path:
@@ -220,7 +275,8 @@ def _split_kv(items: Sequence[str], flag: str) -> list[tuple[str, str]]:
 def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[str] = (),
                    set_: Sequence[str] = (), grid: Sequence[str] = (), games: int = 1000, seed: int = 0,
                    chunk_size: int | None = None, crn: bool = False, data: str | None = None,
-                   name: str | None = None) -> SweepSpec:
+                   name: str | None = None, precision: float | None = None,
+                   max_games: int | None = None) -> SweepSpec:
     """Build a spec from ``simlab sweep --game ...`` arguments.
 
     ``policy`` items are ``SIDE=NAME`` (``SIDE=A,B`` makes a grid axis); ``set_`` items
@@ -231,10 +287,14 @@ def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[s
     """
     if games is None or games < 1:
         raise SpecError(f"--games must be at least 1 (got {games})")
+    if games > MAX_GAMES:
+        raise SpecError(f"--games must be at most {MAX_GAMES:,} (got {games})")
     if seed is None or seed < 0 or seed >= 2**64:
         raise SpecError(f"--seed must be in 0..2**64-1 (got {seed})")
-    if chunk_size is not None and chunk_size < 1:
-        raise SpecError(f"--chunk-size must be at least 1 (got {chunk_size})")
+    if chunk_size is not None and (chunk_size < 1 or chunk_size > 10**9):
+        raise SpecError(f"--chunk-size must be at least 1 and at most 1,000,000,000 (got {chunk_size})")
+    if max_games is not None and (max_games < 1 or max_games > MAX_GAMES):
+        raise SpecError(f"--max-games must be in 1..{MAX_GAMES:,} (got {max_games})")
     pol: dict[str, list[str]] = {}
     for k, v in _split_kv(policy, "--policy"):
         if k in pol:
@@ -254,8 +314,12 @@ def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[s
             raise SpecError(f"--grid {k}: empty value in {v!r}")
         g[k] = vals
     scen = [x.strip() for x in scenario.split(",")] if scenario else []
-    return SweepSpec(name=name or game, game=game, scenarios=scen, policies=pol, options=opts, grid=g,
-                     games=int(games), seed=int(seed), chunk_size=chunk_size, crn=crn, data=data)
+    check_name(name or game)
+    spec = SweepSpec(name=name or game, game=game, scenarios=scen, policies=pol, options=opts, grid=g,
+                     games=int(games), seed=int(seed), chunk_size=chunk_size, crn=crn, data=data,
+                     precision=precision, max_games=max_games)
+    check_precision(spec)
+    return spec
 
 
 def expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
