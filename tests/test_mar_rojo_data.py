@@ -118,7 +118,7 @@ def test_scenario_file_and_override_pack_through_the_cli(tmp_path, capsys):
     rc = main(["sweep", "--game", "mar-rojo", "--scenario", str(sc), "--games", "50", "--workers", "1",
                "--data", str(over), "--out", str(out), "--no-progress", "--json"])
     assert rc == 0
-    from simlab.sweep.runner import load_manifest
+    from simlab.sweeps.runner import load_manifest
     assert load_manifest(out)["data"]["counts"]["user"] == 1
     import simlab
     df = simlab.load(out)

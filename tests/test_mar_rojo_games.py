@@ -33,16 +33,7 @@ from simlab.games.mar_rojo.layout import (
     NOUT,
     O_CARDS0,
     O_DRAWN0,
-    O_END_REASON,
-    O_MSHORT0,
-    O_REMOVED,
-    O_SCORE0,
-    O_SHIPS_SUNK0,
-    O_SUBTURNS,
-    O_SUNK0,
-    O_TURNS,
     O_VIOLATION,
-    O_WINNER,
     S_ROW,
     S_STATUS,
 )
@@ -53,63 +44,27 @@ GAME = get_game("mar-rojo")
 SCENARIOS = list(GAME.scenarios)
 
 
-def _check_rows(setup, out, sq, scenario):
-    """Rule checks of every row; returns nothing, asserts."""
-    assert (out[:, O_VIOLATION] == 0).all(), np.unique(out[:, O_VIOLATION], return_counts=True)
-    assert set(np.unique(out[:, O_WINNER])) <= {-1, 0, 1}
-    assert (out[:, O_SUBTURNS] > 0).all()
-    assert (out[:, O_TURNS] == (out[:, O_SUBTURNS] + 1) // 2).all()
-    assert set(np.unique(out[:, O_END_REASON])) <= {0, 1}
-    n = out.shape[0]
-    for i in range(n):
-        for side in range(2):
-            base = side * MAXC
-            slots = sq[i, base:base + MAXC]
-            present = slots[:, 0] >= 0
-            types = setup.pool[slots[present, 0], C_TYPE]
-            status = slots[present, 1]
-            sunk = status == ST_SUNK
-            for t in range(6):
-                assert out[i, O_SUNK0 + 6 * side + t] == np.sum(sunk & (types == t))
-            assert out[i, O_MSHORT0 + side] <= np.sum(types == MERCHANT)
-            # the ships the other side sank, for the tie-break (aircraft are not ships)
-            assert out[i, O_SHIPS_SUNK0 + 1 - side] == np.sum(sunk & (types != AIRCRAFT))
-            assert out[i, O_CARDS0 + side] == np.sum(status != 4) or setup.reinf[side] >= 0
-        cap_merch = [out[i, O_SUNK0 + 6 * s + CAPITAL] + out[i, O_SUNK0 + 6 * s + MERCHANT] for s in range(2)]
-        if setup.victory == V_CABO_DE_PALOS:
-            rep_wins = out[i, O_SUNK0 + CAPITAL] > 0 or (
-                out[i, O_SUNK0 + MERCHANT] > 0 and out[i, O_SUNK0 + DESTROYER] + out[i, O_SUNK0 + 2] > 0)
-            assert out[i, O_WINNER] == (1 if rep_wins else 0)
-        else:
-            for side in range(2):
-                pts = cap_merch[1 - side]
-                if setup.victory == 1:
-                    pts += out[i, O_MSHORT0 + side] * setup.merchant_points[side]
-                else:
-                    others = sum(out[i, O_SUNK0 + 6 * (1 - side) + t] for t in range(6)) - cap_merch[1 - side]
-                    pts += others // 4
-                assert out[i, O_SCORE0 + side] == pts
-            a, b = out[i, O_SCORE0], out[i, O_SCORE0 + 1]
-            if a != b:
-                assert out[i, O_WINNER] == (0 if a > b else 1)
-            else:
-                sa, sb = out[i, O_SHIPS_SUNK0], out[i, O_SHIPS_SUNK0 + 1]
-                assert out[i, O_WINNER] == (-1 if sa == sb else (0 if sa > sb else 1))
+ON = {"check_invariants": True, "card_events": True}
+
+
+def _play(scenario, opts, pols, seeds):
+    """Play a batch with the kernel's invariant checks and the cards table on; assert that no
+    invariant and no rule check fails; return the batch."""
+    sc = GAME.load_scenario(scenario)
+    o = GAME.resolve_options({**ON, **opts})
+    batch = GAME.play_batch(sc, o, pols, seeds)
+    problems = GAME.invariant_violations(sc, batch, o)
+    assert problems == [], problems
+    assert (batch.games["invariant_violation"] == 0).all()
     if scenario == "strait-of-gibraltar":
-        assert (out[:, O_REMOVED] <= 2).all()
-        assert (out[:, O_REMOVED] == 2).mean() > 0.5  # the first The End nearly always comes up
-    else:
-        assert (out[:, O_REMOVED] == 0).all()
+        assert (batch.games["removed_republican"] == 2).mean() > 0.5  # the first The End nearly always comes
+    return sc, batch
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("policy", POLICY_NAMES)
 def test_games_keep_every_invariant(scenario, policy):
-    sc = GAME.load_scenario(scenario)
-    opts = GAME.resolve_options({})
-    pols = {"nationalist": policy, "republican": policy}
-    out, sq = run_games(sc.payload, opts, pols, game_seeds(2024, 7, 0, 60), debug=True)
-    _check_rows(sc.payload, out, sq, scenario)
+    _play(scenario, {}, {"nationalist": policy, "republican": policy}, game_seeds(2024, 7, 0, 60))
 
 
 @pytest.mark.parametrize("opts", [
@@ -122,11 +77,7 @@ def test_games_keep_every_invariant(scenario, policy):
                                   ("torpedo-first", "solo-ai"), ("solo-ai", "random-legal")])
 def test_options_keep_every_invariant(opts, pair):
     for scenario in ("cabo-de-palos", "mediterranean-campaign"):
-        sc = GAME.load_scenario(scenario)
-        o = GAME.resolve_options(opts)
-        pols = {"nationalist": pair[0], "republican": pair[1]}
-        out, sq = run_games(sc.payload, o, pols, game_seeds(77, 3, 0, 40), debug=True)
-        _check_rows(sc.payload, out, sq, scenario)
+        _play(scenario, opts, {"nationalist": pair[0], "republican": pair[1]}, game_seeds(77, 3, 0, 40))
 
 
 def test_night_rules_change_the_game():
@@ -140,30 +91,47 @@ def test_night_rules_change_the_game():
 
 
 def test_points_built_squadrons_meet_rule_9():
-    sc = GAME.load_scenario("points-built")
-    setup = sc.payload
     for length, row in (("short", (5, 8, 10, 1, 1, 1, 0, 1)), ("average", (6, 12, 15, 1, 2, 2, 0, 2)),
                         ("long", (8, 15, 20, 2, 3, 3, 1, 3))):
         for b in ("balanced", "value-greedy", "random"):
-            opts = GAME.resolve_options({"length": length, "builder_nationalist": b, "builder_republican": b,
-                                         "intervention_fleets": True, "neutral_fleets": True})
-            out, sq = run_games(setup, opts, {"nationalist": "aggressive", "republican": "cautious"},
-                                game_seeds(11, 2, 0, 40), debug=True)
-            _check_rows(setup, out, sq, "points-built")
-            for i in range(out.shape[0]):
+            opts = {"length": length, "builder_nationalist": b, "builder_republican": b,
+                    "intervention_fleets": True, "neutral_fleets": True}
+            sc, batch = _play("points-built", opts, {"nationalist": "aggressive", "republican": "cautious"},
+                              game_seeds(11, 2, 0, 40))
+            pool = sc.payload.pool
+            ev = batch.events["cards"]
+            for i in range(40):
                 for side in range(2):
-                    idx = sq[i, side * MAXC:(side + 1) * MAXC, 0]
-                    idx = idx[idx >= 0]
-                    types = setup.pool[idx, C_TYPE]
-                    cost = setup.pool[idx, 14].sum()
+                    idx = ev["card"][(ev["game"] == i) & (ev["side"] == side)].astype(int)
+                    types = pool[idx, C_TYPE]
                     assert row[0] <= len(idx) <= row[1], (length, b, len(idx))
-                    assert cost <= row[2]
+                    assert pool[idx, 14].sum() <= row[2]
                     assert row[3] <= np.sum(types == CAPITAL) <= row[4]
                     assert np.sum(types == MERCHANT) == row[5]
                     assert row[6] <= np.sum((types == AIRCRAFT) | (types == 3)) <= row[7]
-                    factions = setup.pool[idx, 1]
                     allowed = {0: {0, 2, 4, 5}, 1: {1, 2, 3}}[side]
-                    assert set(factions.tolist()) <= allowed
+                    assert set(pool[idx, 1].tolist()) <= allowed
+
+
+def test_row_checks_must_fail_on_a_broken_row():
+    sc, batch = _play("strait-of-gibraltar", {}, {"nationalist": "aggressive", "republican": "aggressive"},
+                      game_seeds(4, 4, 0, 30))
+    from simlab.games.mar_rojo.checks import row_violations
+    for col, delta in (("winner", 1), ("score_nationalist", 1), ("sunk_republican_merchant", 5),
+                       ("ships_sunk_by_nationalist", 1), ("turns", 1), ("removed_republican", 3),
+                       ("invariant_violation", 3)):
+        g = dict(batch.games)
+        g[col] = np.asarray(g[col]).copy()
+        g[col][0] = (g[col][0] + delta) if col != "winner" else (1 if g[col][0] != 1 else 0)
+        assert row_violations(sc.payload, g, batch.events), col
+    ev = {"cards": {k: np.asarray(v).copy() for k, v in batch.events["cards"].items()}}
+    ev["cards"]["status"][:] = 2
+    assert row_violations(sc.payload, batch.games, ev)
+    cabo, cb = _play("cabo-de-palos", {}, {"nationalist": "aggressive", "republican": "aggressive"},
+                     game_seeds(4, 5, 0, 30))
+    g = dict(cb.games)
+    g["winner"] = 1 - np.asarray(g["winner"])
+    assert row_violations(cabo.payload, g, None)
 
 
 @pytest.mark.parametrize("length", ["short", "average", "long"])
@@ -287,10 +255,8 @@ def test_names_follow_the_rulebook():
 def test_100k_random_legal_games_per_scenario(scenario):
     """100,000 random-legal games per scenario with every invariant checked throughout."""
     sc = GAME.load_scenario(scenario)
-    opts = GAME.resolve_options({"faccioso_cabo_palos": True})
+    opts = GAME.resolve_options({**ON, "faccioso_cabo_palos": True})
     pols = {"nationalist": "random-legal", "republican": "random-legal"}
     for chunk in range(10):
-        out, sq = run_games(sc.payload, opts, pols, game_seeds(100, 1, chunk * 10_000, (chunk + 1) * 10_000),
-                            debug=True)
-        assert (out[:, O_VIOLATION] == 0).all()
-        _check_rows(sc.payload, out[:500], sq[:500], scenario)
+        batch = GAME.play_batch(sc, opts, pols, game_seeds(100, 1, chunk * 10_000, (chunk + 1) * 10_000))
+        assert GAME.invariant_violations(sc, batch, opts) == []

@@ -1,10 +1,10 @@
 """Kernel benchmarks of ``mar-rojo`` for ``simlab bench`` (Game.bench_cases).
 
-* ``mar-rojo deck``: action-deck passes per second: shuffle, deal two hands, draw to the end of
+* ``deck shuffle+deal+draw``: action-deck passes per second: shuffle, deal two hands, draw to the end of
   a long game (three passes of The End).
-* ``mar-rojo combat``: combat resolutions per second: hit dice, saves and damage of a 5-die
+* ``combat fire``: combat resolutions per second: hit dice, saves and damage of a 5-die
   main-armament fire at an H-armoured cruiser (Rule 5.3.1 steps 8-11).
-* ``mar-rojo torpedo``: torpedo attacks per second: 2 dice, escort save and effect table.
+* ``torpedo attack``: torpedo attacks per second: 2 dice, escort save and effect table.
 """
 
 from __future__ import annotations
@@ -106,10 +106,10 @@ def bench_cases(game, quick: bool = False) -> list[dict]:
     m = 20_000 if quick else 1_000_000
     seed = np.uint64(12345)
     return [
-        {"name": "mar-rojo deck", "unit": "deck passes", "items": k,
+        {"name": "deck shuffle+deal+draw (long game)", "unit": "deck passes", "items": k,
          "fn": lambda: bench_deck_nb(k, akind, included, seed)},
-        {"name": "mar-rojo combat", "unit": "fires", "items": m,
+        {"name": "combat fire (5 dice, saves, damage)", "unit": "fires", "items": m,
          "fn": lambda: bench_combat_nb(m, rt, np.int64(W_MAIN), np.int64(5), np.int64(0), np.int64(2), np.int64(7), seed)},
-        {"name": "mar-rojo torpedo", "unit": "attacks", "items": m,
+        {"name": "torpedo attack (2 dice, escort save, effect)", "unit": "attacks", "items": m,
          "fn": lambda: bench_combat_nb(m, rt, np.int64(W_TORPEDO), np.int64(2), np.int64(1), np.int64(1), np.int64(3), seed)},
     ]

@@ -314,6 +314,9 @@ class MarRojo(Game):
                doc="points-built squadrons: the Republican budget in points (Rule 9); 0 = the table's"),
         Option("card_events", bool, False,
                doc="also write the 'cards' events table: every squadron card's fate (status, damage)"),
+        Option("check_invariants", bool, False,
+               doc="check the rules' invariants throughout every game (slower; the soak turns it on) and write "
+                   "the first one broken in the 'invariant_violation' column"),
     )
     policies = {"*": POLICY_NAMES}
     default_policies = {"*": "aggressive"}
@@ -356,16 +359,46 @@ class MarRojo(Game):
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
         """Play one game per seed (see the module docstring for the columns)."""
         setup: MarRojoSetup = scenario.payload
-        out, sq = run_games(setup, options, policies, seeds)
+        check = bool(options.get("check_invariants", False))
+        out, sq = run_games(setup, options, policies, seeds, debug=check)
         if (out[:, O_BUILD_FAIL] != 0).any():
             raise ScenarioError("a points-built squadron could not meet the Rule 9 table")
         bad = out[:, O_VIOLATION]
-        if (bad != 0).any():  # pragma: no cover - a bug, not bad input
+        if not check and (bad != 0).any():  # pragma: no cover - a bug, not bad input
             raise RuntimeError(f"mar-rojo: rule violation {VIOLATION_NAMES[int(bad[bad != 0][0])]}")
-        return _columns(setup, out, sq, bool(options.get("card_events", False)))
+        batch = _columns(setup, out, sq, bool(options.get("card_events", False)))
+        if check:
+            batch.games["invariant_violation"] = bad.astype(np.int8)
+            batch.categories["invariant_violation"] = VIOLATION_NAMES
+        return batch
 
     def end_reasons(self):
         return END_REASONS
+
+    # ------------------------------------------------------------------ soak
+    #: the sub-turn safety stop (constants.subturn_limit) is the only loop cap
+    cap_reasons = ("limit",)
+
+    def soak_cases(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every scenario with the kernel's invariant checks and the cards table on, plus the options
+        that change the game loop: night combat, the optional cards and reveal, other lengths, and
+        points-built squadrons from every fleet with the random builder."""
+        on = {"check_invariants": True, "card_events": True}
+        cases = [(s, dict(on)) for s in self.scenarios]
+        extra = {"night_combat": True, "faccioso_cabo_palos": True, "initial_reveal": True}
+        cases += [("cabo-de-palos", {**on, **extra, "length": "long"}),
+                  ("mediterranean-campaign", {**on, **extra}),
+                  ("points-built", {**on, **extra, "length": "long", "neutral_fleets": True,
+                                    "intervention_fleets": True, "builder_nationalist": "random",
+                                    "builder_republican": "random"})]
+        return cases
+
+    def invariant_violations(self, scenario: Scenario, batch: Batch, options: Mapping[str, Any]) -> list[str]:
+        """The generic contract, the kernel's invariants (``check_invariants``) and the rule checks
+        of every row (:func:`simlab.games.mar_rojo.checks.row_violations`)."""
+        from .checks import row_violations
+        found = super().invariant_violations(scenario, batch, options)
+        return found + row_violations(scenario.payload, batch.games, batch.events)
 
     # ------------------------------------------------------------------ hooks
     def odds(self, *args, **kwargs) -> dict:
