@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from .combat import apply_damage_nb, attack_nb, uncover_nb
+from .deck import play_from_hand_nb
 from .dice import d6_nb, save_hits_nb
 from .enums import (
     ACT_ATTACK,
@@ -21,7 +22,9 @@ from .enums import (
     ACT_MOVE,
     ACT_REORG,
     ACT_UNCOVER,
+    K_MINES,
     LONG,
+    POL_SOLO,
     SP_NAVARRA,
     SP_TRANSFER,
     ST_IN_PLAY,
@@ -33,7 +36,10 @@ from .layout import (
     C_ARMOUR,
     C_SEAPLANE,
     G_DEBUG,
+    G_INTERRUPT_USED,
     G_LAST_ACTIONS,
+    G_PENDING,
+    G_POL0,
     G_REMOVED,
     G_SPECIAL,
     G_SPECIAL_PENDING,
@@ -57,13 +63,14 @@ from .policies import (
     choose_discover_card_nb,
     choose_fog_card_nb,
     choose_mines_target_nb,
+    choose_pending_nb,
     choose_reinforcement_row_nb,
     choose_reorg_slot_nb,
     choose_transfer_victim_nb,
 )
 
-__all__ = ["apply_specials_nb", "discover_nb", "general_quarters_nb", "mines_nb", "fog_nb", "perform_action_nb",
-           "reorganise_nb"]
+__all__ = ["apply_specials_nb", "declare_pending_nb", "discover_nb", "fog_nb", "general_quarters_nb", "mines_nb",
+           "perform_action_nb", "reorganise_nb", "resolve_pending_nb"]
 
 
 @njit(cache=True, _nrt=False)
@@ -128,6 +135,29 @@ def fog_nb(rt, cs, st, g, side_passive, rng):
         if s < 0:
             break
         st[s, S_UP] = 0
+
+
+@njit(cache=True, _nrt=False)
+def declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, side_passive, mode, rng):
+    """Rule 5 step 4: the passive player may declare Mines or Fog, resolved after the action card."""
+    if g[G_POL0 + side_passive] == POL_SOLO:
+        return
+    j = choose_pending_nb(cs, st, g, hands, akind, ak, pp, side_passive, mode, rng)
+    if j >= 0:
+        g[G_PENDING] = akind[play_from_hand_nb(piles, hands, g, side_passive, j)]
+        g[G_INTERRUPT_USED] = 1
+
+
+@njit(cache=True, _nrt=False)
+def resolve_pending_nb(rt, cs, st, g, side_passive, rng, scr):
+    """The declared Mines or Fog, once the action card has been resolved (Rule 5 step 4)."""
+    if g[G_PENDING] < 0:
+        return
+    if g[G_PENDING] == K_MINES:
+        mines_nb(rt, cs, st, g, side_passive, rng, scr)
+    else:
+        fog_nb(rt, cs, st, g, side_passive, rng)
+    g[G_PENDING] = -1
 
 
 @njit(cache=True, _nrt=False)

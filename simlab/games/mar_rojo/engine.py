@@ -19,12 +19,12 @@ from numba import njit
 from ...rng import STATE_WORDS, new_state_nb, roll_nb
 from .actions import (
     apply_specials_nb,
+    declare_pending_nb,
     discover_nb,
-    fog_nb,
     general_quarters_nb,
-    mines_nb,
     perform_action_nb,
     reorganise_nb,
+    resolve_pending_nb,
 )
 from .build import build_squadron_nb, deploy_nb, solo_deploy_nb
 from .combat import uncover_nb
@@ -48,7 +48,6 @@ from .enums import (
     END_LIMIT,
     END_THE_END,
     K_GENERAL_QUARTERS,
-    K_MINES,
     K_PLANES,
     K_RETREAT,
     K_SCOUT,
@@ -169,7 +168,6 @@ from .policies import (
     _class_member_nb,
     action_legal_nb,
     choose_activation_nb,
-    choose_pending_nb,
     choose_play_nb,
     choose_reveal_nb,
     choose_scout_rows_nb,
@@ -322,18 +320,9 @@ def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr
         return
     kind = akind[play_from_hand_nb(piles, hands, g, side, i)]
     passive = 1 - side
-    if g[G_POL0 + passive] != POL_SOLO:
-        j = choose_pending_nb(cs, st, g, hands, akind, ak, pp, passive, mode, rng)
-        if j >= 0:
-            g[G_PENDING] = akind[play_from_hand_nb(piles, hands, g, passive, j)]
-            g[G_INTERRUPT_USED] = 1
+    declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, passive, mode, rng)
     resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk, fw)
-    if g[G_PENDING] >= 0:
-        if g[G_PENDING] == K_MINES:
-            mines_nb(rt, cs, st, g, passive, rng, scr)
-        else:
-            fog_nb(rt, cs, st, g, passive, rng)
-        g[G_PENDING] = -1
+    resolve_pending_nb(rt, cs, st, g, passive, rng, scr)
     discard_table_nb(piles, g)
 
 

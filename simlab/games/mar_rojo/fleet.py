@@ -150,8 +150,8 @@ def spread_nb(a, b, c):
 
 
 @njit(cache=True, _nrt=False)
-def layout_spread_nb(st, side):
-    """Largest minus smallest row count of a side (Rule 4: a legal layout has at most 1)."""
+def row_counts3_nb(st, side):
+    """The side's cards in play in the short, medium and long rows: ``(short, medium, long)``."""
     a = np.int64(0)
     b = np.int64(0)
     c = np.int64(0)
@@ -165,44 +165,29 @@ def layout_spread_nb(st, side):
                 b += 1
             else:
                 c += 1
+    return a, b, c
+
+
+@njit(cache=True, _nrt=False)
+def layout_spread_nb(st, side):
+    """Largest minus smallest row count of a side (Rule 4: a legal layout has at most 1)."""
+    a, b, c = row_counts3_nb(st, side)
     return spread_nb(a, b, c)
 
 
 @njit(cache=True, _nrt=False)
 def move_keeps_layout_nb(st, side, src, dst):
     """Whether moving one card of ``side`` from row ``src`` to ``dst`` is allowed by Rule 5.2
-    (ruling: the layout after the move has a spread <= 1, or no larger than before when losses
-    already broke it). Only row counts matter during play (ruling: the card-type limits of 4 are
-    deployment limits)."""
-    a = np.int64(0)
-    b = np.int64(0)
-    c = np.int64(0)
-    base = side * MAXC
-    for i in range(base, base + MAXC):
-        if st[i, S_STATUS] == ST_IN_PLAY:
-            r = st[i, S_ROW]
-            if r == 0:
-                a += 1
-            elif r == 1:
-                b += 1
-            else:
-                c += 1
+    (ruling M2: the layout after the move has a spread <= 1, or no larger than before when
+    losses already broke it). Only row counts matter during play (ruling M1: the card-type limits
+    of 4 are deployment limits)."""
+    a, b, c = row_counts3_nb(st, side)
     before = spread_nb(a, b, c)
-    if src == 0:
-        a -= 1
-    elif src == 1:
-        b -= 1
-    else:
-        c -= 1
-    if dst == 0:
-        a += 1
-    elif dst == 1:
-        b += 1
-    else:
-        c += 1
-    after = spread_nb(a, b, c)
+    a += (dst == 0) - (src == 0)
+    b += (dst == 1) - (src == 1)
+    c += (dst == 2) - (src == 2)
     limit = before if before > 1 else 1
-    return after <= limit
+    return spread_nb(a, b, c) <= limit
 
 
 @njit(cache=True, _nrt=False)
@@ -339,7 +324,7 @@ def rows_of_nb(st, side, row, out):
 
 
 __all__ = [
-    "attack_possible_nb", "badly_damaged_nb", "can_fight_from_nb", "capital_or_merchant_nb", "count_type_nb",
+    "attack_possible_nb", "badly_damaged_nb", "row_counts3_nb", "can_fight_from_nb", "capital_or_merchant_nb", "count_type_nb",
     "distance_entry_nb", "distance_penalty_nb", "in_play_nb", "is_escort_nb", "layout_spread_nb",
     "move_keeps_layout_nb", "printed_value_nb", "reduced_value_nb", "row_counts_nb", "rows_of_nb",
     "short_row_ok_nb", "speed_chooser_nb", "speed_nb", "spread_nb", "target_class_nb", "weapon_dice_nb",

@@ -99,6 +99,7 @@ from .fleet import (
     is_escort_nb,
     move_keeps_layout_nb,
     printed_value_nb,
+    row_counts3_nb,
     speed_chooser_nb,
     speed_nb,
     spread_nb,
@@ -601,7 +602,9 @@ def action_legal_nb(rt, cs, st, g, slot, act, p1, p2, effect_mode):
 @njit(cache=True, _nrt=False)
 def legal_actions_nb(rt, cs, st, g, side, effect_mode, cand, maxc):
     """Every legal activation of ``side`` now, written to ``cand`` as (slot, act, p1, p2) rows of
-    4 ints; returns how many (at most ``maxc``)."""
+    4 ints; returns how many (at most ``maxc``). Arguments tried: attack, every enemy slot; move,
+    every row; exchange, every own slot; discover, every pair of rows (or one row); the others
+    none."""
     n = np.int64(0)
     base = side * MAXC
     ebase = (1 - side) * MAXC
@@ -609,48 +612,27 @@ def legal_actions_nb(rt, cs, st, g, side, effect_mode, cand, maxc):
         if not can_activate_nb(rt, cs, st, s, effect_mode):
             continue
         for act in range(7):
+            lo = np.int64(-1)
+            hi = np.int64(0)
             if act == ACT_ATTACK:
-                for t in range(ebase, ebase + MAXC):
-                    if n < maxc and action_legal_nb(rt, cs, st, g, s, act, t, np.int64(-1), effect_mode):
-                        cand[4 * n] = s
-                        cand[4 * n + 1] = act
-                        cand[4 * n + 2] = t
-                        cand[4 * n + 3] = -1
-                        n += 1
-            elif act == ACT_MOVE:
-                for r in range(3):
-                    if n < maxc and action_legal_nb(rt, cs, st, g, s, act, r, np.int64(-1), effect_mode):
-                        cand[4 * n] = s
-                        cand[4 * n + 1] = act
-                        cand[4 * n + 2] = r
-                        cand[4 * n + 3] = -1
-                        n += 1
+                lo = ebase
+                hi = ebase + MAXC
             elif act == ACT_EXCHANGE:
-                for o in range(base, base + MAXC):
-                    if n < maxc and action_legal_nb(rt, cs, st, g, s, act, o, np.int64(-1), effect_mode):
+                lo = base
+                hi = base + MAXC
+            elif act == ACT_MOVE or act == ACT_DISCOVER:
+                lo = np.int64(0)
+                hi = np.int64(3)
+            for p1 in range(lo, hi):
+                for p2 in range(-1, 3 if act == ACT_DISCOVER else 0):
+                    if p2 >= 0 and p2 < p1:
+                        continue
+                    if n < maxc and action_legal_nb(rt, cs, st, g, s, act, p1, p2, effect_mode):
                         cand[4 * n] = s
                         cand[4 * n + 1] = act
-                        cand[4 * n + 2] = o
-                        cand[4 * n + 3] = -1
+                        cand[4 * n + 2] = p1
+                        cand[4 * n + 3] = p2
                         n += 1
-            elif act == ACT_DISCOVER:
-                for r1 in range(3):
-                    for r2 in range(-1, 3):
-                        if r2 >= 0 and r2 < r1:
-                            continue
-                        if n < maxc and action_legal_nb(rt, cs, st, g, s, act, r1, r2, effect_mode):
-                            cand[4 * n] = s
-                            cand[4 * n + 1] = act
-                            cand[4 * n + 2] = r1
-                            cand[4 * n + 3] = r2
-                            n += 1
-            else:
-                if n < maxc and action_legal_nb(rt, cs, st, g, s, act, np.int64(-1), np.int64(-1), effect_mode):
-                    cand[4 * n] = s
-                    cand[4 * n + 1] = act
-                    cand[4 * n + 2] = -1
-                    cand[4 * n + 3] = -1
-                    n += 1
     return n
 
 
@@ -1517,23 +1499,13 @@ def choose_reinforcement_row_nb(cs, st, g, side, slot, rng):
     layout's spread smallest, preferring medium (aggressive) or long (cautious); the short row
     only when Rule 4 allows a capital ship there."""
     pol = g[G_POL0 + side]
-    c0 = np.int64(0)
-    c1 = np.int64(0)
-    c2 = np.int64(0)
+    c0, c1, c2 = row_counts3_nb(st, side)
     base = side * MAXC
     esc_air = np.int64(0)
     for s in range(base, base + MAXC):
-        if st[s, S_STATUS] == ST_IN_PLAY:
-            r = st[s, S_ROW]
-            if r == 0:
-                c0 += 1
-            elif r == 1:
-                c1 += 1
-            else:
-                c2 += 1
-            t = cs[s, C_TYPE]
-            if (is_escort_nb(t) or t == AIRCRAFT) and r != SHORT:
-                esc_air += 1
+        t = cs[s, C_TYPE]
+        if st[s, S_STATUS] == ST_IN_PLAY and (is_escort_nb(t) or t == AIRCRAFT) and st[s, S_ROW] != SHORT:
+            esc_air += 1
     best = np.int64(-1)
     bv = 1 << 30
     for r in range(3):

@@ -25,9 +25,9 @@ import numpy as np
 from numba import njit
 
 from ...rng import roll_nb
-from .actions import apply_specials_nb, discover_nb, fog_nb, mines_nb, perform_action_nb
+from .actions import apply_specials_nb, declare_pending_nb, discover_nb, perform_action_nb, resolve_pending_nb
 from .combat import uncover_nb
-from .deck import discard_table_nb, draw_nb, play_from_hand_nb
+from .deck import discard_table_nb, draw_nb
 from .enums import (
     ACT_ATTACK,
     ACT_COVER,
@@ -43,13 +43,11 @@ from .enums import (
     K_CRUISERS,
     K_DESTROYERS,
     K_MERCHANT_SHIPS,
-    K_MINES,
     K_PLANES,
     LONG,
     MEDIUM,
     MERCHANT,
     MODE_ACTIONS,
-    POL_SOLO,
     SHORT,
     SPEED,
     ST_IN_PLAY,
@@ -71,9 +69,6 @@ from .layout import (
     G_AI0,
     G_AI_CAPFOUND0,
     G_FINAL,
-    G_INTERRUPT_USED,
-    G_PENDING,
-    G_POL0,
     G_RESTRICT,
     MAXC,
     R_AIR_ACTS,
@@ -84,7 +79,7 @@ from .layout import (
     S_STATUS,
     S_UP,
 )
-from .policies import choose_pending_nb, covered_in_row_nb
+from .policies import covered_in_row_nb
 
 __all__ = ["ai_action_nb", "ai_subturn_nb"]
 
@@ -105,6 +100,16 @@ def _priority_nb(cs, st, s, combat):
     if combat and st[s, S_DMG] >= 3:
         p -= 100000
     return p
+
+
+@njit(cache=True, _nrt=False)
+def _has_target_nb(rt, cs, st, g, s):
+    """Whether AI card ``s`` has a player card in combat range (5.3.1 steps 1-2)."""
+    ebase = (1 - s // MAXC) * MAXC
+    for t in range(ebase, ebase + MAXC):
+        if attack_possible_nb(rt, cs, st, g, s, t):
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False)
@@ -249,13 +254,8 @@ def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchan
     for s in range(base, base + MAXC):
         if cs[s, C_TYPE] == MERCHANT or not _allowed_nb(cs, st, s, only) or not _ai_can_act_nb(rt, cs, st, s):
             continue
-        if st[s, S_UP] == 0:
-            continue
-        for t in range((1 - side) * MAXC, (2 - side) * MAXC):
-            if attack_possible_nb(rt, cs, st, g, s, t):
-                in_range = True
-                break
-        if in_range:
+        if st[s, S_UP] == 1 and _has_target_nb(rt, cs, st, g, s):
+            in_range = True
             break
     if in_range:
         # damaged cards try to pull back: 1-3 swap with a farther card, 4-6 fight on
@@ -282,14 +282,7 @@ def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchan
         for s in range(base, base + MAXC):
             if cs[s, C_TYPE] == MERCHANT or st[s, S_UP] == 0 or not _allowed_nb(cs, st, s, only):
                 continue
-            if not _ai_can_act_nb(rt, cs, st, s):
-                continue
-            ok = False
-            for t in range((1 - side) * MAXC, (2 - side) * MAXC):
-                if attack_possible_nb(rt, cs, st, g, s, t):
-                    ok = True
-                    break
-            if not ok:
+            if not _ai_can_act_nb(rt, cs, st, s) or not _has_target_nb(rt, cs, st, g, s):
                 continue
             p = _priority_nb(cs, st, s, np.bool_(True))
             if p > bp:
@@ -394,11 +387,7 @@ def ai_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr):
     kind = akind[c]
     passive = 1 - side
     # Rule 5 step 4: the player may answer with Mines or Fog, resolved afterwards
-    if g[G_POL0 + passive] != POL_SOLO:
-        i = choose_pending_nb(cs, st, g, hands, akind, ak, pp, passive, np.int64(MODE_ACTIONS), rng)
-        if i >= 0:
-            g[G_PENDING] = akind[play_from_hand_nb(piles, hands, g, passive, i)]
-            g[G_INTERRUPT_USED] = 1
+    declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, passive, np.int64(MODE_ACTIONS), rng)
     g[G_RESTRICT] = -1
     if ak[kind, AK_SOLO_EFFECT] == 1 and (kind == K_DESTROYERS or kind == K_CRUISERS or kind == K_PLANES):
         base = side * MAXC
@@ -428,10 +417,5 @@ def ai_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr):
             if not ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, np.int64(-1), kind == K_MERCHANT_SHIPS, rng, scr):
                 # the action is lost; the next ones would find the same situation
                 break
-    if g[G_PENDING] >= 0:
-        if g[G_PENDING] == K_MINES:
-            mines_nb(rt, cs, st, g, passive, rng, scr)
-        else:
-            fog_nb(rt, cs, st, g, passive, rng)
-        g[G_PENDING] = -1
+    resolve_pending_nb(rt, cs, st, g, passive, rng, scr)
     discard_table_nb(piles, g)
