@@ -35,6 +35,7 @@ from .fleet import layout_spread_nb
 from .layout import (
     C_ARMOUR,
     C_SEAPLANE,
+    G_CB_OK,
     G_DEBUG,
     G_INTERRUPT_USED,
     G_LAST_ACTIONS,
@@ -171,6 +172,7 @@ def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1,
         effect_mode: the card acts on actions given by an effect (counts down ``S_MASK``).
     """
     side = slot // MAXC
+    g[G_CB_OK] = 0
     first = st[slot, S_ACTS] == 0
     st[slot, S_ACTS] += 1
     g[G_LAST_ACTIONS] += 1

@@ -53,6 +53,7 @@ from .enums import (
     K_SCOUT,
     LONG,
     MERCHANT,
+    MODE_ACTIONS,
     MODE_EFFECT,
     MODE_REORG,
     POL_SOLO,
@@ -74,6 +75,7 @@ from .layout import (
     G_AI_CAPFOUND0,
     G_ATTACKS0,
     G_CABO,
+    G_CB_OK,
     G_DEBUG,
     G_DRAWN0,
     G_END_REASON,
@@ -320,6 +322,8 @@ def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr
         return
     kind = akind[play_from_hand_nb(piles, hands, g, side, i)]
     passive = 1 - side
+    if mode != MODE_ACTIONS:
+        g[G_CB_OK] = 0  # only an actions activation starts from the state choose_play evaluated
     declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, passive, mode, rng)
     resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk, fw)
     resolve_pending_nb(rt, cs, st, g, passive, rng, scr)
@@ -338,6 +342,7 @@ def _reset_subturn_nb(st, g):
     g[G_CABO] = 0
     g[G_PENDING] = -1
     g[G_RESTRICT] = -1
+    g[G_CB_OK] = 0
 
 
 @njit(cache=True, _nrt=False)

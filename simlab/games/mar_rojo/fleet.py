@@ -149,7 +149,7 @@ def spread_nb(a, b, c):
     return hi - lo
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def row_counts3_nb(st, side):
     """The side's cards in play in the short, medium and long rows: ``(short, medium, long)``."""
     a = np.int64(0)

@@ -96,6 +96,7 @@ G_ATTACKS0 = 47       # combat actions by each side
 G_ATTACKS1 = 48
 G_SPECIAL_PENDING = 49  # the first The End has just appeared: special rules to apply (8.2, 8.3)
 G_PREV_ACTIVE = 50    # side of the previous sub-turn
+G_CB_OK = 51          # 1: the card_best results in fw (FW_CB) describe the state now
 NG = 64
 
 # rt: the rule tables and constants, one int64 array (rules.compile_tables)
@@ -189,4 +190,5 @@ FW_SAVEF = 208     # 16: share of hits on each enemy card that stand after saves
 FW_TORPF = 224     # 16: expected damage of one torpedo hit on each enemy card (a Sunk counts its hull)
 FW_PNEED = 240     # 12: P(d6 >= need) for need 0..11
 FW_LUCKY = 252     # P(lucky hit) now (0 at night)
-NFW = 256
+FW_CB = 256        # 16 x 4: each own card's card_best result (value, act, p1, p2) from choose_play
+NFW = 320

@@ -113,6 +113,7 @@ from .layout import (
     C_HULL,
     C_SEAPLANE,
     C_TYPE,
+    FW_CB,
     FW_COV,
     FW_DICE,
     FW_LUCKY,
@@ -125,6 +126,7 @@ from .layout import (
     FW_TV,
     FW_VALS,
     G_CABO,
+    G_CB_OK,
     G_FINAL,
     G_HAND0_N,
     G_INTERRUPT_USED,
@@ -599,6 +601,15 @@ def action_legal_nb(rt, cs, st, g, slot, act, p1, p2, effect_mode):
     return False
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _push_cand_nb(cand, n, s, act, p1, p2):
+    cand[4 * n] = s
+    cand[4 * n + 1] = act
+    cand[4 * n + 2] = p1
+    cand[4 * n + 3] = p2
+    return n + 1
+
+
 @njit(cache=True, _nrt=False)
 def legal_actions_nb(rt, cs, st, g, side, effect_mode, cand, maxc):
     """Every legal activation of ``side`` now, written to ``cand`` as (slot, act, p1, p2) rows of
@@ -608,31 +619,27 @@ def legal_actions_nb(rt, cs, st, g, side, effect_mode, cand, maxc):
     n = np.int64(0)
     base = side * MAXC
     ebase = (1 - side) * MAXC
+    none = np.int64(-1)
     for s in range(base, base + MAXC):
         if not can_activate_nb(rt, cs, st, s, effect_mode):
             continue
         for act in range(7):
-            lo = np.int64(-1)
-            hi = np.int64(0)
-            if act == ACT_ATTACK:
-                lo = ebase
-                hi = ebase + MAXC
-            elif act == ACT_EXCHANGE:
-                lo = base
-                hi = base + MAXC
+            if n >= maxc:
+                break
+            if act == ACT_ATTACK or act == ACT_EXCHANGE:
+                lo = ebase if act == ACT_ATTACK else base
+                for p1 in range(lo, lo + MAXC):
+                    if n < maxc and action_legal_nb(rt, cs, st, g, s, act, p1, none, effect_mode):
+                        n = _push_cand_nb(cand, n, s, act, p1, none)
             elif act == ACT_MOVE or act == ACT_DISCOVER:
-                lo = np.int64(0)
-                hi = np.int64(3)
-            for p1 in range(lo, hi):
-                for p2 in range(-1, 3 if act == ACT_DISCOVER else 0):
-                    if p2 >= 0 and p2 < p1:
-                        continue
-                    if n < maxc and action_legal_nb(rt, cs, st, g, s, act, p1, p2, effect_mode):
-                        cand[4 * n] = s
-                        cand[4 * n + 1] = act
-                        cand[4 * n + 2] = p1
-                        cand[4 * n + 3] = p2
-                        n += 1
+                for p1 in range(3):
+                    for p2 in range(-1, 3 if act == ACT_DISCOVER else 0):
+                        if p2 >= 0 and p2 < p1:
+                            continue
+                        if n < maxc and action_legal_nb(rt, cs, st, g, s, act, p1, p2, effect_mode):
+                            n = _push_cand_nb(cand, n, s, act, p1, p2)
+            elif action_legal_nb(rt, cs, st, g, s, act, none, none, effect_mode):
+                n = _push_cand_nb(cand, n, s, act, none, none)
     return n
 
 
@@ -793,7 +800,11 @@ def choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk, fw):
             return -1, -1, -1, -1
         o = WK_CAND + 4 * k
         return wk[o], wk[o + 1], wk[o + 2], wk[o + 3]
-    prep_eval_nb(rt, cs, st, g, side, fw)
+    # the first activation after choose_play sees the state it evaluated: reuse its results
+    reuse = g[G_CB_OK] == 1 and not effect_mode and g[G_RESTRICT] < 0
+    g[G_CB_OK] = 0
+    if not reuse:
+        prep_eval_nb(rt, cs, st, g, side, fw)
     best = pp[side, PP_MIN_ACT]
     bs = np.int64(-1)
     ba = np.int64(-1)
@@ -801,7 +812,14 @@ def choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk, fw):
     b2 = np.int64(-1)
     base = side * MAXC
     for s in range(base, base + MAXC):
-        v, a, p1, p2 = card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode)
+        if reuse:
+            o = FW_CB + 4 * (s - base)
+            v = fw[o]
+            a = np.int64(fw[o + 1])
+            p1 = np.int64(fw[o + 2])
+            p2 = np.int64(fw[o + 3])
+        else:
+            v, a, p1, p2 = card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode)
         if a >= 0 and v >= best:
             best = v
             bs = s
@@ -989,6 +1007,12 @@ def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, r
     for s in range(base, base + MAXC):
         v, a, p1, p2 = card_best_nb(rt, cs, st, g, pp, fw, side, s, np.bool_(False))
         vals[s - base] = v if a >= 0 else 0.0
+        o = FW_CB + 4 * (s - base)
+        fw[o] = v
+        fw[o + 1] = a
+        fw[o + 2] = p1
+        fw[o + 3] = p2
+    g[G_CB_OK] = 1
     held = _hand_held_nb(hands, g, akind, ak, side)
     best = -1e9
     bi = np.int64(-1)
