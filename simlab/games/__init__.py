@@ -15,6 +15,7 @@ __all__ = ["Batch", "Game", "Option", "Scenario", "game_names", "get_game", "reg
 
 _REGISTRY: dict[str, str] = {
     "doe-battle": "simlab.games.doe.battle:GAME",
+    "dawn-of-empire": "simlab.games.doe.campaign:GAME",
 }
 
 _LOADED: dict[str, Game] = {}

@@ -33,7 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...rng import STATE_WORDS, new_state_nb, roll_nb
+from ...rng import STATE_WORDS, new_state_nb
+from .dice import d6_nb
 from .enums import (
     DISABLED,
     END_GUNFIRE,
@@ -196,9 +197,9 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
                 if lpos >= 0 and i >= lpos and i < lpos + stars[s]:
                     dice += 1
                 for _ in range(dice):
-                    r = roll_nb(rng, 6)
+                    r = d6_nb(rng)
                     if r == 6:
-                        pend[t] += roll_nb(rng, 6)
+                        pend[t] += d6_nb(rng)
                         flags[t] |= 2
                     elif r == 5:
                         flags[t] |= 1
@@ -217,13 +218,13 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
         # ---- leader casualties (Rule 6.3)
         if lstate0 == LEADER_ACTIVE:
             if flags[lship0] & 2:
-                if status[lship0] == SUNK or roll_nb(rng, 6) == 6:
+                if status[lship0] == SUNK or d6_nb(rng) == 6:
                     lstate0 = LEADER_KILLED
             if lstate0 == LEADER_ACTIVE and status[lship0] == DISABLED:
                 lstate0 = LEADER_LEFT
         if lstate1 == LEADER_ACTIVE:
             if flags[lship1] & 2:
-                if status[lship1] == SUNK or roll_nb(rng, 6) == 6:
+                if status[lship1] == SUNK or d6_nb(rng) == 6:
                     lstate1 = LEADER_KILLED
             if lstate1 == LEADER_ACTIVE and status[lship1] == DISABLED:
                 lstate1 = LEADER_LEFT
