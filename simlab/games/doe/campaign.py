@@ -93,6 +93,7 @@ def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
     par[lay.P_MAINT_CPGB_OTHER] = r["maintenance_us_cp_gb_other"]
     par[lay.P_MAINT_SPAIN] = r["maintenance_spain"]
     par[lay.P_TRACE] = 1 if trace else 0
+    par[lay.P_PORTVP_INIT] = 1 if options["port_vp_initiative"] else 0
     par[lay.P_NAREAS] = data.n_areas
     par[lay.P_NPORTS] = len(data.port_keys)
     par[lay.P_NUNITS] = data.ust.shape[0]
@@ -238,6 +239,9 @@ class DawnOfEmpire(Game):
         Option("extra_warships", bool, False, doc="14.10 Extra Warships"),
         Option("free_deployment", bool, False, doc="14.11 Free Deployment (policies place the set-up)"),
         Option("germans", bool, False, doc="14.12 The Germans (four units and a leader at Caracas, for Spain)"),
+        Option("port_vp_initiative", bool, False,
+               doc="12.1.3 A read literally: a destroyed port earns VPs only for a side that had the initiative "
+                   "in the area (default: any attacker with units left, 8.4 L)"),
         Option("us_aggression", float, 0.5, min=0.0, max=1.0,
                doc="knob of the US policies in [0, 1] (see simlab.games.doe.policies)"),
         Option("spain_aggression", float, 0.5, min=0.0, max=1.0,

@@ -23,8 +23,8 @@ from .campaign_kernels import (
     strength_key_nb,
 )
 from .dice import d6_nb
-from .enums import DISABLED, ESCAPED, LEADER_KILLED, SUNK
-from .kernels import battle_nb
+from .enums import DISABLED, END_SPEED, ESCAPED, IN_LINE, LEADER_KILLED, SPEED_NEVER, SPEED_STOP, SUNK
+from .kernels import battle_nb, effective_movement_nb
 
 _BATTLE_WORK = 6
 
@@ -177,6 +177,60 @@ def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
 
 
 @njit(cache=True)
+def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng):
+    """Optional rule 14.9 after a side disengaged by speed (``battle_nb`` in ``SPEED_STOP`` mode):
+    its units still in line form subgroups by speed; every unit of the pursuer that is at least as
+    fast as the slowest subgroup engages it (14.9 C lets the pursuer send everything after the
+    slowest group) for one more round without leaders' dice; then every surviving unit of the
+    disengaging side disengages (14.9 D). Statuses and damage are updated in place; returns the
+    rounds fought (0 or 1)."""
+    k = 1 - winner
+    lo_k = 0 if k == 0 else n0
+    hi_k = n0 if k == 0 else n
+    lo_w = n0 if k == 0 else 0
+    hi_w = n if k == 0 else n0
+    vmin = 1 << 30
+    for i in range(lo_k, hi_k):
+        if status[i] == IN_LINE:
+            v = effective_movement_nb(mov[i], dmg[i])
+            if v < vmin:
+                vmin = v
+    idx = np.empty(n, dtype=np.int64)
+    m0 = 0
+    for i in range(lo_w, hi_w):
+        if status[i] == IN_LINE and effective_movement_nb(mov[i], dmg[i]) >= vmin:
+            idx[m0] = i
+            m0 += 1
+    m1 = 0
+    for i in range(lo_k, hi_k):
+        if status[i] == IN_LINE and effective_movement_nb(mov[i], dmg[i]) == vmin:
+            idx[m0 + m1] = i
+            m1 += 1
+    fought = 0
+    if m0 > 0 and m1 > 0:
+        m = m0 + m1
+        a2 = np.empty(m, dtype=np.int64)
+        d2 = np.empty(m, dtype=np.int64)
+        v2 = np.empty(m, dtype=np.int64)
+        g2 = np.empty(m, dtype=np.int64)
+        s2 = np.empty(m, dtype=np.int8)
+        for j in range(m):
+            a2[j] = att[idx[j]]
+            d2[j] = dfn[idx[j]]
+            v2[j] = mov[idx[j]]
+            g2[j] = dmg[idx[j]]
+        battle_nb(a2, d2, v2, g2, s2, m0, m1, 0, 0, 1, SPEED_NEVER, rng, np.zeros((6, m), dtype=np.int64))
+        for j in range(m):
+            dmg[idx[j]] = g2[j]
+            status[idx[j]] = s2[j]
+        fought = 1
+    for i in range(lo_k, hi_k):
+        if status[i] == IN_LINE:
+            status[i] = ESCAPED
+    return fought
+
+
+@njit(cache=True)
 def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, bev, rng,
                       work, att, dfn, mov, dmg, status, mem):
     """One battle between the US squadron ``s0`` and the Spanish squadron ``s1`` (Rules 8.3, 6.2-6.3,
@@ -210,8 +264,12 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
         else:
             d_before1 += dmg[i]
     speed = par[lay.P_SPEED]
+    if speed != SPEED_NEVER and par[lay.P_SUBGROUPS] != 0:
+        speed = SPEED_STOP
     w, rounds, why, lf0, lf1 = battle_nb(att[:n], dfn[:n], mov[:n], dmg[:n], status[:n], n0, n1, st0, st1,
                                         par[lay.P_MAX_ROUNDS], speed, rng, work)
+    if speed == SPEED_STOP and why == END_SPEED and rounds > 0:
+        rounds += pursuit_round_nb(w, n0, n, att, dfn, mov, dmg, status, rng)
     sunk = np.zeros(2, dtype=np.int64)
     dis = np.zeros(2, dtype=np.int64)
     esc = np.zeros(2, dtype=np.int64)
@@ -272,8 +330,9 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
     unit fires in line order (8.4 E, ruling C15), hitting the port on 5 or 6 with a damage die per
     hit (8.4 G); the port fires back with its attack (Blockade: at the 1st, 3rd, ... unit) or mine
     value (Raid: at the 1st, 4th, ...) (8.4 B-C, E, H), simultaneously with that unit; the attack
-    ends when the port's damage exceeds its defense, and the attacker then earns 3 + defense VPs
-    (8.4 I, L; 12.1.3 A)."""
+    ends when the port's damage exceeds its defense, and the attacker, if it has units left, then
+    earns 3 + defense VPs (8.4 I, L; 12.1.3 A; with the option ``port_vp_initiative`` only if it
+    had the initiative in the area, ruling C16)."""
     side = S[s, lay.SF_SIDE]
     p = S[s, lay.SF_TARGET]
     if p < 0 or nodes[p, lay.NS_PSIDE] != 1 - side or not port_borders_nb(nodes, p, area):
@@ -323,10 +382,12 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
         if ND[p, lay.ND_PDMG] > nodes[p, lay.NS_DEF]:
             destroyed = True
             break
-    if destroyed and S[s, lay.SF_N] > 0 and S[s, lay.SF_SIDE] == side:
+    if destroyed:
         ND[p, lay.ND_PDESTROYED] += 1
         G[lay.G_PDEST0 + 1 - side] += 1
-        award_nb(side, lay.VK_PORT, par[lay.P_PORTVP] + nodes[p, lay.NS_DEF], p, G, ledger)
+        if S[s, lay.SF_N] > 0 and S[s, lay.SF_SIDE] == side and (par[lay.P_PORTVP_INIT] == 0
+                                                                 or ND[area, lay.ND_INIT] == side):
+            award_nb(side, lay.VK_PORT, par[lay.P_PORTVP] + nodes[p, lay.NS_DEF], p, G, ledger)
 
 
 @njit(cache=True)
@@ -350,6 +411,7 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
                 v1 = S[s1, lay.SF_N] + st1 + d6_nb(rng)
                 v0 = S[s0, lay.SF_N] + st0 + d6_nb(rng)
                 init = lay.US if v0 >= v1 else lay.SPAIN
+            ND[a, lay.ND_INIT] = init
             blockade_vs_coal_nb(init, a, nodes, par, S, ND, G, ledger)
             si = s0 if init == lay.US else s1
             so = s1 if init == lay.US else s0

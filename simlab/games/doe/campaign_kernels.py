@@ -418,6 +418,7 @@ def new_forces_nb(turn, ust, par, U, ND):
         ND[n, lay.ND_NOCTRL0] = 0
         ND[n, lay.ND_NOCTRL1] = 0
         ND[n, lay.ND_BLKVP] = 0
+        ND[n, lay.ND_INIT] = -1
 
 
 @njit(cache=True)
@@ -822,3 +823,66 @@ def intern_unit_nb(u, ust, lst, U, S, SM, LD, G):
         if LD[i, lay.LF_STATE] == lay.LEADER_IN_PLAY and LD[i, lay.LF_UNIT] == u:
             LD[i, lay.LF_STATE] = lay.LEADER_ABSENT
             LD[i, lay.LF_UNIT] = -1
+
+
+# ============================================================================ free deployment
+@njit(cache=True)
+def apply_deployment_nb(side, dep, dlead, ust, lst, nodes, par, U, LD):
+    """Optional rule 14.11 (Free Deployment): check and apply a side's set-up.
+
+    ``dep[u]`` is the node of each of the side's units in play at the start (German units stay in
+    Caracas, 14.12 B, ruling C28); ``dlead[i]`` the unit each of its leaders starts aboard. The US
+    places its units in US ports, and at most one squadron of up to six units with at most one
+    leader in one sea area bordering a US port (14.11 B, ruling C28), which counts as having had
+    Patrol orders; Spain places everything in Spanish ports (14.11 C).
+
+    Returns:
+        ``ERR_NONE`` or ``ERR_DEPLOY``.
+    """
+    A = par[lay.P_NAREAS]
+    N = nodes.shape[0]
+    sea = -1
+    nsea = 0
+    for u in range(ust.shape[0]):
+        if ust[u, lay.US_SIDE] != side or U[u, lay.UF_LOC] < 0 or ust[u, lay.US_GERMAN] & 1:
+            continue
+        n = dep[u]
+        if n < 0 or n >= N:
+            return lay.ERR_DEPLOY
+        if n >= A:
+            if nodes[n, lay.NS_PSIDE] != side:
+                return lay.ERR_DEPLOY
+        else:
+            if side != lay.US:
+                return lay.ERR_DEPLOY
+            ok = False
+            for p in range(A, N):
+                if nodes[p, lay.NS_PSIDE] == lay.US and port_borders_nb(nodes, p, n):
+                    ok = True
+            if not ok or (sea >= 0 and sea != n):
+                return lay.ERR_DEPLOY
+            sea = n
+            nsea += 1
+    if nsea > 6:
+        return lay.ERR_DEPLOY
+    lsea = 0
+    for i in range(lst.shape[0]):
+        if lst[i, lay.LS_SIDE] != side or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY or lst[i, lay.LS_GERMAN]:
+            continue
+        u = dlead[i]
+        if u < 0 or u >= ust.shape[0] or ust[u, lay.US_SIDE] != side or U[u, lay.UF_LOC] < 0 \
+                or ust[u, lay.US_GERMAN] & 1:
+            return lay.ERR_DEPLOY
+        if dep[u] == sea:
+            lsea += 1
+    if lsea > 1:
+        return lay.ERR_DEPLOY
+    for u in range(ust.shape[0]):
+        if ust[u, lay.US_SIDE] != side or U[u, lay.UF_LOC] < 0 or ust[u, lay.US_GERMAN] & 1:
+            continue
+        U[u, lay.UF_LOC] = dep[u]
+        U[u, lay.UF_PREV] = lay.PATROL if dep[u] < A else lay.ANCHOR
+    for i in range(lst.shape[0]):
+        if lst[i, lay.LS_SIDE] == side and LD[i, lay.LF_STATE] == lay.LEADER_IN_PLAY and lst[i, lay.LS_GERMAN] == 0:
+            LD[i, lay.LF_UNIT] = dlead[i]
+    return lay.ERR_NONE

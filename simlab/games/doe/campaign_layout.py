@@ -106,7 +106,8 @@ ND_PDESTROYED = 3    # times destroyed this turn
 ND_NOCTRL0 = 4       # 1: the US cannot control this area this turn (11 D)
 ND_NOCTRL1 = 5       # 1: Spain cannot control this area this turn
 ND_BLKVP = 6         # 1 once 12.1.3 B was scored here this turn
-ND_NF = 7
+ND_INIT = 7          # the side with the initiative here this turn (8.1), -1 if none was found
+ND_NF = 8
 
 # ---------------------------------------------------------------- game scalars G[:]
 G_TURN = 0
@@ -217,7 +218,8 @@ P_NAREAS = 55
 P_NPORTS = 56
 P_NUNITS = 57
 P_NLEADERS = 58
-P_NF = 59
+P_PORTVP_INIT = 59     # 1: port destruction VPs only for a side with the initiative (12.1.3 A)
+P_NF = 60
 
 # policies (ids in par[P_POL*]); the names are the Game's policy names
 POL_RANDOM = 0

@@ -23,6 +23,7 @@ from .campaign_kernels import (
     B_NODE,
     MAXSS,
     PS_NF,
+    apply_deployment_nb,
     enemy_counts_nb,
     init_game_nb,
     install_plan_nb,
@@ -31,7 +32,7 @@ from .campaign_kernels import (
     new_forces_nb,
     start_turn_nb,
 )
-from .policies import VIS_NF, observe_nb, policy_plan_nb
+from .policies import VIS_NF, deploy_plan_nb, observe_nb, policy_plan_nb
 
 # modular inverse of GAMMA (odd) mod 2**64: counts the stream's 64-bit draws
 _GAMMA_INV = np.uint64(pow(int(GAMMA), -1, 1 << 64))
@@ -76,9 +77,19 @@ def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, U, S, SM,
     """One campaign (Rules 4.0-4.5) from the set-up to the end: per turn New Forces, Orders (both
     policies), Movement (Spain, then the US), Combat, Area Control and VPs, Repairs (and 14.3
     maintenance). ``trace[t, u, TR_*]`` gets each unit's state after the orders of turn ``t`` when
-    ``par[P_TRACE]`` is set (then also slot 0 after set-up). Stops early on an illegal plan
+    ``par[P_TRACE]`` is set (then also slot 0 after the set-up, free deployment included). Stops early on an illegal plan
     (``G[G_ERR]``) or an automatic victory (14.7)."""
     init_game_nb(ust, lst, nodes, par, U, S, SM, LD, ND, G)
+    if par[lay.P_FREE] != 0:
+        # 14.11: the US sets up first, then Spain (14.11 A, C)
+        for side in (lay.US, lay.SPAIN):
+            observe_nb(side, U, LD, ust, lst, par, UV, LV, vis)
+            deploy_plan_nb(par[lay.P_POL0 + side], side, ust, lst, nodes, cost, par, UV, LV, pu, pl, rng)
+            if apply_deployment_nb(side, pu, pl, ust, lst, nodes, par, U, LD) != lay.ERR_NONE:
+                G[lay.G_ERR] = lay.ERR_DEPLOY
+                G[lay.G_ERR_SIDE] = side
+                G[lay.G_ERR_STACK] = -1
+                return
     tr = par[lay.P_TRACE] != 0
     if tr:
         snapshot_nb(0, U, trace)

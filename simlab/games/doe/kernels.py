@@ -47,7 +47,8 @@ from .enums import (
     LEADER_KILLED,
     LEADER_LEFT,
     LEADER_NONE,
-    SPEED_WHEN_ABLE,
+    SPEED_NEVER,
+    SPEED_STOP,
     SUNK,
 )
 
@@ -100,7 +101,8 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
         n0, n1: squadron sizes, ``n0, n1 >= 1`` and ``n0 + n1 = n``.
         stars0, stars1: leader stars of each side (0 = no leader), aboard the first unit.
         max_rounds: the battle stops as a draw after this many rounds (``>= 1``).
-        speed_mode: SPEED_NEVER or SPEED_WHEN_ABLE (Rule 10.2).
+        speed_mode: SPEED_NEVER or SPEED_WHEN_ABLE (Rule 10.2), or SPEED_STOP (14.9: as
+            when-able, but stop after the first round in which units disengage by speed).
         rng: the game's stream (``uint64[STATE_WORDS]``).
         work: scratch from :func:`new_work` (``int64[6, >= n]``).
 
@@ -129,7 +131,7 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
     lstate0 = LEADER_ACTIVE if stars0 > 0 else LEADER_NONE
     lstate1 = LEADER_ACTIVE if stars1 > 0 else LEADER_NONE
 
-    if speed_mode == SPEED_WHEN_ABLE:
+    if speed_mode != SPEED_NEVER:
         # Rule 10.2.1: a whole squadron faster than every opposing unit may leave before battle.
         min0 = 1 << 30
         max0 = -1
@@ -264,7 +266,7 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
             reason = END_GUNFIRE
             break
         # ---- disengagement by speed (Rule 10.2.2)
-        if speed_mode == SPEED_WHEN_ABLE:
+        if speed_mode != SPEED_NEVER:
             max0 = -1
             for i in range(ln0):
                 max0 = max(max0, effective_movement_nb(mov[line0[i]], dmg[line0[i]]))
@@ -281,6 +283,7 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
                 else:
                     line0[k] = u
                     k += 1
+            esc0 = ln0 - k
             ln0 = k
             k = 0
             for i in range(ln1):
@@ -292,6 +295,7 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
                 else:
                     line1[k] = u
                     k += 1
+            esc1 = ln1 - k
             ln1 = k
             if ln0 == 0:
                 winner = 1
@@ -299,6 +303,11 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
                 break
             if ln1 == 0:
                 winner = 0
+                reason = END_SPEED
+                break
+            if speed_mode == SPEED_STOP and (esc0 > 0 or esc1 > 0):
+                # 14.9: the side whose units disengaged breaks off; the caller plays the pursuit
+                winner = 1 if esc0 > 0 else 0
                 reason = END_SPEED
                 break
     return winner, rounds, reason, lstate0, lstate1
