@@ -58,7 +58,7 @@ def kill_leader_nb(i, lst, LD, G, ledger):
     LD[i, lay.LF_UNIT] = -1
     side = lst[i, lay.LS_SIDE]
     G[lay.G_LKILLED0 + side] += 1
-    award_nb(1 - side, lay.VK_LEADERS, lst[i, lay.LS_STARS], -1, G, ledger)
+    award_nb(1 - side, np.int64(lay.VK_LEADERS), lst[i, lay.LS_STARS], np.int64(-1), G, ledger)
 
 
 @njit(cache=True)
@@ -117,7 +117,7 @@ def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, le
         return
     if restrict and why == lay.OUT_DISABLED and c > 0:
         if eff_mov_nb(ust, U, u, par[lay.P_MINMOV_R]) < c:
-            sink_unit_nb(u, True, ust, lst, par, U, S, SM, LD, G, ledger)
+            sink_unit_nb(u, np.bool_(True), ust, lst, par, U, S, SM, LD, G, ledger)
             return
     U[u, lay.UF_LOC] = p
     if port_neutral_nb(nodes, p, german, par) and p != frm:
@@ -172,7 +172,7 @@ def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
         loc = S[s, lay.SF_LOC]
         if loc == area or (loc >= par[lay.P_NAREAS] and port_borders_nb(nodes, loc, area)):
             ND[area, lay.ND_BLKVP] = 1
-            award_nb(init, lay.VK_BLOCKADE, par[lay.P_BLKVP], area, G, ledger)
+            award_nb(init, np.int64(lay.VK_BLOCKADE), par[lay.P_BLKVP], area, G, ledger)
             return
 
 
@@ -196,12 +196,12 @@ def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng):
             if v < vmin:
                 vmin = v
     idx = np.empty(n, dtype=np.int64)
-    m0 = 0
+    m0 = np.int64(0)
     for i in range(lo_w, hi_w):
         if status[i] == IN_LINE and effective_movement_nb(mov[i], dmg[i]) >= vmin:
             idx[m0] = i
             m0 += 1
-    m1 = 0
+    m1 = np.int64(0)
     for i in range(lo_k, hi_k):
         if status[i] == IN_LINE and effective_movement_nb(mov[i], dmg[i]) == vmin:
             idx[m0 + m1] = i
@@ -219,7 +219,8 @@ def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng):
             d2[j] = dfn[idx[j]]
             v2[j] = mov[idx[j]]
             g2[j] = dmg[idx[j]]
-        battle_nb(a2, d2, v2, g2, s2, m0, m1, 0, 0, 1, SPEED_NEVER, rng, np.zeros((6, m), dtype=np.int64))
+        battle_nb(a2, d2, v2, g2, s2, m0, m1, np.int64(0), np.int64(0), np.int64(1), np.int64(SPEED_NEVER), rng,
+                  np.zeros((6, m), dtype=np.int64))
         for j in range(m):
             dmg[idx[j]] = g2[j]
             status[idx[j]] = s2[j]
@@ -287,7 +288,7 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
         frm = loc0 if k == 0 else loc1
         if status[i] == SUNK:
             sunk[k] += 1
-            sink_unit_nb(u, False, ust, lst, par, U, S, SM, LD, G, ledger)
+            sink_unit_nb(u, np.bool_(False), ust, lst, par, U, S, SM, LD, G, ledger)
         elif status[i] == DISABLED:
             dis[k] += 1
             send_to_port_nb(u, frm, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger)
@@ -372,7 +373,7 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
             if hit > 0:
                 U[u, lay.UF_DMG] += hit
             if U[u, lay.UF_DMG] > ust[u, lay.US_DEF]:
-                sink_unit_nb(u, False, ust, lst, par, U, S, SM, LD, G, ledger)
+                sink_unit_nb(u, np.bool_(False), ust, lst, par, U, S, SM, LD, G, ledger)
             else:
                 if hit > 0 and ld >= 0 and LD[ld, lay.LF_STATE] == lay.LEADER_IN_PLAY and LD[ld, lay.LF_UNIT] == u:
                     if d6_nb(rng) == 6:
@@ -387,7 +388,7 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
         G[lay.G_PDEST0 + 1 - side] += 1
         if S[s, lay.SF_N] > 0 and S[s, lay.SF_SIDE] == side and (par[lay.P_PORTVP_INIT] == 0
                                                                  or ND[area, lay.ND_INIT] == side):
-            award_nb(side, lay.VK_PORT, par[lay.P_PORTVP] + nodes[p, lay.NS_DEF], p, G, ledger)
+            award_nb(side, np.int64(lay.VK_PORT), par[lay.P_PORTVP] + nodes[p, lay.NS_DEF], p, G, ledger)
 
 
 @njit(cache=True)
@@ -461,14 +462,14 @@ def control_vp_phase_nb(nodes, par, S, ND, G, ledger):
         ND[a, lay.ND_CONTROL] = ctrl
     for a in range(A):
         if ND[a, lay.ND_CONTROL] == 0:
-            award_nb(0, lay.VK_AREA, nodes[a, lay.NS_VP_US], a, G, ledger)
+            award_nb(np.int64(0), np.int64(lay.VK_AREA), nodes[a, lay.NS_VP_US], a, G, ledger)
     for a in range(A):
         if ND[a, lay.ND_CONTROL] == 1:
-            award_nb(1, lay.VK_AREA, nodes[a, lay.NS_VP_SPAIN], a, G, ledger)
+            award_nb(np.int64(1), np.int64(lay.VK_AREA), nodes[a, lay.NS_VP_SPAIN], a, G, ledger)
     for k in range(2):
         v = G[lay.G_LOSSHALF0 + k] // 2
         G[lay.G_LOSSHALF0 + k] = 0
-        award_nb(k, lay.VK_LOSSES, v, -1, G, ledger)
+        award_nb(k, np.int64(lay.VK_LOSSES), v, np.int64(-1), G, ledger)
 
 
 # ============================================================================ repair
@@ -533,7 +534,7 @@ def repair_phase_nb(ust, nodes, par, U, ND):
         side = nodes[p, lay.NS_PSIDE]
         if side == lay.PSIDE_NEUTRAL:
             if par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0:
-                _repair_at_nb(p, nodes[p, lay.NS_REPAIR_GER], True, ust, U, par, cand, key)
+                _repair_at_nb(p, nodes[p, lay.NS_REPAIR_GER], np.bool_(True), ust, U, par, cand, key)
             continue
         pts = nodes[p, lay.NS_REPAIR]
         if par[lay.P_DELAYED] != 0:
@@ -543,7 +544,7 @@ def repair_phase_nb(ust, nodes, par, U, ND):
                 continue
         elif ND[p, lay.ND_PHIT] != 0:
             continue
-        _repair_at_nb(p, pts, False, ust, U, par, cand, key)
+        _repair_at_nb(p, pts, np.bool_(False), ust, U, par, cand, key)
     for u in range(nu):
         U[u, lay.UF_OUT] = 0
 

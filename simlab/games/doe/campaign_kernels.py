@@ -36,12 +36,12 @@ ALL_ORDERS = (1 << 7) - 1
 
 
 # ============================================================================ small helpers
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def is_area_nb(node, par):
     return node < par[lay.P_NAREAS]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def eff_mov_nb(ust, U, u, minmov):
     """Movement allowance (MP) of unit ``u``: printed movement less damage, never below ``minmov``
     (2, or 1 under 14.8 B) unless printed lower (Rule 8.3.2.3 B)."""
@@ -50,7 +50,7 @@ def eff_mov_nb(ust, U, u, minmov):
     return m if m > f else f
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def eff_att_nb(ust, U, u):
     """Attack dice of unit ``u``: attack less damage, never below 1 (Rule 8.3.2.3 B)."""
     a = ust[u, lay.US_ATT] - U[u, lay.UF_DMG]
@@ -58,7 +58,7 @@ def eff_att_nb(ust, U, u):
     return a if a > f else f
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def minmov_nb(par):
     return par[lay.P_MINMOV_R] if par[lay.P_RESTRICT] else par[lay.P_MINMOV]
 
@@ -317,6 +317,7 @@ def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, 
         return 0
     N = nodes.shape[0]
     k = 0
+    NONE = np.int64(-1)
     tg = np.empty(4, dtype=np.int64)
     for d in range(N):
         if order == lay.RAID or order == lay.BLOCKADE:
@@ -330,7 +331,7 @@ def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, 
                     out_target[k] = tg[j]
                     k += 1
         else:
-            if dest_ok_nb(side, order, at, d, -1, mp, n, iu_after, prev_raid, locked, german, enemy_n,
+            if dest_ok_nb(side, order, at, d, NONE, mp, n, iu_after, prev_raid, locked, german, enemy_n,
                           nodes, adj, cost, par) == lay.ERR_NONE:
                 out_dest[k] = d
                 out_target[k] = -1

@@ -81,7 +81,7 @@ def _scripted_nb(rng, n):
 def die_nb(rng, n):
     """An integer in ``1..n`` from the game's stream, or the next die of a scripted stream."""
     if rng.shape[0] > STATE_WORDS:
-        return _scripted_nb(rng, n)
+        return _scripted_nb(rng, np.int64(n))
     return roll_nb(rng, n)
 
 
@@ -89,5 +89,5 @@ def die_nb(rng, n):
 def d6_nb(rng):
     """One six-sided die (``1..6``) from the game's stream, or the next die of a scripted stream."""
     if rng.shape[0] > STATE_WORDS:
-        return _scripted_nb(rng, 6)
+        return _scripted_nb(rng, np.int64(6))
     return roll_nb(rng, 6)

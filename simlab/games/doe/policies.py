@@ -128,13 +128,13 @@ def _shuffle_nb(a, n, rng):
 
 
 @njit(cache=True)
-def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, markers, par, UV, vis, B, pst, rng,
+def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, markers, par, UV, enemy_c, B, pst, rng,
                             od, ot, cnt):
     mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, members, n, ust, UV, par)
     tot = 0
     for o in range(7):
         cnt[o] = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                                  vis[:, VIS_N], ust, nodes, adj, cost, markers, par, od, ot)
+                                  enemy_c, ust, nodes, adj, cost, markers, par, od, ot)
         if cnt[o] > 0:
             tot += 1
     if tot == 0:
@@ -151,7 +151,7 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
                 o = oo
                 break
     k = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                         vis[:, VIS_N], ust, nodes, adj, cost, markers, par, od, ot)
+                         enemy_c, ust, nodes, adj, cost, markers, par, od, ot)
     j = die_nb(rng, k) - 1
     pst[slot, PS_ORDER] = o
     pst[slot, PS_DEST] = od[j]
@@ -174,12 +174,12 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
         pp[u] = 0
     slot_loc = np.full(MAXSS, -1, dtype=np.int64)
     slot_mask = np.zeros(MAXSS, dtype=np.int64)
-    nstk = 0
+    nstk = np.int64(0)
     units = np.empty(nu, dtype=np.int64)
     cand = np.empty(MAXSS, dtype=np.int64)
     transit_max = par[lay.P_TRANSIT_MAX]
     for node in range(N):
-        k = 0
+        k = np.int64(0)
         for u in range(nu):
             if ust[u, lay.US_SIDE] == side and UV[u, lay.UF_LOC] == node:
                 units[k] = u
@@ -219,16 +219,17 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
         if pu[u] >= 0:
             pu[u] = inv[pu[u]]
     members = np.empty(lay.MAXPER, dtype=np.int64)
+    enemy_c = np.ascontiguousarray(vis[:, VIS_N])
     od = np.empty(4 * N, dtype=np.int64)
     ot = np.empty(4 * N, dtype=np.int64)
     cnt = np.zeros(7, dtype=np.int64)
     for s in range(nstk):
-        n = 0
+        n = np.int64(0)
         for u in range(nu):
             if pu[u] == s:
                 members[n] = u
                 n += 1
-        _choose_random_order_nb(side, s, members, n, ust, nodes, adj, cost, markers, par, UV, vis, B, pst, rng,
+        _choose_random_order_nb(side, s, members, n, ust, nodes, adj, cost, markers, par, UV, enemy_c, B, pst, rng,
                                 od, ot, cnt)
         pst[s, PS_JOIN] = die_nb(rng, 2) - 1
     for i in range(lst.shape[0]):
@@ -403,18 +404,19 @@ def _add_home_nb(side, at, mp, german, nodes, cost, adj, par, co, cd, ct, nc):
     """Candidates that take a group home: stay anchored in a friendly port, anchor into a bordering
     friendly port, transit to the nearest port that repairs."""
     A = par[lay.P_NAREAS]
+    NONE = np.int64(-1)
     if at >= A:
-        nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, -1)
+        nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
     else:
         for p in range(A, nodes.shape[0]):
             if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
-                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, p, -1)
-    p = _nearest_friendly_nb(at, side, german, True, nodes, cost, par)
+                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
+    p = _nearest_friendly_nb(at, side, german, np.bool_(True), nodes, cost, par)
     if p >= 0 and p != at:
-        nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, -1)
-    p = _nearest_friendly_nb(at, side, german, False, nodes, cost, par)
+        nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+    p = _nearest_friendly_nb(at, side, german, np.bool_(False), nodes, cost, par)
     if p >= 0 and p != at:
-        nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, -1)
+        nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
     return nc
 
 
@@ -423,20 +425,21 @@ def _add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc
     """After a Patrol (5.4 D): coal where it is at sea (it keeps the area, 11 F bars only Transit),
     else anchor in a bordering friendly or neutral port, else anchor in place."""
     A = par[lay.P_NAREAS]
+    NONE = np.int64(-1)
     if at < A:
         if B[8] + n <= par[lay.P_COALSEA0 + side]:
-            nc = _add_nb(co, cd, ct, nc, lay.COAL, at, -1)
+            nc = _add_nb(co, cd, ct, nc, lay.COAL, at, NONE)
         for p in range(A, nodes.shape[0]):
             if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
-                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, p, -1)
+                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
         for p in range(A, nodes.shape[0]):
             if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
-                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, p, -1)
-        nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, -1)
-        nc = _add_nb(co, cd, ct, nc, lay.COAL, at, -1)
+                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
+        nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+        nc = _add_nb(co, cd, ct, nc, lay.COAL, at, NONE)
     else:
-        nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, -1)
-        nc = _add_nb(co, cd, ct, nc, lay.COAL, at, -1)
+        nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+        nc = _add_nb(co, cd, ct, nc, lay.COAL, at, NONE)
     return nc
 
 
@@ -508,27 +511,28 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
     at = gat[g]
     n = gn[g]
     st10 = 10 * gstr[g]
-    nc = 0
+    nc = np.int64(0)
+    NONE = np.int64(-1)
     only = mask & ALL_SEVEN
     # ---- forced follow-ups (5.2 D, 5.4 D, 5.5 D)
     if only == (1 << lay.COAL):
-        return _add_nb(co, cd, ct, nc, lay.COAL, at, -1)
+        return _add_nb(co, cd, ct, nc, lay.COAL, at, NONE)
     if only == ((1 << lay.COAL) | (1 << lay.ANCHOR)) or only == (1 << lay.ANCHOR):
         return _add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
     if only == (1 << lay.TRANSIT) and UV[gmem[g, 0], lay.UF_PREV] == lay.RAID:
-        p = _nearest_friendly_nb(at, side, german, True, nodes, cost, par)
+        p = _nearest_friendly_nb(at, side, german, np.bool_(True), nodes, cost, par)
         if p >= 0:
-            nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, -1)
-        p = _nearest_friendly_nb(at, side, german, False, nodes, cost, par)
+            nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+        p = _nearest_friendly_nb(at, side, german, np.bool_(False), nodes, cost, par)
         if p >= 0:
-            nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, -1)
+            nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
         for q in range(A, N):
             if nodes[q, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
-                nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, q, -1)
+                nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, q, NONE)
         return nc
     # ---- damaged groups go home to repair; a repairing group stays
     if at >= A and gdmg[g] > 0 and nodes[at, lay.NS_PSIDE] == side and nodes[at, lay.NS_REPAIR] > 0:
-        nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, -1)
+        nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
     elif gdmg[g] > 0 and gdmg[g] * 3 >= gstr[g] + n:
         nc = _add_home_nb(side, at, mp, german, nodes, cost, adj, par, co, cd, ct, nc)
     score = np.full(A, -(1 << 40), dtype=np.int64)
@@ -588,7 +592,7 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
             a, v = _pick_area_nb(score, A)
             if a < 0 or v < -(1 << 29):
                 break
-            nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, -1)
+            nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
             score[a] = -(1 << 40)
         if home_first:
             acc[1] += st10
@@ -609,7 +613,7 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
                     if c > mp:
                         continue
                     # a raider must get home next turn (5.5 D)
-                    h = _nearest_friendly_nb(a, side, german, False, nodes, cost, par)
+                    h = _nearest_friendly_nb(a, side, german, np.bool_(False), nodes, cost, par)
                     if h < 0 or cost[lay.KMAX, a, h] > mp:
                         continue
                     thr = _threat_nb(a, side, vis, nodes, par)
@@ -629,7 +633,7 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
                 # Cadiz or the Canary Islands: fleet-in-being crosses (in stages), historical only
                 # sends what reaches the base in one move (Cervera; Camara stays in Cadiz)
                 if base >= 0 and cost[lay.KMAX, at, base] <= mp:
-                    nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, base, -1)
+                    nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
                 elif base >= 0 and pol == lay.POL_FLEET:
                     bst = -1
                     bc = lay.BIG
@@ -638,11 +642,11 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
                             bc = cost[lay.KMAX, a, base]
                             bst = a
                     if bst >= 0:
-                        nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, bst, -1)
-                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, -1)
+                        nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, bst, NONE)
+                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
             elif at < A:
                 if base >= 0:
-                    nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, base, -1)
+                    nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
             else:
                 # in a Caribbean port: strike (sortie or patrol) where the odds are good
                 for a in range(A):
@@ -650,14 +654,14 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
                         continue
                     enemy = vis[a, VIS_ATT]
                     if enemy > 0 and st10 * 1000 >= ratio * enemy and n >= 2:
-                        nc = _add_nb(co, cd, ct, nc, lay.SORTIE, a, -1)
-                        nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, -1)
+                        nc = _add_nb(co, cd, ct, nc, lay.SORTIE, a, NONE)
+                        nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
                 if pol == lay.POL_FLEET and n >= 2:
                     for a in range(A):
                         if (adj[at, a] != 0 and vis[a, VIS_N] == 0 and nodes[a, lay.NS_VP_SPAIN] > 0
                                 and _threat_nb(a, side, vis, nodes, par) == 0):
-                            nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, -1)
-                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, -1)
+                            nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
         if pol == lay.POL_RAIDER:
             # between raids: hold the sea lanes that pay Spain, where the odds allow
             for a in range(A):
@@ -670,7 +674,7 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
                 a, v = _pick_area_nb(score, A)
                 if a < 0 or v < -(1 << 29):
                     break
-                nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, -1)
+                nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
                 score[a] = -(1 << 40)
     # ---- safe fallbacks
     nc = _add_home_nb(side, at, mp, german, nodes, cost, adj, par, co, cd, ct, nc)
@@ -730,7 +734,7 @@ def scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV,
     ct = np.empty(MAXC, dtype=np.int64)
     od = np.empty(4 * N, dtype=np.int64)
     ot = np.empty(4 * N, dtype=np.int64)
-    enemy_n = vis[:, VIS_N]
+    enemy_n = np.ascontiguousarray(vis[:, VIS_N])
     markers = np.empty((2, 7), dtype=np.int64)
     for s in range(2):
         for o in range(7):
