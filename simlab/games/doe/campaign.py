@@ -119,8 +119,8 @@ def run_campaigns(data: CampaignData, options: Mapping[str, Any], policies: Mapp
 
     Returns:
         ``{"G": int64[g, G_NF], "battles": int64[b, 1 + BE_NF]}``, plus ``"trace"``
-        (``int64[g, T + 1, U, TR_NF]``) and ``"ledger"`` (``int64[g, LEDGER_MAX, LG_NF]``) when
-        tracing.
+        (``int64[g, T + 2, U, TR_NF]``: the set-up, each turn after its orders, the end) and
+        ``"ledger"`` (``int64[g, LEDGER_MAX, LG_NF]``, each game's VP awards) when tracing.
 
     Raises:
         PolicyError: if a policy handed in an illegal plan.
@@ -133,7 +133,7 @@ def run_campaigns(data: CampaignData, options: Mapping[str, Any], policies: Mapp
     nu = data.ust.shape[0]
     T = int(options["turns"])
     out_g = np.zeros((g, lay.G_NF), dtype=np.int64)
-    tr = np.zeros((g if trace else 1, T + 1, nu, lay.TR_NF), dtype=np.int64)
+    tr = np.zeros((g if trace else 1, T + 2, nu, lay.TR_NF), dtype=np.int64)
     led = np.zeros((g if trace else 1, lay.LEDGER_MAX if trace else 1, lay.LG_NF), dtype=np.int64)
     cap = max(64, 8 * g)
     while True:

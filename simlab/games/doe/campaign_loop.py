@@ -76,8 +76,9 @@ def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, U, S, SM,
                  UV, LV, vis, B, pu, pp, pst, pl, enemy_n, work, att, dfn, mov, dmg, status, mem, trace):
     """One campaign (Rules 4.0-4.5) from the set-up to the end: per turn New Forces, Orders (both
     policies), Movement (Spain, then the US), Combat, Area Control and VPs, Repairs (and 14.3
-    maintenance). ``trace[t, u, TR_*]`` gets each unit's state after the orders of turn ``t`` when
-    ``par[P_TRACE]`` is set (then also slot 0 after the set-up, free deployment included). Stops early on an illegal plan
+    maintenance). When ``par[P_TRACE]`` is set, ``trace[t, u, TR_*]`` gets each unit's state after
+    the orders of turn ``t``, slot 0 the set-up (free deployment included) and slot ``T + 1`` the
+    final state. Stops early on an illegal plan
     (``G[G_ERR]``) or an automatic victory (14.7)."""
     init_game_nb(ust, lst, nodes, par, U, S, SM, LD, ND, G)
     if par[lay.P_FREE] != 0:
@@ -117,6 +118,8 @@ def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, U, S, SM,
         if par[lay.P_AUTO] != 0 and (v >= par[lay.P_AUTOVP] or -v >= par[lay.P_AUTOVP]):
             G[lay.G_END] = lay.END_AUTOMATIC
             break
+    if tr:
+        snapshot_nb(par[lay.P_TURNS] + 1, U, trace)
 
 
 @njit(cache=True)
@@ -131,8 +134,8 @@ def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, pa
         out_g: ``int64[g, G_NF]``, each game's final ``G`` (``G_DRAWS`` holds the 32-bit random
             draws it used).
         out_bev: ``int64[cap, 1 + BE_NF]`` battles: the game's row in the batch, then ``BE_*``.
-        trace: ``int64[g, T + 1, U, TR_NF]`` when ``par[P_TRACE]`` is set, else
-            ``int64[1, T + 1, U, TR_NF]`` (unused).
+        trace: ``int64[g, T + 2, U, TR_NF]`` when ``par[P_TRACE]`` is set, else
+            ``int64[1, T + 2, U, TR_NF]`` (unused).
         out_ledger: ``int64[g, LEDGER_MAX, LG_NF]`` when tracing (each game's VP awards), else
             any shape.
 
