@@ -186,6 +186,31 @@ class CampaignState:
         for name in names:
             self.U[self.unit(name), lay.UF_LOC] = n
 
+    def set_history(self, names: Iterable[str], prev: str, streak: int = 0, neutral: int = 0) -> None:
+        """Set units' previous order (``"anchor"``...), Transit streak and neutral-port count."""
+        for name in names:
+            u = self.unit(name)
+            self.U[u, lay.UF_PREV] = lay.ORDER_NAMES.index(prev)
+            self.U[u, lay.UF_STREAK] = streak
+            self.U[u, lay.UF_NEUTRAL] = neutral
+
+    def set_damage(self, name: str, damage: int) -> None:
+        self.U[self.unit(name), lay.UF_DMG] = damage
+
+    def set_control(self, area: str, side: str | None) -> None:
+        """Put (or clear) a control marker (7.6)."""
+        self.ND[self.node(area), lay.ND_CONTROL] = -1 if side is None else SIDES.index(side)
+
+    def remove(self, names: Iterable[str]) -> None:
+        """Take units out of the game (as if absent)."""
+        for name in names:
+            self.U[self.unit(name), lay.UF_LOC] = lay.LOC_ABSENT
+        for i in range(self.data.lst.shape[0]):
+            u = int(self.LD[i, lay.LF_UNIT])
+            if u >= 0 and self.U[u, lay.UF_LOC] < 0:
+                self.LD[i, lay.LF_STATE] = lay.LEADER_ABSENT
+                self.LD[i, lay.LF_UNIT] = -1
+
     # ------------------------------------------------------------------ reading
     def where(self, name: str) -> str:
         """An in-play unit's area or port key, or its fate (``sunk``, ``interned``...)."""
