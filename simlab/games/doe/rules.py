@@ -172,10 +172,12 @@ def check_pack(pack: DataPack) -> None:
                 raise DataPackError(f"{where}: areas.{a}.adjacent names unknown area '{b}'")
             if b == a:
                 raise DataPackError(f"{where}: areas.{a}.adjacent lists the area itself")
-            if a not in _v(pack, "areas", b, "adjacent"):
-                raise DataPackError(f"{where}: areas.{a} borders {b} but areas.{b}.adjacent does not list {a}")
         if len(set(adj)) != len(adj):
             raise DataPackError(f"{where}: areas.{a}.adjacent lists an area twice")
+    for a in areas:
+        for b in _v(pack, "areas", a, "adjacent"):
+            if a not in _v(pack, "areas", b, "adjacent"):
+                raise DataPackError(f"{where}: areas.{a} borders {b} but areas.{b}.adjacent does not list {a}")
     codes: dict[str, str] = {}
     for table in ("areas", "ports"):
         for k in t[table]:
