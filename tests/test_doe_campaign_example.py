@@ -4,8 +4,8 @@ The orders are the example's (18.1.2-18.1.3, 18.2.2-18.2.3); the dice are the pr
 the order the kernels roll them (Spain's initiative die before the US's; within a battle round the
 US fires first, unit by unit down the line, a damage die right after each 6 — the rules make a
 round's fire simultaneous, 8.3 B, so the order of the printed dice within a round is free).
-Where the example contradicts the rules the test asserts the rules; each case is ruling C-E1...
-in docs/rulings.md:
+Where the example contradicts the rules the test asserts the rules; each case is a ruling
+in docs/rulings.md ("the campaign", E1-E6):
 
 * E1 (18.1.4 A): Furor and Pluton (3 MP) cannot make the 4-MP raid, so they get their own
   Anchor orders in Cadiz.
