@@ -31,6 +31,10 @@ test-all: setup
 bench: setup
 	$(BIN)/simlab bench --write BENCHMARKS.md
 
+## soak: 100,000 random-legal games of every registered game with every invariant checked
+soak: setup
+	$(BIN)/simlab soak --games 100000
+
 lint: setup
 	$(BIN)/ruff check simlab tests
 

@@ -4,7 +4,7 @@ into balance answers (win rates with intervals, fair handicaps and bids).
 The public functions are imported lazily so that ``import simlab`` is cheap::
 
     import simlab
-    res = simlab.sweep("experiments/doe_battle_speed.toml")
+    res = simlab.sweep("experiments/demo.toml")
     df = simlab.load(res.path)
     simlab.report(res.path)
 """
@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from ._version import __version__
 
-__all__ = ["__version__", "data_check", "data_show", "games", "load", "odds", "report", "sweep"]
+__all__ = ["__version__", "compare", "data_check", "data_show", "list_games", "load", "meta", "odds", "plot",
+           "report", "sweep", "tune"]
 
 
 def __getattr__(name: str):
-    if name in ("sweep", "report", "load", "odds", "games", "data_show", "data_check"):
+    if name in ("sweep", "report", "load", "odds", "list_games", "data_show", "data_check", "tune", "compare", "meta",
+                "plot"):
         from . import api
         return getattr(api, name)
     raise AttributeError(f"module 'simlab' has no attribute {name!r}")

@@ -1,7 +1,8 @@
 """The public Python API: every CLI command is one of these functions.
 
 ``import simlab`` exposes them lazily (``simlab.sweep``, ``simlab.report``, ``simlab.load``,
-``simlab.odds``, ``simlab.games``, ``simlab.data_show``, ``simlab.data_check``).
+``simlab.odds``, ``simlab.games``, ``simlab.data_show``, ``simlab.data_check``, and the balance
+analyses ``simlab.tune``, ``simlab.compare``, ``simlab.meta``, ``simlab.plot``).
 """
 
 from __future__ import annotations
@@ -11,13 +12,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .analysis import compare, meta, tune
 from .errors import DataPackError, SpecError
 from .games import game_names, get_game
+from .plots import plot
 from .results import load, report
-from .sweep.runner import SweepResult, run_sweep
-from .sweep.spec import SweepSpec, load_spec, spec_from_args
+from .sweeps.runner import SweepResult, run_sweep
+from .sweeps.spec import SweepSpec, load_spec, spec_from_args
 
-__all__ = ["data_check", "data_show", "games", "load", "odds", "report", "sweep"]
+__all__ = ["compare", "data_check", "data_show", "list_games", "load", "meta", "odds", "plot", "report", "sweep",
+           "tune"]
 
 
 def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None = None,
@@ -26,7 +30,7 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
           workers: int | None = None, chunk_size: int | None = None, out: str | Path | None = None,
           resume: bool = False, overwrite: bool = False, data: str | Path | None = None, crn: bool = False,
           name: str | None = None, progress: bool = True, precision: float | None = None,
-          max_games: int | None = None) -> SweepResult:
+          max_games: int | None = None, backend: str | None = None, scheduler: Any = None) -> SweepResult:
     """Run a sweep from an experiment file, a :class:`SweepSpec`, or ad hoc arguments.
 
     Args:
@@ -36,16 +40,19 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
             allowed together with ``experiment``.
         games: games per cell (ad hoc default 1,000); seed: master seed (default 0).
         workers: worker processes (default all cores; 1 = in this process).
-        chunk_size: games per chunk; out: output directory; resume, overwrite: see
-            :func:`simlab.sweep.runner.run_sweep`.
+        chunk_size: games per chunk; out: output directory (a path or an fsspec URL); resume,
+            overwrite: see :func:`simlab.sweeps.runner.run_sweep`.
         progress: show a progress bar on stderr.
         precision: keep playing each cell until the larger Wilson half-width (95%) of its sides'
             win rates is at most this; ``games`` is then the minimum per cell.
         max_games: the ceiling of games per cell under ``precision`` (default 1,000,000).
+        backend: ``"local"`` (default) or ``"dask"``; scheduler: a dask scheduler address or a
+            ``distributed.Client`` (default with dask: a LocalCluster on 127.0.0.1). See
+            docs/cluster.md.
 
     Returns:
-        A :class:`SweepResult` (``.path``, ``.manifest``, ...); ``simlab.load(result.path)``
-        gives the rows.
+        A :class:`SweepResult` (``.path``, ``.manifest``, ``.failures``, ...);
+        ``simlab.load(result.path)`` gives the rows.
 
     Raises:
         SpecError, ScenarioError, DataPackError, SweepStateError: bad input; nothing is written.
@@ -66,10 +73,11 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
                               games=1000 if games is None else games, seed=0 if seed is None else seed,
                               chunk_size=chunk_size, crn=crn, data=str(data) if data else None, name=name,
                               precision=precision, max_games=max_games)
-    return run_sweep(spec, out, workers=workers, resume=resume, overwrite=overwrite, progress=progress)
+    return run_sweep(spec, out, workers=workers, resume=resume, overwrite=overwrite, progress=progress,
+                     backend=backend, scheduler=scheduler)
 
 
-def games() -> list[dict]:
+def list_games() -> list[dict]:
     """Every registered game's sides, scenarios, policies and options (``simlab games --json``)."""
     return [get_game(n).describe() for n in game_names()]
 

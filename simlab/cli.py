@@ -13,6 +13,11 @@ from typing import Annotated
 
 import click
 import typer
+
+try:  # typer >= 0.20 vendors its own copy of click; older typer uses click itself
+    from typer import _click as _typer_click
+except ImportError:  # pragma: no cover
+    _typer_click = None
 from rich.console import Console
 from rich.table import Table
 
@@ -42,6 +47,20 @@ def _json_default(o):
     except ImportError:  # pragma: no cover
         pass
     return str(o)
+
+
+def _print_table(t) -> None:
+    """Print a table; when stdout is not a terminal (a pipe, a file, a notebook), give it room
+    instead of wrapping every cell at 80 columns."""
+    if out_console.is_terminal:
+        out_console.print(t)
+        return
+    old = out_console.width
+    out_console.width = 200
+    try:
+        out_console.print(t)
+    finally:
+        out_console.width = old
 
 
 def _pct(x: float) -> str:
@@ -75,6 +94,35 @@ def render_report(rows: list[dict], sides: list[str], title: str = "") -> Table:
     return t
 
 
+def render_balance(rows: list[dict], sides: list[str]) -> Table:
+    """A rich table of the balance metrics of :func:`simlab.report` rows: side advantage, draw
+    rate, game length and end reasons per cell."""
+    t = Table(title="balance per cell (95% intervals)")
+    t.add_column("cell", justify="right")
+    two = len(sides) == 2
+    if two:
+        t.add_column(f"{sides[0]} − {sides[1]} win rate", justify="right")
+        t.add_column("favours", justify="left")
+    t.add_column("draws", justify="right")
+    t.add_column("turns: median (p10–p90, max)", justify="right")
+    t.add_column("end reasons", overflow="fold")
+    for r in rows:
+        cells = [str(r["cell"])]
+        if two:
+            adv = r.get("side_advantage")
+            cells.append("-" if not adv else
+                         f"{100 * adv['difference']:+.1f} [{100 * adv['ci'][0]:+.1f}, {100 * adv['ci'][1]:+.1f}] pts")
+            cells.append("-" if not adv else (adv["favoured"] or "neither"))
+        dci = r.get("draw_ci", [r["draw_rate"], r["draw_rate"]])
+        cells.append(f"{_pct(r['draw_rate']).strip()} [{_pct(dci[0]).strip()}, {_pct(dci[1]).strip()}]")
+        tr = r.get("turns")
+        cells.append("-" if not tr else f"{tr['median']:g} ({tr['p10']:g}–{tr['p90']:g}, {tr['max']})")
+        er = r.get("end_reasons") or {}
+        cells.append(", ".join(f"{k} {_pct(v['rate']).strip()}" for k, v in er.items()) or "-")
+        t.add_row(*cells)
+    return t
+
+
 # --------------------------------------------------------------------------- sweep
 @app.command()
 def sweep(
@@ -88,7 +136,7 @@ def sweep(
     seed: Annotated[int | None, typer.Option(help="master seed")] = None,
     workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
     chunk_size: Annotated[int | None, typer.Option(help="games per chunk / Parquet part")] = None,
-    out: Annotated[Path | None, typer.Option(help="output directory (default results/<name>-<time>)")] = None,
+    out: Annotated[str | None, typer.Option(help="output directory or fsspec URL (default results/<name>-<time>)")] = None,
     resume: Annotated[bool, typer.Option(help="continue the sweep in --out, playing only missing chunks")] = False,
     overwrite: Annotated[bool, typer.Option(help="replace the sweep already in --out")] = False,
     data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
@@ -98,27 +146,44 @@ def sweep(
     max_games: Annotated[int | None, typer.Option(help="ceiling of games per cell under --precision (default 1,000,000)")] = None,
     progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    backend: Annotated[str | None, typer.Option(help="where chunks run: local (worker processes) or dask")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
 ) -> None:
-    """Play a sweep and write Parquet, then print the win-rate report."""
+    """Play a sweep and write Parquet, then print the win-rate report.
+
+    Exit status: 0 when every chunk was written; 1 when a chunk failed twice (each is reported on
+    stderr with its cell and game range; --resume plays them again); 2 on bad input; 130 when
+    interrupted.
+    """
     from .api import sweep as run
     from .results import report as rep
+    from .sweeps.runner import failure_line
     res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
               games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
               overwrite=overwrite, data=data, crn=crn, name=name, progress=progress, precision=precision,
-              max_games=max_games)
+              max_games=max_games, backend=backend, scheduler=scheduler)
     if res.interrupted:
         err_console.print(f"interrupted: complete chunks are kept in {res.path}; rerun with --resume to finish")
         raise typer.Exit(130)
-    rows = rep(res.path)
+    man = res.manifest
+    written = sum(man.get("games_written", {}).values())
+    rows = rep(res.path) if written else []
     if json_:
         _print_json(rows)
-        return
-    man = res.manifest
-    rate = man["last_run"]["games_per_second"]
-    err_console.print(f"wrote {res.path} ({res.games_played:,} games in {res.seconds:.1f} s"
-                      + (f", {rate:,.0f} games/s" if rate else "") + ")")
-    _print_provisional(man)
-    out_console.print(render_report(rows, man["sides"], title=f"{man['experiment']} — {man['game']}"))
+    else:
+        rate = man["last_run"]["games_per_second"]
+        err_console.print(f"wrote {res.path} ({res.games_played:,} games in {res.seconds:.1f} s"
+                          + (f", {rate:,.0f} games/s" if rate else "") + ")")
+        _print_provisional(man)
+        if rows:
+            _print_table(render_report(rows, man["sides"], title=f"{man['experiment']} — {man['game']}"))
+            _print_table(render_balance(rows, man["sides"]))
+    if res.failures:
+        for f in res.failures:
+            print(failure_line(f), file=sys.stderr)
+        print(f"simlab: {len(res.failures)} chunk(s) failed twice; the rest is written in {res.path}; "
+              "fix the cause and rerun with --resume to play them", file=sys.stderr)
+        raise typer.Exit(1)
 
 
 def _print_provisional(man: dict) -> None:
@@ -141,7 +206,7 @@ def report(
     """Win rates with 95% Wilson intervals, scores and turns per cell of a sweep."""
     from .results import report as rep
     from .results import report_frame
-    from .sweep.runner import load_manifest
+    from .sweeps.runner import load_manifest
     if json_ and csv:
         raise InputError("choose one of --json and --csv")
     rows = rep(directory)
@@ -151,16 +216,258 @@ def report(
         sys.stdout.write(report_frame(rows).to_csv(index=False))
     else:
         man = load_manifest(directory)
-        out_console.print(render_report(rows, man["sides"], title=f"{man['experiment']} — {man['game']}"))
+        _print_table(render_report(rows, man["sides"], title=f"{man['experiment']} — {man['game']}"))
+        _print_table(render_balance(rows, man["sides"]))
         if man.get("status") != "complete":
             err_console.print(f"note: this sweep is {man.get('status')}; the table covers the games written so far")
+
+
+# --------------------------------------------------------------------------- tune
+def render_points(summary: dict) -> Table:
+    """The bid/handicap table of a tune: each value's win, draw and loss rates with 95% intervals
+    (with two sides one side's losses are the other's wins, so loss columns are shown for more)."""
+    sides = summary["sides"]
+    t = Table(title=f"{summary['param']}: win / draw / loss rates, % [95% Wilson interval]")
+    t.add_column(summary["param"] + (f" ({summary['unit']})" if summary.get("unit") else ""), justify="right")
+    t.add_column("games", justify="right")
+    for s in sides:
+        t.add_column(f"{s} wins", justify="right")
+    t.add_column("draws", justify="right")
+    if len(sides) > 2:
+        for s in sides:
+            t.add_column(f"{s} loses", justify="right")
+
+    def ci(rate, iv):
+        return "-" if rate is None else f"{100 * rate:.1f} [{100 * iv[0]:.1f}, {100 * iv[1]:.1f}]"
+
+    for p in summary["points"]:
+        row = [f"{p['value']:g}", f"{p['games']:,}"]
+        row += [ci(p["sides"][s]["win_rate"], p["sides"][s]["ci"]) for s in sides]
+        row.append(ci(p["draw_rate"], p["draw_ci"]))
+        if len(sides) > 2:
+            row += [ci(p["sides"][s]["loss_rate"], p["sides"][s]["loss_ci"]) for s in sides]
+        t.add_row(*row)
+    if len(sides) == 2:
+        t.caption = f"{sides[0]} loses when {sides[1]} wins and the reverse"
+    return t
+
+
+def render_bids(bt: dict, unit: str = "") -> Table:
+    """One side's bid table (:func:`simlab.analysis.bid_table`)."""
+    u = f" ({unit})" if unit else ""
+    even = bt["break_even_bid"]
+    t = Table(title=f"bidding for {bt['side']}: its win / draw / loss rates, % [95% CI]",
+              caption=("break-even bid: " + (f"{even:.3g}{u}" if even is not None else "none (behind at a bid of 0)")))
+    for c in (f"bid{u}", "games", "wins", "draws", "losses"):
+        t.add_column(c, justify="right")
+    for r in bt["rows"]:
+        cells = [f"{r['bid']:g}", f"{r['games']:,}"]
+        for k in ("win", "draw", "loss"):
+            v = r[k]
+            cells.append("-" if v["rate"] is None else
+                         f"{100 * v['rate']:.1f} [{100 * v['ci'][0]:.1f}, {100 * v['ci'][1]:.1f}]")
+        t.add_row(*cells)
+    return t
+
+
+@app.command()
+def tune(
+    game: Annotated[str, typer.Argument(help="game name")],
+    param: Annotated[str, typer.Option(help="the numeric option to tune (a handicap, a bid)")],
+    range_: Annotated[str, typer.Option("--range", help="LOW:HIGH[:STEP] values to play")],
+    scenario: Annotated[str | None, typer.Option(help="scenario name or file")] = None,
+    policy: Annotated[list[str] | None, typer.Option(help="SIDE=NAME; repeatable")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE held fixed; repeatable")] = None,
+    data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
+    target: Annotated[float | None, typer.Option(help="find where --side's win rate equals this (default: equal win rates)")] = None,
+    side: Annotated[str | None, typer.Option(help="the side --target applies to (default: the first side)")] = None,
+    games: Annotated[int | None, typer.Option(help="games per value (default 2,000)")] = None,
+    precision: Annotated[float | None, typer.Option(help="play each value until its win rates' 95% Wilson half-width is at most H")] = None,
+    max_games: Annotated[int | None, typer.Option(help="ceiling of games per value under --precision")] = None,
+    seed: Annotated[int, typer.Option(help="master seed (every value uses the same streams)")] = 0,
+    fit: Annotated[str, typer.Option(help="logistic or isotonic (monotone, no shape assumed)")] = "logistic",
+    method: Annotated[str, typer.Option(help="auto, replay, or score (one sweep, winners recomputed from final scores)")] = "auto",
+    refine: Annotated[bool, typer.Option(help="replay a finer set of values around the first estimate")] = True,
+    replicates: Annotated[int, typer.Option(help="bootstrap replicates for the interval")] = 1000,
+    workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
+    out: Annotated[Path | None, typer.Option(help="output directory (default results/tune-<game>-<param>-<time>)")] = None,
+    overwrite: Annotated[bool, typer.Option(help="replace the tune already in --out")] = False,
+    from_sweep: Annotated[Path | None, typer.Option(help="rescore this existing sweep instead of playing (score-only options)")] = None,
+    cell: Annotated[int | None, typer.Option(help="--from-sweep: the cell to rescore (when the sweep has several)")] = None,
+    bids: Annotated[bool | None, typer.Option("--bids/--no-bids", help="print each side's bid table (Rule 14.4: a bid of b VPs for a side gives the other side b); default: for an option named like a handicap or bid")] = None,
+    progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
+    json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (worker processes) or dask")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
+) -> None:
+    """Find the fair value of a numeric option (handicap, bid) with a 95% interval, and the bid table."""
+    from .api import tune as run
+    from .sweeps.backends import sweep_backend
+    with sweep_backend(backend, scheduler, workers):
+        res = run(game, param=param, range_=range_, scenario=scenario, policy=policy or [], set_=set_ or [],
+                  data=data, target=target, side=side, games=games, precision=precision, max_games=max_games,
+                  seed=seed,
+                  fit=fit, method=method, refine=refine, replicates=replicates, workers=workers, out=out,
+                  overwrite=overwrite, progress=progress, from_sweep=from_sweep, cell=cell,
+                  log=lambda m: err_console.print(m))
+    if bids is None:
+        bids = any(w in param.lower() for w in ("handicap", "bid")) and res["target"] is None
+    if bids and len(res["sides"]) == 2:
+        from .analysis import bid_table
+        res["bids"] = {s: bid_table(res, s) for s in res["sides"]}
+    if json_:
+        _print_json(res)
+        return
+    err_console.print(f"wrote {res['path']}")
+    _print_table(render_points(res))
+    for bt in (res.get("bids") or {}).values():
+        _print_table(render_bids(bt, res.get("unit", "")))
+    unit = f" {res['unit']}" if res.get("unit") else ""
+    what = "equal win rates" if res["target"] is None else f"{res['side']} win rate {res['target']:g}"
+    if res["fair_value"] is None:
+        out_console.print(f"[bold]no fair {res['param']} for {what}[/bold]: {res['note']}")
+    else:
+        lo, hi = res["ci"]
+        iv = f"[{'below range' if lo is None else f'{lo:.3g}'}, {'above range' if hi is None else f'{hi:.3g}'}]"
+        out_console.print(f"[bold]fair {res['param']} for {what}: {res['fair_value']:.3g}{unit}[/bold] "
+                          f"{res['confidence']:.0%} interval {iv} ({res['fit']} fit, {res['method']})")
+        if res["note"]:
+            err_console.print(f"note: {res['note']}")
+
+
+# --------------------------------------------------------------------------- compare
+@app.command()
+def compare(
+    a: Annotated[Path | None, typer.Argument(help="experiment file of variant A")] = None,
+    b: Annotated[Path | None, typer.Argument(help="experiment file of variant B")] = None,
+    game: Annotated[str | None, typer.Option(help="game name (variants given by --set-a/--set-b etc.)")] = None,
+    scenario: Annotated[str | None, typer.Option(help="scenario name or file (both variants)")] = None,
+    set_a: Annotated[list[str] | None, typer.Option("--set-a", help="OPTION=VALUE of variant A; repeatable")] = None,
+    set_b: Annotated[list[str] | None, typer.Option("--set-b", help="OPTION=VALUE of variant B; repeatable")] = None,
+    policy_a: Annotated[list[str] | None, typer.Option("--policy-a", help="SIDE=NAME of variant A; repeatable")] = None,
+    policy_b: Annotated[list[str] | None, typer.Option("--policy-b", help="SIDE=NAME of variant B; repeatable")] = None,
+    data_a: Annotated[Path | None, typer.Option("--data-a", help="data pack override of variant A")] = None,
+    data_b: Annotated[Path | None, typer.Option("--data-b", help="data pack override of variant B")] = None,
+    games: Annotated[int | None, typer.Option(help="games per variant (default 10,000)")] = None,
+    seed: Annotated[int | None, typer.Option(help="master seed of both variants")] = None,
+    side: Annotated[str | None, typer.Option(help="the side whose win rate is compared (default: the first)")] = None,
+    sprt: Annotated[str | None, typer.Option(help="P0,P1: SPRT on P(side wins under B | the variants disagree)")] = None,
+    alpha: Annotated[float, typer.Option(help="SPRT: chance of accepting P1 when P0 holds")] = 0.05,
+    beta: Annotated[float, typer.Option(help="SPRT: chance of accepting P0 when P1 holds")] = 0.05,
+    stage: Annotated[int, typer.Option(help="SPRT: games per variant per stage")] = 1000,
+    max_games: Annotated[int | None, typer.Option(help="SPRT: most games per variant (default 1,000,000)")] = None,
+    workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
+    out: Annotated[Path | None, typer.Option(help="output directory (default results/compare-<game>-<time>)")] = None,
+    overwrite: Annotated[bool, typer.Option(help="replace the comparison already in --out")] = False,
+    progress: Annotated[bool, typer.Option(help="show progress bars")] = False,
+    json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (worker processes) or dask")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
+) -> None:
+    """Compare two variants on the same seeds: win-rate difference with a paired interval, optional SPRT."""
+    from .api import compare as run
+    from .sweeps.backends import sweep_backend
+
+    def stage_line(r: dict) -> None:
+        err_console.print(f"stage {r['stage'] + 1}: {r['games']:,} games, {r['discordant']:,} discordant "
+                          f"({r['b_better']:,} for B), LLR {r['llr']:+.3f} in ({r['lower']:.3f}, {r['upper']:.3f})"
+                          + (f" -> accept {r['decision']}" if r["decision"] else ""))
+
+    with sweep_backend(backend, scheduler, workers):
+        res = run(a, b, game=game, scenario=scenario, policy_a=policy_a or [], policy_b=policy_b or [],
+                  set_a=set_a or [], set_b=set_b or [], data_a=data_a, data_b=data_b, games=games, seed=seed,
+                  side=side, sprt=sprt, alpha=alpha, beta=beta, stage=stage, max_games=max_games, out=out,
+                  overwrite=overwrite, workers=workers, progress=progress, on_stage=stage_line)
+    if json_:
+        _print_json(res)
+        return
+    err_console.print(f"wrote {res['path']}")
+    t = Table(title=f"{res['game']} / {res['scenario']}: B − A on the same {res['games']:,} seeds (95% paired intervals)")
+    for c in ("", "A", "B", "B − A [95% CI]", "games only A / only B", "p (McNemar)"):
+        t.add_column(c, justify="right")
+    rows = [(f"{s} wins", res["difference"][s]) for s in res["sides"]] + [("draws", res["draws"])]
+    for label, d in rows:
+        t.add_row(label, _pct(d["a_rate"]), _pct(d["b_rate"]),
+                  f"{100 * d['difference']:+.2f} [{100 * d['ci'][0]:+.2f}, {100 * d['ci'][1]:+.2f}] pts",
+                  f"{d['a_only']:,} / {d['b_only']:,}", f"{d['p_value']:.3g}")
+    _print_table(t)
+    sp = res.get("sprt")
+    if sp:
+        verdict = {"H0": f"accept P0 = {sp['p0']:g}", "H1": f"accept P1 = {sp['p1']:g}",
+                   None: "undecided at the game limit"}[sp["decision"]]
+        out_console.print(f"SPRT ({sp['meaning']}): {verdict} after {sp['games']:,} games per variant "
+                          f"({sp['discordant']:,} discordant, LLR {sp['llr']:+.3f})")
+
+
+# --------------------------------------------------------------------------- meta
+@app.command()
+def meta(
+    game: Annotated[str, typer.Argument(help="game name")],
+    policies: Annotated[list[str] | None, typer.Option(help="SIDE=A,B,... (default: every policy of each side); repeatable")] = None,
+    scenario: Annotated[str | None, typer.Option(help="scenario name or file")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE; repeatable")] = None,
+    data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
+    games: Annotated[int, typer.Option(help="games per policy pairing")] = 2000,
+    seed: Annotated[int, typer.Option(help="master seed (every pairing uses the same streams)")] = 0,
+    replicates: Annotated[int, typer.Option(help="bootstrap replicates for the value's interval")] = 500,
+    workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
+    out: Annotated[Path | None, typer.Option(help="output directory (default results/meta-<game>-<time>)")] = None,
+    overwrite: Annotated[bool, typer.Option(help="replace the meta-game already in --out")] = False,
+    progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
+    json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (worker processes) or dask")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
+) -> None:
+    """Play every policy pairing; show the win-rate matrix and the equilibrium mix and value."""
+    from .api import meta as run
+    from .sweeps.backends import sweep_backend
+    with sweep_backend(backend, scheduler, workers):
+        res = run(game, policies=policies or [], scenario=scenario, set_=set_ or [], data=data, games=games,
+                  seed=seed, replicates=replicates, workers=workers, out=out, overwrite=overwrite,
+                  progress=progress)
+    if json_:
+        _print_json(res)
+        return
+    err_console.print(f"wrote {res['path']}")
+    s0, s1 = res["sides"]
+    t = Table(title=f"{res['game']} / {res['scenario']}: {s0} win rate, % [95% CI] ({s0} policy rows, {s1} columns)")
+    t.add_column(f"{s0} \\ {s1}")
+    for c in res["policies"][s1]:
+        t.add_column(c, justify="right")
+    for i, r in enumerate(res["policies"][s0]):
+        cells = []
+        for j in range(len(res["policies"][s1])):
+            c = res["cells"][i][j]["sides"][s0]
+            cells.append(f"{100 * c['rate']:.1f} [{100 * c['ci'][0]:.1f}, {100 * c['ci'][1]:.1f}]")
+        t.add_row(r, *cells)
+    _print_table(t)
+    for s in (s0, s1):
+        mix = ", ".join(f"{p} {w:.2f}" for p, w in res["mixes"][s].items() if w > 1e-9)
+        out_console.print(f"equilibrium mix of {s}: {mix}")
+    lo, hi = res["value_ci"]
+    out_console.print(f"[bold]value ({res['payoff_meaning']}): {res['value']:+.3f}[/bold] 95% interval "
+                      f"[{lo:+.3f}, {hi:+.3f}]; 0 = balanced at equilibrium")
+
+
+# --------------------------------------------------------------------------- plot
+@app.command()
+def plot(
+    directory: Annotated[Path, typer.Argument(help="a sweep, tune or meta output directory")],
+    kind: Annotated[str | None, typer.Option(help="winrate, scores, matrix or tune (default: from the directory)")] = None,
+    out: Annotated[Path | None, typer.Option(help="output .png or .svg (default <directory>/plot-<kind>.png)")] = None,
+    param: Annotated[str | None, typer.Option(help="winrate: the grid option on the x axis")] = None,
+) -> None:
+    """Draw win rate against a parameter, score histograms, the policy matrix, or a tune curve."""
+    from .plots import plot as draw
+    path = draw(directory, kind=kind, out=out, param=param)
+    out_console.print(f"wrote {path}")
 
 
 # --------------------------------------------------------------------------- games
 @app.command("games")
 def games_cmd(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
     """List games with their sides, scenarios, policies and options."""
-    from .api import games as list_games
+    from .api import list_games
     info = list_games()
     if json_:
         _print_json(info)
@@ -248,6 +555,51 @@ def bench(
         out_console.print(to_markdown(res))
 
 
+# --------------------------------------------------------------------------- soak
+@app.command("soak")
+def soak_cmd(
+    games: Annotated[int, typer.Option(help="games per game and case")] = 100_000,
+    game: Annotated[list[str] | None, typer.Option(help="soak only this game; repeatable (default: every game)")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE for every case; repeatable")] = None,
+    seed: Annotated[int, typer.Option(help="master seed")] = 20261130,
+    batch: Annotated[int, typer.Option(help="games per worker task")] = 10_000,
+    workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
+    timeout: Annotated[float, typer.Option(help="seconds a batch may run before it counts as a hang")] = 600.0,
+    json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Play many random-legal games of every game with every invariant checked.
+
+    Prints crashes, invariant violations and hangs (games stopped at a loop cap, batches over
+    --timeout) per game and case; exits 1 if there is any.
+    """
+    from .sweeps.spec import _split_kv
+    from .testing.soak import soak as run_soak
+    opts = {}
+    for k, v in _split_kv(set_ or [], "--set"):
+        if k in opts:
+            raise InputError(f"--set {k} given twice")
+        opts[k] = v
+    if seed < 0 or seed >= 2**64:
+        raise InputError(f"--seed must be in 0..2**64-1 (got {seed})")
+    rows = run_soak(games, game or None, options=opts, seed=seed, batch=batch, workers=workers, timeout=timeout,
+                    log=None if json_ else (lambda m: err_console.print(m, markup=False)))
+    if json_:
+        _print_json([r.to_dict() for r in rows])
+    else:
+        t = Table(title=f"soak: {games:,} games per case, seed {seed}")
+        for c in ("game", "scenario", "options", "policies", "games", "crashes", "violations", "hangs", "first problem"):
+            t.add_column(c, overflow="fold", justify="right" if c in ("games", "crashes", "violations", "hangs") else "left")
+        for r in rows:
+            t.add_row(r.game, r.scenario, ", ".join(f"{k}={v}" for k, v in r.options.items()) or "-",
+                      ", ".join(f"{k}={v}" for k, v in r.policies.items()), f"{r.games:,}", str(r.crashes),
+                      str(r.violations), str(r.hangs), r.problems[0] if r.problems else "")
+        out_console.print(t)
+    bad = [r for r in rows if not r.ok]
+    if bad:
+        print(f"simlab soak: problems in {len(bad)} of {len(rows)} case(s)", file=sys.stderr)
+        raise typer.Exit(1)
+
+
 @app.command()
 def version() -> None:
     """Print simlab's version."""
@@ -267,33 +619,55 @@ def _register_game_commands() -> None:
 _register_game_commands()
 
 
+def _click_errors() -> dict[str, tuple[type, ...]]:
+    """Exception classes of click and of the click that typer may vendor (``typer._click``)."""
+    mods = [click.exceptions] + ([_typer_click.exceptions] if _typer_click is not None else [])
+
+    def cls(name):
+        return tuple(getattr(m, name) for m in mods if hasattr(m, name))
+
+    return {"help": cls("NoArgsIsHelpError"), "usage": cls("UsageError"), "click": cls("ClickException"),
+            "exit": cls("Exit") + (typer.Exit,), "abort": cls("Abort") + (typer.Abort,)}
+
+
+def _one_line(msg: str) -> str:
+    return " ".join(str(msg).split())
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``simlab`` console script; returns the exit status."""
+    """Entry point of the ``simlab`` console script; returns the exit status.
+
+    Bad input of any kind (an InputError from the library, a usage error from the command line)
+    prints one line ``simlab: error: ...`` on stderr and returns 2, with no traceback.
+    """
     cmd = typer.main.get_command(app)
+    errs = _click_errors()
     try:
-        cmd.main(args=argv, prog_name="simlab", standalone_mode=False)
-    except click.exceptions.NoArgsIsHelpError as e:
-        click.echo(e.ctx.get_help() if e.ctx else str(e), err=False)
+        rv = cmd.main(args=argv, prog_name="simlab", standalone_mode=False)
+    except errs["help"] as e:
+        ctx = getattr(e, "ctx", None)
+        click.echo(ctx.get_help() if ctx else str(e), err=False)
         return 0
-    except click.exceptions.UsageError as e:
-        msg = " ".join(e.format_message().split())
-        where = f" {e.ctx.command_path}" if e.ctx is not None and e.ctx.command_path != "simlab" else ""
-        print(f"simlab{where}: error: {msg}", file=sys.stderr)
+    except errs["usage"] as e:
+        ctx = getattr(e, "ctx", None)
+        where = ctx.command_path if ctx is not None and ctx.command_path else "simlab"
+        print(f"{where}: error: {_one_line(e.format_message())}", file=sys.stderr)
         return 2
-    except click.exceptions.Exit as e:
-        return e.exit_code
-    except click.exceptions.Abort:
-        print("simlab: interrupted", file=sys.stderr)
-        return 130
-    except KeyboardInterrupt:
+    except errs["click"] as e:  # e.g. a file option that cannot be opened
+        print(f"simlab: error: {_one_line(e.format_message())}", file=sys.stderr)
+        return 2
+    except errs["exit"] as e:
+        return int(getattr(e, "exit_code", 0) or 0)
+    except (*errs["abort"], KeyboardInterrupt):
         print("simlab: interrupted", file=sys.stderr)
         return 130
     except InputError as e:
-        print(f"simlab: error: {e}", file=sys.stderr)
+        print(f"simlab: error: {_one_line(e)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # pragma: no cover - e.g. `simlab report | head`
         return 0
-    return 0
+    # without standalone mode click returns the code of a `typer.Exit(code)` raised by a command
+    return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -59,6 +59,8 @@ __all__ = [
 _SECTION = r"[0-9]+(?:\.[0-9]+)*(?:\s?[A-Z](?:\.[0-9]+)?)?(?:\s?[-–]\s?[0-9]+(?:\.[0-9]+)*)?"
 _PROVENANCE = re.compile(rf"^(?:(rulebook|example):{_SECTION}|provisional|user:\S.*)$")
 KINDS = ("rulebook", "example", "provisional", "user")
+#: keys an override pack's ``[pack]`` header may hold
+OVERRIDE_HEADER_KEYS = frozenset({"game", "name", "version", "description", "author", "source"})
 
 
 def provenance_kind(tag: str) -> str:
@@ -365,6 +367,10 @@ def load_override(path: str | Path, schema: PackSchema) -> tuple[dict, Rows]:
         raise DataPackError(
             f"{p.name}: an override pack needs [pack] game = \"{schema.game}\" (found {got!r})"
         )
+    unknown = sorted(set(header) - OVERRIDE_HEADER_KEYS)
+    if unknown:
+        # most often a value meant for a table, written under [pack] by mistake
+        raise DataPackError(f"{p.name}: unknown key '{unknown[0]}' in [pack] (keys: {', '.join(sorted(OVERRIDE_HEADER_KEYS))})")
     rows = _parse_rows(doc, p.name, f"user:{p.name}")
     _validate(rows, schema, p.name, partial=True)
     return header, rows

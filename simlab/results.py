@@ -17,24 +17,35 @@ import pyarrow.dataset as ds
 
 from .errors import SweepStateError
 from .stats.intervals import wilson_interval
-from .sweep.runner import load_manifest
+from .sweeps.runner import load_manifest
+from .sweeps.store import Store
 
-__all__ = ["load", "load_table", "report"]
+__all__ = ["end_reason_rates", "length_distribution", "load", "load_table", "report", "side_advantage"]
 
 
-def _dataset(path: Path, table: str) -> ds.Dataset:
-    d = path / "games" if table == "games" else path / "events" / table
-    if not d.exists() or not any(d.rglob("*.parquet")):
-        raise SweepStateError(f"{path}: no '{table}' rows written yet")
-    files = sorted(str(p) for p in d.rglob("*.parquet") if not p.name.startswith("."))
-    return ds.dataset(files, format="parquet")
+def _dataset(store: Store, table: str) -> ds.Dataset:
+    try:
+        files = store.find("games" if table == "games" else f"events/{table}")
+    except ValueError:  # not a plain table name
+        files = []
+    if not files:
+        raise SweepStateError(f"{store.display}: no '{table}' rows written yet")
+    try:
+        return store.dataset(files)
+    except (pa.ArrowInvalid, OSError) as e:
+        raise SweepStateError(f"{store.display}: unreadable Parquet part ({_first_line(e)})") from None
+
+
+def _first_line(e: BaseException) -> str:
+    msg = " ".join(str(e).split())
+    return msg if len(msg) <= 200 else msg[:197] + "..."
 
 
 def load_table(path: str | Path, table: str = "games", columns: list[str] | None = None) -> pa.Table:
     """A sweep's table as a pyarrow Table, sorted by ``cell`` then ``game_index``.
 
     Args:
-        path: the sweep directory.
+        path: the sweep directory (a local path or an fsspec URL such as ``s3://bucket/sweep``).
         table: ``"games"`` or an events table name.
         columns: columns to read (default: all).
 
@@ -42,14 +53,17 @@ def load_table(path: str | Path, table: str = "games", columns: list[str] | None
         SweepStateError: if ``path`` is not a sweep directory or holds no such rows.
         KeyError: if a requested column does not exist.
     """
-    p = Path(path)
-    load_manifest(p)
-    dset = _dataset(p, table)
+    store = Store(path)
+    load_manifest(store)
+    dset = _dataset(store, table)
     cols = None if columns is None else list(dict.fromkeys(list(columns)))
     missing = [c for c in (cols or []) if c not in dset.schema.names]
     if missing:
         raise KeyError(f"no column {missing[0]!r} in {table} (columns: {', '.join(dset.schema.names)})")
-    t = dset.to_table(columns=cols)
+    try:
+        t = dset.to_table(columns=cols)
+    except (pa.ArrowInvalid, OSError) as e:
+        raise SweepStateError(f"{store.display}: unreadable Parquet part ({_first_line(e)})") from None
     keys = [k for k in ("cell", "game_index") if k in t.column_names]
     if keys:
         t = t.sort_by([(k, "ascending") for k in keys])
@@ -75,19 +89,31 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
     Returns:
         One dict per cell (in cell order)::
 
-            {cell, params, games, draws, draw_rate, mean_turns,
-             sides: {side: {wins, win_rate, ci: [low, high], mean_score, score_se}}}
+            {cell, params, games, draws, draw_rate, draw_ci, mean_turns,
+             sides: {side: {wins, win_rate, ci: [low, high], mean_score, score_se}},
+             side_advantage: {sides: [a, b], favoured, difference, ci: [low, high]} | None,
+             turns: {mean, sd, min, p10, p25, median, p75, p90, max, edges, counts},
+             end_reasons: {label: {count, rate, ci}}}
 
-        Cells with no games written yet are left out.
+        ``side_advantage`` (two-sided games) is the first side's win rate minus the second's,
+        with Newcombe's paired interval (one game cannot be won by both), ``favoured`` the side
+        ahead when the interval excludes 0 (else None). ``turns`` is the game-length
+        distribution in turns (battle rounds for a battle): quantiles, and a histogram
+        (``counts[i]`` games with ``edges[i] <= turns < edges[i + 1]``; one bin per value when
+        at most 40 values occur). ``end_reasons`` counts the ``end_reason`` column (empty when
+        the game writes none). Cells with no games written yet are left out.
 
     Raises:
         SweepStateError: if ``path`` is not a sweep directory or holds no games.
     """
-    p = Path(path)
-    man = load_manifest(p)
+    man = load_manifest(path)
     sides = man["sides"]
     cols = ["cell", "winner", "turns"] + [f"score_{s}" for s in sides]
-    t = load_table(p, "games", cols)
+    has_reason = "end_reason" in _dataset(Store(path), "games").schema.names
+    if has_reason:
+        cols.append("end_reason")
+    t = load_table(path, "games", cols)
+    reason = t["end_reason"].to_numpy(zero_copy_only=False) if has_reason else None
     params = {c["cell"]: c["params"] for c in man["cells"]}
     out = []
     cells = pc.unique(t["cell"]).to_numpy()
@@ -103,8 +129,10 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
         n = len(idx)
         w = winner[idx]
         draws = int((w == "draw").sum())
+        dlo, dhi = wilson_interval(draws, n, confidence)
         rec = {"cell": int(c), "params": params.get(int(c), {}), "games": n, "draws": draws,
-               "draw_rate": draws / n, "mean_turns": float(turns[idx].mean()), "sides": {}}
+               "draw_rate": draws / n, "draw_ci": [float(dlo), float(dhi)],
+               "mean_turns": float(turns[idx].mean()), "sides": {}}
         for s in sides:
             k = int((w == s).sum())
             lo, hi = wilson_interval(k, n, confidence)
@@ -112,7 +140,63 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
             se = float(sc.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
             rec["sides"][s] = {"wins": k, "win_rate": k / n, "ci": [float(lo), float(hi)],
                                "mean_score": float(sc.mean()), "score_se": se}
+        rec["side_advantage"] = side_advantage(w, sides, confidence)
+        rec["turns"] = length_distribution(turns[idx])
+        rec["end_reasons"] = {} if reason is None else end_reason_rates(reason[idx], confidence)
         out.append(rec)
+    return out
+
+
+def side_advantage(winner, sides, confidence: float = 0.95) -> dict | None:
+    """First side's win rate minus the second's with Newcombe's paired interval (two sides only).
+
+    Args:
+        winner: ``array_like(str)`` winner labels of one cell's games (side names or ``draw``).
+        sides: the side names.
+        confidence: interval level.
+
+    Returns:
+        ``{sides: [a, b], favoured, difference, ci: [low, high]}`` or None for other than two
+        sides; ``favoured`` is the side ahead when the interval excludes 0, else None.
+    """
+    from .stats.paired import paired_difference, paired_table
+    if len(sides) != 2:
+        return None
+    w = np.asarray(winner, dtype=object)
+    d, lo, hi = paired_difference(paired_table(w == sides[0], w == sides[1]), confidence)
+    fav = sides[0] if lo > 0 else (sides[1] if hi < 0 else None)
+    return {"sides": list(sides), "favoured": fav, "difference": d, "ci": [lo, hi]}
+
+
+def length_distribution(turns) -> dict:
+    """Quantiles and histogram of game lengths (turns).
+
+    Args:
+        turns: ``array_like(int)`` of one cell's game lengths, non-empty.
+
+    Returns:
+        ``{mean, sd, min, p10, p25, median, p75, p90, max, edges, counts}``; one bin per integer
+        value when at most 40 values span the range, else 20 equal bins.
+    """
+    t = np.asarray(turns, dtype=np.float64)
+    q = np.quantile(t, [0.1, 0.25, 0.5, 0.75, 0.9])
+    lo, hi = int(t.min()), int(t.max())
+    edges = np.arange(lo, hi + 2) if hi - lo + 1 <= 40 else np.linspace(lo, hi + 1, 21)
+    counts, _ = np.histogram(t, bins=edges)
+    return {"mean": float(t.mean()), "sd": float(t.std(ddof=1)) if t.size > 1 else 0.0, "min": lo,
+            "p10": float(q[0]), "p25": float(q[1]), "median": float(q[2]), "p75": float(q[3]), "p90": float(q[4]),
+            "max": hi, "edges": [float(e) for e in edges], "counts": [int(c) for c in counts]}
+
+
+def end_reason_rates(reasons, confidence: float = 0.95) -> dict:
+    """``{label: {count, rate, ci}}`` of one cell's ``end_reason`` labels, most frequent first."""
+    r = np.asarray(reasons, dtype=object)
+    labels, counts = np.unique(r.astype(str), return_counts=True)
+    n = r.size
+    out = {}
+    for i in np.argsort(-counts, kind="stable"):
+        lo, hi = wilson_interval(int(counts[i]), n, confidence)
+        out[str(labels[i])] = {"count": int(counts[i]), "rate": int(counts[i]) / n, "ci": [float(lo), float(hi)]}
     return out
 
 
@@ -124,6 +208,8 @@ def report_frame(rows: list[dict]) -> pd.DataFrame:
         for k, v in r["params"].items():
             d[k] = v
         d.update({"games": r["games"], "draws": r["draws"], "draw_rate": r["draw_rate"]})
+        if "draw_ci" in r:
+            d["draw_ci_low"], d["draw_ci_high"] = r["draw_ci"]
         for s, v in r["sides"].items():
             d[f"wins_{s}"] = v["wins"]
             d[f"win_rate_{s}"] = v["win_rate"]
@@ -132,5 +218,14 @@ def report_frame(rows: list[dict]) -> pd.DataFrame:
             d[f"mean_score_{s}"] = v["mean_score"]
             d[f"score_se_{s}"] = v["score_se"]
         d["mean_turns"] = r["mean_turns"]
+        adv = r.get("side_advantage")
+        if adv:
+            d["advantage"] = adv["difference"]
+            d["advantage_ci_low"], d["advantage_ci_high"] = adv["ci"]
+        if "turns" in r:
+            for k in ("median", "p10", "p90", "max"):
+                d[f"turns_{k}"] = r["turns"][k]
+        for label, v in r.get("end_reasons", {}).items():
+            d[f"end_{label}"] = v["rate"]
         flat.append(d)
     return pd.DataFrame(flat)

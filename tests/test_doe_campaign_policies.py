@@ -134,3 +134,37 @@ def test_free_deployment_stays_within_its_limits(pols):  # 14.11
         assert at_sea.sum() <= 6 and len(set(loc[at_sea])) <= 1            # 14.11 B
         assert (pside[loc[us & ~at_sea]] == 0).all()
         assert (prev[at_sea] == lay.PATROL).all()
+
+
+def test_the_handicap_only_shifts_the_score():
+    """``handicap`` is score-only: no policy reads the VP track, so replaying with another handicap
+    gives the same games, and ``rescore`` gives the replayed winners (ruling C26, A3)."""
+    sc = GAME.load_scenario("standard")
+    seeds = game_seeds(8, 8, 0, 300)
+    pols = {"us": "hunter", "spain": "raider"}
+    base = GAME.play_batch(sc, GAME.resolve_options({"handicap": 0}), pols, seeds)
+    for h in (-7, 4):
+        opts = GAME.resolve_options({"handicap": h})
+        replay = GAME.play_batch(sc, opts, pols, seeds)
+        for c in ("score_us", "score_spain", "battles", "dice"):
+            assert (replay.games[c] == base.games[c]).all()
+        assert (replay.games["vp_net"] == base.games["vp_net"] + h).all()
+        got = GAME.rescore(sc, base.games, GAME.resolve_options({"handicap": 0}), {"handicap": h})
+        assert (got == replay.games["winner"]).all()
+    assert GAME.rescore(sc, base.games, GAME.resolve_options({"automatic_victory": True}), {"handicap": 3}) is None
+
+
+def test_the_soak_invariants_catch_a_tampered_batch():
+    sc = GAME.load_scenario("standard")
+    opts = GAME.resolve_options({})
+    b = GAME.play_batch(sc, opts, {"us": "blockade", "spain": "raider"}, game_seeds(9, 9, 0, 100))
+    assert GAME.invariant_violations(sc, b, opts) == []
+    assert not GAME.capped(sc, b, opts).any()
+    b.games["vp_net"] = b.games["vp_net"].copy()
+    b.games["vp_net"][3] += 1
+    b.games["battles"] = b.games["battles"].copy()
+    b.games["battles"][5] += 1
+    bad = GAME.invariant_violations(sc, b, opts)
+    assert any("vp_net" in m for m in bad) and any("battles" in m for m in bad)
+    b.events["battles"]["end_reason"] = np.full_like(b.events["battles"]["end_reason"], 3)
+    assert GAME.capped(sc, b, opts).sum() == len(np.unique(b.events["battles"]["game"])) > 0

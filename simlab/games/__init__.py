@@ -11,11 +11,12 @@ import importlib
 from ..errors import SpecError
 from .base import Batch, Game, Option, Scenario
 
-__all__ = ["Batch", "Game", "Option", "Scenario", "game_names", "get_game", "register"]
+__all__ = ["Batch", "Game", "Option", "Scenario", "game_names", "game_target", "get_game", "register"]
 
 _REGISTRY: dict[str, str] = {
     "doe-battle": "simlab.games.doe.battle:GAME",
     "dawn-of-empire": "simlab.games.doe.campaign:GAME",
+    "synthetic": "simlab.games.synthetic:GAME",  # a test instrument with known answers
 }
 
 _LOADED: dict[str, Game] = {}
@@ -40,11 +41,23 @@ def get_game(name: str) -> Game:
     return _LOADED[name]
 
 
+def game_target(name: str) -> str:
+    """The ``"module:attribute"`` a registered game is imported from (sweeps hand it to workers, so a
+    game registered at run time plays on every backend as long as its module is importable there).
+
+    Raises:
+        SpecError: if no game has that name.
+    """
+    if name not in _REGISTRY:
+        raise SpecError(f"unknown game '{name}' (games: {', '.join(game_names())})")
+    return _REGISTRY[name]
+
+
 def register(name: str, target: str) -> None:
     """Register a game plug-in at run time: ``target`` is ``"package.module:ATTRIBUTE"``.
 
-    Worker processes import the registry afresh, so a game registered this way is only visible
-    to sweeps with ``workers=1`` unless the registering module is imported by the workers too.
+    Sweeps pass the target to their workers with each chunk, so the game plays on every backend
+    provided ``package.module`` is importable where the workers run.
 
     Raises:
         SpecError: if ``target`` is not of the form ``module:attribute``.

@@ -18,8 +18,20 @@ their labels, ships sunk, ...). ``Batch.events`` optionally holds more tables (`
 whose column ``game`` is the row of the game within the batch (the runner maps it to
 ``game_index``).
 
+Optional hooks: ``odds``/``odds_command`` (combat odds), ``bench_cases``/``bench_scenarios``
+(benchmarks) and ``rescore`` (winners recomputed for other values of ``score_only`` options, which
+lets ``simlab tune`` draw a handicap's whole curve from one sweep).
+
 Bad input (an unknown scenario, a malformed scenario file, a bad option value) raises
 :class:`simlab.errors.InputError` subclasses with one-line messages.
+
+Soak hooks (``simlab soak``, ``make soak``; :mod:`simlab.testing.soak`): ``soak_cases()`` lists the
+``(scenario, options)`` pairs to soak, ``soak_policies(sides)`` the policies (``random-legal``
+where a side has it), ``invariant_violations(scenario, batch, options)`` returns one-line messages
+(the default checks the generic contract; games add their own invariants), and ``capped(...)``
+flags games that stopped at a loop cap: every loop in a kernel has a cap, and a game stopped by
+one reports it in ``end_reason`` with a label from ``cap_reasons``, so the soak counts it as a hang
+instead of passing over it.
 """
 
 from __future__ import annotations
@@ -289,6 +301,29 @@ class Game:
         """Labels of the ``end_reason`` column (if the game writes one)."""
         return ()
 
+    def rescore(self, scenario: Scenario, games: Mapping[str, np.ndarray], options: Mapping[str, Any],
+                changes: Mapping[str, Any]) -> np.ndarray | None:
+        """Winners of played games had some ``score_only`` options taken other values.
+
+        ``simlab tune`` uses this to draw a score-only option's whole curve from one sweep
+        instead of replaying every value. Override it in games with ``score_only`` options. It
+        works row by row: it may be called on any slice of the games, and first with zero rows to
+        ask whether the shortcut holds under ``options``.
+
+        Args:
+            scenario: the scenario the games were played in.
+            games: the played games' columns (``ndarray``, one row per game): ``winner`` as side
+                indices (``-1`` draw), ``score_<side>``, ``turns`` and the game's own columns.
+            options: every option the games were played with (resolved).
+            changes: ``{option: new value}``, only options declared ``score_only``.
+
+        Returns:
+            ``ndarray(int8)`` of winners (side index, ``-1`` for a draw), or ``None`` where the
+            shortcut is not valid under ``options`` (e.g. a rule that ends the game early on the
+            running score, which a starting handicap would move). The default returns ``None``.
+        """
+        return None
+
     # ------------------------------------------------------------------ optional hooks
     #: ``odds(*args, **kwargs) -> dict``: the game's combat odds for ``simlab.odds(game, ...)``.
     odds = None
@@ -310,6 +345,61 @@ class Game:
     def bench_scenarios(self) -> Sequence[str]:
         """Scenarios the generic benchmark times (games/s in one process, and a 2-worker sweep)."""
         return (self.default_scenario,) if self.default_scenario else ()
+
+    # ------------------------------------------------------------------ soak (`simlab soak`, `make soak`)
+    #: ``end_reason`` labels that mean a game stopped at a loop cap (a turn or round limit, a cap on
+    #: a search) instead of ending by the rules. Every loop in a kernel has a cap; a game that stops
+    #: at one says so with one of these labels, and ``simlab soak`` reports those games as hangs.
+    cap_reasons: tuple[str, ...] = ("max_turns", "max_rounds", "loop_cap")
+
+    def soak_policies(self, sides: Sequence[str]) -> dict[str, str]:
+        """The policies a soak plays: ``random-legal`` for every side that has it, else the default.
+
+        Override to soak other policies. Returns ``{side: policy}``.
+        """
+        out = {}
+        for s in sides:
+            out[s] = "random-legal" if "random-legal" in self.side_policies(s) else \
+                self.default_policies.get(s, self.default_policies.get("*"))
+        return out
+
+    def soak_cases(self) -> list[tuple[str, dict[str, Any]]]:
+        """``(scenario, options)`` pairs a soak plays (each gets the soak's full game count).
+
+        The default: every built-in scenario with the default options. Override to cover the
+        options that change the game loop (each extra case costs one more soak).
+        """
+        return [(s, {}) for s in self.scenarios]
+
+    def invariant_violations(self, scenario: Scenario, batch: Batch, options: Mapping[str, Any]) -> list[str]:
+        """Everything wrong with a played batch, as one-line messages (empty: nothing wrong).
+
+        The default checks the generic contract (:func:`simlab.testing.conformance.check_batch`:
+        columns, dtypes, winner range, finite scores, category codes, events). Override to add the
+        game's own invariants (units conserved, scores consistent with losses, ...) and call
+        ``super()`` first.
+        """
+        from ..testing.conformance import check_batch
+        n = len(np.asarray(batch.games.get("winner", ())))
+        try:
+            check_batch(self.name, scenario, batch, n)
+        except AssertionError as e:
+            return [" ".join(str(e).split())]
+        return []
+
+    def capped(self, scenario: Scenario, batch: Batch, options: Mapping[str, Any]) -> np.ndarray:
+        """``ndarray(bool, shape=(n,))``: games that stopped at a loop cap (see ``cap_reasons``).
+
+        The default reads the ``end_reason`` column through ``batch.categories``; a game without
+        one reports none.
+        """
+        g = batch.games
+        n = len(np.asarray(g.get("winner", ())))
+        labels = batch.categories.get("end_reason")
+        if "end_reason" not in g or labels is None:
+            return np.zeros(n, dtype=bool)
+        codes = [i for i, lab in enumerate(labels) if lab in self.cap_reasons]
+        return np.isin(np.asarray(g["end_reason"]), codes)
 
 
 _PACKS: dict[tuple[str, str], DataPack] = {}

@@ -122,8 +122,8 @@ def check_workers(name: str, scenario: str, games: int = 40, options: Mapping[st
                   policies: Mapping[str, str] | None = None) -> None:
     """A sweep with 1 worker (chunk size 7) and with 2 workers (chunk size 13) writes identical rows."""
     from ..results import load
-    from ..sweep.runner import run_sweep
-    from ..sweep.spec import SweepSpec
+    from ..sweeps.runner import run_sweep
+    from ..sweeps.spec import SweepSpec
     spec = dict(name="conformance", game=name, scenarios=[scenario], games=games, seed=99,
                 options=dict(options or {}), policies={k: [v] for k, v in (policies or {}).items()})
     with tempfile.TemporaryDirectory() as d:

@@ -23,7 +23,8 @@ _DONE: set[str] = set()
 MODULES = ("simlab/rng.py", "simlab/games/doe/dice.py", "simlab/games/doe/enums.py",
            "simlab/games/doe/kernels.py", "simlab/games/doe/campaign_layout.py",
            "simlab/games/doe/campaign_kernels.py", "simlab/games/doe/campaign_combat.py",
-           "simlab/games/doe/policies.py", "simlab/games/doe/campaign_loop.py")
+           "simlab/games/doe/policies.py", "simlab/games/doe/campaign_loop.py",
+           "simlab/games/doe/odds_kernels.py")
 
 
 def _root() -> Path:

@@ -313,6 +313,87 @@ class DoeBattle(Game):
     def end_reasons(self):
         return END_REASONS
 
+    # ------------------------------------------------------------------ odds (simlab odds doe-battle)
+    def odds(self, battle: str | Path | None = None, *, rounds: int | None = None, method: str = "auto",
+             games: int | None = None, seed: int = 0, data: str | Path | None = None,
+             options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Exact or Monte Carlo odds of one battle: ``simlab.odds("doe-battle", battle, ...)``.
+
+        Args:
+            battle: a battle file or a built-in scenario name (default ``puerto-rico-passage``).
+            rounds: stop after this many rounds (a battle still going counts as neither side).
+            method: ``"auto"``, ``"exact"`` or ``"monte_carlo"``; games: Monte Carlo battles;
+            seed: Monte Carlo master seed; data: a data-pack override file; options: game
+            options (``max_rounds``, ``speed_disengage``).
+
+        Returns:
+            The dict :func:`simlab.games.doe.odds.battle_odds` documents, plus the scenario and
+            the data-pack values it read, counted by provenance.
+
+        Raises:
+            ScenarioError, DataPackError, SpecError: bad input (one-line messages).
+        """
+        from .odds import game_odds
+        return game_odds(self, battle, rounds=rounds, method=method, games=games, seed=seed, data=data,
+                         options=dict(options or {}))
+
+    @property
+    def odds_command(self):
+        """The typer command ``simlab odds doe-battle`` (see :func:`simlab.games.doe.odds.odds_command`)."""
+        from .odds import odds_command
+        return odds_command
+
+    def bench_cases(self, quick: bool = False) -> list[dict]:
+        """The battle kernel and the pure-Python reference on the 18.2.6 battle (battles/s), exact
+        odds of its first round (4 v 7) and of a whole 3 v 3 battle (odds/s: seconds = 1 / rate)."""
+        from .odds import bench_cases
+        return bench_cases(self, quick)
+
+    def soak_cases(self):
+        """Every built-in battle with and without disengagement by speed (Rule 10.2)."""
+        return [(s, {"speed_disengage": m}) for s in self.scenarios for m in SPEED_MODES]
+
+    def invariant_violations(self, scenario: Scenario, batch: Batch, options) -> list[str]:
+        """The contract (``Game.invariant_violations``) plus the battle's own invariants:
+        units sunk + disabled + escaped never exceed a side's units; damage taken and scores are
+        never negative and scores come in half VPs (Rule 12.1.2); a won battle (gunfire or speed,
+        Rules 10.1-10.2) leaves the loser no unit in line; a battle nobody won ended mutually or at
+        ``max_rounds`` (Ruling B7, B9), and only a ``max_rounds`` battle played that many rounds.
+        """
+        out = super().invariant_violations(scenario, batch, options)
+        if out:
+            return out
+        s: BattleSetup = scenario.payload
+        g = batch.games
+        w = np.asarray(g["winner"])
+        reason = np.asarray(g["end_reason"])
+        turns = np.asarray(g["turns"])
+        n_units = (s.n0, s.n1)
+        gone = []
+        for si, side in enumerate(s.sides):
+            k = (np.asarray(g[f"sunk_{side}"]).astype(np.int64) + np.asarray(g[f"disabled_{side}"])
+                 + np.asarray(g[f"escaped_{side}"]))
+            gone.append(k)
+            if (k > n_units[si]).any():
+                out.append(f"{side}: more units sunk, disabled or escaped than the side has")
+            if (np.asarray(g[f"damage_{side}"]) < 0).any():
+                out.append(f"{side}: negative damage taken")
+            sc = np.asarray(g[f"score_{side}"], dtype=np.float64)
+            if (sc < 0).any() or not np.array_equal(sc * 2, np.round(sc * 2)):
+                out.append(f"score_{side}: negative or not in half VPs")
+        won = w >= 0
+        by_rules = np.isin(reason, [END_REASONS.index("gunfire"), END_REASONS.index("speed")])
+        if not np.array_equal(won, by_rules):
+            out.append("winner and end_reason disagree (a won battle must end by gunfire or speed)")
+        for si in range(2):
+            lost = w == 1 - si
+            if (gone[si][lost] != n_units[si]).any():
+                out.append(f"{s.sides[si]} lost with units still in line")
+        at_cap = reason == END_REASONS.index("max_rounds")
+        if (turns > options["max_rounds"]).any() or (turns[at_cap] != options["max_rounds"]).any():
+            out.append("rounds played disagree with max_rounds")
+        return out
+
 
 GAME = DoeBattle()
 

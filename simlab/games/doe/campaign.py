@@ -307,6 +307,78 @@ class DawnOfEmpire(Game):
     def end_reasons(self):
         return lay.END_REASONS
 
+    # ------------------------------------------------------------------ analysis and soak hooks
+    def rescore(self, scenario: Scenario, games, options, changes):
+        """Winners with another ``handicap`` (14.4-14.5, ruling C26): the VP track is the handicap
+        plus ``score_us - score_spain`` (the VPs earned, which no policy's play depends on the
+        handicap for) and the winner follows 12.2. ``None`` under 14.7 (automatic victory ends games on the
+        running track, which a starting handicap moves; ruling A3)."""
+        if options.get("automatic_victory"):
+            return None
+        if set(changes) - {"handicap"}:
+            return None
+        vic = int(scenario.payload.rules["victory_vp"])
+        h = int(changes.get("handicap", options["handicap"]))
+        vp = h + np.asarray(games["score_us"], dtype=np.int64) - np.asarray(games["score_spain"], dtype=np.int64)
+        return np.where(vp >= vic, 0, np.where(vp <= -vic, 1, -1)).astype(np.int8)
+
+    def soak_cases(self):
+        """The standard rules, every optional rule that can be combined, and 14.2 with 14.11."""
+        return [("standard", {}),
+                ("standard", {"turns": 9, "extra_warships": True, "germans": True, "maintenance": True,
+                              "fog_of_war": True, "automatic_victory": True, "restrict_disabled": True,
+                              "speed_subgroups": True, "port_vp_initiative": True}),
+                ("standard", {"delayed_repair": True, "free_deployment": True, "speed_disengage": "never"})]
+
+    def invariant_violations(self, scenario: Scenario, batch: Batch, options) -> list[str]:
+        """The generic contract plus the campaign's own: the VP track is the handicap plus both
+        sides' VPs, each side's VPs are the sum of its VPs by kind (12.1), the winner follows the
+        track (12.2), every game ran its turns or ended by 14.7, the battles table has one row per
+        battle counted, and no battle sank more units than a side lost."""
+        out = super().invariant_violations(scenario, batch, options)
+        g = {k: np.asarray(v) for k, v in batch.games.items()}
+        n = len(g["winner"])
+        if n == 0:
+            return out
+        h = int(options.get("handicap", 0))
+        if (g["vp_net"] != h + g["score_us"] - g["score_spain"]).any():
+            out.append("vp_net is not handicap + score_us - score_spain")
+        for side in SIDES:
+            kinds = sum(g[f"vp_{k}_{side}"] for k in VP_KIND_COLUMNS)
+            if (kinds != g[f"score_{side}"]).any():
+                out.append(f"score_{side} is not the sum of its VPs by kind")
+        vic = int(scenario.payload.rules["victory_vp"])
+        want = np.where(g["vp_net"] >= vic, 0, np.where(g["vp_net"] <= -vic, 1, -1))
+        if (want != g["winner"]).any():
+            out.append("winner does not follow the VP track (12.2)")
+        ended = (g["turns"] == int(options.get("turns", 6))) | (g["end_reason"] == lay.END_AUTOMATIC)
+        if not ended.all():
+            out.append("a game stopped before its last turn without an automatic victory")
+        ev = batch.events.get("battles", {})
+        rows = np.bincount(np.asarray(ev.get("game", np.zeros(0, np.int64))), minlength=n)
+        if (rows != g["battles"]).any():
+            out.append("battles column differs from the battles table")
+        for side in SIDES:
+            lost = sum(g[f"sunk_{side}_{t.lower()}"] for t in TYPE_NAMES)
+            in_battle = np.bincount(np.asarray(ev.get("game", np.zeros(0, np.int64))),
+                                    weights=np.asarray(ev.get(f"sunk_{side}", np.zeros(0))), minlength=n)
+            if (in_battle > lost).any():
+                out.append(f"battles sank more {side} units than the {side} lost")
+        return out
+
+    def capped(self, scenario: Scenario, batch: Batch, options) -> np.ndarray:
+        """Games with a battle stopped at the round cap (ruling B9); the turn loop has no other cap
+        a game can reach."""
+        g = np.asarray(batch.games["winner"])
+        ev = batch.events.get("battles", {})
+        if not len(np.asarray(ev.get("game", ()))):
+            return np.zeros(len(g), dtype=bool)
+        from .enums import END_MAX_ROUNDS
+        hit = np.asarray(ev["game"])[np.asarray(ev["end_reason"]) == END_MAX_ROUNDS]
+        out = np.zeros(len(g), dtype=bool)
+        out[hit] = True
+        return out
+
     def bench_scenarios(self):
         return ("standard",)
 
@@ -317,13 +389,14 @@ class DawnOfEmpire(Game):
 
 def bench_cases(game: DawnOfEmpire, quick: bool = False) -> list[dict]:
     """Two cases whose rate ratio is the *dice-floor ratio* (time per campaign / time to draw the
-    same number of dice in one vectorised numpy call):
+    same number of dice in one vectorised numpy call), which ``simlab bench`` reports as a derived
+    figure (``ratio_to``):
 
-    * ``dawn-of-empire campaign`` — ``items`` 6-turn campaigns of ``standard`` with the default
-      policies, one process (unit ``games``);
-    * ``dawn-of-empire dice floor`` — the same number of games' worth of dice (the mean ``dice``
+    * ``campaign kernel standard``: ``items`` 6-turn campaigns of ``standard`` with the default
+      policies in one process (unit ``games``);
+    * ``dice floor standard``: the same number of games' worth of dice (the mean ``dice`` column
       of those campaigns) drawn by ``numpy.random.Generator.integers`` in one call (unit
-      ``games``); ``ratio_to`` names the case it is the floor of.
+      ``games``).
     """
     n = 2_000 if quick else 20_000
     sc = game.load_scenario("standard")
@@ -342,9 +415,11 @@ def bench_cases(game: DawnOfEmpire, quick: bool = False) -> list[dict]:
         gen.integers(1, 7, size=ndice, dtype=np.int64)
 
     return [
-        {"name": "dawn-of-empire campaign (standard, 1 process)", "unit": "games", "items": n, "fn": campaigns},
-        {"name": "dawn-of-empire dice floor (same dice, one numpy call)", "unit": "games", "items": n, "fn": dice,
-         "ratio_to": "dawn-of-empire campaign (standard, 1 process)", "dice_per_game": dice_per_game},
+        {"name": "campaign kernel standard", "unit": "games", "items": n, "fn": campaigns,
+         "detail": "6-turn campaigns, default policies, one process"},
+        {"name": "dice floor standard", "unit": "games", "items": n, "fn": dice, "ratio_to": "campaign kernel standard",
+         "ratio_name": "dice-floor ratio (time per campaign / time to draw its dice)",
+         "detail": f"{dice_per_game:.0f} dice per campaign drawn in one numpy call"},
     ]
 
 

@@ -52,7 +52,8 @@ from .enums import (
     SUNK,
 )
 
-__all__ = ["battle_nb", "effective_attack_nb", "effective_movement_nb", "new_work", "play_battles_nb"]
+__all__ = ["battle_nb", "effective_attack_nb", "effective_movement_nb", "leader_position_nb", "line_target_nb",
+           "new_work", "play_battles_nb", "unit_dice_nb"]
 
 
 @njit(cache=True, inline="always")
@@ -69,6 +70,48 @@ def effective_movement_nb(movement, damage):
     m = movement - damage
     floor = 2 if movement >= 2 else movement
     return m if m > floor else floor
+
+
+@njit(cache=True, inline="always")
+def line_target_nb(i, no, first_round, damaged, cu, cd):
+    """Whom the unit at position ``i`` of its line fires at (Rules 8.3.1 C-E, 8.3.3 D; rulings B1-B2).
+
+    Args:
+        i: the unit's position in its line (0 = top); no: units in the opposing line (``>= 1``).
+        first_round: True in round 1; damaged: the unit has damage points.
+        cu, cd: excess undamaged / damaged units of this line already placed (this round).
+
+    Returns:
+        ``(position in the opposing line, cu, cd)`` with the counters advanced.
+    """
+    if i < no:
+        return i, cu, cd
+    if first_round:
+        return (i - no) % no, cu, cd
+    if not damaged:
+        return cu % no, cu + 1, cd
+    return no - 1 - (cd % no), cu, cd + 1
+
+
+@njit(cache=True, inline="always")
+def leader_position_nb(line, ns, ship, active):
+    """Position of an active leader's ship in ``line[:ns]``, or -1 (Rule 6.2 E-F, ruling B4)."""
+    if active:
+        for i in range(ns):
+            if line[i] == ship:
+                return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def unit_dice_nb(attack, damage, i, lpos, stars):
+    """Dice rolled by the unit at position ``i``: attack less damage, at least 1 (Rule 8.3.2.3 B),
+    plus one if it is one of the ``stars`` units from the leader's position ``lpos`` down the line
+    (Rule 6.2 E-F, ruling B4; ``lpos = -1``: no active leader)."""
+    d = effective_attack_nb(attack, damage)
+    if lpos >= 0 and i >= lpos and i < lpos + stars:
+        d += 1
+    return d
 
 
 def new_work(n: int) -> np.ndarray:
@@ -175,29 +218,14 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
                 line, ns, oline, no, lstate, lship = line0, ln0, line1, ln1, lstate0, lship0
             else:
                 line, ns, oline, no, lstate, lship = line1, ln1, line0, ln0, lstate1, lship1
-            lpos = -1
-            if lstate == LEADER_ACTIVE:
-                for i in range(ns):
-                    if line[i] == lship:
-                        lpos = i
-                        break
+            lpos = leader_position_nb(line, ns, lship, lstate == LEADER_ACTIVE)
             cu = 0
             cd = 0
             for i in range(ns):
                 u = line[i]
-                if i < no:
-                    t = oline[i]
-                elif rounds == 0:
-                    t = oline[(i - no) % no]
-                elif dmg[u] == 0:
-                    t = oline[cu % no]
-                    cu += 1
-                else:
-                    t = oline[no - 1 - (cd % no)]
-                    cd += 1
-                dice = effective_attack_nb(att[u], dmg[u])
-                if lpos >= 0 and i >= lpos and i < lpos + stars[s]:
-                    dice += 1
+                k, cu, cd = line_target_nb(i, no, rounds == 0, dmg[u] > 0, cu, cd)
+                t = oline[k]
+                dice = unit_dice_nb(att[u], dmg[u], i, lpos, stars[s])
                 for _ in range(dice):
                     r = d6_nb(rng)
                     if r == 6:

@@ -13,20 +13,25 @@ Layout under the output directory::
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
+import re
+import signal
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
+import pyarrow.compute as pc
 
-from ..games import Batch, Scenario, get_game
+from ..games import Batch, Game, Scenario, get_game, register
 from ..rng import game_seeds
+from .store import Store
 
-__all__ = ["ChunkTask", "build_games_table", "part_name", "play_chunk"]
+__all__ = ["ChunkTask", "build_games_table", "games_part_rel", "part_name", "play_chunk"]
+
+#: names of events tables (they become folder names under ``events/``)
+EVENTS_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 KEY_COLUMNS = ("experiment", "cell", "game_index", "seed", "game", "scenario")
 
@@ -44,6 +49,8 @@ class ChunkTask:
         grid_options: names of the options that get a column.
         master_seed: the sweep's seed; start, stop: game index range.
         meta: JSON-able facts stamped into each file's metadata.
+        plugin: the game's registry target (``module:attribute``), so that a worker where the game
+            is not registered (a plug-in registered at run time) can import it.
     """
 
     out: str
@@ -61,6 +68,7 @@ class ChunkTask:
     start: int
     stop: int
     meta: dict
+    plugin: str | None = None
 
 
 def part_name(start: int, stop: int) -> str:
@@ -68,30 +76,70 @@ def part_name(start: int, stop: int) -> str:
     return f"part-{start:012d}-{stop:012d}.parquet"
 
 
-def games_part_path(out: str | Path, cell: int, start: int, stop: int) -> Path:
-    return Path(out) / "games" / f"cell={cell}" / part_name(start, stop)
+def games_part_rel(cell: int, start: int, stop: int) -> str:
+    """Relative name of a chunk's games part under the output directory."""
+    return f"games/cell={int(cell)}/{part_name(int(start), int(stop))}"
+
+
+def events_part_rel(table: str, cell: int, start: int, stop: int) -> str:
+    """Relative name of a chunk's part of an events table.
+
+    Raises:
+        ValueError: if the table name is not a plain lower-case name (``EVENTS_NAME``).
+    """
+    if not isinstance(table, str) or not EVENTS_NAME.match(table):
+        raise ValueError(f"events table name {table!r} is not a plain lower-case name")
+    return f"events/{table}/cell={int(cell)}/{part_name(int(start), int(stop))}"
 
 
 _SCENARIOS: dict[tuple, Scenario] = {}
+_STORES: dict[str, Store] = {}
 
 
-def _scenario(game_name: str, scenario: str, data: str | None) -> Scenario:
+def _game(name: str, plugin: str | None) -> Game:
+    from ..games import game_names
+    if plugin is not None and name not in game_names():
+        register(name, plugin)
+    return get_game(name)
+
+
+def _scenario(game_name: str, scenario: str, data: str | None, plugin: str | None = None) -> Scenario:
     key = (game_name, scenario, data)
     if key not in _SCENARIOS:
-        game = get_game(game_name)
+        game = _game(game_name, plugin)
         _SCENARIOS[key] = game.load_scenario(scenario, game.load_data(data))
     return _SCENARIOS[key]
 
 
+def _store(url: str) -> Store:
+    if url not in _STORES:
+        _STORES[url] = Store(url)
+    return _STORES[url]
+
+
+def die_with_parent() -> None:
+    """Ask Linux to SIGKILL this process when its parent dies (a worker must not outlive a killed sweep)."""
+    with contextlib.suppress(Exception):
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def _labels(values: np.ndarray, labels, draw: str | None = None) -> pa.Array:
+    """Small-int codes to a string column (``draw`` names the code -1)."""
     lab = list(labels)
-    idx = np.asarray(values).astype(np.int64)
+    idx = np.asarray(values).astype(np.int32)
     if draw is not None:
         lab = lab + [draw]
-        idx = np.where(idx < 0, len(lab) - 1, idx)
+        idx = np.where(idx < 0, len(lab) - 1, idx).astype(np.int32)
     if idx.size and (idx.min() < 0 or idx.max() >= len(lab)):
         raise ValueError(f"category code out of range 0..{len(lab) - 1}")
-    return pa.array(np.asarray(lab, dtype=object)[idx], type=pa.string())
+    return pc.take(pa.array(lab, type=pa.string()), pa.array(idx))
+
+
+def _const(value, n: int, type_=None) -> pa.Array:
+    """A column holding one value ``n`` times (``pa.repeat`` is far slower)."""
+    return pc.take(pa.array([value], type=type_), pa.array(np.zeros(n, dtype=np.int32)))
 
 
 def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: np.ndarray) -> pa.Table:
@@ -109,17 +157,17 @@ def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: 
         if np.asarray(v).shape != (n,):
             raise ValueError(f"game {task.game}: column '{k}' has shape {np.asarray(v).shape}, expected ({n},)")
     cols: dict[str, Any] = {
-        "experiment": pa.array([task.experiment] * n, type=pa.string()),
+        "experiment": _const(task.experiment, n, pa.string()),
         "cell": pa.array(np.full(n, task.cell, dtype=np.int32)),
         "game_index": pa.array(np.arange(task.start, task.stop, dtype=np.int64)),
         "seed": pa.array(seeds.astype(np.uint64)),
-        "game": pa.array([task.game] * n, type=pa.string()),
-        "scenario": pa.array([scenario.name] * n, type=pa.string()),
+        "game": _const(task.game, n, pa.string()),
+        "scenario": _const(scenario.name, n, pa.string()),
     }
     for side in scenario.sides:
-        cols[f"policy_{side}"] = pa.array([task.policies[side]] * n, type=pa.string())
+        cols[f"policy_{side}"] = _const(task.policies[side], n, pa.string())
     for opt in task.grid_options:
-        cols[opt] = pa.array([task.options[opt]] * n)
+        cols[opt] = _const(task.options[opt], n)
     cols["winner"] = _labels(g["winner"], scenario.sides, draw="draw")
     for side in scenario.sides:
         cols[f"score_{side}"] = pa.array(np.asarray(g[f"score_{side}"]))
@@ -142,31 +190,30 @@ def _file_meta(task: ChunkTask, scenario: Scenario) -> dict:
             "game_index_range": [task.start, task.stop]}
 
 
-def _write_atomic(table: pa.Table, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, path)
-
-
 def play_chunk(task: ChunkTask) -> dict:
-    """Play a chunk and write its parts.
+    """Play a chunk and write its parts (events first, the games part last, each atomically).
 
     Returns:
         ``{"cell", "start", "stop", "games", "wins": {side or "draw": count}}``.
+
+    Raises:
+        ValueError: if the game's batch breaks the contract (see :func:`build_games_table`) or
+            names an events table with anything but a plain lower-case name.
     """
-    game = get_game(task.game)
-    scenario = _scenario(task.game, task.scenario, task.data)
+    game = _game(task.game, task.plugin)
+    scenario = _scenario(task.game, task.scenario, task.data, task.plugin)
+    store = _store(task.out)
     seeds = game_seeds(task.master_seed, task.cell_key, task.start, task.stop)
     batch = game.play_batch(scenario, task.options, task.policies, seeds)
     table = build_games_table(task, scenario, batch, seeds)
     meta = table.schema.metadata
     for name, ev in batch.events.items():
+        rel = events_part_rel(name, task.cell, task.start, task.stop)
         if "game" not in ev:
             raise ValueError(f"game {task.game}: events table '{name}' has no 'game' column")
         rows = np.asarray(ev["game"], dtype=np.int64)
         ecols: dict[str, Any] = {
-            "experiment": pa.array([task.experiment] * len(rows), type=pa.string()),
+            "experiment": _const(task.experiment, len(rows), pa.string()),
             "cell": pa.array(np.full(len(rows), task.cell, dtype=np.int32)),
             "game_index": pa.array(rows + task.start),
         }
@@ -176,8 +223,8 @@ def play_chunk(task: ChunkTask) -> dict:
             cats = batch.categories.get(f"{name}.{k}")
             ecols[k] = _labels(v, cats) if cats is not None else pa.array(np.asarray(v))
         et = pa.table(ecols).replace_schema_metadata(meta)
-        _write_atomic(et, Path(task.out) / "events" / name / f"cell={task.cell}" / part_name(task.start, task.stop))
-    _write_atomic(table, games_part_path(task.out, task.cell, task.start, task.stop))
+        store.write_parquet(rel, et)
+    store.write_parquet(games_part_rel(task.cell, task.start, task.stop), table)
     w = np.asarray(batch.games["winner"])
     wins = {s: int((w == i).sum()) for i, s in enumerate(scenario.sides)}
     wins["draw"] = int((w < 0).sum())

@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -43,10 +44,26 @@ from ..errors import InputError, SpecError
 from ..games import Game, get_game
 from ..rng import cell_key
 
-__all__ = ["Cell", "SweepSpec", "expand", "load_spec", "spec_from_args"]
+__all__ = ["Cell", "SweepSpec", "check_name", "expand", "load_spec", "spec_from_args"]
 
 MAX_CELLS = 100_000
 MAX_GAMES = 10**12
+#: experiment names: they name the default output folder ``results/<name>-<time>``, so they are one
+#: plain path component (no ``/``, no leading dot)
+NAME_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,99}$"
+_NAME = re.compile(NAME_PATTERN)
+
+
+def check_name(name: object) -> str:
+    """Check an experiment name (``NAME_PATTERN``: letters, digits, ``_ . -``, not starting with ``.`` or ``-``).
+
+    Raises:
+        SpecError: on any other name (a path, an empty name, more than 100 characters).
+    """
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise SpecError(f"experiment name {name!r} must be 1-100 letters, digits, '_', '.' or '-', "
+                        "starting with a letter, digit or '_'")
+    return name
 
 
 @dataclass
@@ -124,7 +141,7 @@ class Cell:
 
 class _ExperimentIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: StrictStr | None = Field(default=None, min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.\-]+$")
+    name: StrictStr | None = Field(default=None, min_length=1, max_length=100, pattern=NAME_PATTERN)
     description: StrictStr = ""
     game: StrictStr
     scenario: StrictStr | list[StrictStr] | None = None
@@ -196,7 +213,7 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
     if e.games is None and e.precision is None:
         raise SpecError(f"{p.name}: experiment.games: missing (or give experiment.precision)")
     spec = SweepSpec(
-        name=e.name or p.stem, game=e.game, scenarios=scen,
+        name=e.name or _name_from_stem(p.stem), game=e.game, scenarios=scen,
         policies={k: (v if isinstance(v, list) else [v]) for k, v in s.policies.items()},
         options=dict(s.options), grid={k: list(v) for k, v in s.grid.items()},
         games=e.games if e.games is not None else 1, seed=e.seed,
@@ -205,6 +222,11 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
     )
     check_precision(spec)
     return spec
+
+
+def _name_from_stem(stem: str) -> str:
+    name = re.sub(r"[^A-Za-z0-9_.\-]", "_", stem)[:100]
+    return name if _NAME.match(name) else f"_{name}"[:100]
 
 
 def check_precision(spec: SweepSpec) -> None:
@@ -265,10 +287,14 @@ def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[s
     """
     if games is None or games < 1:
         raise SpecError(f"--games must be at least 1 (got {games})")
+    if games > MAX_GAMES:
+        raise SpecError(f"--games must be at most {MAX_GAMES:,} (got {games})")
     if seed is None or seed < 0 or seed >= 2**64:
         raise SpecError(f"--seed must be in 0..2**64-1 (got {seed})")
-    if chunk_size is not None and chunk_size < 1:
-        raise SpecError(f"--chunk-size must be at least 1 (got {chunk_size})")
+    if chunk_size is not None and (chunk_size < 1 or chunk_size > 10**9):
+        raise SpecError(f"--chunk-size must be at least 1 and at most 1,000,000,000 (got {chunk_size})")
+    if max_games is not None and (max_games < 1 or max_games > MAX_GAMES):
+        raise SpecError(f"--max-games must be in 1..{MAX_GAMES:,} (got {max_games})")
     pol: dict[str, list[str]] = {}
     for k, v in _split_kv(policy, "--policy"):
         if k in pol:
@@ -288,6 +314,7 @@ def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[s
             raise SpecError(f"--grid {k}: empty value in {v!r}")
         g[k] = vals
     scen = [x.strip() for x in scenario.split(",")] if scenario else []
+    check_name(name or game)
     spec = SweepSpec(name=name or game, game=game, scenarios=scen, policies=pol, options=opts, grid=g,
                      games=int(games), seed=int(seed), chunk_size=chunk_size, crn=crn, data=data,
                      precision=precision, max_games=max_games)

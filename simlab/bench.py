@@ -1,0 +1,213 @@
+"""``simlab bench``: throughput of every registered kernel and game, and CLI start-up.
+
+What is measured (each figure is the median of several runs in one process, so ratios between
+figures of one run are fair even on a noisy shared machine):
+
+* every game's ``bench_cases`` (kernel-level work: battles, shots, draws per second ...);
+* every game's ``bench_scenarios``: games per second of ``play_batch`` in this process (one
+  core), and of a whole sweep (Parquet written) with 1 and with 2 worker processes;
+* CLI start-up: seconds from launching ``simlab sweep --games 1`` to exit with a warm numba cache
+  and with a cold one (an empty ``NUMBA_CACHE_DIR``).
+
+Targets from the issues are attached by name in :data:`TARGETS` and reported as met or missed.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["TARGETS", "run_benchmarks", "to_markdown"]
+
+#: name -> (comparison, value, unit): the speed targets the issues set.
+TARGETS: dict[str, tuple[str, float]] = {
+    "doe-battle/kernel puerto-rico-passage": (">=", 1_000_000),
+    "doe-battle/kernel vs pure Python": (">=", 50),
+    "doe-battle/exact single round 4 v 7": ("<=", 0.1),
+    "cli/start-up to first battle (warm cache)": ("<=", 3.0),
+    "dawn-of-empire/standard sweep 2 workers": (">=", 5_000),
+    "dreadnought/dogger-bank sweep 2 workers": (">=", 1_000),
+    "dreadnought/jutland sweep 2 workers": (">=", 100),
+    "mar-rojo/cabo-de-palos sweep 2 workers": (">=", 10_000),
+}
+
+
+def _time(fn: Callable[[], object], repeats: int) -> list[float]:
+    fn()  # warm-up: compile or load from the numba cache
+    out = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def _record(name: str, unit: str, values: list[float], detail: str = "") -> dict:
+    med = statistics.median(values)
+    rec = {"name": name, "unit": unit, "median": med, "min": min(values), "max": max(values), "n": len(values),
+           "detail": detail}
+    if name in TARGETS:
+        op, val = TARGETS[name]
+        rec["target"] = f"{op} {val:,g}"
+        rec["met"] = bool(med >= val) if op == ">=" else bool(med <= val)
+    return rec
+
+
+def _rate_case(name: str, unit: str, items: int, fn, repeats: int) -> dict:
+    secs = _time(fn, repeats)
+    rates = [items / s for s in secs]
+    return _record(name, f"{unit}/s", rates, f"{items:,} {unit} per run")
+
+
+def _games_for(seconds: float, rate: float, lo: int = 200, hi: int = 2_000_000) -> int:
+    return int(min(hi, max(lo, rate * seconds)))
+
+
+def _scenario_benchmarks(game, scen: str, quick: bool, repeats: int, log) -> list[dict]:
+    from .rng import game_seeds
+    from .sweeps.runner import run_sweep
+    from .sweeps.spec import SweepSpec
+    pack = game.load_data()
+    sc = game.load_scenario(scen, pack)
+    opts = game.resolve_options({})
+    pols = game.resolve_policies(sc.sides, {})
+    # size the runs from a probe so each lasts about a second (a few in full mode)
+    probe = game_seeds(1, 0, 0, 200)
+    game.play_batch(sc, opts, pols, probe)
+    t = time.perf_counter()
+    game.play_batch(sc, opts, pols, probe)
+    rate = 200 / max(time.perf_counter() - t, 1e-6)
+    n = _games_for(0.5 if quick else 2.0, rate)
+    seeds = game_seeds(7, 0, 0, n)
+    out = [_rate_case(f"{game.name}/{scen} play_batch 1 core", "games", n,
+                      lambda: game.play_batch(sc, opts, pols, seeds), repeats)]
+    log(f"  {out[-1]['name']}: {out[-1]['median']:,.0f} games/s")
+    n_sweep = _games_for(1.5 if quick else 6.0, rate)
+    for w in (1, 2):
+        vals = []
+        for r in range(1 if quick else 3):
+            with tempfile.TemporaryDirectory() as d:
+                spec = SweepSpec(name="bench", game=game.name, scenarios=[scen], games=n_sweep, seed=r)
+                t = time.perf_counter()
+                run_sweep(spec, Path(d) / "o", workers=w, progress=False)
+                vals.append(n_sweep / (time.perf_counter() - t))
+        out.append(_record(f"{game.name}/{scen} sweep {w} worker{'s' if w > 1 else ''}", "games/s", vals,
+                           f"{n_sweep:,} games, Parquet written, worker start-up included"))
+        log(f"  {out[-1]['name']}: {out[-1]['median']:,.0f} games/s")
+    return out
+
+
+def _cli_startup(quick: bool) -> list[dict]:
+    exe = [sys.executable, "-m", "simlab"]
+    out = []
+    for label, cold in (("warm cache", False), ("cold cache", True)):
+        vals = []
+        for _ in range(1 if (quick or cold) else 5):
+            with tempfile.TemporaryDirectory() as d:
+                env = dict(os.environ)
+                if cold:
+                    env["NUMBA_CACHE_DIR"] = str(Path(d) / "numba-cache")
+                t = time.perf_counter()
+                subprocess.run(exe + ["sweep", "--game", "doe-battle", "--games", "1", "--workers", "1",
+                                      "--no-progress", "--out", str(Path(d) / "o")],
+                               env=env, capture_output=True, check=True)
+                vals.append(time.perf_counter() - t)
+        out.append(_record(f"cli/start-up to first battle ({label})", "s", vals,
+                           "`simlab sweep --game doe-battle --games 1`, process start to exit"))
+    return out
+
+
+def run_benchmarks(quick: bool = False, only: list[str] | None = None,
+                   log: Callable[[str], None] = lambda m: None) -> dict:
+    """Run every benchmark.
+
+    Args:
+        quick: one or two repeats and short runs (a smoke test of the harness).
+        only: run only benchmarks whose name contains one of these strings.
+        log: called with a line per finished figure.
+
+    Returns:
+        ``{"machine": {...}, "command": str, "results": [{name, unit, median, min, max, n, detail,
+        target?, met?}]}``.
+    """
+    from .games import game_names, get_game
+    repeats = 2 if quick else 5
+    only = list(only or [])
+
+    def wanted(name: str) -> bool:
+        return not only or any(o in name for o in only)
+
+    results: list[dict] = []
+    for gname in game_names():
+        game = get_game(gname)
+        for case in game.bench_cases(quick=quick):
+            name = f"{gname}/{case['name']}"
+            if not wanted(name):
+                continue
+            if case.get("unit") == "s":
+                results.append(_record(name, "s", _time(case["fn"], repeats), case.get("detail", "")))
+            else:
+                results.append(_rate_case(name, case["unit"], case["items"], case["fn"], repeats))
+            if case.get("ratio_to"):
+                # a derived figure: this case's rate over another case's of the same game
+                results[-1]["ratio_to"] = f"{gname}/{case['ratio_to']}"
+                results[-1]["ratio_name"] = f"{gname}/{case.get('ratio_name', case['name'] + ' ratio')}"
+            log(f"  {name}: {results[-1]['median']:,.4g} {results[-1]['unit']}")
+        for scen in game.bench_scenarios():
+            if wanted(f"{gname}/{scen}"):
+                results += _scenario_benchmarks(game, scen, quick, repeats, log)
+    _derived(results)
+    if wanted("cli/"):
+        results += _cli_startup(quick)
+        log(f"  cli start-up: {results[-2]['median']:.2f} s warm, {results[-1]['median']:.2f} s cold")
+    machine = {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
+               "numpy": np.__version__, "numba": __import__("numba").__version__,
+               "date": datetime.now(UTC).isoformat(timespec="seconds")}
+    cmd = "simlab bench" + (" --quick" if quick else "") + "".join(f" --only {o}" for o in only)
+    return {"machine": machine, "command": cmd, "results": results}
+
+
+def _derived(results: list[dict]) -> None:
+    """Ratios measured in the same run (e.g. kernel vs pure Python)."""
+    by = {r["name"]: r for r in results}
+    for r in list(results):
+        other = by.get(r.get("ratio_to", ""))
+        if other is not None:
+            results.append(_record(r["ratio_name"], "x", [r["median"] / other["median"]],
+                                   f"{r['name']} over {other['name']} (medians above)"))
+    k = by.get("doe-battle/kernel puerto-rico-passage")
+    p = by.get("doe-battle/pure Python puerto-rico-passage")
+    if k and p:
+        results.append(_record("doe-battle/kernel vs pure Python", "x", [k["median"] / p["median"]],
+                               "ratio of the two medians above"))
+
+
+def to_markdown(res: dict) -> str:
+    """BENCHMARKS.md text for :func:`run_benchmarks` output."""
+    m = res["machine"]
+    lines = [
+        "# Benchmarks", "",
+        f"Produced by `{res['command']}` (also `make bench`) on {m['date']}: {m['cores']} cores, "
+        f"{m['platform']}, Python {m['python']}, numpy {m['numpy']}, numba {m['numba']}.", "",
+        "Medians of repeated runs in one process (min–max beside them); the machine is shared and noisy, so "
+        "compare figures of one run with each other rather than across runs. Sweep figures include worker "
+        "start-up and writing Parquet.", "",
+        "| benchmark | median | min – max | runs | target | met | detail |",
+        "|---|---:|---:|---:|---:|:---:|---|",
+    ]
+    for r in res["results"]:
+        fmt = (lambda v: f"{v:,.3f}") if r["unit"] in ("s", "x") else (lambda v: f"{v:,.0f}")
+        met = "" if "met" not in r else ("yes" if r["met"] else "**no**")
+        lines.append(f"| {r['name']} | {fmt(r['median'])} {r['unit']} | {fmt(r['min'])} – {fmt(r['max'])} | "
+                     f"{r['n']} | {r.get('target', '')} | {met} | {r['detail']} |")
+    return "\n".join(lines) + "\n"

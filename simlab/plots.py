@@ -1,0 +1,302 @@
+"""Figures of sweeps and analyses (matplotlib only), used by ``simlab plot`` and the notebooks.
+
+Every function returns a :class:`matplotlib.figure.Figure` built without pyplot's global state
+(so it is safe in worker processes and tests); :func:`plot` saves one to PNG or SVG.
+
+Kinds:
+
+* ``winrate``: win rate of each side (and the draw rate) against a numeric grid option, with
+  95% Wilson bands; from a sweep directory, or from a tune directory (then with the fitted
+  curve and the fair value and its interval marked);
+* ``tune``: a tune directory's points, fitted curves, fair value and interval;
+* ``scores``: histograms of each side's final score, one panel per cell;
+* ``matrix``: a meta-game's policy matrix as a heatmap (payoff = first side's win rate minus the
+  second's), with the equilibrium mixes in the labels.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .errors import InputError, SpecError, SweepStateError
+
+__all__ = ["KINDS", "matrix_figure", "plot", "scores_figure", "tune_figure", "winrate_figure"]
+
+KINDS = ("winrate", "scores", "matrix", "tune")
+FORMATS = (".png", ".svg")
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise SweepStateError(f"{path}: unreadable ({e})") from None
+
+
+def _axis_label(name: str, unit: str = "") -> str:
+    return f"{name} ({unit})" if unit else name
+
+
+def tune_figure(summary: dict) -> Figure:
+    """Win rate against the tuned option: points with 95% Wilson intervals, fitted curves, fair value.
+
+    Args:
+        summary: a ``tune.json`` (:func:`simlab.analysis.tune`).
+    """
+    fig = Figure(figsize=(7.5, 4.8), layout="constrained")
+    ax = fig.add_subplot()
+    x = np.array([p["value"] for p in summary["points"]], dtype=float)
+    colors = {}
+    for s in summary["sides"]:
+        y = np.array([p["sides"][s]["win_rate"] for p in summary["points"]], dtype=float)
+        lo = np.array([p["sides"][s]["ci"][0] for p in summary["points"]], dtype=float)
+        hi = np.array([p["sides"][s]["ci"][1] for p in summary["points"]], dtype=float)
+        line = ax.errorbar(x, y, yerr=[y - lo, hi - y], fmt="o", ms=3, capsize=2, label=f"{s} wins (95% CI)")
+        colors[s] = line[0].get_color()
+        curve = summary.get("curve", {}).get("sides", {}).get(s)
+        if curve is not None:
+            ax.plot(summary["curve"]["x"], curve, color=colors[s], lw=1.0, alpha=0.7,
+                    label=f"{s}: monotone fit")
+    fair = summary.get("curve", {}).get("fair")
+    if isinstance(fair, dict):
+        ax.plot(fair["x"], fair["y"], color="black", lw=1.6, alpha=0.8,
+                label=f"{fair['fit']} fit for the root: {summary['curve'].get('fair_label', '')}")
+    d = np.array([p["draw_rate"] for p in summary["points"]], dtype=float)
+    if np.nanmax(d) > 0:
+        ax.plot(x, d, "s", ms=3, color="grey", label="draws")
+    fv = summary.get("fair_value")
+    ci = summary.get("ci") or [None, None]
+    lo_x, hi_x = float(x.min()), float(x.max())
+    if ci[0] is not None or ci[1] is not None:
+        ax.axvspan(ci[0] if ci[0] is not None else lo_x, ci[1] if ci[1] is not None else hi_x, color="gold",
+                   alpha=0.25, label=f"{summary.get('confidence', 0.95):.0%} interval")
+    if fv is not None:
+        ax.axvline(fv, color="black", ls="--", lw=1, label=f"fair value {fv:.3g}")
+    if summary.get("target") is not None:
+        ax.axhline(summary["target"], color="black", ls=":", lw=1, label=f"target {summary['target']:g}")
+    ax.set_xlabel(_axis_label(summary["param"], summary.get("unit", "")))
+    ax.set_ylabel("win rate (fraction of games)")
+    ax.set_ylim(-0.02, 1.02)
+    what = ("equal win rates" if summary.get("target") is None
+            else f"{summary.get('side')} win rate = {summary['target']:g}")
+    ax.set_title(f"{summary['game']} / {summary['scenario']}: {summary['param']} for {what} "
+                 f"({summary['method']})", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    return fig
+
+
+def winrate_figure(path: str | Path, param: str | None = None) -> Figure:
+    """Win rate of each side against a numeric grid option of a sweep, with 95% Wilson bands.
+
+    Args:
+        path: a sweep directory whose grid has a numeric option (or a tune directory).
+        param: the option on the x axis (default: the only numeric grid option).
+
+    Raises:
+        SpecError: if the sweep has no numeric grid option (or several and ``param`` is None).
+        SweepStateError: if ``path`` is not a sweep directory.
+    """
+    p = Path(path)
+    if (p / "tune.json").exists():
+        return tune_figure(_read_json(p / "tune.json"))
+    from .results import report
+    from .sweeps.runner import load_manifest
+    man = load_manifest(p)
+    rows = report(p)
+    numeric = [k for k in man.get("grid_options", [])
+               if all(isinstance(r["params"].get(k), (int, float)) and not isinstance(r["params"].get(k), bool)
+                      for r in rows)]
+    if param is None:
+        if len(numeric) != 1:
+            raise SpecError(f"{p}: choose the x axis with --param (numeric grid options: {', '.join(numeric) or 'none'})")
+        param = numeric[0]
+    elif param not in numeric:
+        raise SpecError(f"{p}: '{param}' is not a numeric grid option (numeric: {', '.join(numeric) or 'none'})")
+    others = [k for k in rows[0]["params"] if k != param]
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        key = ", ".join(f"{k}={r['params'][k]}" for k in others)
+        groups.setdefault(key, []).append(r)
+    fig = Figure(figsize=(7.5, 4.8), layout="constrained")
+    ax = fig.add_subplot()
+    for key, rs in groups.items():
+        rs = sorted(rs, key=lambda r: r["params"][param])
+        x = np.array([r["params"][param] for r in rs], dtype=float)
+        for s in man["sides"]:
+            y = np.array([r["sides"][s]["win_rate"] for r in rs])
+            lo = np.array([r["sides"][s]["ci"][0] for r in rs])
+            hi = np.array([r["sides"][s]["ci"][1] for r in rs])
+            label = f"{s} wins" + (f" ({key})" if key else "")
+            (ln,) = ax.plot(x, y, "o-", ms=3, label=label)
+            ax.fill_between(x, lo, hi, color=ln.get_color(), alpha=0.2)
+        dr = np.array([r["draw_rate"] for r in rs])
+        if dr.max() > 0:
+            ax.plot(x, dr, "s:", ms=3, color="grey", label="draws" + (f" ({key})" if key else ""))
+    ax.set_xlabel(_axis_label(param, _option_unit(man["game"], param)))
+    ax.set_ylabel("win rate (fraction of games; bands: 95% Wilson)")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title(f"{man['experiment']} — {man['game']}", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def _option_unit(game: str, param: str) -> str:
+    from .analysis.tune import _unit
+    from .games import get_game
+    try:
+        opt = get_game(game).option_map().get(param)
+    except InputError:
+        return ""
+    return _unit(opt.doc) if opt is not None else ""
+
+
+def scores_figure(path: str | Path, max_cells: int = 12) -> Figure:
+    """Histograms of each side's final score, one panel per cell (at most ``max_cells``).
+
+    Raises:
+        SweepStateError: if ``path`` is not a sweep directory with games.
+    """
+    from .results import load_table
+    from .sweeps.runner import load_manifest
+    p = Path(path)
+    man = load_manifest(p)
+    sides = man["sides"]
+    t = load_table(p, "games", ["cell"] + [f"score_{s}" for s in sides])
+    cell = t["cell"].to_numpy()
+    cells = np.unique(cell)[:max_cells]
+    params = {c["cell"]: c["params"] for c in man["cells"]}
+    k = len(cells)
+    ncol = min(3, k)
+    nrow = int(np.ceil(k / ncol))
+    fig = Figure(figsize=(4.2 * ncol, 3.2 * nrow), layout="constrained")
+    axes = fig.subplots(nrow, ncol, squeeze=False)
+    for i, c in enumerate(cells):
+        ax = axes[i // ncol][i % ncol]
+        m = cell == c
+        vals = [t[f"score_{s}"].to_numpy()[m].astype(float) for s in sides]
+        lo = min(v.min() for v in vals)
+        hi = max(v.max() for v in vals)
+        integral = all(np.allclose(v * 2, np.round(v * 2)) for v in vals) and hi - lo <= 200
+        bins = np.arange(np.floor(lo) - 0.25, np.ceil(hi) + 0.75, 0.5) if integral else 30
+        for s, v in zip(sides, vals, strict=True):
+            ax.hist(v, bins=bins, alpha=0.55, label=f"{s} (mean {v.mean():.2f})")
+        label = ", ".join(f"{a}={b}" for a, b in params.get(int(c), {}).items()) or f"cell {c}"
+        ax.set_title(label, fontsize=9)
+        ax.set_xlabel("final score (game points, VP)")
+        ax.set_ylabel("games")
+        ax.legend(fontsize=7)
+    for j in range(k, nrow * ncol):
+        axes[j // ncol][j % ncol].set_visible(False)
+    fig.suptitle(f"{man['experiment']} — {man['game']}: final scores", fontsize=10)
+    return fig
+
+
+def matrix_figure(summary: dict) -> Figure:
+    """The meta-game's policy matrix as a heatmap (payoff, with both sides' win rates annotated).
+
+    Args:
+        summary: a ``meta.json`` (:func:`simlab.analysis.meta`).
+    """
+    sides = summary["sides"]
+    rows = summary["policies"][sides[0]]
+    cols = summary["policies"][sides[1]]
+    a = np.asarray(summary["payoff"], dtype=float)
+    fig = Figure(figsize=(1.6 * len(cols) + 3.2, 1.0 * len(rows) + 2.4), layout="constrained")
+    ax = fig.add_subplot()
+    im = ax.imshow(a, cmap="RdBu", vmin=-1, vmax=1, aspect="auto")
+    cb = fig.colorbar(im, ax=ax)
+    cb.set_label(f"payoff: {sides[0]} win rate − {sides[1]} win rate")
+    mix0 = summary["mixes"][sides[0]]
+    mix1 = summary["mixes"][sides[1]]
+    ax.set_xticks(range(len(cols)), [f"{c}\n(mix {mix1[c]:.2f})" for c in cols], fontsize=8)
+    ax.set_yticks(range(len(rows)), [f"{r} (mix {mix0[r]:.2f})" for r in rows], fontsize=8)
+    ax.set_xlabel(f"{sides[1]} policy")
+    ax.set_ylabel(f"{sides[0]} policy")
+    for i in range(len(rows)):
+        for j in range(len(cols)):
+            c = summary["cells"][i][j]
+            w0 = c["sides"][sides[0]]
+            w1 = c["sides"][sides[1]]
+            ax.text(j, i, f"{sides[0]} {w0['rate']:.1%}\n{sides[1]} {w1['rate']:.1%}", ha="center", va="center",
+                    fontsize=7, color="black")
+    lo, hi = summary["value_ci"]
+    ax.set_title(f"{summary['game']} / {summary['scenario']}: equilibrium value {summary['value']:+.3f} "
+                 f"[{lo:+.3f}, {hi:+.3f}]", fontsize=10)
+    return fig
+
+
+def plot(path: str | Path, kind: str | None = None, out: str | Path | None = None,
+         param: str | None = None) -> Path:
+    """Draw a sweep or an analysis and save it.
+
+    Args:
+        path: a sweep directory, or a tune / meta directory (``tune.json`` / ``meta.json``).
+        kind: one of :data:`KINDS`; default ``tune`` for a tune directory, ``matrix`` for a meta
+            directory, ``winrate`` for a sweep with a numeric grid option, else ``scores``.
+        out: ``.png`` or ``.svg`` file (default ``<path>/plot-<kind>.png``).
+        param: the x-axis option of ``winrate`` (a sweep with several numeric grid options).
+
+    Returns:
+        The file written.
+
+    Raises:
+        SpecError: an unknown kind, a kind the directory cannot give, or an unknown file type.
+        SweepStateError: ``path`` is not a sweep or analysis directory.
+    """
+    p = Path(path)
+    if not p.is_dir():
+        raise SweepStateError(f"{p} is not a directory")
+    if kind is not None and kind not in KINDS:
+        raise SpecError(f"--kind {kind!r}: choose one of {', '.join(KINDS)}")
+    if out is not None and Path(out).suffix.lower() not in FORMATS:
+        raise SpecError(f"--out {out}: the file must end in .png or .svg")
+    tune_json, meta_json = p / "tune.json", p / "meta.json"
+    if kind is None:
+        if tune_json.exists():
+            kind = "tune"
+        elif meta_json.exists():
+            kind = "matrix"
+        else:
+            kind = "winrate" if _has_numeric_grid(p) else "scores"
+    if kind == "tune" or (kind == "winrate" and tune_json.exists()):
+        if not tune_json.exists():
+            raise SpecError(f"{p}: --kind tune needs a tune directory (no tune.json)")
+        fig = tune_figure(_read_json(tune_json))
+    elif kind == "matrix":
+        if not meta_json.exists():
+            raise SpecError(f"{p}: --kind matrix needs a meta directory (no meta.json)")
+        fig = matrix_figure(_read_json(meta_json))
+    else:
+        sweep = _sweep_dir(p)
+        fig = winrate_figure(sweep, param) if kind == "winrate" else scores_figure(sweep)
+    target = Path(out) if out is not None else p / f"plot-{kind}.png"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(target, dpi=120)
+    return target
+
+
+def _sweep_dir(p: Path) -> Path:
+    if (p / "manifest.json").exists():
+        return p
+    for sub in ("sweep", "played", "pass-1", "a"):
+        if (p / sub / "manifest.json").exists():
+            return p / sub
+    raise SweepStateError(f"{p} is not a sweep directory (no manifest.json)")
+
+
+def _has_numeric_grid(p: Path) -> bool:
+    try:
+        man = json.loads((_sweep_dir(p) / "manifest.json").read_text())
+    except (OSError, json.JSONDecodeError, SweepStateError):
+        return False
+    for k in man.get("grid_options", []):
+        vals = [c["params"].get(k) for c in man.get("cells", [])]
+        if vals and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+            return True
+    return False

@@ -1,0 +1,711 @@
+"""The sweep runner: spec -> cells -> chunks -> workers -> Parquet parts + manifest.
+
+``run_sweep`` checks everything before it writes anything, so bad input leaves no output
+directory behind. It holds an exclusive lock on the output directory while it runs, writes
+``manifest.json`` first (status ``running``) and last (``complete``, ``failed`` or
+``interrupted``), and shows a progress bar on stderr. ``resume=True`` plays only the chunks whose
+games part is missing, and refuses a directory written by another spec, data pack or simlab
+version.
+
+Chunks run on a backend (:mod:`simlab.sweeps.backends`): worker processes on this machine, or a
+Dask cluster. A chunk that fails (its worker dies or it raises) is retried once in a process of
+its own; if it fails again it is reported with its cell and game range, the sweep plays the
+rest, and the manifest's status is ``failed`` (``--resume`` plays what is missing).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import math
+import os
+import platform
+import sys
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+from .._version import __version__, git_commit
+from ..errors import SpecError, SweepStateError
+from ..games import game_target
+from ..rng import game_seeds
+from .backends import Backend, check_backend, current_backend, make_backend
+from .chunks import ChunkTask, games_part_rel, part_name
+from .spec import Cell, SweepSpec, check_name, expand
+from .store import Store
+
+__all__ = ["SweepResult", "default_workers", "load_manifest", "run_sweep"]
+
+MANIFEST = "manifest.json"
+
+
+def default_workers() -> int:
+    """Cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def auto_chunk_size(games: int, workers: int) -> int:
+    """Games per chunk when none is given: about four chunks per worker per cell, 1,000 to 50,000."""
+    return int(min(50_000, max(1_000, math.ceil(games / (4 * max(1, workers))))))
+
+
+@dataclass
+class SweepResult:
+    """What a finished (or interrupted) sweep left behind.
+
+    Attributes:
+        path: the output directory (a ``Path``, or the URL string for a non-local one).
+        manifest: the manifest as written.
+        games_played: games played by this call (resumed chunks excluded).
+        seconds: wall time of the playing.
+        interrupted: True if Ctrl-C stopped it.
+        chunks_skipped: chunks already written (``resume``).
+        failures: chunks that failed twice: ``{cell, params, start, stop, seeds, error}`` each
+            (``start``/``stop`` are game indices, ``seeds`` the first and last per-game seeds).
+    """
+
+    path: Path | str
+    manifest: dict
+    games_played: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+    chunks_skipped: int = 0
+    failures: list[dict] = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """True when every chunk was written."""
+        return not self.interrupted and not self.failures
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _default_out(spec: SweepSpec) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path("results") / f"{spec.name}-{stamp}"
+
+
+def _open_out(out: str | Path) -> tuple[Store, Path | str]:
+    store = Store(out)
+    return store, (store.url if not store.local or isinstance(out, str) and "://" in out else Path(out))
+
+
+def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | None = None,
+              resume: bool = False, overwrite: bool = False, progress: bool = True,
+              on_chunk: Callable[[dict], None] | None = None, backend: str | None = None,
+              scheduler: Any = None) -> SweepResult:
+    """Play every game of a spec and write it under ``out``.
+
+    Args:
+        spec: the experiment (:func:`simlab.sweeps.spec.load_spec` or ``spec_from_args``).
+        out: output directory: a local path or an fsspec URL (``file:///...``, ``s3://bucket/x``
+            with s3fs installed); default ``results/<name>-<timestamp>``. With the dask backend
+            on several hosts it must be a path every worker reaches (shared filesystem) or a URL.
+        workers: worker processes (default: every core this process may use); 1 plays in-process.
+            With ``backend="dask"`` and no scheduler: the LocalCluster's worker processes.
+        resume: continue the sweep already in ``out`` (same spec), playing only missing chunks.
+        overwrite: replace a previous sweep in ``out`` (only a directory with a manifest).
+        progress: show a progress bar on stderr.
+        on_chunk: called in this process with each finished chunk's summary.
+        backend: ``"local"`` (default) or ``"dask"``.
+        scheduler: dask only: a scheduler address (``tcp://host:8786``) or a ``distributed.Client``
+            (see :func:`simlab.sweeps.backends.dask_client` to share one cluster across sweeps);
+            None starts a LocalCluster bound to 127.0.0.1 and stops it at the end. With neither
+            ``backend`` nor ``scheduler``, the innermost ``with sweep_backend(...)`` decides (local
+            processes outside one).
+
+    Returns:
+        A :class:`SweepResult`; ``result.failures`` lists chunks that failed twice (the rest was
+        played; the manifest's status is then ``failed``).
+
+    Raises:
+        SpecError, ScenarioError, DataPackError: bad input, including bad backend arguments or an
+            unreachable scheduler (nothing written).
+        SweepStateError: ``out`` holds something else, is locked by another sweep, or ``resume``
+            finds a different spec, data pack or simlab version.
+    """
+    if backend is None and scheduler is None:
+        backend, scheduler = current_backend()  # set by `with sweep_backend(...)` (tune, compare, meta)
+    backend = check_backend(backend, scheduler, workers)
+    workers = workers or default_workers()
+    check_name(spec.name)
+    game, cells, info = expand(spec)
+    # typed option values, so that `--set n=3` and `n = 3` in a file are the same spec
+    om = game.option_map()
+    spec = dataclasses.replace(spec, options={k: om[k].parse(v) for k, v in spec.options.items()},
+                               grid={k: [om[k].parse(v) for v in vs] for k, vs in spec.grid.items()})
+    scenario_hash = _scenario_hash(info["scenarios"])
+    store, shown = _open_out(out if out is not None else _default_out(spec))
+    old = None
+    if store.exists() and not store.is_dir():
+        raise SweepStateError(f"{store.display} exists and is not a directory")
+    store.check_free()
+    if not store.is_empty():
+        if store.exists(MANIFEST):
+            try:
+                old = store.read_json(MANIFEST)
+            except (OSError, ValueError):
+                raise SweepStateError(f"{store.display}/{MANIFEST} is unreadable; cannot resume or overwrite it") from None
+            if not isinstance(old, dict):
+                raise SweepStateError(f"{store.display}/{MANIFEST} is not a sweep manifest")
+        if resume:
+            if old is None:
+                raise SweepStateError(f"{store.display} holds no sweep to resume (no {MANIFEST})")
+        elif overwrite:
+            if old is None:
+                raise SweepStateError(f"refusing to overwrite {store.display}: it is not a simlab sweep directory")
+        else:
+            raise SweepStateError(f"{store.display} already holds a sweep: pass --resume to continue it, --overwrite to replace it, or choose another --out")
+    chunk_size = spec.chunk_size
+    if resume and old is not None:
+        if chunk_size is not None and chunk_size != old.get("chunk_size"):
+            raise SweepStateError(f"cannot resume {store.display} with --chunk-size {chunk_size}: it was written with {old.get('chunk_size')}")
+        chunk_size = old.get("chunk_size")
+        if not isinstance(chunk_size, int) or chunk_size < 1:
+            raise SweepStateError(f"cannot resume {store.display}: its manifest has no valid chunk_size")
+    if chunk_size is None:
+        # under a precision target the rows depend on the chunk size, so it must not depend on workers
+        chunk_size = PRECISION_CHUNK if spec.precision is not None else auto_chunk_size(spec.games, workers)
+    per_cell = (spec.games if spec.precision is None else (spec.max_games or DEFAULT_MAX_GAMES))
+    n_chunks = len(cells) * -(-per_cell // chunk_size)
+    if n_chunks > MAX_CHUNKS:
+        raise SpecError(f"this sweep would have {n_chunks:,} chunks (limit {MAX_CHUNKS:,}): choose a larger --chunk-size")
+    spec = dataclasses.replace(spec, chunk_size=chunk_size)
+    if resume and old is not None:
+        mine = {"fingerprint": spec.fingerprint(), "data_hash": (info["data"] or {}).get("hash"),
+                "scenario_hash": scenario_hash, "simlab_version": __version__}
+        theirs = {"fingerprint": old.get("fingerprint"), "data_hash": (old.get("data") or {}).get("hash"),
+                  "scenario_hash": old.get("scenario_hash"), "simlab_version": old.get("simlab_version")}
+        for k in mine:
+            if mine[k] != theirs[k]:
+                what = {"fingerprint": "experiment spec", "data_hash": "data pack hash",
+                        "scenario_hash": "scenario file content", "simlab_version": "simlab version"}[k]
+                raise SweepStateError(
+                    f"cannot resume {store.display}: its {what} differs ({theirs[k]} there, {mine[k]} now); use another --out")
+
+    # a scheduler we connect to is reached before anything is written (a wrong address writes nothing)
+    ex: Backend | None = make_backend(backend, workers, scheduler) if scheduler is not None else None
+    try:
+        store.makedirs()
+        with store.lock():
+            if ex is None:
+                ex = make_backend(backend, workers, None)
+            info["scenario_hash"] = scenario_hash
+            res = _run_locked(spec, game, cells, info, store, shown, old, resume, overwrite, ex, progress,
+                              on_chunk)
+    except BaseException:
+        if ex is not None:
+            ex.close(cancel=True)
+        raise
+    ex.close(cancel=res.interrupted)
+    return res
+
+
+def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overwrite, ex: Backend, progress,
+                on_chunk) -> SweepResult:
+    chunk_size = spec.chunk_size
+    if overwrite and old is not None and not resume:
+        for sub in ("games", "events"):
+            store.remove(sub)
+    store.clean_tmp()
+    grid_options = tuple(k for k in spec.grid)
+    sides = info["sides"]
+    manifest = {
+        "format": "simlab-sweep/1",
+        "experiment": spec.name,
+        "description": spec.description,
+        "game": spec.game,
+        "sides": list(sides),
+        "spec": spec.to_dict(),
+        "fingerprint": spec.fingerprint(),
+        "master_seed": spec.seed,
+        "crn": spec.crn,
+        "games_per_cell": spec.games if spec.precision is None else None,
+        "precision": spec.precision,
+        "max_games": (spec.max_games or DEFAULT_MAX_GAMES) if spec.precision is not None else None,
+        "chunk_size": chunk_size,
+        "grid_options": list(grid_options),
+        "cells": [{"cell": c.id, "seed_key": c.key, "params": c.params, "scenario": c.scenario,
+                   "policies": c.policies, "options": c.options} for c in cells],
+        "scenarios": {k: {"name": v.name, "source": v.source, "title": v.title, "sides": list(v.sides)}
+                      for k, v in info["scenarios"].items()},
+        "data": info["data"],
+        "scenario_hash": info["scenario_hash"],
+        "simlab_version": __version__,
+        "git_commit": git_commit(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "started": (old or {}).get("started", _now()),
+        "run_id": uuid.uuid4().hex,
+        "status": "running",
+    }
+    store.write_json(MANIFEST, manifest)
+    files = sorted({f for f in [_abs_file(spec.data)] + [_abs_file(c.scenario) for c in cells]
+                    if f is not None and os.path.isfile(f)})
+    ex.check_visible(store.url, manifest["run_id"], files)
+    meta = {"simlab_version": __version__, "data_hash": (info["data"] or {}).get("hash"),
+            "crn": spec.crn, "fingerprint": manifest["fingerprint"]}
+    plugin = game_target(spec.game)
+
+    def make(c: Cell, start: int, stop: int) -> ChunkTask:
+        return _task(spec, c, store.url, start, stop, grid_options, meta, plugin)
+
+    written = _written_parts(store) if resume else set()
+    if spec.precision is None:
+        plan: _Plan = _FixedPlan(cells, spec.games, chunk_size, make, written)
+    else:
+        plan = _PrecisionPlan(cells, spec, chunk_size, make, store, written, sides, ahead=max(2, ex.workers))
+    t0 = time.perf_counter()
+    played = 0
+    interrupted = False
+    failures: list[dict] = []
+    bar = _Progress(plan.total, plan.done_before, enabled=progress,
+                    label=f"{spec.name}: {len(cells)} cell(s)")
+    try:
+        with bar:
+            first = plan.peek()
+            if first is not None:
+                _warm_up(first)
+            played = _execute(plan, ex, bar, on_chunk, failures, {c.id: c for c in cells})
+    except KeyboardInterrupt:
+        interrupted = True
+        ex.close(cancel=True)
+    seconds = time.perf_counter() - t0
+    plan.discard_extra()
+    store.clean_tmp()
+    manifest["status"] = "interrupted" if interrupted else ("failed" if failures else "complete")
+    manifest["finished"] = _now()
+    manifest["games_written"] = plan.games_written()
+    if failures:
+        manifest["failed_chunks"] = failures
+    manifest["last_run"] = {"games_played": played, "seconds": round(seconds, 3), **ex.describe(),
+                            "chunks_skipped": plan.skipped, "chunks_failed": len(failures),
+                            "games_per_second": round(played / seconds, 1) if seconds > 0 else None}
+    store.write_json(MANIFEST, manifest)
+    return SweepResult(shown, manifest, played, seconds, interrupted, plan.skipped, failures)
+
+
+def _scenario_hash(scenarios: dict) -> str:
+    """Hash of the scenarios' content: a file's bytes, or a built-in's source name (its content is
+    fixed by the simlab version)."""
+    h = hashlib.sha256()
+    for key in sorted(scenarios):
+        sc = scenarios[key]
+        h.update(key.encode() + b"\0")
+        src = str(sc.source)
+        if src and not src.startswith("builtin:") and os.path.isfile(src):
+            with open(src, "rb") as fh:
+                h.update(hashlib.sha256(fh.read()).digest())
+        else:
+            h.update(src.encode())
+    return h.hexdigest()[:16]
+
+
+def _written_parts(store: Store) -> set[tuple[int, int, int]]:
+    """``(cell, start, stop)`` of every games part in the directory."""
+    out = set()
+    for rel in store.find("games"):
+        parsed = _parse_part(rel)
+        if parsed is not None:
+            out.add(parsed)
+    return out
+
+
+def _parse_part(rel: str) -> tuple[int, int, int] | None:
+    parts = rel.split("/")
+    if len(parts) != 3 or not parts[1].startswith("cell="):
+        return None
+    try:
+        cell = int(parts[1][5:])
+        a, b = parts[2].removeprefix("part-").removesuffix(".parquet").split("-")
+        return cell, int(a), int(b)
+    except ValueError:
+        return None
+
+
+PRECISION_CHUNK = 2000
+DEFAULT_MAX_GAMES = 1_000_000
+#: chunks in one sweep at most (each is a task and a Parquet part)
+MAX_CHUNKS = 10_000_000
+
+
+class _Plan:
+    """Which chunks to play. ``next()`` gives a task to start (or None for now); ``done(r)`` takes a
+    finished chunk's summary, ``failed(task)`` a chunk given up on; ``finished()`` says when
+    nothing is left."""
+
+    total: int | None
+    done_before: int
+    skipped: int
+
+    def peek(self) -> ChunkTask | None:
+        raise NotImplementedError
+
+    def next(self) -> ChunkTask | None:
+        raise NotImplementedError
+
+    def done(self, r: dict) -> None:
+        raise NotImplementedError
+
+    def failed(self, task: ChunkTask) -> None:
+        raise NotImplementedError
+
+    def finished(self) -> bool:
+        raise NotImplementedError
+
+    def discard_extra(self) -> None:
+        """Delete the parts of chunks played beyond where the plan stopped (precision only)."""
+
+    def games_written(self) -> dict[str, int]:
+        raise NotImplementedError
+
+
+class _FixedPlan(_Plan):
+    """Every chunk of every cell: ``games`` per cell (chunks already ``written`` are skipped).
+
+    Tasks are made as they are needed, so memory does not grow with the number of chunks.
+    """
+
+    def __init__(self, cells, games, chunk, make, written: set):
+        self.skipped = 0
+        self.per_cell = {c.id: 0 for c in cells}
+        for cid, a, b in written:
+            if cid in self.per_cell and a % chunk == 0 and b == min(games, a + chunk):
+                self.skipped += 1
+                self.per_cell[cid] += b - a
+        self.total = games * len(cells)
+        self.done_before = sum(self.per_cell.values())
+        self._gen = ((c, start, min(games, start + chunk)) for c in cells for start in range(0, games, chunk)
+                     if (c.id, start, min(games, start + chunk)) not in written)
+        self._ahead = None
+        self._advance()
+        self.make = make
+        self.outstanding = 0
+
+    def _advance(self) -> None:
+        self._ahead = next(self._gen, None)
+
+    def peek(self):
+        return None if self._ahead is None else self.make(*self._ahead)
+
+    def next(self):
+        if self._ahead is None:
+            return None
+        t = self.make(*self._ahead)
+        self._advance()
+        self.outstanding += 1
+        return t
+
+    def done(self, r):
+        self.outstanding -= 1
+        self.per_cell[r["cell"]] += r["games"]
+
+    def failed(self, task):
+        self.outstanding -= 1
+
+    def finished(self):
+        return self._ahead is None and self.outstanding == 0
+
+    def games_written(self):
+        return {str(k): v for k, v in self.per_cell.items()}
+
+
+class _PrecisionPlan(_Plan):
+    """Chunks of each cell in index order until the cell's win rates are precise enough.
+
+    The stopping rule is evaluated on chunks 0..k in index order, whatever order they finish in,
+    so the rows written depend only on the seed, the spec and the chunk size — not on the number
+    of workers, nor on where an earlier run was killed. Parts beyond the stopping point (started
+    ahead, or left by a killed run) are deleted at the end. A cell with a failed chunk stops
+    there: its stopping point cannot be known until that chunk is played (``--resume``).
+    """
+
+    def __init__(self, cells, spec: SweepSpec, chunk, make, store: Store, written: set, sides, ahead):
+        self.cells = {c.id: c for c in cells}
+        self.make = make
+        self.store = store
+        self.chunk = chunk
+        self.h = spec.precision
+        self.min_games = spec.games
+        self.max_games = spec.max_games or DEFAULT_MAX_GAMES
+        self.sides = list(sides)
+        self.ahead = ahead
+        self.results: dict[int, dict[int, dict]] = {c.id: {} for c in cells}
+        self.next_start = {c.id: 0 for c in cells}
+        self.stop_at: dict[int, int | None] = {c.id: None for c in cells}
+        self.inflight = {c.id: 0 for c in cells}
+        self.blocked: set[int] = set()
+        self.skipped = 0
+        self.total = None
+        done_before = 0
+        for (cid, a, b) in sorted(written):
+            # every part of the current chunking counts, also one beyond a gap left by a killed run
+            if cid in self.cells and a % chunk == 0 and b == min(self.max_games, a + chunk):
+                wins = _wins_in_part(store, games_part_rel(cid, a, b), self.sides)
+                self.results[cid][a] = {"games": b - a, "wins": wins}
+                self.skipped += 1
+                done_before += b - a
+        for c in cells:
+            self._decide(c.id)
+            self.next_start[c.id] = self._free(c.id, 0)
+        self.done_before = done_before
+        self.rr = 0
+
+    def _decide(self, cid: int) -> None:
+        from ..stats.intervals import wilson_half_width
+        if self.stop_at[cid] is not None:
+            return
+        n = 0
+        wins = dict.fromkeys(self.sides, 0)
+        start = 0
+        res = self.results[cid]
+        while start in res:
+            r = res[start]
+            n += r["games"]
+            for s in self.sides:
+                wins[s] += r["wins"][s]
+            start += r["games"]
+            if n >= self.min_games:
+                hw = max(float(wilson_half_width(wins[s], n)) for s in self.sides)
+                if hw <= self.h or n >= self.max_games:
+                    self.stop_at[cid] = n
+                    return
+            if n >= self.max_games:
+                self.stop_at[cid] = n
+                return
+
+    def _free(self, cid: int, start: int) -> int:
+        """The first chunk start at or after ``start`` not yet played."""
+        while start in self.results[cid]:
+            start += self.results[cid][start]["games"]
+        return start
+
+    def _candidates(self):
+        ids = list(self.cells)
+        k = len(ids)
+        for j in range(k):
+            cid = ids[(self.rr + j) % k]
+            if (self.stop_at[cid] is None and cid not in self.blocked and self.next_start[cid] < self.max_games
+                    and self.inflight[cid] < self.ahead):
+                yield cid
+
+    def peek(self):
+        for cid in self._candidates():
+            s = self.next_start[cid]
+            return self.make(self.cells[cid], s, min(self.max_games, s + self.chunk))
+        return None
+
+    def next(self):
+        for cid in self._candidates():
+            s = self.next_start[cid]
+            e = min(self.max_games, s + self.chunk)
+            self.next_start[cid] = self._free(cid, e)
+            self.inflight[cid] += 1
+            self.rr += 1
+            return self.make(self.cells[cid], s, e)
+        return None
+
+    def done(self, r):
+        cid = r["cell"]
+        self.inflight[cid] -= 1
+        self.results[cid][r["start"]] = {"games": r["games"], "wins": r["wins"]}
+        self._decide(cid)
+
+    def failed(self, task):
+        self.inflight[task.cell] -= 1
+        self.blocked.add(task.cell)
+
+    def finished(self):
+        return all(v == 0 for v in self.inflight.values()) and next(self._candidates(), None) is None
+
+    def discard_extra(self):
+        events = None
+        for cid, limit in self.stop_at.items():
+            if limit is None:
+                continue
+            for rel in self.store.find(f"games/cell={cid}"):
+                parsed = _parse_part(rel)
+                if parsed is None or parsed[1] < limit:
+                    continue
+                self.store.remove(rel)
+                events = self.store.find("events") if events is None else events
+                for ev in events:
+                    if ev.endswith(f"/cell={cid}/{part_name(parsed[1], parsed[2])}"):
+                        self.store.remove(ev)
+                self.results[cid].pop(parsed[1], None)
+
+    def games_written(self):
+        return {str(cid): sum(r["games"] for r in res.values()) for cid, res in self.results.items()}
+
+
+def _wins_in_part(store: Store, rel: str, sides) -> dict[str, int]:
+    import pyarrow.compute as pc
+    w = store.read_parquet(rel, columns=["winner"])["winner"]
+    counts = {d["values"]: d["counts"] for d in pc.value_counts(w).to_pylist()}
+    return {s: int(counts.get(s, 0)) for s in sides}
+
+
+def _failure(o, cell: Cell, master_seed: int) -> dict:
+    seeds = game_seeds(master_seed, cell.key, o.task.start, o.task.stop)
+    return {"cell": cell.id, "params": cell.params, "start": o.task.start, "stop": o.task.stop,
+            "seeds": [int(seeds[0]), int(seeds[-1])], "error": o.error}
+
+
+def failure_line(f: dict) -> str:
+    """One line describing a failed chunk (for stderr)."""
+    params = ", ".join(f"{k}={v}" for k, v in f["params"].items())
+    return (f"chunk failed twice: cell {f['cell']}" + (f" ({params})" if params else "")
+            + f", games {f['start']}..{f['stop'] - 1} (seeds {f['seeds'][0]}..{f['seeds'][1]}): {f['error']}")
+
+
+#: how often a retry may be lost to workers that other chunks kill before it counts as failed
+MAX_LOST_RETRIES = 3
+
+
+def _execute(plan: _Plan, ex: Backend, bar, on_chunk, failures: list, cells: dict) -> int:
+    """Run a plan on a backend; returns games played. A failed first attempt is retried once
+    (before new chunks start); a failed retry is appended to ``failures``. A retry lost with a
+    worker that another chunk killed is resubmitted (at most ``MAX_LOST_RETRIES`` times)."""
+    played = 0
+    retry: deque[ChunkTask] = deque()
+    lost: dict[tuple[int, int], int] = {}
+    while True:
+        while ex.pending() < ex.slots:
+            if retry:
+                ex.submit(retry.popleft(), 2)
+                continue
+            t = plan.next()
+            if t is None:
+                break
+            ex.submit(t, 1)
+        if ex.pending() == 0:
+            break
+        for o in ex.wait():
+            key = (o.task.cell, o.task.start)
+            if o.result is not None:
+                plan.done(o.result)
+                played += o.result["games"]
+                bar.advance(o.result["games"])
+                if on_chunk:
+                    on_chunk(o.result)
+            elif o.attempt == 1 or (o.lost and lost.get(key, 0) < MAX_LOST_RETRIES):
+                if o.attempt > 1:
+                    lost[key] = lost.get(key, 0) + 1
+                retry.append(o.task)
+            else:
+                f = _failure(o, cells[o.task.cell], o.task.master_seed)
+                failures.append(f)
+                plan.failed(o.task)
+                bar.log(failure_line(f))
+    return played
+
+
+def _abs_file(path: str | None) -> str | None:
+    """An existing file as an absolute path (workers may run elsewhere); anything else as is."""
+    return os.path.abspath(path) if path is not None and os.path.isfile(path) else path
+
+
+def _task(spec: SweepSpec, c: Cell, out: str, start: int, stop: int, grid_options, meta, plugin) -> ChunkTask:
+    return ChunkTask(out=out, experiment=spec.name, game=spec.game, scenario=_abs_file(c.scenario),
+                     data=_abs_file(spec.data),
+                     cell=c.id, cell_key=c.key, params=c.params, policies=c.policies, options=c.options,
+                     grid_options=grid_options, master_seed=spec.seed, start=start, stop=stop, meta=meta,
+                     plugin=plugin)
+
+
+def _warm_up(task: ChunkTask) -> None:
+    """Compile (or load from the numba cache) in this process before workers start."""
+    from .chunks import _game, _scenario
+    game = _game(task.game, task.plugin)
+    sc = _scenario(task.game, task.scenario, task.data, task.plugin)
+    game.play_batch(sc, task.options, task.policies, game_seeds(task.master_seed, task.cell_key, 0, 2))
+
+
+class _Progress:
+    """A rich progress bar on stderr: games done, games/s, elapsed and ETA."""
+
+    def __init__(self, total: int, done: int, enabled: bool, label: str):
+        self.enabled = enabled
+        self.total = total
+        self.done = done
+        self.label = label
+        self.p = None
+
+    def __enter__(self):
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+            self.p = Progress(
+                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("games"), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                TextColumn("ETA"), TimeRemainingColumn(),
+                console=Console(stderr=True), transient=False, refresh_per_second=8,
+            )
+            self.p.__enter__()
+            self.task = self.p.add_task(self.label, total=self.total, completed=self.done, rate="")
+            self.t0 = time.perf_counter()
+            self.n = 0
+        return self
+
+    def advance(self, n: int) -> None:
+        if self.p is not None:
+            self.n += n
+            dt = time.perf_counter() - self.t0
+            rate = f"{self.n / dt:,.0f} games/s" if dt > 0 else ""
+            self.p.update(self.task, advance=n, rate=rate)
+
+    def log(self, line: str) -> None:
+        """Print a line on stderr above the bar."""
+        if self.p is not None:
+            self.p.console.print(line, markup=False, highlight=False)
+        else:
+            print(line, file=sys.stderr)
+
+    def __exit__(self, *exc):
+        if self.p is not None:
+            self.p.__exit__(*exc)
+        return False
+
+
+def load_manifest(path: str | Path) -> dict:
+    """The manifest of a sweep directory (a local path or an fsspec URL).
+
+    Raises:
+        SweepStateError: if ``path`` holds no readable manifest.
+    """
+    store = path if isinstance(path, Store) else Store(path)
+    try:
+        man = store.read_json(MANIFEST)
+    except FileNotFoundError:
+        raise SweepStateError(f"{store.display} is not a sweep directory (no {MANIFEST})") from None
+    except (OSError, ValueError) as e:
+        raise SweepStateError(f"{store.display}/{MANIFEST}: unreadable manifest ({' '.join(str(e).split())})") from None
+    if not isinstance(man, dict) or "sides" not in man or "cells" not in man:
+        raise SweepStateError(f"{store.display}/{MANIFEST} is not a simlab sweep manifest")
+    return man
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit("use `simlab sweep`")

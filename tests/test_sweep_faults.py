@@ -1,0 +1,275 @@
+"""Sweeps that survive faults: SIGKILL and --resume, dying workers, a busy or changed output directory."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from simlab.errors import SweepStateError
+from simlab.results import load
+from simlab.rng import game_seeds
+from simlab.sweeps.runner import run_sweep
+from simlab.sweeps.spec import SweepSpec, expand
+from simlab.sweeps.store import Store
+from simlab.testing.faulty import register_faulty
+
+SIMLAB = [sys.executable, "-m", "simlab"]
+
+
+def _parts(d: Path) -> list[Path]:
+    return sorted((d / "games").rglob("part-*.parquet")) if (d / "games").exists() else []
+
+
+def _children(pid: int) -> list[int]:
+    import psutil
+    try:
+        return [c.pid for c in psutil.Process(pid).children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    import psutil
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+KILL_ARGS = ["sweep", "--game", "doe-battle", "--games", "3000", "--chunk-size", "100", "--seed", "77",
+             "--grid", "speed_disengage=never,when-able", "--workers", "2", "--no-progress"]
+
+
+def test_sigkill_then_resume_gives_exactly_the_uninterrupted_rows(tmp_path, capsys):
+    out = tmp_path / "killed"
+    p = subprocess.Popen(SIMLAB + KILL_ARGS + ["--out", str(out)], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    total = 2 * 3000 // 100
+    deadline = time.time() + 120
+    while len(_parts(out)) < 4:
+        assert p.poll() is None, f"sweep ended before it could be killed: {p.stderr.read().decode()[-500:]}"
+        assert time.time() < deadline, "no parts written within 120 s"
+        time.sleep(0.05)
+    kids = _children(p.pid)
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    p.stderr.close()
+    assert p.returncode == -signal.SIGKILL
+    # the workers die with the sweep (PR_SET_PDEATHSIG): none keeps writing behind the resume's back
+    deadline = time.time() + 20
+    while any(_alive(k) for k in kids) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(k) for k in kids), "worker processes outlived the killed sweep"
+    n_before = len(_parts(out))
+    assert 4 <= n_before < total, f"{n_before} of {total} parts: the kill did not land mid-run"
+    assert json.loads((out / "manifest.json").read_text())["status"] == "running"
+
+    # resume in this process with one worker: the rows depend on neither
+    from simlab.cli import main
+    args = [a if a != "2" or KILL_ARGS[i - 1] != "--workers" else "1" for i, a in enumerate(KILL_ARGS)]
+    assert main(args + ["--out", str(out), "--resume", "--json"]) == 0
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["status"] == "complete"
+    assert man["last_run"]["chunks_skipped"] >= n_before
+    assert man["last_run"]["games_played"] <= 6000 - 100 * n_before
+    assert not list(out.rglob(".*.tmp-*")), "temporary files left behind"
+
+    ref = run_sweep(SweepSpec(name="doe-battle", game="doe-battle", scenarios=[], games=3000, seed=77,
+                              chunk_size=1000, grid={"speed_disengage": ["never", "when-able"]}),
+                    tmp_path / "ref", workers=1, progress=False)
+    a, b = load(out), load(ref.path)
+    assert len(a) == 6000
+    assert not a.duplicated(["cell", "game_index"]).any()
+    assert a.equals(b)
+
+
+def _faulty_spec(mode: str, tmp_path: Path, at: int = 250, games: int = 400) -> tuple[SweepSpec, int]:
+    register_faulty()
+    spec = SweepSpec(name="faulty-battle", game="faulty-battle", scenarios=[], games=games, seed=5, chunk_size=100)
+    _, cells, _ = expand(spec)
+    seed = int(game_seeds(5, cells[0].key, at, at + 1)[0])
+    spec.options = {"fault": mode, "fault_seed": seed, "fault_marker": str(tmp_path)}
+    return spec, seed
+
+
+@pytest.mark.parametrize("workers", [2])
+def test_a_chunk_that_kills_its_worker_twice_is_reported_and_the_rest_is_written(tmp_path, workers):
+    spec, _ = _faulty_spec("kill", tmp_path)
+    res = run_sweep(spec, tmp_path / "out", workers=workers, progress=False)
+    assert not res.ok
+    assert [(f["cell"], f["start"], f["stop"]) for f in res.failures] == [(0, 200, 300)]
+    f = res.failures[0]
+    assert "SIGKILL" in f["error"]
+    seeds = game_seeds(5, expand(spec)[1][0].key, 200, 300)
+    assert f["seeds"] == [int(seeds[0]), int(seeds[-1])]
+    man = res.manifest
+    assert man["status"] == "failed" and man["failed_chunks"] == res.failures
+    assert man["games_written"] == {"0": 300}
+    rows = load(res.path)
+    assert sorted(set(rows["game_index"])) == [i for i in range(400) if not 200 <= i < 300]
+
+
+def test_a_chunk_whose_worker_dies_once_is_retried_and_the_sweep_completes(tmp_path):
+    spec, seed = _faulty_spec("kill-once", tmp_path)
+    res = run_sweep(spec, tmp_path / "out", workers=2, progress=False)
+    assert res.ok, res.failures
+    assert (tmp_path / f"fault-{seed}").exists(), "the fault never fired: the test proves nothing"
+    clean = run_sweep(_faulty_spec("none", tmp_path)[0], tmp_path / "clean", workers=1, progress=False)
+    a, b = load(res.path), load(clean.path)
+    assert len(a) == 400 and a.equals(b)
+
+
+def test_an_exception_in_a_chunk_is_retried_once_then_reported_in_process(tmp_path):
+    spec, seed = _faulty_spec("raise", tmp_path)
+    res = run_sweep(spec, tmp_path / "out", workers=1, progress=False)
+    assert [(f["start"], f["stop"]) for f in res.failures] == [(200, 300)]
+    assert res.failures[0]["error"] == f"RuntimeError: injected fault at seed {seed}"
+
+
+def test_cli_reports_failed_chunks_and_exits_1_and_resume_finishes_them(tmp_path):
+    spec, seed = _faulty_spec("raise", tmp_path)
+    from simlab.cli import main
+    out = tmp_path / "cli"
+    args = ["sweep", "--game", "faulty-battle", "--games", "400", "--seed", "5", "--chunk-size", "100",
+            "--workers", "1", "--no-progress", "--out", str(out), "--set", "fault=raise",
+            "--set", f"fault_seed={seed}", "--set", f"fault_marker={tmp_path}"]
+    import contextlib
+    import io
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        rc = main(args)
+    assert rc == 1
+    lines = err.getvalue().splitlines()
+    assert any(x.startswith("chunk failed twice: cell 0, games 200..299 (seeds ") and
+               x.endswith(f"RuntimeError: injected fault at seed {seed}") for x in lines), lines
+    assert "Traceback" not in err.getvalue()
+    # the failed chunk is missing, so --resume with the same spec plays only it (and fails again here)
+    res = run_sweep(spec, out, workers=1, progress=False, resume=True)
+    assert res.chunks_skipped == 3 and res.games_played == 0 and len(res.failures) == 1
+
+
+# --------------------------------------------------------------------------- the output directory
+def _spec(**kw) -> SweepSpec:
+    d = dict(name="t", game="doe-battle", scenarios=[], games=300, seed=3, chunk_size=100)
+    d.update(kw)
+    return SweepSpec(**d)
+
+
+def test_a_second_sweep_on_a_locked_directory_refuses(tmp_path):
+    out = tmp_path / "busy"
+    out.mkdir()
+    with Store(out).lock():
+        with pytest.raises(SweepStateError, match=r"another sweep \(process .*\) is writing to .*busy"):
+            run_sweep(_spec(), out, workers=1, progress=False)
+        with pytest.raises(SweepStateError, match="another sweep"):
+            run_sweep(_spec(), out, workers=1, progress=False, resume=True)
+    assert not (out / "manifest.json").exists()
+    run_sweep(_spec(), out, workers=1, progress=False)  # free again once the holder lets go
+
+
+def test_a_second_cli_sweep_refuses_while_the_first_runs(tmp_path, capsys):
+    out = tmp_path / "busy"
+    args = ["sweep", "--game", "doe-battle", "--games", "100000", "--chunk-size", "20", "--workers", "1",
+            "--no-progress", "--out", str(out)]
+    p = subprocess.Popen(SIMLAB + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 120
+        while not _parts(out):
+            assert p.poll() is None and time.time() < deadline, "first sweep did not start writing"
+            time.sleep(0.05)
+        run_id = json.loads((out / "manifest.json").read_text())["run_id"]
+        from simlab.cli import main
+        rc = main(args + ["--resume"])
+        err = capsys.readouterr().err
+        assert p.poll() is None, "first sweep ended before the second tried: the test proves nothing"
+        assert rc == 2
+        assert err.count("\n") == 1 and "Traceback" not in err
+        assert err.startswith("simlab: error: another sweep (process ") and "is writing to" in err
+        assert json.loads((out / "manifest.json").read_text())["run_id"] == run_id
+    finally:
+        p.kill()
+        p.wait()
+
+
+@pytest.mark.parametrize("change, what", [
+    (dict(seed=4), "experiment spec"),
+    (dict(games=400), "experiment spec"),
+    (dict(grid={"speed_disengage": ["never", "when-able"]}), "experiment spec"),
+])
+def test_resume_refuses_a_changed_spec(tmp_path, change, what):
+    out = tmp_path / "o"
+    run_sweep(_spec(), out, workers=1, progress=False)
+    snapshot = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    with pytest.raises(SweepStateError, match=f"its {what} differs"):
+        run_sweep(_spec(**change), out, workers=1, progress=False, resume=True)
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == snapshot
+
+
+def test_resume_refuses_a_changed_data_pack(tmp_path):
+    out = tmp_path / "o"
+    run_sweep(_spec(), out, workers=1, progress=False)
+    pack = tmp_path / "mine.toml"
+    pack.write_text('[pack]\ngame = "dawn-of-empire"\n[units.Teresa]\nattack = 4\n')
+    with pytest.raises(SweepStateError, match="its experiment spec differs"):
+        run_sweep(_spec(data=str(pack)), out, workers=1, progress=False, resume=True)
+    # same spec text, but the override file's values changed under the directory
+    out2 = tmp_path / "o2"
+    run_sweep(_spec(data=str(pack)), out2, workers=1, progress=False)
+    pack.write_text('[pack]\ngame = "dawn-of-empire"\n[units.Teresa]\nattack = 5\n')
+    with pytest.raises(SweepStateError, match="its data pack hash differs"):
+        run_sweep(_spec(data=str(pack)), out2, workers=1, progress=False, resume=True)
+
+
+def test_resume_refuses_a_changed_battle_file_and_accepts_the_same_spec_typed_differently(tmp_path):
+    battle = tmp_path / "b.toml"
+    battle.write_text('[us]\nunits = [{ name = "Texas" }]\n[spain]\nunits = [{ name = "Teresa" }]\n')
+    out = tmp_path / "o"
+    run_sweep(_spec(scenarios=[str(battle)], options={"max_rounds": 50}), out, workers=1, progress=False)
+    # `--set max_rounds=50` (a string) is the same spec as `max_rounds = 50` in a file
+    same = run_sweep(_spec(scenarios=[str(battle)], options={"max_rounds": "50"}), out, workers=1,
+                     progress=False, resume=True)
+    assert same.chunks_skipped == 3 and same.games_played == 0
+    battle.write_text('[us]\nunits = [{ name = "Brooklyn" }]\n[spain]\nunits = [{ name = "Teresa" }]\n')
+    with pytest.raises(SweepStateError, match="its scenario file content differs"):
+        run_sweep(_spec(scenarios=[str(battle)], options={"max_rounds": 50}), out, workers=1, progress=False,
+                  resume=True)
+
+
+def test_resume_refuses_another_simlab_version_and_chunk_size(tmp_path):
+    out = tmp_path / "o"
+    run_sweep(_spec(), out, workers=1, progress=False)
+    m = json.loads((out / "manifest.json").read_text())
+    with pytest.raises(SweepStateError, match="--chunk-size 50: it was written with 100"):
+        run_sweep(_spec(chunk_size=50), out, workers=1, progress=False, resume=True)
+    m["simlab_version"] = "0.0.1"
+    (out / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(SweepStateError, match="its simlab version differs"):
+        run_sweep(_spec(), out, workers=1, progress=False, resume=True)
+
+
+def test_resume_of_a_precision_sweep_with_a_gap_gives_the_uninterrupted_rows(tmp_path):
+    # a killed precision sweep can leave parts beyond a missing one; the resumed run must stop at
+    # the same chunk as an uninterrupted one and delete parts beyond it
+    spec = _spec(games=200, precision=0.03, max_games=3000, chunk_size=200,
+                 options={"speed_disengage": "when-able"})
+    full = run_sweep(spec, tmp_path / "full", workers=1, progress=False)
+    n = full.manifest["games_written"]["0"]
+    assert 400 <= n < 3000, n
+    part = tmp_path / "part"
+    run_sweep(spec, part, workers=1, progress=False)
+    files = _parts(part)
+    files[1].unlink()  # a gap at chunk 1
+    extra = part / "games" / "cell=0" / "part-000000002800-000000003000.parquet"
+    import shutil
+    shutil.copy(files[0], extra)  # a part far beyond the stopping point (as if played ahead)
+    res = run_sweep(spec, part, workers=1, progress=False, resume=True)
+    assert res.games_played == 200
+    assert not extra.exists()
+    assert load(part).equals(load(full.path))
