@@ -277,12 +277,21 @@ def _group_units_nb(side, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg):
     for u in range(nu):
         key[u] = strength_key_nb(ust, UV, u)
     order = np.argsort(key, kind="mergesort")
+    # the side's units by place, strongest first
+    cnt = np.zeros(N, dtype=np.int64)
+    byn = np.empty((N, nu), dtype=np.int64)
+    for ii in range(nu):
+        u = order[ii]
+        loc = UV[u, lay.UF_LOC]
+        if ust[u, lay.US_SIDE] == side and loc >= 0:
+            byn[loc, cnt[loc]] = u
+            cnt[loc] += 1
     for node in range(N):
+        if cnt[node] == 0:
+            continue
         first = ng
-        for ii in range(nu):
-            u = order[ii]
-            if ust[u, lay.US_SIDE] != side or UV[u, lay.UF_LOC] != node:
-                continue
+        for ii in range(cnt[node]):
+            u = byn[node, ii]
             m = unit_allowed_nb(UV[u, lay.UF_PREV], UV[u, lay.UF_STREAK], UV[u, lay.UF_NEUTRAL], transit_max)
             mv = ust[u, lay.US_MOV] - UV[u, lay.UF_DMG]
             if mv < minmov and ust[u, lay.US_MOV] >= minmov:
@@ -390,6 +399,41 @@ def _nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par):
 
 
 @njit(cache=True)
+def _nf_nb(at, side, german, need_repair, nf_rep, nf_any, nodes, cost, par):
+    """Nearest friendly port from ``at``: the turn's table, or worked out for German-only groups."""
+    if german and par[lay.P_GERMANS] != 0:
+        return _nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par)
+    tab = nf_rep if need_repair else nf_any
+    if tab[at] == -2:   # not worked out yet this plan
+        tab[at] = _nearest_friendly_nb(at, side, np.bool_(False), need_repair, nodes, cost, par)
+    return tab[at]
+
+
+@njit(cache=True)
+def _turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any):
+    """Per plan: enemy attack each area faces (units there and in bordering enemy ports, tenths),
+    areas bordering an own port, and empty memos of each node's nearest friendly port (with and
+    without repair, filled by :func:`_nf_nb`)."""
+    A = par[lay.P_NAREAS]
+    N = nodes.shape[0]
+    for a in range(A):
+        threat[a] = vis[a, VIS_ATT]
+        home[a] = 0
+    for p in range(A, N):
+        for j in range(2):
+            a = nodes[p, lay.NS_PAREA1 + j]
+            if a < 0:
+                continue
+            if nodes[p, lay.NS_PSIDE] == 1 - side:
+                threat[a] += vis[p, VIS_ATT]
+            elif nodes[p, lay.NS_PSIDE] == side:
+                home[a] = 1
+    for n in range(N):
+        nf_rep[n] = -2   # filled on demand by _nf_nb
+        nf_any[n] = -2
+
+
+@njit(cache=True)
 def _add_nb(co, cd, ct, nc, o, d, t):
     if nc < co.shape[0]:
         co[nc] = o
@@ -400,7 +444,7 @@ def _add_nb(co, cd, ct, nc, o, d, t):
 
 
 @njit(cache=True)
-def _add_home_nb(side, at, mp, german, nodes, cost, adj, par, co, cd, ct, nc):
+def _add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc):
     """Candidates that take a group home: stay anchored in a friendly port, anchor into a bordering
     friendly port, transit to the nearest port that repairs."""
     A = par[lay.P_NAREAS]
@@ -411,10 +455,10 @@ def _add_home_nb(side, at, mp, german, nodes, cost, adj, par, co, cd, ct, nc):
         for p in range(A, nodes.shape[0]):
             if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
                 nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
-    p = _nearest_friendly_nb(at, side, german, np.bool_(True), nodes, cost, par)
+    p = _nf_nb(at, side, german, np.bool_(True), nf_rep, nf_any, nodes, cost, par)
     if p >= 0 and p != at:
         nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
-    p = _nearest_friendly_nb(at, side, german, np.bool_(False), nodes, cost, par)
+    p = _nf_nb(at, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
     if p >= 0 and p != at:
         nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
     return nc
@@ -444,18 +488,6 @@ def _add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc
 
 
 @njit(cache=True)
-def _threat_nb(area, side, vis, nodes, par):
-    """Enemy attack (tenths) a side expects in an area: units at sea there and in bordering enemy
-    ports."""
-    t = vis[area, VIS_ATT]
-    A = par[lay.P_NAREAS]
-    for p in range(A, nodes.shape[0]):
-        if nodes[p, lay.NS_PSIDE] == 1 - side and (nodes[p, lay.NS_PAREA1] == area or nodes[p, lay.NS_PAREA2] == area):
-            t += vis[p, VIS_ATT]
-    return t
-
-
-@njit(cache=True)
 def _pick_area_nb(score, n):
     best = -1
     bs = -(1 << 40)
@@ -464,15 +496,6 @@ def _pick_area_nb(score, n):
             bs = score[a]
             best = a
     return best, bs
-
-
-@njit(cache=True)
-def _home_area_nb(a, side, nodes, par):
-    """True if area ``a`` borders a port of ``side``."""
-    for p in range(par[lay.P_NAREAS], nodes.shape[0]):
-        if nodes[p, lay.NS_PSIDE] == side and (nodes[p, lay.NS_PAREA1] == a or nodes[p, lay.NS_PAREA2] == a):
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -501,7 +524,7 @@ def _caribbean_base_nb(pol, at, nodes, cost, par):
 
 @njit(cache=True)
 def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis, ND, B,
-                 sent, acc, mask, mp, german, co, cd, ct):
+                 sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score):
     """Candidate (order, dest, target) triples for group ``g`` under policy ``pol``; returns how
     many. ``sent[N]`` is the attack (tenths) the side already sent to each node this turn;
     ``acc[0]`` the side's whole attack (tenths), ``acc[1]`` the part given the policy's main
@@ -520,10 +543,10 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
     if only == ((1 << lay.COAL) | (1 << lay.ANCHOR)) or only == (1 << lay.ANCHOR):
         return _add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
     if only == (1 << lay.TRANSIT) and UV[gmem[g, 0], lay.UF_PREV] == lay.RAID:
-        p = _nearest_friendly_nb(at, side, german, np.bool_(True), nodes, cost, par)
+        p = _nf_nb(at, side, german, np.bool_(True), nf_rep, nf_any, nodes, cost, par)
         if p >= 0:
             nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
-        p = _nearest_friendly_nb(at, side, german, np.bool_(False), nodes, cost, par)
+        p = _nf_nb(at, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
         if p >= 0:
             nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
         for q in range(A, N):
@@ -534,8 +557,9 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
     if at >= A and gdmg[g] > 0 and nodes[at, lay.NS_PSIDE] == side and nodes[at, lay.NS_REPAIR] > 0:
         nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
     elif gdmg[g] > 0 and gdmg[g] * 3 >= gstr[g] + n:
-        nc = _add_home_nb(side, at, mp, german, nodes, cost, adj, par, co, cd, ct, nc)
-    score = np.full(A, -(1 << 40), dtype=np.int64)
+        nc = _add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc)
+    for a in range(A):
+        score[a] = -(1 << 40)
     ratio = 1500 - knob   # permille: how much stronger a policy wants to be before it seeks battle
     share_ok = (acc[1] + st10) * 1000 <= knob * acc[0] + 500 * st10
     if side == lay.US:
@@ -554,7 +578,7 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
                     c = 0 if a == at else cost[lay.KMAX, at, a]
                     if c > mp:
                         continue
-                    thr = _threat_nb(a, side, vis, nodes, par) + 10 * nodes[p, lay.NS_ATT]
+                    thr = threat[a] + 10 * nodes[p, lay.NS_ATT]
                     if st10 * 1000 < ratio * thr:
                         continue
                     v = 100 * (3 + nodes[p, lay.NS_DEF]) + 20 * vis[p, VIS_N] - 10 * c - thr // 10
@@ -572,8 +596,8 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
             v = -(1 << 40)
             if pol == lay.POL_COASTAL:
                 # guard the areas off US ports, most where the enemy could strike from nearby
-                if _home_area_nb(a, side, nodes, par) and home_first:
-                    v = 400 + 10 * nodes[a, lay.NS_VP_SPAIN] + _threat_nb(a, side, vis, nodes, par) // 2 - sent[a]
+                if home[a] != 0 and home_first:
+                    v = 400 + 10 * nodes[a, lay.NS_VP_SPAIN] + threat[a] // 2 - sent[a]
                 else:
                     v = 100 * nodes[a, lay.NS_VP_US] - sent[a]
             else:
@@ -613,10 +637,10 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
                     if c > mp:
                         continue
                     # a raider must get home next turn (5.5 D)
-                    h = _nearest_friendly_nb(a, side, german, np.bool_(False), nodes, cost, par)
+                    h = _nf_nb(a, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
                     if h < 0 or cost[lay.KMAX, a, h] > mp:
                         continue
-                    thr = _threat_nb(a, side, vis, nodes, par)
+                    thr = threat[a]
                     if st10 * 1000 < ratio * thr:
                         continue
                     v = 100 * (nodes[a, lay.NS_VP_SPAIN] + 3 + nodes[p, lay.NS_DEF]) - thr - 5 * c
@@ -659,13 +683,13 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
                 if pol == lay.POL_FLEET and n >= 2:
                     for a in range(A):
                         if (adj[at, a] != 0 and vis[a, VIS_N] == 0 and nodes[a, lay.NS_VP_SPAIN] > 0
-                                and _threat_nb(a, side, vis, nodes, par) == 0):
+                                and threat[a] == 0):
                             nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
                 nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
         if pol == lay.POL_RAIDER:
             # between raids: hold the sea lanes that pay Spain, where the odds allow
             for a in range(A):
-                enemy = _threat_nb(a, side, vis, nodes, par)
+                enemy = threat[a]
                 if nodes[a, lay.NS_VP_SPAIN] == 0 or sent[a] > 0:
                     continue
                 if enemy == 0 or st10 * 1000 >= ratio * enemy:
@@ -677,7 +701,7 @@ def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, n
                 nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
                 score[a] = -(1 << 40)
     # ---- safe fallbacks
-    nc = _add_home_nb(side, at, mp, german, nodes, cost, adj, par, co, cd, ct, nc)
+    nc = _add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc)
     nc = _add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
     return nc
 
@@ -725,6 +749,13 @@ def scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV,
             if gld[best] < 0 or lst[gld[best], lay.LS_STARS] < lst[i, lay.LS_STARS]:
                 gld[best] = i
             pl[i] = best
+    A = par[lay.P_NAREAS]
+    threat = np.empty(A, dtype=np.int64)
+    home = np.empty(A, dtype=np.int64)
+    nf_rep = np.empty(N, dtype=np.int64)
+    nf_any = np.empty(N, dtype=np.int64)
+    score = np.empty(A, dtype=np.int64)
+    _turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any)
     sent = np.zeros(N, dtype=np.int64)
     acc = np.zeros(2, dtype=np.int64)
     for j in range(ng):
@@ -746,7 +777,7 @@ def scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV,
         n = gn[g]
         mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, gmem[g], n, ust, UV, par)
         nc = _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis,
-                          ND, B, sent, acc, mask, mp, german, co, cd, ct)
+                          ND, B, sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score)
         chosen = False
         for c in range(nc):
             if order_ok_nb(side, co[c], cd[c], ct[c], mask, mp, at, n, iu_after, prev_raid, locked, german, B,
