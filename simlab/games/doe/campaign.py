@@ -43,6 +43,19 @@ SPAIN_POLICIES = ("raider", "fleet-in-being", "historical", "random-legal")
 VP_KIND_COLUMNS = ("area", "losses", "leaders", "port", "blockade")
 
 
+#: ``par`` slots filled from the pack's ``rules.core`` row
+_RULES_PAR = (
+    (lay.P_COALSEA0, "coal_at_sea_us"), (lay.P_COALSEA1, "coal_at_sea_spain"),
+    (lay.P_COALNEUTRAL, "coal_neutral_port"), (lay.P_VICTORY, "victory_vp"), (lay.P_AUTOVP, "automatic_victory_vp"),
+    (lay.P_PORTVP, "port_destroyed_vp"), (lay.P_BLKVP, "blockade_coal_vp"),
+    (lay.P_PATROL_PORT, "patrol_areas_from_port"), (lay.P_PATROL_SEA, "patrol_areas_at_sea"),
+    (lay.P_TRANSIT_MAX, "transit_max_turns"), (lay.P_MINMOV, "min_movement"),
+    (lay.P_MINMOV_R, "min_movement_restricted"), (lay.P_MAINT_BBMO, "maintenance_us_bb_mo"),
+    (lay.P_MAINT_CRUISERS, "maintenance_us_cruisers"), (lay.P_MAINT_BB_OTHER, "maintenance_us_bb_other"),
+    (lay.P_MAINT_CPGB_OTHER, "maintenance_us_cp_gb_other"), (lay.P_MAINT_SPAIN, "maintenance_spain"),
+)
+
+
 class PolicyError(RuntimeError):
     """A policy handed in an illegal plan (a bug in the policy, not bad user input)."""
 
@@ -72,26 +85,11 @@ def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
         p = policies[side]
         par[lay.P_POL0 + s] = lay.POL_SCRIPT if p == "script" else lay.POLICY_IDS[p]
         par[lay.P_KNOB0 + s] = int(round(1000 * options[f"{side}_aggression"]))
-    par[lay.P_COALSEA0] = r["coal_at_sea_us"]
-    par[lay.P_COALSEA1] = r["coal_at_sea_spain"]
-    par[lay.P_COALNEUTRAL] = r["coal_neutral_port"]
-    par[lay.P_VICTORY] = r["victory_vp"]
-    par[lay.P_AUTOVP] = r["automatic_victory_vp"]
-    par[lay.P_PORTVP] = r["port_destroyed_vp"]
-    par[lay.P_BLKVP] = r["blockade_coal_vp"]
-    par[lay.P_PATROL_PORT] = r["patrol_areas_from_port"]
-    par[lay.P_PATROL_SEA] = r["patrol_areas_at_sea"]
-    par[lay.P_TRANSIT_MAX] = r["transit_max_turns"]
-    par[lay.P_MINMOV] = r["min_movement"]
-    par[lay.P_MINMOV_R] = r["min_movement_restricted"]
+    for slot, field in _RULES_PAR:
+        par[slot] = r[field]
     par[lay.P_MAX_ROUNDS] = 1000
     par[lay.P_LOSSHALF:lay.P_LOSSHALF + 6] = data.loss_half
     par[lay.P_MARKERS:lay.P_MARKERS + 14] = data.markers.reshape(-1)
-    par[lay.P_MAINT_BBMO] = r["maintenance_us_bb_mo"]
-    par[lay.P_MAINT_CRUISERS] = r["maintenance_us_cruisers"]
-    par[lay.P_MAINT_BB_OTHER] = r["maintenance_us_bb_other"]
-    par[lay.P_MAINT_CPGB_OTHER] = r["maintenance_us_cp_gb_other"]
-    par[lay.P_MAINT_SPAIN] = r["maintenance_spain"]
     par[lay.P_TRACE] = 1 if trace else 0
     par[lay.P_PORTVP_INIT] = 1 if options["port_vp_initiative"] else 0
     par[lay.P_NAREAS] = data.n_areas

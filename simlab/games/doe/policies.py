@@ -160,6 +160,16 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
 
 
 @njit(cache=True)
+def _reset_plan_nb(B, pu, pp):
+    """An empty plan: budgets at zero, no unit in a stack yet."""
+    for i in range(B.shape[0]):
+        B[i] = 0
+    for u in range(pu.shape[0]):
+        pu[u] = -1
+        pp[u] = 0
+
+
+@njit(cache=True)
 def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, B, pu, pp, pst, pl, rng):
     """``random-legal``: at each place, units are dealt at random into stacks of units that may
     share an order; the stacks get, in random order, a uniformly random legal order and then a
@@ -167,11 +177,7 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
     where they are. Returns the number of stacks."""
     nu = ust.shape[0]
     N = nodes.shape[0]
-    for i in range(B.shape[0]):
-        B[i] = 0
-    for u in range(nu):
-        pu[u] = -1
-        pp[u] = 0
+    _reset_plan_nb(B, pu, pp)
     slot_loc = np.full(MAXSS, -1, dtype=np.int64)
     slot_mask = np.zeros(MAXSS, dtype=np.int64)
     nstk = np.int64(0)
@@ -712,13 +718,8 @@ ALL_SEVEN = (1 << 7) - 1
 @njit(cache=True)
 def scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV, LV, vis, ND, B, pu, pp, pst, pl, rng):
     """The scripted policies (module docstring). Returns the number of stacks."""
-    nu = ust.shape[0]
     N = nodes.shape[0]
-    for i in range(B.shape[0]):
-        B[i] = 0
-    for u in range(nu):
-        pu[u] = -1
-        pp[u] = 0
+    _reset_plan_nb(B, pu, pp)
     gmem = np.empty((MAXSS, lay.MAXPER), dtype=np.int64)
     gn = np.zeros(MAXSS, dtype=np.int64)
     gat = np.zeros(MAXSS, dtype=np.int64)
