@@ -1,0 +1,88 @@
+"""Kernel benchmarks of Dreadnought for ``simlab bench`` (see :meth:`Game.bench_cases`).
+
+* ``dreadnought shot resolution``: DPT + CRT gunfire shots per second (:func:`.fire.gun_shot_nb`);
+* ``dreadnought torpedo sweep``: Torpedo Marker sweeps per second, 10 markers against 40 moving
+  units over 5 MP (:func:`.torpedo.sweep_nb`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...rng import STATE_WORDS, new_state_nb, roll_nb
+from . import layout as L
+from .kernels import gun_shot_nb, marker_path_nb, sweep_nb
+
+
+@njit(cache=True)
+def shots_loop_nb(k, dpt, band_low, crt, range_tab, rl, seed):
+    """Resolve ``k`` gunfire shots with varied strength, range and defense; returns a checksum."""
+    rng = np.zeros(STATE_WORDS, dtype=np.uint64)
+    new_state_nb(np.uint64(seed), rng)
+    out = np.zeros(6, dtype=np.int64)
+    tot = 0
+    for i in range(k):
+        a = 10 + (i % 50)
+        d = 1 + (i % 14)
+        res = gun_shot_nb(a, i % 3 == 0, d, i % 2, i % 4 == 0, 4 + (i % 12), dpt, band_low, crt, range_tab, rl,
+                          rng, out)
+        tot += res
+    return tot
+
+
+@njit(cache=True)
+def sweeps_loop_nb(k, tracks, seed):
+    """Run ``k`` torpedo sweeps of 10 markers against 40 units; returns the total hits."""
+    n = 40
+    nm = 10
+    rng = np.zeros(STATE_WORDS, dtype=np.uint64)
+    new_state_nb(np.uint64(seed), rng)
+    px = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
+    pz = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
+    pf = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
+    mp = np.zeros(n, dtype=np.int64)
+    alive = np.ones(n, dtype=np.int64)
+    exit_mp = np.full(n, L.MAXMP + 1, dtype=np.int64)
+    mx = np.zeros((nm, L.MAXTRACK + 1), dtype=np.int64)
+    mz = np.zeros((nm, L.MAXTRACK + 1), dtype=np.int64)
+    md = np.zeros((nm, L.MAXTRACK + 1), dtype=np.int64)
+    hitmask = np.zeros((nm, n), dtype=np.int8)
+    hits = np.zeros((nm * n, 4), dtype=np.int64)
+    total = 0
+    for _ in range(k):
+        for s in range(n):
+            x = roll_nb(rng, 12)
+            z = roll_nb(rng, 12) - 6
+            f = roll_nb(rng, 6) - 1
+            mp[s] = roll_nb(rng, 8)
+            for t in range(L.MAXMP + 1):
+                tt = t if t < mp[s] else mp[s]
+                px[s, t] = x + (1 if f == 1 or f == 2 else (-1 if f >= 4 else 0)) * tt
+                pz[s, t] = z + (-1 if f <= 1 else (1 if f == 3 or f == 4 else 0)) * tt
+                pf[s, t] = f
+        for m in range(nm):
+            marker_path_nb(roll_nb(rng, 12), roll_nb(rng, 12) - 6, roll_nb(rng, 6) - 1, roll_nb(rng, tracks.shape[0]) - 1,
+                           roll_nb(rng, 2) - 1, 5, tracks, mx, mz, md, m)
+        total += sweep_nb(nm, 5, mx, mz, md, n, px, pz, pf, mp, alive, exit_mp, hitmask, hits)
+    return total
+
+
+def bench_cases(quick: bool = False) -> list[dict]:
+    """Benchmarks beyond the generic per-scenario ones (see :meth:`Game.bench_cases`)."""
+    from .game import GAME, rules_for
+    rules, _ = rules_for(GAME.load_data())
+    k_shots = 20_000 if quick else 1_000_000
+    k_sweeps = 200 if quick else 20_000
+
+    def shots():
+        shots_loop_nb(k_shots, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.rl, 7)
+
+    def sweeps():
+        sweeps_loop_nb(k_sweeps, rules.tracks, 7)
+
+    return [
+        {"name": "dreadnought shot resolution (DPT + CRT)", "unit": "shots", "items": k_shots, "fn": shots},
+        {"name": "dreadnought torpedo-track sweep (10 markers x 40 units x 5 MP)", "unit": "sweeps",
+         "items": k_sweeps, "fn": sweeps},
+    ]

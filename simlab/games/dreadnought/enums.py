@@ -1,0 +1,84 @@
+"""Integer constants of Dreadnought that numba kernels can see (Rules 4.0-9.5).
+
+Directions follow the compass rose of the map (Rule 7.0): hexes are flat-topped in north-south
+columns, so the six hexsides face N, NE, SE, S, SW and NW. Cube coordinates ``(x, z)`` (with
+``y = -x - z``) make distances and directions integer arithmetic; see :mod:`.geometry`.
+"""
+
+from __future__ import annotations
+
+# ---- directions (Rule 7.0), clockwise from north
+N, NE, SE, S, SW, NW = 0, 1, 2, 3, 4, 5
+FACING_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
+# cube steps (dx, dz) of each direction; dy = -dx - dz
+DX = (0, 1, 1, 0, -1, -1)
+DZ = (-1, -1, 0, 1, 1, 0)
+
+# ---- unit kinds (Rules 3.21-3.22, 8.0)
+CAPITAL, SCREEN = 0, 1
+KIND_NAMES = ("capital", "screen")
+
+# ---- status of a unit
+AFLOAT, SUNK, EXITED = 0, 1, 2
+STATUS_NAMES = ("afloat", "sunk", "exited")
+
+# ---- formations (Rule 6.2)
+COLUMN, LINE = 0, 1
+MODE_NAMES = ("column", "line")
+
+# ---- arcs of fire (Rule 7.1)
+ARC_BROADSIDE, ARC_BOW, ARC_STERN = 0, 1, 2
+ARC_NAMES = ("broadside", "bow", "stern")
+
+# ---- torpedo launch arcs (Rule 8.31)
+STARBOARD, PORT = 0, 1
+
+# ---- torpedo ratings printed on screen units (Rule 8.0): none, 1:1T, 2:1T
+TORP_NONE, TORP_1_1, TORP_2_1 = 0, 1, 2
+TORP_NAMES = ("", "1:1", "2:1")
+
+# ---- kinds of attack in the shots table
+SHOT_GUN, SHOT_SECONDARY, SHOT_TORPEDO = 0, 1, 2
+SHOT_KIND_NAMES = ("gun", "secondary", "torpedo")
+
+# ---- shot results (Rule 5.41, 5.9): index into RESULT_NAMES
+RES_NONE, RES_1G, RES_1S, RES_1G1S, RES_2G, RES_2S, RES_2G1S, RES_1G2S, RES_2G2S = 0, 1, 2, 3, 4, 5, 6, 7, 8
+RES_E_SUNK, RES_E_2G1S = 9, 10
+RESULT_NAMES = ("none", "1G", "1S", "1G,1S", "2G", "2S", "2G,1S", "1G,2S", "2G,2S", "E:sunk", "E:2G,1S")
+# (G steps, S steps) of each plain result code
+RESULT_G = (0, 1, 0, 1, 2, 0, 2, 1, 2, 0, 2)
+RESULT_S = (0, 0, 1, 1, 0, 2, 1, 2, 2, 0, 1)
+# CRT cell strings as printed (Rule 5.9) and their codes; "E" is handled apart
+CRT_CELLS = {"": RES_NONE, "1G": RES_1G, "1S": RES_1S, "1G,1S": RES_1G1S, "2G": RES_2G, "2S": RES_2S,
+             "2G,1S": RES_2G1S, "1G,2S": RES_1G2S, "2G,2S": RES_2G2S, "E": -1}
+CRT_E = 15  # code of an E cell in the compiled CRT
+
+# ---- what ended a scenario (Rule 9.4 and the scenario's victory conditions)
+END_GAME_LENGTH = 0   # the scenario's last Game-Turn was played (Rule 9.0, 10.0)
+END_NO_SIGHTING = 1   # three consecutive Game-Turns without sighting (Rule 9.42)
+END_SIDE_GONE = 2     # one side has no unit left on the map (all sunk or exited)
+END_OBJECTIVE = 3     # a scenario objective that decides the game was met (e.g. Singora's exit)
+END_REASONS = ("game_length", "no_sighting", "side_gone", "objective")
+
+# ---- victory levels (Rule 9.55); "objective": won on the scenario's condition, not on points
+LEVEL_DRAW, LEVEL_OBJECTIVE, LEVEL_MARGINAL, LEVEL_SUBSTANTIAL, LEVEL_DECISIVE = 0, 1, 2, 3, 4
+LEVEL_NAMES = ("draw", "objective", "marginal", "substantial", "decisive")
+
+# ---- victory conditions of the historical scenarios (Rule 10.1-10.7)
+VC_POINTS = 0                 # more Victory Points wins; equal is a draw (10.5-10.7)
+VC_SINK_NAMED_AND_POINTS = 1  # side must sink or wreck a named ship AND score more, or lose (10.1)
+VC_SINK_NAMED_OR_ESCAPE = 2   # side must sink or wreck a named ship; the other must keep it and break contact; else draw (10.2)
+VC_SINK_NAMED = 3             # side must sink or wreck a named ship, or lose (10.3)
+VC_EXIT_OR_POINTS = 4         # side wins decisively by exiting its objective ships by a deadline, else points (10.4)
+VC_NAMES = ("points", "sink-named-and-points", "sink-named-or-escape", "sink-named", "exit-or-points")
+
+# ---- safe-zone roles (Rule 9.13)
+ROLE_NORTH, ROLE_SOUTH = 0, 1
+ROLE_NAMES = ("north", "south")
+
+# ---- policies: movement behaviour codes
+MOVE_CLOSE, MOVE_HOLD, MOVE_BREAK, MOVE_OBJECTIVE, MOVE_RANDOM = 0, 1, 2, 3, 4
+# fire allocation codes
+FIRE_FOCUS_ODDS, FIRE_SPREAD_VALUE, FIRE_NEAREST, FIRE_RANDOM = 0, 1, 2, 3
+# torpedo use codes
+TORP_USE_AGGRESSIVE, TORP_USE_SELECTIVE, TORP_USE_DEFENSIVE, TORP_USE_RANDOM = 0, 1, 2, 3

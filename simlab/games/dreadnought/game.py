@@ -1,0 +1,302 @@
+"""``dreadnought``: SPI's Dreadnought (1906-45) historical scenarios as a simlab game.
+
+The façade the runner calls: scenarios (Rule 10.1-10.7) are compiled from ``scenarios/*.toml``
+and the data pack (``data/``), and :meth:`Dreadnought.play_batch` plays one complete scenario per
+seed inside one numba kernel (:func:`.engine.play_batch_nb`).
+
+Sides are named by nation as the rulebook's scenarios give them: ``british``/``german``
+(Dogger Bank, Denmark Strait, North Cape, Jutland), ``british``/``japanese`` (Singora),
+``us``/``japanese`` (Surigao Strait, Guam); the Allied side is always first. A sweep may combine
+scenarios with the same sides (the runner refuses others).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from ...datapack import DataPack
+from ...errors import ScenarioError
+from ..base import Batch, Game, Option, Scenario
+from . import layout as L
+from .enums import (
+    ARC_NAMES,
+    COLUMN,
+    END_REASONS,
+    FIRE_FOCUS_ODDS,
+    FIRE_NEAREST,
+    FIRE_RANDOM,
+    FIRE_SPREAD_VALUE,
+    LEVEL_NAMES,
+    LINE,
+    MOVE_BREAK,
+    MOVE_CLOSE,
+    MOVE_HOLD,
+    MOVE_OBJECTIVE,
+    MOVE_RANDOM,
+    RESULT_NAMES,
+    SHOT_KIND_NAMES,
+    TORP_USE_AGGRESSIVE,
+    TORP_USE_DEFENSIVE,
+    TORP_USE_RANDOM,
+    TORP_USE_SELECTIVE,
+)
+from .kernels import play_batch_nb
+from .rules import DATA_DIR, SCHEMA, RuleArrays, compile_rules
+from .scenario import BUILTIN, SCENARIO_DIR, ScenarioSetup, read_scenario
+
+
+def _knobs(kw: dict | None = None) -> np.ndarray:
+    base = {L.K_RANGE: 2.0, L.K_BROADSIDE: 0.6, L.K_TORP_MIN: 1.0, L.K_NEAR: 0.1, L.K_SAFE: 1.0,
+            L.K_FOCUS: 0.5, L.K_SCREEN_RANGE: 2.0, L.K_PARALLEL: 0.4,
+            L.K_TURNCOST: 0.3, L.K_SUPPORT: 8.0}
+    base.update(kw or {})
+    k = np.zeros(L.NKN, dtype=np.float64)
+    for slot, v in base.items():
+        k[slot] = v
+    return k
+
+
+#: policy name -> (movement, fire allocation, torpedo use, preferred formation mode), knobs
+POLICIES: dict[str, tuple[tuple[int, int, int, int], np.ndarray]] = {
+    "close-and-engage": ((MOVE_CLOSE, FIRE_FOCUS_ODDS, TORP_USE_AGGRESSIVE, COLUMN), _knobs()),
+    "hold-range": ((MOVE_HOLD, FIRE_SPREAD_VALUE, TORP_USE_SELECTIVE, COLUMN), _knobs({L.K_BROADSIDE: 1.0})),
+    "break-contact": ((MOVE_BREAK, FIRE_NEAREST, TORP_USE_DEFENSIVE, LINE), _knobs()),
+    "make-for-objective": ((MOVE_OBJECTIVE, FIRE_FOCUS_ODDS, TORP_USE_AGGRESSIVE, COLUMN), _knobs()),
+    "random-legal": ((MOVE_RANDOM, FIRE_RANDOM, TORP_USE_RANDOM, -1), _knobs()),
+}
+
+_RULES_CACHE: dict[str, tuple[RuleArrays, frozenset]] = {}
+
+
+def rules_for(pack: DataPack) -> tuple[RuleArrays, frozenset]:
+    """The compiled rules of a pack and the pack values they read (cached by the pack's hash)."""
+    if pack.hash not in _RULES_CACHE:
+        view = pack.view()
+        arrays = compile_rules(view)
+        _RULES_CACHE[pack.hash] = (arrays, frozenset(view.used))
+    return _RULES_CACHE[pack.hash]
+
+
+class Dreadnought(Game):
+    """SPI's Dreadnought: the tactical game and its seven historical scenarios (Rules 4.0-10.7)."""
+
+    name = "dreadnought"
+    title = "Dreadnought: surface combat in the battleship era, 1906-45 (historical scenarios, Rules 4-10)"
+    rulebook = "002_9de470c512feaeb5.txt"
+    sides = None
+    options = (
+        Option("shots", bool, False, doc="write the events table 'shots' (one row per gun, secondary or torpedo attack; large)"),
+        Option("game_length", int, 0, min=0, max=1000,
+               doc="Game-Turns to play; 0 = the scenario's length (Rule 10.x)"),
+        Option("visibility_base", int, -1, min=-1, max=100,
+               doc="base visibility in hexes (Rule 5.71); -1 = the scenario's"),
+        Option("check_invariants", bool, False,
+               doc="count broken invariants (stacking 6.31-6.33, damage bounds 5.42-5.44) after every Movement Phase into 'violations'"),
+    )
+    policies = {"*": tuple(POLICIES)}
+    default_policies = {"*": "close-and-engage"}
+    scenarios = BUILTIN
+    default_scenario = "dogger-bank"
+    data_dir = DATA_DIR
+
+    def data_schema(self):
+        return SCHEMA
+
+    def load_scenario(self, name_or_path: str | None, data: DataPack | None = None) -> Scenario:
+        """A built-in scenario by name (``dogger-bank``, ...) or a scenario file (``.toml``).
+
+        Raises:
+            ScenarioError: on an unknown name or a malformed file; DataPackError on a bad pack.
+        """
+        name = name_or_path or self.default_scenario
+        pack = data if data is not None else self.load_data()
+        rules, used = rules_for(pack)
+        view = pack.view()
+        if name in BUILTIN:
+            setup = read_scenario(SCENARIO_DIR / f"{name}.toml", view, rules, name)
+            source = f"builtin:{name}"
+        elif name.endswith(".toml") or Path(name).exists():
+            setup = read_scenario(name, view, rules)
+            source = str(name)
+            name = setup.name
+        else:
+            raise ScenarioError(
+                f"unknown dreadnought scenario '{name}' (built-in: {', '.join(BUILTIN)}; or a .toml scenario file)")
+        return Scenario(name=name, sides=setup.sides, payload=(setup, rules), source=source,
+                        used=frozenset(view.used) | used, title=setup.title)
+
+    def play_batch(self, scenario: Scenario, options: Mapping, policies: Mapping[str, str], seeds) -> Batch:
+        """Play one complete scenario per seed (see the module docstring and :func:`run_games`)."""
+        setup, rules = scenario.payload
+        raw, ev = run_games(setup, rules, policies, seeds, options, check=bool(options.get("check_invariants")))
+        return _batch(setup, raw, ev if options.get("shots") else None)
+
+    def end_reasons(self):
+        return END_REASONS
+
+    # ------------------------------------------------------------------ soak
+    def soak_cases(self):
+        """Every built-in scenario, with the in-kernel invariant count switched on."""
+        return [(s, {"check_invariants": True}) for s in self.scenarios]
+
+    def invariant_violations(self, scenario: Scenario, batch: Batch, options) -> list[str]:
+        """The generic contract plus Dreadnought's invariants (one line each).
+
+        Checked: no broken stacking, damage bound or confinement after any Movement Phase (the
+        ``violations`` column, when ``check_invariants`` is on); turns within the game length;
+        units sunk + wrecked + exited within each side's units; each side's score within the
+        enemy's total value plus its start and exit VPs (9.54); victory level ``draw`` exactly
+        for draws.
+        """
+        out = super().invariant_violations(scenario, batch, options)
+        setup, _ = scenario.payload
+        g = batch.games
+        if "violations" in g and int(np.asarray(g["violations"]).max(initial=0)) > 0:
+            out.append(f"{scenario.name}: {int((np.asarray(g['violations']) > 0).sum())} games broke an invariant "
+                       "after a Movement Phase (stacking, damage bounds or confinement)")
+        length = int(options.get("game_length") or 0) or int(setup.sc[L.SC_LENGTH])
+        t = np.asarray(g["turns"])
+        if t.size and (t.min() < 1 or t.max() > length):
+            out.append(f"{scenario.name}: turns outside 1..{length}")
+        side = setup.st[:, L.ST_SIDE]
+        value = setup.st[:, L.ST_VAL]
+        for k, s in enumerate(setup.sides):
+            units = int((side == k).sum())
+            lost = np.asarray(g[f"sunk_{s}"]) + np.asarray(g[f"wrecked_{s}"]) + np.asarray(g[f"exited_{s}"])
+            if lost.size and lost.max() > units:
+                out.append(f"{scenario.name}: {s} lost more units than it has ({units})")
+            cap = int(value[side != k].sum()) + int(setup.sc[L.SC_START_VP0 + k])
+            if setup.sc[L.SC_EXIT] and setup.sc[L.SC_EXIT_SIDE] == k and setup.sc[L.SC_EXIT_SCORES]:
+                cap += int(value[side == k].sum())
+            sc_ = np.asarray(g[f"score_{s}"])
+            if sc_.size and (sc_.min() < 0 or sc_.max() > cap):
+                out.append(f"{scenario.name}: score_{s} outside 0..{cap} (9.54: never above ship value)")
+        w = np.asarray(g["winner"])
+        lev = np.asarray(g["victory_level"])
+        if w.size and ((w < 0) != (lev == 0)).any():
+            out.append(f"{scenario.name}: victory_level 'draw' does not match the draws")
+        return out
+
+    def bench_scenarios(self):
+        return ("dogger-bank", "jutland")
+
+    def bench_cases(self, quick: bool = False) -> list[dict]:
+        from .bench import bench_cases
+        return bench_cases(quick)
+
+    @property
+    def odds(self):  # type: ignore[override]
+        from .odds import odds
+        return odds
+
+    @property
+    def odds_command(self):  # type: ignore[override]
+        from .odds import odds_command
+        return odds_command
+
+
+def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, str], seeds: np.ndarray,
+              options: Mapping | None = None, check: bool = False,
+              trace: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Play one game per seed; raw kernel output.
+
+    Args:
+        setup, rules: the compiled scenario and rules.
+        policies: ``{side: policy name}`` for both sides.
+        seeds: ``uint64[g]`` stream seeds.
+        options: ``shots`` (bool), ``game_length`` (0 = scenario's), ``visibility_base`` (-1 =
+            scenario's).
+        check: count broken invariants after every Movement Phase (column ``O_VIOLATIONS``).
+        trace: ``int64[turns + 2, n, NTR]`` to receive game 0's units turn by turn (set-up, after
+            each Movement Phase, final state in the last row).
+
+    Returns:
+        ``(out, ev)``: ``int64[g, NOUT]`` results (layout ``O_*``) and ``int32[k, NEV]`` shots
+        (empty unless ``shots``).
+    """
+    opts = dict(options or {})
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    g = int(seeds.shape[0])
+    pc = np.zeros((2, L.NPC), dtype=np.int64)
+    kn = np.zeros((2, L.NKN), dtype=np.float64)
+    for k, side in enumerate(setup.sides):
+        codes, knobs = POLICIES[policies[side]]
+        pc[k] = codes
+        kn[k] = knobs
+    length = int(opts.get("game_length") or 0) or int(setup.sc[L.SC_LENGTH])
+    vb = int(opts.get("visibility_base", -1))
+    vis = int(setup.sc[L.SC_VIS_BASE]) if vb < 0 else vb
+    record = 1 if opts.get("shots") else 0
+    opt = np.array([length, vis, record, 1 if check else 0], dtype=np.int64)
+    tr = trace if trace is not None else np.zeros((0, setup.n, L.NTR), dtype=np.int64)
+    out = np.zeros((g, L.NOUT), dtype=np.int64)
+    cap = max(16, g * setup.n * 2) if record else 0
+    ev = np.zeros((cap, L.NEV), dtype=np.int32)
+    chunks = []
+    start = 0
+    while True:
+        nxt, rows = play_batch_nb(seeds, start, setup.st, setup.sh0, setup.fm0, setup.trail0, setup.sc, rules.rl,
+                                  rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks, rules.eff_gun,
+                                  rules.eff_crt, pc, kn, opt, out, ev, tr)
+        chunks.append(ev[:rows].copy())
+        if nxt >= g:
+            break
+        start = int(nxt)
+        ev = np.zeros((max(cap, 16) * 2, L.NEV), dtype=np.int32)
+        cap = ev.shape[0]
+    evs = np.concatenate(chunks) if chunks else np.zeros((0, L.NEV), dtype=np.int32)
+    return out, evs
+
+
+#: the ``shots`` events table: column, slot of ``ev`` (layout ``E_*``), dtype
+SHOT_COLUMNS = (
+    ("game", L.E_GAME, np.int64), ("turn", L.E_TURN, np.int16), ("kind", L.E_KIND, np.int8),
+    ("firer", L.E_FIRER, np.int16), ("target", L.E_TARGET, np.int16), ("range", L.E_RANGE, np.int16),
+    ("strength", L.E_STRENGTH, np.int16), ("halved", L.E_HALVED, bool), ("fired_upon", L.E_UPON, bool),
+    ("arc", L.E_ARC, np.int8), ("dpt_roll", L.E_DPT_ROLL, np.int8), ("damage_points", L.E_DP, np.int16),
+    ("ratio", L.E_RATIO, np.int16), ("crt_roll", L.E_CRT_ROLL, np.int8), ("result", L.E_RESULT, np.int8),
+    ("combing", L.E_COMBING, bool),
+)
+
+
+def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batch:
+    """Columns of a batch: one row per game; the ``shots`` table when ``ev`` is given."""
+    s0, s1 = setup.sides
+    cols: dict[str, np.ndarray] = {
+        "winner": out[:, L.O_WINNER].astype(np.int8),
+        "victory_level": out[:, L.O_LEVEL].astype(np.int8),
+        f"score_{s0}": out[:, L.O_SCORE0].astype(np.int32),
+        f"score_{s1}": out[:, L.O_SCORE1].astype(np.int32),
+        "turns": out[:, L.O_TURNS].astype(np.int16),
+        "end_reason": out[:, L.O_END].astype(np.int8),
+        "ended_by": (out[:, L.O_ENDED_BY] + 1).astype(np.int8),
+    }
+    for k, s in enumerate(setup.sides):
+        cols[f"sunk_{s}"] = out[:, L.O_SUNK0 + k].astype(np.int16)
+        cols[f"wrecked_{s}"] = out[:, L.O_WRECKED0 + k].astype(np.int16)
+        cols[f"exited_{s}"] = out[:, L.O_EXITED0 + k].astype(np.int16)
+        cols[f"torpedo_hits_{s}"] = out[:, L.O_TORP0 + k].astype(np.int16)
+        cols[f"torpedo_attacks_{s}"] = out[:, L.O_LAUNCH0 + k].astype(np.int16)
+        cols[f"shots_{s}"] = out[:, L.O_SHOTS0 + k].astype(np.int32)
+    cols["friendly_torpedo_hits"] = out[:, L.O_FRIENDLY_TORP].astype(np.int16)
+    cols["first_contact_turn"] = out[:, L.O_CONTACT].astype(np.int16)
+    cols["collisions"] = out[:, L.O_DISPLACED].astype(np.int16)
+    cols["restacked"] = out[:, L.O_RESTACKED].astype(np.int16)
+    cols["violations"] = out[:, L.O_VIOLATIONS].astype(np.int16)
+    cats: dict = {"victory_level": LEVEL_NAMES, "end_reason": END_REASONS, "ended_by": ("none", s0, s1)}
+    if ev is None:
+        return Batch(games=cols, categories=cats)
+    shots = {name: ev[:, slot].astype(dtype) for name, slot, dtype in SHOT_COLUMNS}
+    labels = list(setup.labels)
+    cats.update({"shots.kind": SHOT_KIND_NAMES, "shots.firer": labels, "shots.target": labels,
+                 "shots.arc": ARC_NAMES, "shots.result": RESULT_NAMES})
+    return Batch(games=cols, categories=cats, events={"shots": shots})
+
+
+GAME = Dreadnought()
+
+__all__ = ["Dreadnought", "GAME", "POLICIES", "run_games"]
+

@@ -1,0 +1,354 @@
+"""Dreadnought data-pack schema, checks, and its compilation into the kernels' arrays.
+
+The pack (``data/``) holds every game value with its provenance: the Damage Point Table ``dpt``
+(Rule 5.8), the Combat Results Table ``crt`` (5.9), single rule values ``rules``, the Range
+Effects Table ``range_effects`` (5.51), torpedo range by period ``torpedo_range`` (8.6), the
+damage-state VP schedule ``vp_damage_states`` (9.52), the map layout ``map`` (9.1), the Torpedo
+Track Chart ``torpedo_tracks`` (8.0) and unit values by class ``classes`` (3.21-3.24).
+:func:`compile_rules` reads it through a :class:`~simlab.datapack.PackView` (so a run can count
+the provenance of what it used) and returns :class:`RuleArrays`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, create_model
+
+from ...datapack import DataPack, PackSchema, PackView, TableSchema
+from ...errors import DataPackError
+from . import layout as L
+from .enums import CRT_CELLS, CRT_E, RESULT_G, RESULT_S
+from .geometry import MapLayout
+from .provisional import BANDS, CRT_COLUMNS
+
+DATA_DIR = Path(__file__).parent / "data"
+MAX_CRT_COLUMNS = 10
+CRT_ALL_COLUMNS = tuple(f"{i}-1" for i in range(1, MAX_CRT_COLUMNS + 1))
+RULE_KEYS = {
+    "fired_upon_modifier": L.RL_FIRED_UPON, "bow_stern_modifier": L.RL_BOW_STERN,
+    "combing_modifier": L.RL_COMBING, "secondary_range": L.RL_SB_RANGE, "secondary_ratio": L.RL_SB_COL,
+    "damage_control_g": L.RL_DC_G, "damage_control_s": L.RL_DC_S, "stack_limit": L.RL_STACK,
+    "torpedo_attacks_per_turn": L.RL_TORP_TURN, "torpedo_attacks_per_scenario": L.RL_TORP_SCEN,
+    "e_sink_roll_a": L.RL_E_SINK_A, "e_sink_roll_b": L.RL_E_SINK_B, "radical_turn_two": L.RL_TURN2,
+    "radical_turn_three": L.RL_TURN3, "acceleration_pct": L.RL_ACCEL_PCT, "deceleration_pct": L.RL_DECEL_PCT,
+    "no_sighting_turns": L.RL_NO_SIGHT, "visibility_die": L.RL_VIS_DIE,
+    "multiple_fire_halving": L.RL_HALVE_MULTI,
+}
+_RULE_BOUNDS = {
+    "fired_upon_modifier": (-10, 10), "bow_stern_modifier": (-10, 10), "combing_modifier": (-10, 10),
+    "secondary_range": (0, 40), "secondary_ratio": (1, MAX_CRT_COLUMNS), "damage_control_g": (0, 6),
+    "damage_control_s": (0, 6), "stack_limit": (1, 20), "torpedo_attacks_per_turn": (0, 1),
+    "torpedo_attacks_per_scenario": (0, 100), "e_sink_roll_a": (2, 12), "e_sink_roll_b": (2, 12),
+    "radical_turn_two": (0, 6), "radical_turn_three": (0, 6), "acceleration_pct": (0, 1000),
+    "deceleration_pct": (0, 100), "no_sighting_turns": (1, 100), "visibility_die": (1, 100),
+    "multiple_fire_halving": (0, 1),
+}
+
+DptRow = create_model(
+    "DptRow", __config__=ConfigDict(extra="forbid"),
+    **{b: (StrictInt, Field(ge=0, le=9999)) for b in BANDS},
+)
+DptRow.__doc__ = "One row of the Damage Point Table (Rule 5.8): damage points by attack band."
+
+CrtCell = Literal[tuple(CRT_CELLS)]  # type: ignore[valid-type]
+CrtRow = create_model(
+    "CrtRow", __config__=ConfigDict(extra="forbid"),
+    **{c: ((CrtCell, ...) if c in CRT_COLUMNS else (CrtCell | None, None)) for c in CRT_ALL_COLUMNS},
+)
+CrtRow.__doc__ = "One row of the Combat Results Table (Rule 5.9): the result by combat ratio column."
+
+
+class RuleRow(BaseModel):
+    """A single rule value."""
+
+    model_config = ConfigDict(extra="forbid")
+    value: StrictInt
+
+
+class RangeRow(BaseModel):
+    """A row of the Range Effects Table (Rule 5.51): up to ``max_hexes``, strength x multiply / divide."""
+
+    model_config = ConfigDict(extra="forbid")
+    max_hexes: StrictInt = Field(ge=1, le=999)
+    multiply: StrictInt = Field(ge=1, le=10)
+    divide: StrictInt = Field(ge=1, le=10)
+
+
+class TorpedoRangeRow(BaseModel):
+    """Torpedo range by period (Rule 8.6): the Torpedo Marker's Movement Points."""
+
+    model_config = ConfigDict(extra="forbid")
+    first_year: StrictInt = Field(ge=1800, le=2100)
+    last_year: StrictInt = Field(ge=1800, le=2100)
+    mp: StrictInt = Field(ge=1, le=L.MAXTRACK)
+
+
+class VpRow(BaseModel):
+    """Share of ship value for damage states left at the end (Rule 9.52), percent."""
+
+    model_config = ConfigDict(extra="forbid")
+    percent: StrictInt = Field(ge=0, le=100)
+
+
+class MapRow(BaseModel):
+    """The map: row ``size`` (hexes per section, centre hex) and one row per section (position)."""
+
+    model_config = ConfigDict(extra="forbid")
+    cols: StrictInt | None = Field(default=None, ge=2, le=200)
+    rows: StrictInt | None = Field(default=None, ge=2, le=200)
+    center_col: StrictInt | None = Field(default=None, ge=1, le=200)
+    center_row: StrictInt | None = Field(default=None, ge=1, le=200)
+    col: StrictInt | None = Field(default=None, ge=0, le=50)
+    row: StrictInt | None = Field(default=None, ge=0, le=50)
+
+
+class TrackRow(BaseModel):
+    """A Torpedo Track Chart entry: directions relative to the launcher's facing, starboard launch."""
+
+    model_config = ConfigDict(extra="forbid")
+    steps: list[StrictInt] = Field(min_length=1, max_length=L.MAXTRACK)
+
+
+class ClassRow(BaseModel):
+    """Unit values of a class (Rules 3.21-3.24): attack, defense, range (hexes), movement (MP)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: StrictStr = ""
+    type: Literal["capital", "CA", "CL", "DD"]
+    attack: StrictInt = Field(ge=0, le=999)
+    defense: StrictInt = Field(ge=1, le=999)
+    range: StrictInt = Field(ge=1, le=99)
+    movement: StrictInt = Field(ge=0, le=12)
+    torpedo: Literal["", "1:1", "2:1"] = ""
+
+
+def check_pack(pack: DataPack) -> None:
+    """Cross-table checks of a Dreadnought pack.
+
+    Raises:
+        DataPackError: on a missing table or row, DPT/CRT rows other than 2..12, CRT columns that
+            are not contiguous from 1-1, a rule value out of range, an unordered Range Effects
+            Table, torpedo periods that overlap, a map without its size or six sections, or a
+            torpedo track that does not leave through the starboard arc.
+    """
+    t = pack.tables
+    name = pack.name
+    for table in ("dpt", "crt", "rules", "range_effects", "torpedo_range", "vp_damage_states", "map",
+                  "torpedo_tracks", "classes"):
+        if not t.get(table):
+            raise DataPackError(f"data pack {name}: table '{table}' is missing or empty")
+    rolls = {str(r) for r in range(2, 13)}
+    for table in ("dpt", "crt"):
+        if set(t[table]) != rolls:
+            raise DataPackError(f"data pack {name}: table '{table}' needs exactly the rows 2..12 (the 2d6 rolls)")
+    cols = None
+    for r in range(2, 13):
+        have = [c for c in CRT_ALL_COLUMNS if c in t["crt"][str(r)] and t["crt"][str(r)][c].value is not None]
+        if have != list(CRT_ALL_COLUMNS[: len(have)]):
+            raise DataPackError(f"data pack {name}: crt row {r}: columns must run 1-1, 2-1, ... without gaps")
+        if cols is not None and len(have) != cols:
+            raise DataPackError(f"data pack {name}: crt rows have different numbers of columns")
+        cols = len(have)
+    for k, (lo, hi) in _RULE_BOUNDS.items():
+        if k not in t["rules"]:
+            raise DataPackError(f"data pack {name}: rules.{k} is missing")
+        v = t["rules"][k]["value"].value
+        if not lo <= v <= hi:
+            raise DataPackError(f"data pack {name}: rules.{k} = {v} is outside {lo}..{hi}")
+    if t["rules"]["secondary_ratio"]["value"].value > cols:
+        raise DataPackError(f"data pack {name}: rules.secondary_ratio is beyond the CRT's last column")
+    rng = sorted((r["max_hexes"].value, k) for k, r in t["range_effects"].items())
+    if rng[-1][0] < 99:
+        raise DataPackError(f"data pack {name}: range_effects must end with a row reaching 99+ hexes")
+    spans = sorted((r["first_year"].value, r["last_year"].value, k) for k, r in t["torpedo_range"].items())
+    for (_, a1, ka), (b0, _, kb) in zip(spans, spans[1:], strict=False):
+        if b0 <= a1:
+            raise DataPackError(f"data pack {name}: torpedo_range {ka} and {kb} overlap")
+    for a0, a1, k in spans:
+        if a1 < a0:
+            raise DataPackError(f"data pack {name}: torpedo_range {k}: last_year before first_year")
+    if set(t["vp_damage_states"]) != {"1", "2", "3", "4"}:
+        raise DataPackError(f"data pack {name}: vp_damage_states needs rows 1..4")
+    m = t["map"]
+    if "size" not in m or any(f not in m["size"] for f in ("cols", "rows", "center_col", "center_row")):
+        raise DataPackError(f"data pack {name}: map.size needs cols, rows, center_col and center_row")
+    if m["size"]["cols"].value % 2:
+        raise DataPackError(f"data pack {name}: map.size.cols must be even (column parity must match across sections)")
+    secs = {k: (r.get("col"), r.get("row")) for k, r in m.items() if k != "size"}
+    if sorted(secs) != list("ABCDEF"):
+        raise DataPackError(f"data pack {name}: map needs the sections A..F")
+    pos = set()
+    for k, (c, r) in secs.items():
+        if c is None or r is None:
+            raise DataPackError(f"data pack {name}: map.{k} needs col and row")
+        pos.add((c.value, r.value))
+    if len(pos) != 6:
+        raise DataPackError(f"data pack {name}: two map sections share a position")
+    longest = max(r["mp"].value for r in t["torpedo_range"].values())
+    for k, r in t["torpedo_tracks"].items():
+        steps = r["steps"].value
+        if steps[0] not in (1, 2):
+            raise DataPackError(f"data pack {name}: torpedo_tracks.{k} must start through a starboard hexside (1 or 2)")
+        if any(s < 0 or s > 5 for s in steps):
+            raise DataPackError(f"data pack {name}: torpedo_tracks.{k}: directions are 0..5")
+        if len(steps) < longest:
+            raise DataPackError(f"data pack {name}: torpedo_tracks.{k} is shorter than the longest torpedo range ({longest})")
+
+
+SCHEMA = PackSchema(
+    game="dreadnought",
+    tables={
+        "dpt": TableSchema(DptRow, doc="Damage Point Table (5.8): roll x attack band -> damage points"),
+        "crt": TableSchema(CrtRow, doc="Combat Results Table (5.9): roll x combat ratio -> result"),
+        "rules": TableSchema(RuleRow, doc="single rule values (modifiers, limits)"),
+        "range_effects": TableSchema(RangeRow, doc="Range Effects Table (5.51)"),
+        "torpedo_range": TableSchema(TorpedoRangeRow, open=True, doc="torpedo range by period (8.6)"),
+        "vp_damage_states": TableSchema(VpRow, doc="VP share for damage states left (9.52)"),
+        "map": TableSchema(MapRow, doc="map sections and their size (9.1)"),
+        "torpedo_tracks": TableSchema(TrackRow, open=True, doc="Torpedo Track Chart (8.0)"),
+        "classes": TableSchema(ClassRow, open=True, doc="unit values by class (3.21-3.24)"),
+    },
+    check=check_pack,
+)
+
+
+@dataclass(frozen=True)
+class RuleArrays:
+    """The pack compiled for the kernels.
+
+    Attributes:
+        rl: ``int64[NRL]`` rule scalars (layout ``RL_*``).
+        dpt: ``int64[13, 11]`` damage points by roll (rows 2..12) and attack band.
+        band_low: ``int64[11]`` lowest attack strength of each band.
+        crt: ``int64[13, ncols + 1]`` result codes (enums ``RES_*``, ``CRT_E`` for E) by roll
+            and column (column 0 unused).
+        range_tab: ``int64[k, 3]`` (max hexes, multiply, divide), ascending.
+        tracks: ``int64[ntracks, MAXTRACK]`` relative directions (starboard), padded by repeating.
+        track_names: the tracks' letter codes.
+        vp_pct: ``int64[5]`` percent of ship value for 0..4 damage states left.
+        torpedo_periods: ``((first_year, last_year, mp), ...)``.
+        eff_gun: ``float64[11, 16, DMAX + 1]`` expected share of a target's value removed by one
+            gunfire shot by attack band, DPT roll penalty (0..15) and defense (policy heuristic).
+        eff_crt: ``float64[ncols + 1, 16]`` the same for a shot straight on the CRT (torpedoes,
+            secondary batteries) by column and roll penalty.
+        layout: the :class:`MapLayout`.
+    """
+
+    rl: np.ndarray
+    dpt: np.ndarray
+    band_low: np.ndarray
+    crt: np.ndarray
+    range_tab: np.ndarray
+    tracks: np.ndarray
+    track_names: tuple[str, ...]
+    vp_pct: np.ndarray
+    torpedo_periods: tuple[tuple[int, int, int], ...]
+    eff_gun: np.ndarray
+    eff_crt: np.ndarray
+    layout: MapLayout
+
+    @property
+    def ncols(self) -> int:
+        return self.crt.shape[1] - 1
+
+    def torpedo_mp(self, year: int) -> int:
+        """Torpedo Marker MP for a scenario year (Rule 8.6); 0 outside every period."""
+        for a, b, mp in self.torpedo_periods:
+            if a <= year <= b:
+                return mp
+        return 0
+
+
+DMAX = 64
+
+
+def _result_share(code: int) -> float:
+    return 0.2 * (RESULT_G[code] + RESULT_S[code])
+
+
+def _crt_effect(crt: np.ndarray, rl: np.ndarray, col: int, penalty: int) -> float:
+    """Expected share of ship value removed by one CRT roll at ``col`` with ``penalty`` (heuristic)."""
+    p_sink = sum(1 for a in range(1, 7) for b in range(1, 7)
+                 if a + b in (rl[L.RL_E_SINK_A], rl[L.RL_E_SINK_B])) / 36.0
+    e_share = p_sink + (1 - p_sink) * _result_share(6)
+    tot = 0.0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            r = min(12, max(2, a + b - penalty))
+            c = crt[r, col]
+            tot += e_share if c == CRT_E else _result_share(int(c))
+    return tot / 36.0
+
+
+def compile_rules(view: PackView) -> RuleArrays:
+    """Read the whole rules part of a pack (not ``classes``) into :class:`RuleArrays`.
+
+    Raises:
+        DataPackError: if a table is missing (the pack check normally catches it first).
+    """
+    rl = np.zeros(L.NRL, dtype=np.int64)
+    for k, slot in RULE_KEYS.items():
+        rl[slot] = int(view.value("rules", k, "value"))
+    dpt = np.zeros((13, len(BANDS)), dtype=np.int64)
+    for r in range(2, 13):
+        row = view.row("dpt", str(r))
+        for b, band in enumerate(BANDS):
+            dpt[r, b] = int(row[band])
+    ncols = 0
+    crt_rows = {}
+    for r in range(2, 13):
+        row = {k: v for k, v in view.row("crt", str(r)).items() if v is not None}
+        crt_rows[r] = row
+        ncols = len(row)
+    crt = np.zeros((13, ncols + 1), dtype=np.int64)
+    for r in range(2, 13):
+        for c in range(1, ncols + 1):
+            code = CRT_CELLS[crt_rows[r][f"{c}-1"]]
+            crt[r, c] = CRT_E if code < 0 else code
+    rows = sorted((view.row("range_effects", k) for k in view.keys("range_effects")), key=lambda x: x["max_hexes"])
+    range_tab = np.array([[x["max_hexes"], x["multiply"], x["divide"]] for x in rows], dtype=np.int64)
+    names = tuple(view.keys("torpedo_tracks"))
+    tracks = np.zeros((len(names), L.MAXTRACK), dtype=np.int64)
+    for i, k in enumerate(names):
+        steps = list(view.value("torpedo_tracks", k, "steps"))
+        for j in range(L.MAXTRACK):
+            tracks[i, j] = steps[j] if j < len(steps) else steps[-1]
+    vp = np.zeros(5, dtype=np.int64)
+    for k in range(1, 5):
+        vp[k] = int(view.value("vp_damage_states", str(k), "percent"))
+    periods = tuple(sorted(
+        (int(v["first_year"]), int(v["last_year"]), int(v["mp"]))
+        for v in (view.row("torpedo_range", k) for k in view.keys("torpedo_range"))
+    ))
+    size = view.row("map", "size")
+    sections = {k: (int(view.value("map", k, "col")), int(view.value("map", k, "row"))) for k in "ABCDEF"}
+    layout = MapLayout(sections=sections, cols=int(size["cols"]), rows=int(size["rows"]),
+                       center=(int(size["center_col"]), int(size["center_row"])))
+    rl[L.RL_MAX_G] = 2
+    rl[L.RL_MAX_S] = 2
+    rl[L.RL_NBANDS] = len(BANDS)
+    rl[L.RL_NCOLS] = ncols
+    rl[L.RL_NTRACKS] = len(names)
+    rl[L.RL_TRACKLEN] = L.MAXTRACK
+    rl[L.RL_VP1:L.RL_VP4 + 1] = vp[1:5]
+    band_low = np.array([int(b.split("-")[0].rstrip("+")) for b in BANDS], dtype=np.int64)
+    eff_crt = np.zeros((ncols + 1, 16), dtype=np.float64)
+    for c in range(1, ncols + 1):
+        for pen in range(16):
+            eff_crt[c, pen] = _crt_effect(crt, rl, c, pen)
+    eff_gun = np.zeros((len(BANDS), 16, DMAX + 1), dtype=np.float64)
+    two_d6 = np.add.outer(np.arange(1, 7), np.arange(1, 7)).ravel()
+    defense = np.arange(1, DMAX + 1)
+    crt_share = np.concatenate([[0.0], eff_crt[1:, 0]])
+    for pen in range(16):
+        rolls = np.clip(two_d6 - pen, 2, 12)
+        for b in range(len(BANDS)):
+            ratio = np.minimum(dpt[rolls, b][:, None] // defense[None, :], ncols)
+            eff_gun[b, pen, 1:] = crt_share[ratio].mean(axis=0)
+    return RuleArrays(rl=rl, dpt=dpt, band_low=band_low, crt=crt, range_tab=range_tab, tracks=tracks,
+                      track_names=names, vp_pct=vp, torpedo_periods=periods, eff_gun=eff_gun,
+                      eff_crt=eff_crt, layout=layout)
