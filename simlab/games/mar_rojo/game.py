@@ -205,7 +205,7 @@ def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping
         for s, side in enumerate(SIDE_NAMES):
             if not _feasible(setup.pool, avail[s], lim[s]):
                 raise ScenarioError(
-                    f"no {side} squadron can meet the Rule 9 table for a {LENGTH_NAMES[length]} game from the cards "
+                    f"no {side} squadron can meet the Rule 9 table of the {LENGTH_NAMES[length]} length from the cards "
                     f"allowed (year {options['build_year'] or 'any'}, {lim[s, PT_POINTS]} points)")
     builders = np.asarray([BUILDER_NAMES.index(options["builder_nationalist"]),
                            BUILDER_NAMES.index(options["builder_republican"])], dtype=np.int64)
