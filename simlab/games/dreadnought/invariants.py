@@ -130,6 +130,20 @@ def campaign_violations(scenario: Scenario, batch: Batch, options: Mapping) -> l
         bank = g["end_reason"] == EXTENDED_END_NAMES.index("bankrupt")
         if (bank != ((g["score_north"] <= 0) | (g["score_south"] <= 0))).any():
             out.append(f"{name}: a treasury at zero that did not end the game, or a bankruptcy without one (12.66)")
+        # 12.63-12.65: the treasury moves only by victory bonuses, the convoy's balance (South), the
+        # Bombardment Bonus (out of the North's), cures, repairs and construction
+        north = ev["north_player"].astype(np.int64)
+        for p, side in enumerate(("north", "south")):
+            as_n = north == p
+            flow = (np.where(as_n, ev["bonus_north"], ev["bonus_south"])
+                    + np.where(as_n, 0, ev["interception_south"]) - np.where(as_n, ev["bombardment_bonus"], 0)
+                    - np.where(as_n, ev["cured_north"], ev["cured_south"]) * vals["damage_control_cost"])
+            expect = (g[f"treasury_{side}_t00"] + np.bincount(game, flow.astype(np.int64), minlength=n)
+                      - g[f"repaired_{side}"] - g[f"built_{side}"])
+            if (expect != g[f"score_{side}"]).any():
+                i = _first(expect != g[f"score_{side}"])
+                out.append(f"{name}: the {side} treasury does not add up (game {i}: {int(g[f'score_{side}'][i])} "
+                           f"against {int(expect[i])} from its bonuses, cures, repairs and construction, 12.63-12.65)")
         if (ev["ext_turn"] < 1).any() or (ev["ext_turn"] > vals["last_turn"]).any():
             out.append(f"{name}: a campaign scenario outside Extended Campaign Game-Turns 1..{vals['last_turn']}")
     if not set(np.unique(g["end_reason"]).tolist()) <= ok:

@@ -1374,11 +1374,11 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _holds_fire_nb(side, st, sh, i, sc, code):
-    """Campaign scenario B (11.3): under ``make-for-objective`` the South's undamaged capital ships
-    hold their fire, to earn the Bombardment Bonus of ships that never fired."""
+    """Campaign scenario B (11.3): under ``make-for-objective`` the South's capital ships never
+    fire - they are the bombardment force, whose Attack Strength is the Bombardment Bonus if the
+    South wins (or the North leaves the map first); its screen units fight."""
     return (sc[L.SC_CAMPAIGN] != 0 and sc[L.SC_SCEN] == SCEN_B and code == MOVE_OBJECTIVE
-            and role_of_nb(side, sc) == ROLE_SOUTH and st[i, L.ST_KIND] == CAPITAL
-            and sh[i, L.SH_G] + sh[i, L.SH_S] == 0)
+            and role_of_nb(side, sc) == ROLE_SOUTH and st[i, L.ST_KIND] == CAPITAL)
 
 
 @njit(cache=True, error_model="numpy")
@@ -3083,7 +3083,7 @@ def tactical_nb(st, sh, fm, trail, sc, rl, dpt, band_low, crt, range_tab, tracks
         predict_nb(sh, n, pred)
         for side in range(2):
             plot_fire_nb(side, st, sh, n, vis, pcs[side, L.PC_FIRE], kn[side], rl, eff_gun, eff_crt, range_tab,
-                         band_low, rng, order, cnt, smoke, dy, turn, sc, pcs[side, L.PC_MOVE])
+                         band_low, rng, order, cnt, smoke, dy, turn, sc, pc[side, L.PC_MOVE])
             plot_torpedoes_nb(side, st, sh, n, pcs[side, L.PC_TORP], kn[side], sc, rl, tracks, eff_crt, rng,
                               mx, mz, md, order, ppx, ppz)
         # ---- 3. fire execution
