@@ -345,114 +345,101 @@ def run_campaigns(setup: CampaignSetup, rules: RuleArrays, options: Mapping, pol
     return gout, rows[:nrow].copy(), cp
 
 
-def _side_cat(v: np.ndarray) -> np.ndarray:
-    """-1/0/1 (none/north/south) as codes 0/1/2."""
-    return (np.asarray(v) + 1).astype(np.int8)
+def _take(arr: np.ndarray, specs) -> dict[str, np.ndarray]:
+    """Columns ``{name: arr[:, slot] as dtype}`` for ``(name, slot, dtype)`` specs."""
+    return {name: arr[:, slot].astype(dtype) for name, slot, dtype in specs}
+
+
+def _per_side(specs, step: int = 1):
+    """``(name_north, slot, dtype), (name_south, slot + step, dtype)`` for ``(name, slot, dtype)``."""
+    return [(f"{name}_{side}", slot + k * step, dtype) for name, slot, dtype in specs for k, side in enumerate(SIDES)]
+
+
+#: game columns of both kinds of campaign: (name, GO_* slot, dtype); per player
+GAME_COLUMNS = (("winner", L.GO_WINNER, np.int8), ("score_north", L.GO_SCORE0, np.int32),
+                ("score_south", L.GO_SCORE1, np.int32), ("turns", L.GO_TURNS, np.int32),
+                ("end_reason", L.GO_END, np.int8), ("scenarios_played", L.GO_ROWS, np.int16))
+GAME_SIDE_COLUMNS = (("fleet_value", L.GO_FLEET_VALUE0, np.int32), ("fleet_units", L.GO_FLEET_UNITS0, np.int16),
+                     ("fleet_capital", L.GO_FLEET_CAP0, np.int16))
+#: game columns of the extended campaign only (per player, then single)
+EXTENDED_SIDE_COLUMNS = (("built", L.GO_BUILT0, np.int32), ("scheduled", L.GO_SCHEDULED0, np.int32),
+                         ("repaired", L.GO_REPAIRED0, np.int32), ("scuttled", L.GO_SCUTTLED0, np.int16),
+                         ("lost", L.GO_LOST0, np.int16))
+EXTENDED_COLUMNS = (("north_turns", L.GO_NORTH_TURNS0, np.int16), ("peace_turn", L.GO_PEACE_TURN, np.int16))
+#: the ``scenarios`` events table: (name, RS_* slot, dtype); per role (North, South)
+EVENT_COLUMNS = (
+    ("scenario", L.RS_SCEN, np.int8), ("north_player", L.RS_NORTH, np.int8),
+    ("base_visibility", L.RS_VIS_BASE, np.int8), ("contact_turn", L.RS_CONTACT, np.int16),
+    ("turns", L.RS_TURNS, np.int16), ("end_reason", L.RS_END, np.int8), ("winner", L.RS_WINNER, np.int8),
+    ("victory_level", L.RS_LEVEL, np.int8), ("bombardment_bonus", L.RS_BOMBARD, np.int16),
+    ("interception_bonus", L.RS_IBONUS, np.int16), ("sun", L.RS_SUN, np.int8),
+    ("delayed_entries", L.RS_DELAYED, np.int8), ("collisions", L.RS_COLLISIONS, np.int16),
+    ("smoke_markers", L.RS_SMOKE, np.int32), ("violations", L.RS_VIOLATIONS, np.int16),
+    ("south_capital_attack", L.RS_CAP_ATT1, np.int16),
+)
+EVENT_SIDE_COLUMNS = (
+    ("units", L.RS_UNITS0, np.int16), ("value", L.RS_VALUE0, np.int16), ("damage_vp", L.RS_DAMAGE0, np.int16),
+    ("bonus", L.RS_BONUS0, np.int16), ("interception", L.RS_INTERCEPT0, np.int16), ("score", L.RS_SCORE0, np.int16),
+    ("sunk", L.RS_SUNK0, np.int16), ("wrecked", L.RS_WRECKED0, np.int16), ("shots", L.RS_SHOTS0, np.int32),
+    ("torpedo_hits", L.RS_TORP0, np.int16), ("withdrew", L.RS_WITHDREW0, bool), ("towed", L.RS_TOWED0, np.int16),
+)
+EVENT_EXTENDED_SIDE_COLUMNS = (("scuttled", L.RS_SCUTTLED0, np.int16), ("cured", L.RS_CURED0, np.int16))
 
 
 def campaign_batch(setup: CampaignSetup, gout: np.ndarray, rows: np.ndarray, cp: np.ndarray, extended: bool) -> Batch:
     """The :class:`Batch` of a campaign run: games by player, the ``scenarios`` table by role."""
     g = gout.shape[0]
-    cols: dict[str, np.ndarray] = {
-        "winner": gout[:, L.GO_WINNER].astype(np.int8),
-        "score_north": gout[:, L.GO_SCORE0].astype(np.int32),
-        "score_south": gout[:, L.GO_SCORE1].astype(np.int32),
-        "turns": gout[:, L.GO_TURNS].astype(np.int32),
-        "end_reason": gout[:, L.GO_END].astype(np.int8),
+    game = rows[:, L.RS_GAME]
+    cols = _take(gout, GAME_COLUMNS)
+    cols.update(_take(gout, _per_side(GAME_SIDE_COLUMNS)))
+    cols.update({
         "period": np.full(g, PERIODS.index(setup.period), dtype=np.int8),
         "navy_north": np.full(g, NAVIES.index(setup.navies[0]), dtype=np.int8),
         "navy_south": np.full(g, NAVIES.index(setup.navies[1]), dtype=np.int8),
         "limit_north": np.full(g, min(cp[L.CP_LIMIT0], 2**31 - 1), dtype=np.int64),
         "limit_south": np.full(g, min(cp[L.CP_LIMIT1], 2**31 - 1), dtype=np.int64),
-    }
-    for p, side in enumerate(SIDES):
-        cols[f"fleet_value_{side}"] = gout[:, L.GO_FLEET_VALUE0 + p].astype(np.int32)
-        cols[f"fleet_units_{side}"] = gout[:, L.GO_FLEET_UNITS0 + p].astype(np.int16)
-        cols[f"fleet_capital_{side}"] = gout[:, L.GO_FLEET_CAP0 + p].astype(np.int16)
+        "violations": np.bincount(game, rows[:, L.RS_VIOLATIONS], minlength=g).astype(np.int32),
+    })
     cats: dict = {"end_reason": EXTENDED_END_NAMES if extended else CAMPAIGN_END_NAMES, "period": PERIODS,
                   "navy_north": NAVIES, "navy_south": NAVIES}
-    game = rows[:, L.RS_GAME]
     if not extended:
         cols["victory_level"] = gout[:, L.GO_LEVEL].astype(np.int8)
         cats["victory_level"] = LEVEL_NAMES
-        by = {s: rows[rows[:, L.RS_SCEN] == s] for s in range(4)}
         cols["interception_bonus"] = np.zeros(g, dtype=np.int16)
         for s, name in enumerate(CAMPAIGN_SCENARIOS):
-            r = by[s]
+            r = rows[rows[:, L.RS_SCEN] == s]
             gi = r[:, L.RS_GAME]
             x = name.lower()
-            for k, side in enumerate(SIDES):
-                a = np.zeros(g, dtype=np.int16)
-                a[gi] = r[:, L.RS_SCORE0 + k]
-                cols[f"vp_{x}_{side}"] = a
-            w = np.full(g, -1, dtype=np.int8)
-            w[gi] = r[:, L.RS_WINNER]
-            cols[f"winner_{x}"] = w
-            lev = np.zeros(g, dtype=np.int8)
-            lev[gi] = r[:, L.RS_LEVEL]
-            cols[f"level_{x}"] = lev
+            for target, slot, fill, dtype in ((f"vp_{x}_north", L.RS_SCORE0, 0, np.int16),
+                                              (f"vp_{x}_south", L.RS_SCORE1, 0, np.int16),
+                                              (f"winner_{x}", L.RS_WINNER, -1, np.int8),
+                                              (f"level_{x}", L.RS_LEVEL, 0, np.int8)):
+                a = np.full(g, fill, dtype=dtype)
+                a[gi] = r[:, slot]
+                cols[target] = a
             cats[f"level_{x}"] = LEVEL_NAMES
             if s == 2:
                 cols["interception_bonus"][gi] = r[:, L.RS_IBONUS]
-        for k, side in enumerate(SIDES):
-            cols[f"bonus_{side}"] = np.bincount(game, rows[:, L.RS_BONUS0 + k], minlength=g).astype(np.int16)
-        cols["bombardment_bonus"] = np.bincount(game, rows[:, L.RS_BOMBARD], minlength=g).astype(np.int16)
-        cols["interception_north"] = np.bincount(game, rows[:, L.RS_INTERCEPT0], minlength=g).astype(np.int16)
-        cols["interception_south"] = np.bincount(game, rows[:, L.RS_INTERCEPT1], minlength=g).astype(np.int16)
+        for name, slot in (("bonus_north", L.RS_BONUS0), ("bonus_south", L.RS_BONUS1),
+                           ("bombardment_bonus", L.RS_BOMBARD), ("interception_north", L.RS_INTERCEPT0),
+                           ("interception_south", L.RS_INTERCEPT1)):
+            cols[name] = np.bincount(game, rows[:, slot], minlength=g).astype(np.int16)
         cols["uncontested"] = np.bincount(game, rows[:, L.RS_END] == END_REASONS.index("uncontested"),
                                           minlength=g).astype(np.int8)
     else:
         for p, side in enumerate(SIDES):
             for t in range(13):
                 cols[f"treasury_{side}_t{t:02d}"] = gout[:, L.GO_TREAS0 + 13 * p + t].astype(np.int32)
-            cols[f"built_{side}"] = gout[:, L.GO_BUILT0 + p].astype(np.int32)
-            cols[f"scheduled_{side}"] = gout[:, L.GO_SCHEDULED0 + p].astype(np.int32)
-            cols[f"repaired_{side}"] = gout[:, L.GO_REPAIRED0 + p].astype(np.int32)
-            cols[f"scuttled_{side}"] = gout[:, L.GO_SCUTTLED0 + p].astype(np.int16)
-            cols[f"lost_{side}"] = gout[:, L.GO_LOST0 + p].astype(np.int16)
-        cols["north_turns"] = gout[:, L.GO_NORTH_TURNS0].astype(np.int16)
-        cols["peace_turn"] = gout[:, L.GO_PEACE_TURN].astype(np.int16)
-    cols["scenarios_played"] = gout[:, L.GO_ROWS].astype(np.int16)
-    cols["violations"] = np.bincount(game, rows[:, L.RS_VIOLATIONS], minlength=g).astype(np.int32)
-    ev = {
-        "game": game.astype(np.int64),
-        "scenario": rows[:, L.RS_SCEN].astype(np.int8),
-        "north_player": rows[:, L.RS_NORTH].astype(np.int8),
-        "base_visibility": rows[:, L.RS_VIS_BASE].astype(np.int8),
-        "contact_turn": rows[:, L.RS_CONTACT].astype(np.int16),
-        "turns": rows[:, L.RS_TURNS].astype(np.int16),
-        "end_reason": rows[:, L.RS_END].astype(np.int8),
-        "ended_by": _side_cat(rows[:, L.RS_ENDED_BY]),
-        "first_off_map": _side_cat(rows[:, L.RS_OFF_FIRST]),
-        "winner": rows[:, L.RS_WINNER].astype(np.int8),
-        "victory_level": rows[:, L.RS_LEVEL].astype(np.int8),
-        "bombardment_bonus": rows[:, L.RS_BOMBARD].astype(np.int16),
-        "interception_bonus": rows[:, L.RS_IBONUS].astype(np.int16),
-        "sun": rows[:, L.RS_SUN].astype(np.int8),
-        "delayed_entries": rows[:, L.RS_DELAYED].astype(np.int8),
-        "collisions": rows[:, L.RS_COLLISIONS].astype(np.int16),
-        "smoke_markers": rows[:, L.RS_SMOKE].astype(np.int32),
-        "violations": rows[:, L.RS_VIOLATIONS].astype(np.int16),
-    }
+        cols.update(_take(gout, _per_side(EXTENDED_SIDE_COLUMNS)))
+        cols.update(_take(gout, EXTENDED_COLUMNS))
+    ev = {"game": game.astype(np.int64)}
+    ev.update(_take(rows, EVENT_COLUMNS))
+    ev["ended_by"] = (rows[:, L.RS_ENDED_BY] + 1).astype(np.int8)
+    ev["first_off_map"] = (rows[:, L.RS_OFF_FIRST] + 1).astype(np.int8)
+    ev.update(_take(rows, _per_side(EVENT_SIDE_COLUMNS)))
     if extended:
         ev["ext_turn"] = rows[:, L.RS_EXT_TURN].astype(np.int8)
-    for k, side in enumerate(SIDES):
-        ev[f"units_{side}"] = rows[:, L.RS_UNITS0 + k].astype(np.int16)
-        ev[f"value_{side}"] = rows[:, L.RS_VALUE0 + k].astype(np.int16)
-        ev[f"damage_vp_{side}"] = rows[:, L.RS_DAMAGE0 + k].astype(np.int16)
-        ev[f"bonus_{side}"] = rows[:, L.RS_BONUS0 + k].astype(np.int16)
-        ev[f"interception_{side}"] = rows[:, L.RS_INTERCEPT0 + k].astype(np.int16)
-        ev[f"score_{side}"] = rows[:, L.RS_SCORE0 + k].astype(np.int16)
-        ev[f"sunk_{side}"] = rows[:, L.RS_SUNK0 + k].astype(np.int16)
-        ev[f"wrecked_{side}"] = rows[:, L.RS_WRECKED0 + k].astype(np.int16)
-        ev[f"shots_{side}"] = rows[:, L.RS_SHOTS0 + k].astype(np.int32)
-        ev[f"torpedo_hits_{side}"] = rows[:, L.RS_TORP0 + k].astype(np.int16)
-        ev[f"withdrew_{side}"] = rows[:, L.RS_WITHDREW0 + k].astype(bool)
-        ev[f"towed_{side}"] = rows[:, L.RS_TOWED0 + k].astype(np.int16)
-        if extended:
-            ev[f"scuttled_{side}"] = rows[:, L.RS_SCUTTLED0 + k].astype(np.int16)
-            ev[f"cured_{side}"] = rows[:, L.RS_CURED0 + k].astype(np.int16)
-    ev["south_capital_attack"] = rows[:, L.RS_CAP_ATT1].astype(np.int16)
+        ev.update(_take(rows, _per_side(EVENT_EXTENDED_SIDE_COLUMNS)))
     cats.update({"scenarios.scenario": CAMPAIGN_SCENARIOS, "scenarios.north_player": SIDES,
                  "scenarios.end_reason": END_REASONS, "scenarios.ended_by": ("none",) + SIDES,
                  "scenarios.first_off_map": ("none",) + SIDES, "scenarios.victory_level": LEVEL_NAMES,

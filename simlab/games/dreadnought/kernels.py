@@ -1905,14 +1905,33 @@ def _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit
     plot_path_nb(sh[flag, L.SH_X], sh[flag, L.SH_Z], sh[flag, L.SH_F], 0, 0, 0, 0, rl, px, pz, pf, flag)
     for i in range(n):
         if sh[i, L.SH_FORM] == f and _alive(sh, i):
-            plot_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], 0, 0, 0, 0, rl, px, pz, pf, i)
-            sh[i, L.SH_MP] = 0
-            exit_mp[i] = L.MAXMP + 1
-            sh[i, L.SH_PX] = sh[i, L.SH_X]
-            sh[i, L.SH_PZ] = sh[i, L.SH_Z]
-            sh[i, L.SH_PF] = sh[i, L.SH_F]
-            planned[i] = 1
+            _stay_plot_nb(sh, i, rl, px, pz, pf, planned, exit_mp)
     fm[f, L.FM_MP] = 0
+    return False
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
+    """Try formation ``f``'s candidate plots ``cand[:k]`` (t1, l1, t2, l2, mp, end x, z, facing)
+    best score first until one is legal (:func:`_try_plan_nb`); ``scores`` is used up. A cheap look
+    at the flagship's end hex comes first (most refusals are stacking there). Returns True if one
+    was kept."""
+    for _ in range(k):
+        b = -1
+        bs = -1e300
+        for c in range(k):
+            if scores[c] > bs:
+                bs = scores[c]
+                b = c
+        if b < 0:
+            break
+        scores[b] = -1e301
+        if not in_exit_nb(st, flag, cand[b, 5], cand[b, 6], sc) and \
+                not stack_ok_nb(st, sh, flag, cand[b, 5], cand[b, 6], cand[b, 7], planned, n, rl):
+            continue
+        if _try_plan_nb(st, sh, fm, trail, f, n, cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3], cand[b, 4], sc, rl,
+                        px, pz, pf, planned, exit_mp, tk):
+            return True
     return False
 
 
@@ -2002,25 +2021,8 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
                 scores[c] = _score_nb(ex, ez, ef, cand[c, 4], turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz)
                 if gmode == 3:
                     scores[c] -= withdraw_penalty_nb(side, ex, ez, sc, dy)
-            done = False
-            for _ in range(k):
-                b = -1
-                bs = -1e300
-                for c in range(k):
-                    if scores[c] > bs:
-                        bs = scores[c]
-                        b = c
-                if b < 0:
-                    break
-                scores[b] = -1e301
-                # a cheap look at the flagship's end hex first (most refusals are stacking there)
-                if not in_exit_nb(st, flag, cand[b, 5], cand[b, 6], sc) and \
-                        not stack_ok_nb(st, sh, flag, cand[b, 5], cand[b, 6], cand[b, 7], planned, n, rl):
-                    continue
-                if _try_plan_nb(st, sh, fm, trail, f, n, cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3], cand[b, 4],
-                                sc, rl, px, pz, pf, planned, exit_mp, tk):
-                    done = True
-                    break
+            done = _plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp,
+                                 tk)
             if not done:
                 if fm[f, L.FM_MEMBERS] > 1:
                     # break the formation up and let each ship find its own way (6.27)
@@ -2085,14 +2087,6 @@ def fire_options_on_nb(rl):
 def beyond_visibility_nb(st, i, rl):
     """May unit ``i`` fire beyond the visibility (radar 12.21 or spotting planes 12.22)?"""
     return (rl[L.RL_OPT_RADAR] != 0 and st[i, L.ST_RADAR] != 0) or (rl[L.RL_OPT_PLANES] != 0 and st[i, L.ST_PLANES] != 0)
-
-
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def _in_smoke_nb(x, z, smoke, k):
-    for m in range(k):
-        if smoke[m, 0] == x and smoke[m, 1] == z:
-            return True
-    return False
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
@@ -2170,7 +2164,7 @@ def smoke_blocks_nb(x0, z0, x1, z1, smoke, k):
             continue
         if (nx == x0 and nz == z0) or (nx == x1 and nz == z1):
             continue
-        if _in_smoke_nb(nx, nz, smoke, k):
+        if _in_buf_nb(smoke, k, nx, nz):
             return True
     return False
 
@@ -2338,6 +2332,7 @@ def assign_tows_nb(side, st, sh, n, vis, rl, withdrawing, code, rng):
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _stay_plot_nb(sh, i, rl, px, pz, pf, planned, exit_mp):
+    """Unit ``i`` spends no MP this Movement Phase (its plot and planned end: where it is)."""
     plot_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], 0, 0, 0, 0, rl, px, pz, pf, i)
     sh[i, L.SH_MP] = 0
     exit_mp[i] = L.MAXMP + 1
@@ -2358,7 +2353,7 @@ def _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, ex
     noabout = st[i, L.ST_NOABOUT]
     cap = 4096
     sc_ = np.empty(cap, dtype=np.float64)
-    shp = np.empty((cap, 5), dtype=np.int64)
+    shp = np.empty((cap, 8), dtype=np.int64)
     k = 0
     for v in range(mn, mx + 1):
         for a in range(6):
@@ -2388,21 +2383,13 @@ def _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, ex
                         shp[k, 2] = t2
                         shp[k, 3] = l2
                         shp[k, 4] = mp
+                        shp[k, 5] = ex
+                        shp[k, 6] = ez
+                        shp[k, 7] = ef
                         k += 1
     f = sh[i, L.SH_FORM]
-    for _ in range(k):
-        b = -1
-        bs = -1e300
-        for c in range(k):
-            if sc_[c] > bs:
-                bs = sc_[c]
-                b = c
-        if b < 0:
-            break
-        sc_[b] = -1e301
-        if _try_plan_nb(st, sh, fm, trail, f, n, shp[b, 0], shp[b, 1], shp[b, 2], shp[b, 3], shp[b, 4], sc, rl, px, pz,
-                        pf, planned, exit_mp, tk):
-            return True
+    if _plan_best_nb(st, sh, fm, trail, f, i, n, shp, sc_, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
+        return True
     return _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
 
 
@@ -2439,24 +2426,12 @@ def plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn, pred, px, pz, pf, plann
         for c in range(k):
             ex, ez, ef = plot_end_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], cand[c, 0], cand[c, 1], cand[c, 2],
                                      cand[c, 3])
+            cand[c, 5] = ex
+            cand[c, 6] = ez
+            cand[c, 7] = ef
             scores[c] = _score_nb(ex, ez, ef, cand[c, 4], cand[c, 4] - cand[c, 1] - cand[c, 3], gx, gz, gf, dstar,
                                   gmode, kn, role, sh[i, L.SH_X], sh[i, L.SH_Z])
-        done = False
-        for _ in range(k):
-            b = -1
-            bs = -1e300
-            for c in range(k):
-                if scores[c] > bs:
-                    bs = scores[c]
-                    b = c
-            if b < 0:
-                break
-            scores[b] = -1e301
-            if _try_plan_nb(st, sh, fm, trail, fi, n, cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3], cand[b, 4], sc,
-                            rl, px, pz, pf, planned, exit_mp, tk):
-                done = True
-                break
-        if not done:
+        if not _plan_best_nb(st, sh, fm, trail, fi, i, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
             _fallback_plot_nb(st, sh, fm, trail, fi, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
         # the towed ship goes where its towing ship goes
         for t in range(L.MAXMP + 1):
@@ -2536,7 +2511,7 @@ def lay_smoke_nb(st, sh, n, px, pz, alive, exit_mp, smoke, k):
                 continue
             x = px[i, t - 1]
             z = pz[i, t - 1]
-            if k < cap and not _in_smoke_nb(x, z, smoke, k):
+            if k < cap and not _in_buf_nb(smoke, k, x, z):
                 smoke[k, 0] = x
                 smoke[k, 1] = z
                 k += 1
@@ -2743,12 +2718,8 @@ def form_tf_nb(st, sh, fm, trail, n, tf, buf):
             sh[i, L.SH_FORM] = f
             sh[i, L.SH_CUR] = 0
         else:
-            g = new_formation_nb(fm, n)
-            fm[g, L.FM_MODE] = LINE
-            fm[g, L.FM_FLAG] = i
-            fm[g, L.FM_MEMBERS] = 1
-            sh[i, L.SH_FORM] = g
-            sh[i, L.SH_CUR] = 0
+            sh[i, L.SH_FORM] = -1
+            detach_nb(sh, fm, i, n)      # a formation of its own
     if cnt > 1:
         if straight_column_nb(sh, f, n, buf) > 0:
             make_column_nb(sh, fm, trail, f, n)
@@ -3323,6 +3294,17 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
 # peace roll (12.61-12.66). Per side arrays of a scenario are by role: side 0 is North.
 
 
+#: a scenario's results and counters copied into its campaign row: (slot of ``out`` or ``dy``, ``RS_*``)
+OUT_RESULT = np.array([[L.O_SCORE0, L.RS_DAMAGE0], [L.O_SCORE1, L.RS_DAMAGE1], [L.O_SUNK0, L.RS_SUNK0],
+                       [L.O_SUNK1, L.RS_SUNK1], [L.O_WRECKED0, L.RS_WRECKED0], [L.O_WRECKED1, L.RS_WRECKED1],
+                       [L.O_WINNER, L.RS_WINNER], [L.O_LEVEL, L.RS_LEVEL]], dtype=np.int64)
+OUT_COUNTS = np.array([[L.O_SHOTS0, L.RS_SHOTS0], [L.O_SHOTS1, L.RS_SHOTS1], [L.O_TORP0, L.RS_TORP0],
+                       [L.O_TORP1, L.RS_TORP1], [L.O_DISPLACED, L.RS_COLLISIONS],
+                       [L.O_VIOLATIONS, L.RS_VIOLATIONS]], dtype=np.int64)
+DY_COUNTS = np.array([[L.DY_ENTERED, L.RS_DELAYED], [L.DY_WITHDRAW0, L.RS_WITHDREW0],
+                      [L.DY_WITHDRAW1, L.RS_WITHDREW1], [L.DY_SMOKE_LAID, L.RS_SMOKE]], dtype=np.int64)
+
+
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _order_by_value_nb(po, npl, desc):
     vals = np.zeros(npl, dtype=np.int64)
@@ -3525,6 +3507,20 @@ def step_toward_nb(x, z, f, tx, tz):
     return best
 
 
+@njit(cache=True, error_model="numpy")
+def nearest_enemy_marker_nb(ta, k):
+    """The opposing Task Force marker on the map nearest Task Force ``k``'s, or -1 (Rule 9.25)."""
+    best = -1
+    bestd = 1 << 30
+    for j in range(L.NTF):
+        if ta[j, L.TA_MEMBERS] > 0 and ta[j, L.TA_STATE] == L.TF_MARKER and ta[j, L.TA_SIDE] != ta[k, L.TA_SIDE]:
+            d = hex_dist_nb(ta[k, L.TA_X], ta[k, L.TA_Z], ta[j, L.TA_X], ta[j, L.TA_Z])
+            if d < bestd:
+                bestd = d
+                best = j
+    return best
+
+
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _tf_target_nb(ta, k, centres, tours, edge_row):
     """Where Task Force ``k`` heads now: its tour's next lettered hex, its own edge after the
@@ -3535,14 +3531,7 @@ def _tf_target_nb(ta, k, centres, tours, edge_row):
         c = tours[ta[k, L.TA_TOUR], leg]
         return centres[c, 0], centres[c, 1]
     if leg == 7:
-        best = -1
-        bestd = 1 << 30
-        for j in range(L.NTF):
-            if ta[j, L.TA_MEMBERS] > 0 and ta[j, L.TA_STATE] == L.TF_MARKER and ta[j, L.TA_SIDE] != ta[k, L.TA_SIDE]:
-                d = hex_dist_nb(ta[k, L.TA_X], ta[k, L.TA_Z], ta[j, L.TA_X], ta[j, L.TA_Z])
-                if d < bestd:
-                    bestd = d
-                    best = j
+        best = nearest_enemy_marker_nb(ta, k)
         if best >= 0:
             return ta[best, L.TA_X], ta[best, L.TA_Z]
     x = ta[k, L.TA_X]
@@ -3619,12 +3608,7 @@ def approach_nb(ta, centres, tours_n, tours_s, sc, vis_base, rl, rng, cap):
                         # 9.26: no contact by the end of the tour: a new plot instead of exiting,
                         # made for the nearest enemy marker in sight on the map (ruling DN-C3);
                         # with none on the map, another tour
-                        seek = False
-                        for j in range(L.NTF):
-                            if ta[j, L.TA_MEMBERS] > 0 and ta[j, L.TA_STATE] == L.TF_MARKER and \
-                                    ta[j, L.TA_SIDE] != ta[k, L.TA_SIDE]:
-                                seek = True
-                        if seek and ta[k, L.TA_LEG] == 6:
+                        if nearest_enemy_marker_nb(ta, k) >= 0 and ta[k, L.TA_LEG] == 6:
                             ta[k, L.TA_LEG] = 7
                         else:
                             ta[k, L.TA_TOUR] = roll_nb(rng, tours.shape[0]) - 1
@@ -3664,14 +3648,7 @@ def deploy_after_contact_nb(st, sh, fm, trail, n, ta, rl, sc, rng):
                     sh[i, L.SH_F] = ta[k, L.TA_EF]
                     sh[i, L.SH_ENTRY] = ta[k, L.TA_ENTRY]
             continue
-        best = -1
-        bestd = 1 << 30
-        for j in range(L.NTF):
-            if ta[j, L.TA_MEMBERS] > 0 and ta[j, L.TA_STATE] == L.TF_MARKER and ta[j, L.TA_SIDE] != ta[k, L.TA_SIDE]:
-                d = hex_dist_nb(ta[k, L.TA_X], ta[k, L.TA_Z], ta[j, L.TA_X], ta[j, L.TA_Z])
-                if d < bestd:
-                    bestd = d
-                    best = j
+        best = nearest_enemy_marker_nb(ta, k)
         place_tf_nb(sh, n, k, ta[k, L.TA_X], ta[k, L.TA_Z], ta[k, L.TA_F], ta[best, L.TA_X], ta[best, L.TA_Z], rng)
         form_tf_nb(st, sh, fm, trail, n, k, buf)
         ta[k, L.TA_STATE] = L.TF_PLACED
@@ -3829,14 +3806,8 @@ def score_scenario_nb(st, sh, n, sc, s, ended_by, contact_end, ibonus, cp, vp, d
     final_result_nb(st, sh, n, sc, vp, tmp, 0, ended_by, contact_end, 0)
     winner = tmp[0, L.O_WINNER]
     level = tmp[0, L.O_LEVEL]
-    row[L.RS_DAMAGE0] = tmp[0, L.O_SCORE0]
-    row[L.RS_DAMAGE1] = tmp[0, L.O_SCORE1]
-    row[L.RS_SUNK0] = tmp[0, L.O_SUNK0]
-    row[L.RS_SUNK1] = tmp[0, L.O_SUNK1]
-    row[L.RS_WRECKED0] = tmp[0, L.O_WRECKED0]
-    row[L.RS_WRECKED1] = tmp[0, L.O_WRECKED1]
-    row[L.RS_WINNER] = winner
-    row[L.RS_LEVEL] = level
+    for k in range(OUT_RESULT.shape[0]):
+        row[OUT_RESULT[k, 1]] = tmp[0, OUT_RESULT[k, 0]]
     bonus = 0
     if level == LEVEL_MARGINAL:
         bonus = cp[L.CP_BONUS_M]
@@ -4002,16 +3973,10 @@ def campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ibonus, c
             row[L.RS_END] = reason
             row[L.RS_ENDED_BY] = ended_by
             score_scenario_nb(st, sh, n, sc, s, ended_by, contact_end, row[L.RS_IBONUS], cp, vp, dy, row)
-        row[L.RS_SHOTS0] = out[0, L.O_SHOTS0]
-        row[L.RS_SHOTS1] = out[0, L.O_SHOTS1]
-        row[L.RS_TORP0] = out[0, L.O_TORP0]
-        row[L.RS_TORP1] = out[0, L.O_TORP1]
-        row[L.RS_COLLISIONS] = out[0, L.O_DISPLACED]
-        row[L.RS_VIOLATIONS] = out[0, L.O_VIOLATIONS]
-        row[L.RS_DELAYED] = dy[L.DY_ENTERED]
-        row[L.RS_WITHDREW0] = dy[L.DY_WITHDRAW0]
-        row[L.RS_WITHDREW1] = dy[L.DY_WITHDRAW1]
-        row[L.RS_SMOKE] = dy[L.DY_SMOKE_LAID]
+        for k in range(OUT_COUNTS.shape[0]):
+            row[OUT_COUNTS[k, 1]] = out[0, OUT_COUNTS[k, 0]]
+        for k in range(DY_COUNTS.shape[0]):
+            row[DY_COUNTS[k, 1]] = dy[DY_COUNTS[k, 0]]
         for i in range(n):
             if sh[i, L.SH_STATUS] != SUNK and wrecked_nb(sh, i) and under_tow_nb(sh, i):
                 row[L.RS_TOWED0 + st[i, L.ST_SIDE]] += 1

@@ -158,35 +158,12 @@ OPTIONAL_RULES = {
 }
 
 
-class FleetRow(BaseModel):
-    """A national fleet listing (Rule 11.1): dreadnought classes, and screen units by class."""
-
-    model_config = ConfigDict(extra="forbid")
-    capital: list[StrictStr] = Field(max_length=40)
-    C10: StrictInt | None = Field(default=None, ge=0, le=9)
-    C20: StrictInt | None = Field(default=None, ge=0, le=9)
-    C30: StrictInt | None = Field(default=None, ge=0, le=9)
-    C40: StrictInt | None = Field(default=None, ge=0, le=9)
-    C50: StrictInt | None = Field(default=None, ge=0, le=9)
-    C60: StrictInt | None = Field(default=None, ge=0, le=9)
-    C70: StrictInt | None = Field(default=None, ge=0, le=9)
-    C80: StrictInt | None = Field(default=None, ge=0, le=9)
-    L10: StrictInt | None = Field(default=None, ge=0, le=9)
-    L20: StrictInt | None = Field(default=None, ge=0, le=9)
-    L30: StrictInt | None = Field(default=None, ge=0, le=9)
-    L40: StrictInt | None = Field(default=None, ge=0, le=9)
-    L50: StrictInt | None = Field(default=None, ge=0, le=9)
-    L60: StrictInt | None = Field(default=None, ge=0, le=9)
-    L70: StrictInt | None = Field(default=None, ge=0, le=9)
-    L80: StrictInt | None = Field(default=None, ge=0, le=9)
-    D10: StrictInt | None = Field(default=None, ge=0, le=9)
-    D20: StrictInt | None = Field(default=None, ge=0, le=9)
-    D30: StrictInt | None = Field(default=None, ge=0, le=9)
-    D40: StrictInt | None = Field(default=None, ge=0, le=9)
-    D50: StrictInt | None = Field(default=None, ge=0, le=9)
-    D60: StrictInt | None = Field(default=None, ge=0, le=9)
-    D70: StrictInt | None = Field(default=None, ge=0, le=9)
-    D80: StrictInt | None = Field(default=None, ge=0, le=9)
+FleetRow = create_model(
+    "FleetRow", __config__=ConfigDict(extra="forbid"),
+    capital=(list[StrictStr], Field(max_length=40)),
+    **{c: (StrictInt | None, Field(default=None, ge=0, le=9)) for c in SCREEN_CLASSES},
+)
+FleetRow.__doc__ = "A national fleet listing (Rule 11.1): dreadnought classes, and screen units by class."
 
 
 class ShipRow(BaseModel):
