@@ -14,9 +14,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## demo: a real sweep (progress bar, Parquet under results/, win-rate table)
+## demo: real sweeps (progress bar, Parquet under results/, win-rate tables)
 demo: setup
 	$(BIN)/simlab sweep experiments/demo.toml --out results/demo --overwrite
+	$(BIN)/simlab sweep experiments/doe-campaign.toml --out results/doe-campaign --overwrite
 
 ## test: the whole test suite (what CI runs)
 test: setup

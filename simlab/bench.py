@@ -158,6 +158,10 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None,
                 results.append(_record(name, "s", _time(case["fn"], repeats), case.get("detail", "")))
             else:
                 results.append(_rate_case(name, case["unit"], case["items"], case["fn"], repeats))
+            if case.get("ratio_to"):
+                # a derived figure: this case's rate over another case's of the same game
+                results[-1]["ratio_to"] = f"{gname}/{case['ratio_to']}"
+                results[-1]["ratio_name"] = f"{gname}/{case.get('ratio_name', case['name'] + ' ratio')}"
             log(f"  {name}: {results[-1]['median']:,.4g} {results[-1]['unit']}")
         for scen in game.bench_scenarios():
             if wanted(f"{gname}/{scen}"):
@@ -176,6 +180,11 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None,
 def _derived(results: list[dict]) -> None:
     """Ratios measured in the same run (e.g. kernel vs pure Python)."""
     by = {r["name"]: r for r in results}
+    for r in list(results):
+        other = by.get(r.get("ratio_to", ""))
+        if other is not None:
+            results.append(_record(r["ratio_name"], "x", [r["median"] / other["median"]],
+                                   f"{r['name']} over {other['name']} (medians above)"))
     k = by.get("doe-battle/kernel puerto-rico-passage")
     p = by.get("doe-battle/pure Python puerto-rico-passage")
     if k and p:

@@ -532,7 +532,7 @@ def data_check(
                       f"for {res['game']}; {len(res['changes'])} value(s) changed, new hash {res['hash']}")
     for ch in res["changes"]:
         old = "(new)" if ch["old"] is None else f"{ch['old']!r} [{ch['old_provenance']}]"
-        out_console.print(f"  {ch['table']}.{ch['key']}.{ch['field']}: {old} -> {ch['new']!r}")
+        out_console.print(f"  {ch['table']}.{ch['key']}.{ch['field']}: {old} -> {ch['new']!r}", markup=False)
 
 
 # --------------------------------------------------------------------------- bench

@@ -15,7 +15,9 @@ __all__ = ["Batch", "Game", "Option", "Scenario", "game_names", "game_target", "
 
 _REGISTRY: dict[str, str] = {
     "doe-battle": "simlab.games.doe.battle:GAME",
+    "dawn-of-empire": "simlab.games.doe.campaign:GAME",
     "dreadnought": "simlab.games.dreadnought.game:GAME",
+    "mar-rojo": "simlab.games.mar_rojo.game:GAME",
     "synthetic": "simlab.games.synthetic:GAME",  # a test instrument with known answers
 }
 

@@ -28,3 +28,7 @@ LEADER_NAMES = ("none", "active", "killed", "left")
 # Speed disengagement option (Rule 10.2).
 SPEED_NEVER, SPEED_WHEN_ABLE = 0, 1
 SPEED_MODES = ("never", "when-able")
+# Kernel-only mode for optional rule 14.9 (speed defined subgroups, used by the campaign): as
+# when-able, but the battle stops after the first round in which units disengage by speed, so the
+# caller can play the pursuit round.
+SPEED_STOP = 2

@@ -33,7 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...rng import STATE_WORDS, new_state_nb, roll_nb
+from ...rng import STATE_WORDS, new_state_nb
+from .dice import d6_nb
 from .enums import (
     DISABLED,
     END_GUNFIRE,
@@ -46,7 +47,8 @@ from .enums import (
     LEADER_KILLED,
     LEADER_LEFT,
     LEADER_NONE,
-    SPEED_WHEN_ABLE,
+    SPEED_NEVER,
+    SPEED_STOP,
     SUNK,
 )
 
@@ -142,7 +144,8 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
         n0, n1: squadron sizes, ``n0, n1 >= 1`` and ``n0 + n1 = n``.
         stars0, stars1: leader stars of each side (0 = no leader), aboard the first unit.
         max_rounds: the battle stops as a draw after this many rounds (``>= 1``).
-        speed_mode: SPEED_NEVER or SPEED_WHEN_ABLE (Rule 10.2).
+        speed_mode: SPEED_NEVER or SPEED_WHEN_ABLE (Rule 10.2), or SPEED_STOP (14.9: as
+            when-able, but stop after the first round in which units disengage by speed).
         rng: the game's stream (``uint64[STATE_WORDS]``).
         work: scratch from :func:`new_work` (``int64[6, >= n]``).
 
@@ -171,7 +174,7 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
     lstate0 = LEADER_ACTIVE if stars0 > 0 else LEADER_NONE
     lstate1 = LEADER_ACTIVE if stars1 > 0 else LEADER_NONE
 
-    if speed_mode == SPEED_WHEN_ABLE:
+    if speed_mode != SPEED_NEVER:
         # Rule 10.2.1: a whole squadron faster than every opposing unit may leave before battle.
         min0 = 1 << 30
         max0 = -1
@@ -224,9 +227,9 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
                 t = oline[k]
                 dice = unit_dice_nb(att[u], dmg[u], i, lpos, stars[s])
                 for _ in range(dice):
-                    r = roll_nb(rng, 6)
+                    r = d6_nb(rng)
                     if r == 6:
-                        pend[t] += roll_nb(rng, 6)
+                        pend[t] += d6_nb(rng)
                         flags[t] |= 2
                     elif r == 5:
                         flags[t] |= 1
@@ -245,13 +248,13 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
         # ---- leader casualties (Rule 6.3)
         if lstate0 == LEADER_ACTIVE:
             if flags[lship0] & 2:
-                if status[lship0] == SUNK or roll_nb(rng, 6) == 6:
+                if status[lship0] == SUNK or d6_nb(rng) == 6:
                     lstate0 = LEADER_KILLED
             if lstate0 == LEADER_ACTIVE and status[lship0] == DISABLED:
                 lstate0 = LEADER_LEFT
         if lstate1 == LEADER_ACTIVE:
             if flags[lship1] & 2:
-                if status[lship1] == SUNK or roll_nb(rng, 6) == 6:
+                if status[lship1] == SUNK or d6_nb(rng) == 6:
                     lstate1 = LEADER_KILLED
             if lstate1 == LEADER_ACTIVE and status[lship1] == DISABLED:
                 lstate1 = LEADER_LEFT
@@ -291,7 +294,7 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
             reason = END_GUNFIRE
             break
         # ---- disengagement by speed (Rule 10.2.2)
-        if speed_mode == SPEED_WHEN_ABLE:
+        if speed_mode != SPEED_NEVER:
             max0 = -1
             for i in range(ln0):
                 max0 = max(max0, effective_movement_nb(mov[line0[i]], dmg[line0[i]]))
@@ -308,6 +311,7 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
                 else:
                     line0[k] = u
                     k += 1
+            esc0 = ln0 - k
             ln0 = k
             k = 0
             for i in range(ln1):
@@ -319,6 +323,7 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
                 else:
                     line1[k] = u
                     k += 1
+            esc1 = ln1 - k
             ln1 = k
             if ln0 == 0:
                 winner = 1
@@ -326,6 +331,11 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
                 break
             if ln1 == 0:
                 winner = 0
+                reason = END_SPEED
+                break
+            if speed_mode == SPEED_STOP and (esc0 > 0 or esc1 > 0):
+                # 14.9: the side whose units disengaged breaks off; the caller plays the pursuit
+                winner = 1 if esc0 > 0 else 0
                 reason = END_SPEED
                 break
     return winner, rounds, reason, lstate0, lstate1

@@ -1,0 +1,424 @@
+"""``dawn-of-empire``: the whole Dawn of Empire campaign (Rules 4.0-14.12), played by scripted
+policies inside numba.
+
+The scenario ``standard`` is the set-up of Rule 13.0, read from the data pack (every unit's start
+and entry turn, the leaders, the map). Options switch the optional rules of section 14 and set the
+game length, the handicap and the policies' aggression. One row per campaign:
+
+* ``winner`` (``us`` when ``vp_net >= 6``, ``spain`` when ``<= -6``, else ``draw``; 12.2),
+  ``vp_net`` (the VP track, US minus Spain, handicap included), ``score_us``/``score_spain`` (VPs
+  each side earned), ``turns``, ``end_reason`` (``turns`` or ``automatic_victory``, 14.7);
+* ``sunk_<side>_<type>`` ships of that side sunk (or scuttled, 14.8) by type, ``leaders_killed_<side>``,
+  ``ports_destroyed_<side>`` (that side's ports destroyed), ``interned_<side>``, ``scuttled_<side>``,
+  ``battles``, ``port_attacks``, ``vp_<kind>_<side>`` (VPs by kind: area, losses, leaders, port,
+  blockade), ``dice`` (random draws the game used).
+
+The events table ``battles`` has one row per battle: ``turn``, ``area``, ``initiative``, each
+side's order, units, losses (sunk, disabled, escaped, damage points taken, leader killed),
+``rounds``, ``end_reason`` and ``winner``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ...datapack import DataPack
+from ...errors import ScenarioError, SpecError
+from ...rng import game_seeds
+from ..base import Batch, Game, Option, Scenario
+from . import campaign_layout as lay
+from . import rules
+from .enums import END_REASONS as BATTLE_END_REASONS
+from .enums import SPEED_MODES, TYPE_NAMES
+from .rules import CampaignData, compile_campaign
+
+__all__ = ["DawnOfEmpire", "GAME", "PolicyError", "build_par", "run_campaigns"]
+
+SIDES = lay.SIDE_NAMES
+US_POLICIES = ("hunter", "blockade", "coastal-defense", "random-legal")
+SPAIN_POLICIES = ("raider", "fleet-in-being", "historical", "random-legal")
+VP_KIND_COLUMNS = ("area", "losses", "leaders", "port", "blockade")
+
+
+#: ``par`` slots filled from the pack's ``rules.core`` row
+_RULES_PAR = (
+    (lay.P_COALSEA0, "coal_at_sea_us"), (lay.P_COALSEA1, "coal_at_sea_spain"),
+    (lay.P_COALNEUTRAL, "coal_neutral_port"), (lay.P_VICTORY, "victory_vp"), (lay.P_AUTOVP, "automatic_victory_vp"),
+    (lay.P_PORTVP, "port_destroyed_vp"), (lay.P_BLKVP, "blockade_coal_vp"),
+    (lay.P_PATROL_PORT, "patrol_areas_from_port"), (lay.P_PATROL_SEA, "patrol_areas_at_sea"),
+    (lay.P_TRANSIT_MAX, "transit_max_turns"), (lay.P_MINMOV, "min_movement"),
+    (lay.P_MINMOV_R, "min_movement_restricted"), (lay.P_MAINT_BBMO, "maintenance_us_bb_mo"),
+    (lay.P_MAINT_CRUISERS, "maintenance_us_cruisers"), (lay.P_MAINT_BB_OTHER, "maintenance_us_bb_other"),
+    (lay.P_MAINT_CPGB_OTHER, "maintenance_us_cp_gb_other"), (lay.P_MAINT_SPAIN, "maintenance_spain"),
+)
+
+
+class PolicyError(RuntimeError):
+    """A policy handed in an illegal plan (a bug in the policy, not bad user input)."""
+
+
+def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, str],
+              trace: bool = False) -> np.ndarray:
+    """The kernels' parameter vector (``int64[P_NF]``, layout in :mod:`campaign_layout`).
+
+    Args:
+        data: the compiled scenario.
+        options: every option of :class:`DawnOfEmpire`, resolved.
+        policies: ``{"us": name, "spain": name}`` (names from ``lay.POLICY_IDS``, or
+            ``"script"``).
+        trace: record per-turn snapshots and the VP ledger (tests).
+    """
+    r = data.rules
+    par = np.zeros(lay.P_NF, dtype=np.int64)
+    par[lay.P_TURNS] = options["turns"]
+    par[lay.P_HANDICAP] = options["handicap"]
+    par[lay.P_SPEED] = SPEED_MODES.index(options["speed_disengage"])
+    for k, name in ((lay.P_DELAYED, "delayed_repair"), (lay.P_MAINT, "maintenance"), (lay.P_FACEUP, "fog_of_war"),
+                    (lay.P_AUTO, "automatic_victory"), (lay.P_RESTRICT, "restrict_disabled"),
+                    (lay.P_SUBGROUPS, "speed_subgroups"), (lay.P_EXTRA, "extra_warships"),
+                    (lay.P_FREE, "free_deployment"), (lay.P_GERMANS, "germans")):
+        par[k] = 1 if options[name] else 0
+    for s, side in enumerate(SIDES):
+        p = policies[side]
+        par[lay.P_POL0 + s] = lay.POL_SCRIPT if p == "script" else lay.POLICY_IDS[p]
+        par[lay.P_KNOB0 + s] = int(round(1000 * options[f"{side}_aggression"]))
+    for slot, field in _RULES_PAR:
+        par[slot] = r[field]
+    par[lay.P_MAX_ROUNDS] = 1000
+    par[lay.P_LOSSHALF:lay.P_LOSSHALF + 6] = data.loss_half
+    par[lay.P_MARKERS:lay.P_MARKERS + 14] = data.markers.reshape(-1)
+    par[lay.P_TRACE] = 1 if trace else 0
+    par[lay.P_PORTVP_INIT] = 1 if options["port_vp_initiative"] else 0
+    par[lay.P_NAREAS] = data.n_areas
+    par[lay.P_NPORTS] = len(data.port_keys)
+    par[lay.P_NUNITS] = data.ust.shape[0]
+    par[lay.P_NLEADERS] = data.lst.shape[0]
+    return par
+
+
+def _policy_error(data: CampaignData, G: np.ndarray, policies: Mapping[str, str], game: int) -> PolicyError:
+    side = SIDES[int(G[lay.G_ERR_SIDE])]
+    err = lay.ERR_NAMES[int(G[lay.G_ERR])]
+    return PolicyError(f"policy {policies[side]!r} ({side}) handed in an illegal plan on turn {int(G[lay.G_TURN])} "
+                       f"of game {game}: {err} (stack slot {int(G[lay.G_ERR_STACK])})")
+
+
+def run_campaigns(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, str], seeds: np.ndarray,
+                  trace: bool = False) -> dict[str, np.ndarray]:
+    """Play one campaign per seed; the kernels' raw output.
+
+    Args:
+        data: the compiled scenario; options, policies: as :func:`build_par`.
+        seeds: ``uint64[g]`` stream seeds.
+        trace: also return per-turn unit snapshots and each game's VP ledger.
+
+    Returns:
+        ``{"G": int64[g, G_NF], "battles": int64[b, 1 + BE_NF]}``, plus ``"trace"``
+        (``int64[g, T + 2, U, TR_NF]``: the set-up, each turn after its orders, the end) and
+        ``"ledger"`` (``int64[g, LEDGER_MAX, LG_NF]``, each game's VP awards) when tracing.
+
+    Raises:
+        PolicyError: if a policy handed in an illegal plan.
+    """
+    from .campaign_loop import play_campaigns_nb
+
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    g = seeds.shape[0]
+    par = build_par(data, options, policies, trace)
+    nu = data.ust.shape[0]
+    T = int(options["turns"])
+    out_g = np.zeros((g, lay.G_NF), dtype=np.int64)
+    tr = np.zeros((g if trace else 1, T + 2, nu, lay.TR_NF), dtype=np.int64)
+    led = np.zeros((g if trace else 1, lay.LEDGER_MAX if trace else 1, lay.LG_NF), dtype=np.int64)
+    cap = max(64, 8 * g)
+    while True:
+        bev = np.zeros((cap, 1 + lay.BE_NF), dtype=np.int64)
+        n = play_campaigns_nb(seeds, data.ust, data.lst, data.nodes, data.adj, data.cost, data.nh, data.matrix,
+                              data.markers, par, out_g, bev, tr, led)
+        if n <= cap:
+            break
+        cap = n
+    bad = np.nonzero(out_g[:, lay.G_ERR])[0]
+    if bad.size:
+        raise _policy_error(data, out_g[bad[0]], policies, int(bad[0]))
+    out = {"G": out_g, "battles": bev[:n]}
+    if trace:
+        out["trace"] = tr
+        out["ledger"] = led
+    return out
+
+
+def games_columns(G: np.ndarray, victory: int) -> dict[str, np.ndarray]:
+    """The games-table columns from the kernels' final game scalars (``int64[g, G_NF]``)."""
+    vp = G[:, lay.G_VP_NET]
+    winner = np.where(vp >= victory, 0, np.where(vp <= -victory, 1, -1)).astype(np.int8)
+    cols: dict[str, np.ndarray] = {
+        "winner": winner,
+        "vp_net": vp.astype(np.int32),
+        "score_us": G[:, lay.G_SCORE0].astype(np.int32),
+        "score_spain": G[:, lay.G_SCORE1].astype(np.int32),
+        "turns": G[:, lay.G_TURNS].astype(np.int16),
+        "end_reason": G[:, lay.G_END].astype(np.int8),
+    }
+    for s, side in enumerate(SIDES):
+        for t, ty in enumerate(TYPE_NAMES):
+            cols[f"sunk_{side}_{ty.lower()}"] = G[:, lay.G_SUNK + s * 6 + t].astype(np.int16)
+    for s, side in enumerate(SIDES):
+        cols[f"leaders_killed_{side}"] = G[:, lay.G_LKILLED0 + s].astype(np.int16)
+        cols[f"ports_destroyed_{side}"] = G[:, lay.G_PDEST0 + s].astype(np.int16)
+        cols[f"interned_{side}"] = G[:, lay.G_INTERNED0 + s].astype(np.int16)
+        cols[f"scuttled_{side}"] = G[:, lay.G_SCUTTLED0 + s].astype(np.int16)
+    cols["battles"] = G[:, lay.G_BATTLES].astype(np.int16)
+    cols["port_attacks"] = G[:, lay.G_PATTACKS].astype(np.int16)
+    for s, side in enumerate(SIDES):
+        for k, kind in enumerate(VP_KIND_COLUMNS):
+            cols[f"vp_{kind}_{side}"] = G[:, lay.G_VPK + s * 6 + k].astype(np.int32)
+    cols["dice"] = G[:, lay.G_DRAWS].astype(np.int32)
+    return cols
+
+
+def battles_columns(bev: np.ndarray) -> dict[str, np.ndarray]:
+    """The ``battles`` events columns from the kernels' battle rows (``int64[b, 1 + BE_NF]``)."""
+    c = lambda f: bev[:, 1 + f]  # noqa: E731
+    w = c(lay.BE_WINNER)
+    return {
+        "game": bev[:, 0].astype(np.int64),
+        "turn": c(lay.BE_TURN).astype(np.int16),
+        "area": c(lay.BE_AREA).astype(np.int16),
+        "initiative": c(lay.BE_INIT).astype(np.int8),
+        "order_us": c(lay.BE_ORDER0).astype(np.int8),
+        "order_spain": c(lay.BE_ORDER1).astype(np.int8),
+        "units_us": c(lay.BE_N0).astype(np.int16),
+        "units_spain": c(lay.BE_N1).astype(np.int16),
+        "rounds": c(lay.BE_ROUNDS).astype(np.int16),
+        "end_reason": c(lay.BE_REASON).astype(np.int8),
+        "winner": np.where(w < 0, 2, w).astype(np.int8),
+        "sunk_us": c(lay.BE_SUNK0).astype(np.int16),
+        "sunk_spain": c(lay.BE_SUNK1).astype(np.int16),
+        "disabled_us": c(lay.BE_DIS0).astype(np.int16),
+        "disabled_spain": c(lay.BE_DIS1).astype(np.int16),
+        "escaped_us": c(lay.BE_ESC0).astype(np.int16),
+        "escaped_spain": c(lay.BE_ESC1).astype(np.int16),
+        "leader_killed_us": c(lay.BE_LK0).astype(np.int8),
+        "leader_killed_spain": c(lay.BE_LK1).astype(np.int8),
+        "damage_us": c(lay.BE_DMG0).astype(np.int16),
+        "damage_spain": c(lay.BE_DMG1).astype(np.int16),
+    }
+
+
+class DawnOfEmpire(Game):
+    """The Dawn of Empire campaign game (see the module docstring)."""
+
+    name = "dawn-of-empire"
+    title = "Dawn of Empire: the 1898 naval campaign in the Atlantic (Rules 4.0-14.12)"
+    rulebook = "000_965723e62316277e.txt"
+    sides = SIDES
+    options = (
+        Option("turns", int, 6, min=1, max=9,
+               doc="game length in turns (Rule 4.5 B: 6; 14.1 Extra Time: 7-9)"),
+        Option("handicap", int, 0, min=-60, max=60, score_only=True,
+               doc="starting VPs on the track, positive favours the US, negative Spain (14.4 Bidding, 14.5 "
+                   "Handicapping); no policy reads the VP track, so it only shifts vp_net (with "
+                   "automatic_victory on it can also end a game sooner)"),
+        Option("speed_disengage", str, "when-able", choices=SPEED_MODES,
+               doc="Rule 10.2: 'when-able' (the standard rule, always used when possible) or 'never'"),
+        Option("delayed_repair", bool, False, doc="14.2 Alternate Delayed Repair"),
+        Option("maintenance", bool, False, doc="14.3 Maintenance damage (not with delayed_repair)"),
+        Option("fog_of_war", bool, False,
+               doc="14.6 Fog of War: counters face up, so policies see enemy units (orders stay hidden)"),
+        Option("automatic_victory", bool, False, doc="14.7 Automatic Victory at 29 VPs at the end of a turn"),
+        Option("restrict_disabled", bool, False,
+               doc="14.8 Restricting Disabled Units: neutral ports allowed, scuttling, movement floor 1"),
+        Option("speed_subgroups", bool, False,
+               doc="14.9 Speed Defined Subgroups (needs speed_disengage = when-able)"),
+        Option("extra_warships", bool, False, doc="14.10 Extra Warships"),
+        Option("free_deployment", bool, False, doc="14.11 Free Deployment (policies place the set-up)"),
+        Option("germans", bool, False, doc="14.12 The Germans (four units and a leader at Caracas, for Spain)"),
+        Option("port_vp_initiative", bool, False,
+               doc="12.1.3 A read literally: a destroyed port earns VPs only for a side that had the initiative "
+                   "in the area (default: any attacker with units left, 8.4 L)"),
+        Option("us_aggression", float, 0.5, min=0.0, max=1.0,
+               doc="knob of the US policies in [0, 1] (see simlab.games.doe.policies)"),
+        Option("spain_aggression", float, 0.5, min=0.0, max=1.0,
+               doc="knob of the Spanish policies in [0, 1] (see simlab.games.doe.policies)"),
+    )
+    policies = {"us": US_POLICIES, "spain": SPAIN_POLICIES}
+    default_policies = {"us": "hunter", "spain": "raider"}
+    scenarios = ("standard",)
+    default_scenario = "standard"
+    data_dir = rules.DATA_DIR
+
+    def data_schema(self):
+        return rules.SCHEMA
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """14.3 G: maintenance may not be used with delayed repair; 14.9 needs speed disengagement.
+
+        Raises:
+            SpecError: on a forbidden combination.
+        """
+        if options.get("maintenance") and options.get("delayed_repair"):
+            raise SpecError("options maintenance and delayed_repair cannot be combined (Rule 14.3 G)")
+        if options.get("speed_subgroups") and options.get("speed_disengage") == "never":
+            raise SpecError("option speed_subgroups (14.9) needs speed_disengage = when-able")
+
+    def load_scenario(self, name_or_path: str | None, data: DataPack | None = None) -> Scenario:
+        """The built-in scenario ``standard`` (Rule 13.0), compiled from the data pack.
+
+        Raises:
+            ScenarioError: on any other name (the campaign has no scenario files).
+            DataPackError: if the pack lacks a value the campaign needs.
+        """
+        name = name_or_path or self.default_scenario
+        if name not in self.scenarios:
+            raise ScenarioError(f"unknown dawn-of-empire scenario '{name}' (built-in: {', '.join(self.scenarios)})")
+        pack = data if data is not None else self.load_data()
+        view = pack.view()
+        cd = compile_campaign(view)
+        return Scenario(name=name, sides=SIDES, payload=cd, source=f"builtin:{name}", used=frozenset(view.used),
+                        title="The 13.0 set-up: the Spanish-American naval war in the Atlantic, 1898")
+
+    def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
+        """Play one campaign per seed (see the module docstring for the columns).
+
+        Raises:
+            PolicyError: if a policy hands in an illegal plan (a bug, reported with its turn).
+        """
+        data: CampaignData = scenario.payload
+        raw = run_campaigns(data, options, policies, seeds)
+        cols = games_columns(raw["G"], int(data.rules["victory_vp"]))
+        ev = battles_columns(raw["battles"])
+        cats = {
+            "end_reason": lay.END_REASONS,
+            "battles.area": data.node_names[:data.n_areas],
+            "battles.initiative": SIDES,
+            "battles.order_us": lay.ORDER_NAMES,
+            "battles.order_spain": lay.ORDER_NAMES,
+            "battles.end_reason": BATTLE_END_REASONS,
+            "battles.winner": SIDES + ("none",),
+        }
+        return Batch(games=cols, categories=cats, events={"battles": ev})
+
+    def end_reasons(self):
+        return lay.END_REASONS
+
+    # ------------------------------------------------------------------ analysis and soak hooks
+    def rescore(self, scenario: Scenario, games, options, changes):
+        """Winners with another ``handicap`` (14.4-14.5, ruling C26): the VP track is the handicap
+        plus ``score_us - score_spain`` (the VPs earned, which no policy's play depends on the
+        handicap for) and the winner follows 12.2. ``None`` under 14.7 (automatic victory ends games on the
+        running track, which a starting handicap moves; ruling A3)."""
+        if options.get("automatic_victory"):
+            return None
+        if set(changes) - {"handicap"}:
+            return None
+        vic = int(scenario.payload.rules["victory_vp"])
+        h = int(changes.get("handicap", options["handicap"]))
+        vp = h + np.asarray(games["score_us"], dtype=np.int64) - np.asarray(games["score_spain"], dtype=np.int64)
+        return np.where(vp >= vic, 0, np.where(vp <= -vic, 1, -1)).astype(np.int8)
+
+    def soak_cases(self):
+        """The standard rules, every optional rule that can be combined, and 14.2 with 14.11."""
+        return [("standard", {}),
+                ("standard", {"turns": 9, "extra_warships": True, "germans": True, "maintenance": True,
+                              "fog_of_war": True, "automatic_victory": True, "restrict_disabled": True,
+                              "speed_subgroups": True, "port_vp_initiative": True}),
+                ("standard", {"delayed_repair": True, "free_deployment": True, "speed_disengage": "never"})]
+
+    def invariant_violations(self, scenario: Scenario, batch: Batch, options) -> list[str]:
+        """The generic contract plus the campaign's own: the VP track is the handicap plus both
+        sides' VPs, each side's VPs are the sum of its VPs by kind (12.1), the winner follows the
+        track (12.2), every game ran its turns or ended by 14.7, the battles table has one row per
+        battle counted, and no battle sank more units than a side lost."""
+        out = super().invariant_violations(scenario, batch, options)
+        g = {k: np.asarray(v) for k, v in batch.games.items()}
+        n = len(g["winner"])
+        if n == 0:
+            return out
+        h = int(options.get("handicap", 0))
+        if (g["vp_net"] != h + g["score_us"] - g["score_spain"]).any():
+            out.append("vp_net is not handicap + score_us - score_spain")
+        for side in SIDES:
+            kinds = sum(g[f"vp_{k}_{side}"] for k in VP_KIND_COLUMNS)
+            if (kinds != g[f"score_{side}"]).any():
+                out.append(f"score_{side} is not the sum of its VPs by kind")
+        vic = int(scenario.payload.rules["victory_vp"])
+        want = np.where(g["vp_net"] >= vic, 0, np.where(g["vp_net"] <= -vic, 1, -1))
+        if (want != g["winner"]).any():
+            out.append("winner does not follow the VP track (12.2)")
+        ended = (g["turns"] == int(options.get("turns", 6))) | (g["end_reason"] == lay.END_AUTOMATIC)
+        if not ended.all():
+            out.append("a game stopped before its last turn without an automatic victory")
+        ev = batch.events.get("battles", {})
+        rows = np.bincount(np.asarray(ev.get("game", np.zeros(0, np.int64))), minlength=n)
+        if (rows != g["battles"]).any():
+            out.append("battles column differs from the battles table")
+        for side in SIDES:
+            lost = sum(g[f"sunk_{side}_{t.lower()}"] for t in TYPE_NAMES)
+            in_battle = np.bincount(np.asarray(ev.get("game", np.zeros(0, np.int64))),
+                                    weights=np.asarray(ev.get(f"sunk_{side}", np.zeros(0))), minlength=n)
+            if (in_battle > lost).any():
+                out.append(f"battles sank more {side} units than the {side} lost")
+        return out
+
+    def capped(self, scenario: Scenario, batch: Batch, options) -> np.ndarray:
+        """Games with a battle stopped at the round cap (ruling B9); the turn loop has no other cap
+        a game can reach."""
+        g = np.asarray(batch.games["winner"])
+        ev = batch.events.get("battles", {})
+        if not len(np.asarray(ev.get("game", ()))):
+            return np.zeros(len(g), dtype=bool)
+        from .enums import END_MAX_ROUNDS
+        hit = np.asarray(ev["game"])[np.asarray(ev["end_reason"]) == END_MAX_ROUNDS]
+        out = np.zeros(len(g), dtype=bool)
+        out[hit] = True
+        return out
+
+    def bench_scenarios(self):
+        return ("standard",)
+
+    def bench_cases(self, quick: bool = False) -> list[dict]:
+        """Campaigns per second in one process and the dice floor (see :func:`bench_cases`)."""
+        return bench_cases(self, quick)
+
+
+def bench_cases(game: DawnOfEmpire, quick: bool = False) -> list[dict]:
+    """Two cases whose rate ratio is the *dice-floor ratio* (time per campaign / time to draw the
+    same number of dice in one vectorised numpy call), which ``simlab bench`` reports as a derived
+    figure (``ratio_to``):
+
+    * ``campaign kernel standard``: ``items`` 6-turn campaigns of ``standard`` with the default
+      policies in one process (unit ``games``);
+    * ``dice floor standard``: the same number of games' worth of dice (the mean ``dice`` column
+      of those campaigns) drawn by ``numpy.random.Generator.integers`` in one call (unit
+      ``games``).
+    """
+    n = 2_000 if quick else 20_000
+    sc = game.load_scenario("standard")
+    opts = game.resolve_options({})
+    pols = game.resolve_policies(SIDES, {})
+    seeds = game_seeds(2024, 1, 0, n)
+    probe = run_campaigns(sc.payload, opts, pols, seeds[: min(n, 2000)])
+    dice_per_game = float(probe["G"][:, lay.G_DRAWS].mean())
+    ndice = int(round(dice_per_game * n))
+    gen = np.random.default_rng(2024)
+
+    def campaigns():
+        run_campaigns(sc.payload, opts, pols, seeds)
+
+    def dice():
+        gen.integers(1, 7, size=ndice, dtype=np.int64)
+
+    return [
+        {"name": "campaign kernel standard", "unit": "games", "items": n, "fn": campaigns,
+         "detail": "6-turn campaigns, default policies, one process"},
+        {"name": "dice floor standard", "unit": "games", "items": n, "fn": dice, "ratio_to": "campaign kernel standard",
+         "ratio_name": "dice-floor ratio (time per campaign / time to draw its dice)",
+         "detail": f"{dice_per_game:.0f} dice per campaign drawn in one numpy call"},
+    ]
+
+
+GAME = DawnOfEmpire()

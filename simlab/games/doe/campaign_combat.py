@@ -1,0 +1,607 @@
+"""numba kernels of the Dawn of Empire campaign: combat, area control, VPs, repair, maintenance.
+
+Only ``@njit`` functions (suffix ``_nb``); state layout in :mod:`campaign_layout`. Every battle
+is resolved by the shared battle-line kernel :func:`simlab.games.doe.kernels.battle_nb` (rulings
+B1-B10); the campaign rulings C1... are in docs/rulings.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import campaign_layout as lay
+from .campaign_kernels import (
+    MAXSS,
+    eff_att_nb,
+    eff_mov_nb,
+    port_borders_nb,
+    port_friendly_nb,
+    port_neutral_nb,
+    remove_from_stack_nb,
+    stack_leader_stars_nb,
+    strength_key_nb,
+)
+from .dice import d6_nb
+from .enums import DISABLED, END_SPEED, ESCAPED, IN_LINE, LEADER_KILLED, SPEED_NEVER, SPEED_STOP, SUNK
+from .kernels import battle_nb, effective_movement_nb
+
+_BATTLE_WORK = 6
+
+
+# ============================================================================ VP ledger
+@njit(cache=True)
+def award_nb(side, kind, amount, where, G, ledger):
+    """Add ``amount`` VPs to ``side`` (Rule 12.1) and record the award in the ledger."""
+    if amount == 0:
+        return
+    k = G[lay.G_NLEDGER]
+    if k < ledger.shape[0]:
+        ledger[k, lay.LG_TURN] = G[lay.G_TURN]
+        ledger[k, lay.LG_SIDE] = side
+        ledger[k, lay.LG_KIND] = kind
+        ledger[k, lay.LG_AMOUNT] = amount
+        ledger[k, lay.LG_WHERE] = where
+    G[lay.G_NLEDGER] = k + 1
+    G[lay.G_SCORE0 + side] += amount
+    G[lay.G_VPK + side * 6 + kind] += amount
+    G[lay.G_VP_NET] += amount if side == lay.US else -amount
+
+
+# ============================================================================ losses
+@njit(cache=True)
+def kill_leader_nb(i, lst, LD, G, ledger):
+    """Rule 6.3 C-D, 12.1.2 B: a leader killed; the opposing side earns his stars."""
+    if LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
+        return
+    LD[i, lay.LF_STATE] = lay.LEADER_DEAD
+    LD[i, lay.LF_UNIT] = -1
+    side = lst[i, lay.LS_SIDE]
+    G[lay.G_LKILLED0 + side] += 1
+    award_nb(1 - side, np.int64(lay.VK_LEADERS), lst[i, lay.LS_STARS], np.int64(-1), G, ledger)
+
+
+@njit(cache=True)
+def sink_unit_nb(u, scuttled, ust, lst, par, U, S, SM, LD, G, ledger):
+    """A unit sunk (8.3.2.2 C) or scuttled (14.8 A, ruling C19): out of play for good; its loss
+    VPs (12.1.2 A) count toward the turn's total; leaders aboard die with it (6.3 C)."""
+    remove_from_stack_nb(u, U, S, SM, LD, lst)
+    side = ust[u, lay.US_SIDE]
+    G[lay.G_LOSSHALF0 + 1 - side] += par[lay.P_LOSSHALF + ust[u, lay.US_TYPE]]
+    U[u, lay.UF_LOC] = lay.LOC_SCUTTLED if scuttled else lay.LOC_SUNK
+    G[lay.G_SUNK + side * 6 + ust[u, lay.US_TYPE]] += 1
+    if scuttled:
+        G[lay.G_SCUTTLED0 + side] += 1
+    for i in range(lst.shape[0]):
+        if LD[i, lay.LF_STATE] == lay.LEADER_IN_PLAY and LD[i, lay.LF_UNIT] == u:
+            kill_leader_nb(i, lst, LD, G, ledger)
+
+
+@njit(cache=True)
+def nearest_port_nb(frm, side, german, allow_neutral, nodes, cost, par):
+    """The nearest port (least MP from ``frm``) friendly to ``side`` (and neutral ones when
+    ``allow_neutral``); ties go to the larger repair value, then the lower node (the owner's
+    choice, 8.3.2.1 B, ruling C17). Returns ``(port, mp)`` or ``(-1, BIG)``."""
+    A = par[lay.P_NAREAS]
+    best = -1
+    bc = lay.BIG
+    br = -1
+    for p in range(A, nodes.shape[0]):
+        ok = port_friendly_nb(nodes, p, side, german, par)
+        if not ok and allow_neutral and port_neutral_nb(nodes, p, german, par):
+            ok = True
+        if not ok:
+            continue
+        c = cost[lay.KMAX, frm, p] if p != frm else 0
+        r = nodes[p, lay.NS_REPAIR]
+        if c < bc or (c == bc and r > br):
+            best = p
+            bc = c
+            br = r
+    return best, bc
+
+
+@njit(cache=True)
+def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger):
+    """A disabled unit goes to the nearest friendly port (8.3.2.1 B; also neutral ones and
+    scuttling under 14.8); a unit that disengaged by speed to the nearest friendly or neutral port
+    (10.2.2 B). Leaders aboard go with it (6.3 B)."""
+    remove_from_stack_nb(u, U, S, SM, LD, lst)
+    U[u, lay.UF_OUT] = why
+    side = ust[u, lay.US_SIDE]
+    german = ust[u, lay.US_GERMAN] & 1 != 0
+    restrict = par[lay.P_RESTRICT] != 0
+    allow_neutral = why == lay.OUT_ESCAPED or restrict
+    p, c = nearest_port_nb(frm, side, german, allow_neutral, nodes, cost, par)
+    if p < 0:
+        return
+    if restrict and why == lay.OUT_DISABLED and c > 0:
+        if eff_mov_nb(ust, U, u, par[lay.P_MINMOV_R]) < c:
+            sink_unit_nb(u, np.bool_(True), ust, lst, par, U, S, SM, LD, G, ledger)
+            return
+    U[u, lay.UF_LOC] = p
+    if port_neutral_nb(nodes, p, german, par) and p != frm:
+        U[u, lay.UF_NEUTRAL] = 1
+
+
+# ============================================================================ combat
+@njit(cache=True)
+def engaged_stack_nb(side, area, nodes, par, S):
+    """The squadron a side fights with in an area (8.1 A, ruling C14): its squadron at sea there,
+    else its largest squadron in a friendly port bordering the area. Returns ``(stack, at_sea)``
+    or ``(-1, False)``."""
+    base = side * MAXSS
+    best = -1
+    bn = 1
+    for s in range(base, base + MAXSS):
+        if S[s, lay.SF_SIDE] == side and S[s, lay.SF_LOC] == area and S[s, lay.SF_N] > bn:
+            best = s
+            bn = S[s, lay.SF_N]
+    if best >= 0:
+        return best, True
+    A = par[lay.P_NAREAS]
+    for s in range(base, base + MAXSS):
+        if S[s, lay.SF_SIDE] != side or S[s, lay.SF_N] <= bn:
+            continue
+        loc = S[s, lay.SF_LOC]
+        if loc >= A and nodes[loc, lay.NS_PSIDE] == side and port_borders_nb(nodes, loc, area):
+            best = s
+            bn = S[s, lay.SF_N]
+    return best, False
+
+
+@njit(cache=True)
+def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
+    """Rule 12.1.3 B: the initiative side with a Blockade squadron in the area earns 2 VPs if an
+    opposing squadron in the area or a bordering port has Coal orders (once per area and turn)."""
+    if ND[area, lay.ND_BLKVP] != 0:
+        return
+    has_blk = False
+    base = init * MAXSS
+    for s in range(base, base + MAXSS):
+        if (S[s, lay.SF_SIDE] == init and S[s, lay.SF_N] >= 2 and S[s, lay.SF_LOC] == area
+                and S[s, lay.SF_ORDER] == lay.BLOCKADE):
+            has_blk = True
+    if not has_blk:
+        return
+    opp = 1 - init
+    base = opp * MAXSS
+    for s in range(base, base + MAXSS):
+        if S[s, lay.SF_SIDE] != opp or S[s, lay.SF_N] < 2 or S[s, lay.SF_ORDER] != lay.COAL:
+            continue
+        loc = S[s, lay.SF_LOC]
+        if loc == area or (loc >= par[lay.P_NAREAS] and port_borders_nb(nodes, loc, area)):
+            ND[area, lay.ND_BLKVP] = 1
+            award_nb(init, np.int64(lay.VK_BLOCKADE), par[lay.P_BLKVP], area, G, ledger)
+            return
+
+
+@njit(cache=True)
+def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng):
+    """Optional rule 14.9 after a side disengaged by speed (``battle_nb`` in ``SPEED_STOP`` mode):
+    its units still in line form subgroups by speed; every unit of the pursuer that is at least as
+    fast as the slowest subgroup engages it (14.9 C lets the pursuer send everything after the
+    slowest group) for one more round without leaders' dice; then every surviving unit of the
+    disengaging side disengages (14.9 D). Statuses and damage are updated in place; returns the
+    rounds fought (0 or 1)."""
+    k = 1 - winner
+    lo_k = 0 if k == 0 else n0
+    hi_k = n0 if k == 0 else n
+    lo_w = n0 if k == 0 else 0
+    hi_w = n if k == 0 else n0
+    vmin = 1 << 30
+    for i in range(lo_k, hi_k):
+        if status[i] == IN_LINE:
+            v = effective_movement_nb(mov[i], dmg[i])
+            if v < vmin:
+                vmin = v
+    idx = np.empty(n, dtype=np.int64)
+    m0 = np.int64(0)
+    for i in range(lo_w, hi_w):
+        if status[i] == IN_LINE and effective_movement_nb(mov[i], dmg[i]) >= vmin:
+            idx[m0] = i
+            m0 += 1
+    m1 = np.int64(0)
+    for i in range(lo_k, hi_k):
+        if status[i] == IN_LINE and effective_movement_nb(mov[i], dmg[i]) == vmin:
+            idx[m0 + m1] = i
+            m1 += 1
+    fought = 0
+    if m0 > 0 and m1 > 0:
+        m = m0 + m1
+        a2 = np.empty(m, dtype=np.int64)
+        d2 = np.empty(m, dtype=np.int64)
+        v2 = np.empty(m, dtype=np.int64)
+        g2 = np.empty(m, dtype=np.int64)
+        s2 = np.empty(m, dtype=np.int8)
+        for j in range(m):
+            a2[j] = att[idx[j]]
+            d2[j] = dfn[idx[j]]
+            v2[j] = mov[idx[j]]
+            g2[j] = dmg[idx[j]]
+        battle_nb(a2, d2, v2, g2, s2, m0, m1, np.int64(0), np.int64(0), np.int64(1), np.int64(SPEED_NEVER), rng,
+                  np.zeros((6, m), dtype=np.int64))
+        for j in range(m):
+            dmg[idx[j]] = g2[j]
+            status[idx[j]] = s2[j]
+        fought = 1
+    for i in range(lo_k, hi_k):
+        if status[i] == IN_LINE:
+            status[i] = ESCAPED
+    return fought
+
+
+@njit(cache=True)
+def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, bev, rng,
+                      work, att, dfn, mov, dmg, status, mem):
+    """One battle between the US squadron ``s0`` and the Spanish squadron ``s1`` (Rules 8.3, 6.2-6.3,
+    10.1-10.2) through :func:`~simlab.games.doe.kernels.battle_nb`, then its results applied to
+    the campaign: sunk units and losses VPs, disabled units to port, leaders, the events row."""
+    n0 = S[s0, lay.SF_N]
+    n1 = S[s1, lay.SF_N]
+    n = n0 + n1
+    for i in range(n):
+        s = s0 if i < n0 else s1
+        u = SM[s, i if i < n0 else i - n0]
+        mem[i] = u
+        att[i] = ust[u, lay.US_ATT]
+        dfn[i] = ust[u, lay.US_DEF]
+        m = ust[u, lay.US_MOV]
+        if S[s, lay.SF_ORDER] == lay.COAL:
+            m -= 1  # 5.3 A: coaling squadrons lose 1 MP for disengagement
+        mov[i] = m
+        dmg[i] = U[u, lay.UF_DMG]
+    st0, ld0 = stack_leader_stars_nb(s0, S, SM, LD, lst)
+    st1, ld1 = stack_leader_stars_nb(s1, S, SM, LD, lst)
+    o0 = S[s0, lay.SF_ORDER]
+    o1 = S[s1, lay.SF_ORDER]
+    loc0 = S[s0, lay.SF_LOC]
+    loc1 = S[s1, lay.SF_LOC]
+    d_before0 = 0
+    d_before1 = 0
+    for i in range(n):
+        if i < n0:
+            d_before0 += dmg[i]
+        else:
+            d_before1 += dmg[i]
+    speed = par[lay.P_SPEED]
+    if speed != SPEED_NEVER and par[lay.P_SUBGROUPS] != 0:
+        speed = SPEED_STOP
+    w, rounds, why, lf0, lf1 = battle_nb(att[:n], dfn[:n], mov[:n], dmg[:n], status[:n], n0, n1, st0, st1,
+                                        par[lay.P_MAX_ROUNDS], speed, rng, work)
+    if speed == SPEED_STOP and why == END_SPEED and rounds > 0:
+        rounds += pursuit_round_nb(w, n0, n, att, dfn, mov, dmg, status, rng)
+    sunk = np.zeros(2, dtype=np.int64)
+    dis = np.zeros(2, dtype=np.int64)
+    esc = np.zeros(2, dtype=np.int64)
+    dsum = np.zeros(2, dtype=np.int64)
+    # leaders killed by the die (6.3 D) while their ship survives
+    if lf0 == LEADER_KILLED and ld0 >= 0:
+        kill_leader_nb(ld0, lst, LD, G, ledger)
+    if lf1 == LEADER_KILLED and ld1 >= 0:
+        kill_leader_nb(ld1, lst, LD, G, ledger)
+    for i in range(n):
+        u = mem[i]
+        k = 0 if i < n0 else 1
+        U[u, lay.UF_DMG] = dmg[i]
+        dsum[k] += dmg[i]
+        frm = loc0 if k == 0 else loc1
+        if status[i] == SUNK:
+            sunk[k] += 1
+            sink_unit_nb(u, np.bool_(False), ust, lst, par, U, S, SM, LD, G, ledger)
+        elif status[i] == DISABLED:
+            dis[k] += 1
+            send_to_port_nb(u, frm, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger)
+        elif status[i] == ESCAPED:
+            esc[k] += 1
+            send_to_port_nb(u, frm, lay.OUT_ESCAPED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger)
+    for k in range(2):
+        s = s0 if k == 0 else s1
+        if esc[k] > 0 or S[s, lay.SF_N] == 0 or S[s, lay.SF_SIDE] != k:
+            ND[area, lay.ND_NOCTRL0 + k] = 1
+    G[lay.G_BATTLES] += 1
+    b = G[lay.G_NBEV]
+    if b < bev.shape[0]:
+        bev[b, lay.BE_TURN] = G[lay.G_TURN]
+        bev[b, lay.BE_AREA] = area
+        bev[b, lay.BE_INIT] = init
+        bev[b, lay.BE_ORDER0] = o0
+        bev[b, lay.BE_ORDER1] = o1
+        bev[b, lay.BE_N0] = n0
+        bev[b, lay.BE_N1] = n1
+        bev[b, lay.BE_ROUNDS] = rounds
+        bev[b, lay.BE_REASON] = why
+        bev[b, lay.BE_WINNER] = w
+        bev[b, lay.BE_SUNK0] = sunk[0]
+        bev[b, lay.BE_SUNK1] = sunk[1]
+        bev[b, lay.BE_DIS0] = dis[0]
+        bev[b, lay.BE_DIS1] = dis[1]
+        bev[b, lay.BE_ESC0] = esc[0]
+        bev[b, lay.BE_ESC1] = esc[1]
+        bev[b, lay.BE_LK0] = 1 if (ld0 >= 0 and LD[ld0, lay.LF_STATE] == lay.LEADER_DEAD) else 0
+        bev[b, lay.BE_LK1] = 1 if (ld1 >= 0 and LD[ld1, lay.LF_STATE] == lay.LEADER_DEAD) else 0
+        bev[b, lay.BE_DMG0] = dsum[0] - d_before0
+        bev[b, lay.BE_DMG1] = dsum[1] - d_before1
+    G[lay.G_NBEV] = b + 1
+
+
+@njit(cache=True)
+def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem):
+    """Port Attack Resolution (Rule 8.4) by the Raid or Blockade squadron ``s``: one round; every
+    unit fires in line order (8.4 E, ruling C15), hitting the port on 5 or 6 with a damage die per
+    hit (8.4 G); the port fires back with its attack (Blockade: at the 1st, 3rd, ... unit) or mine
+    value (Raid: at the 1st, 4th, ...) (8.4 B-C, E, H), simultaneously with that unit; the attack
+    ends when the port's damage exceeds its defense, and the attacker, if it has units left, then
+    earns 3 + defense VPs (8.4 I, L; 12.1.3 A; with the option ``port_vp_initiative`` only if it
+    had the initiative in the area, ruling C16)."""
+    side = S[s, lay.SF_SIDE]
+    p = S[s, lay.SF_TARGET]
+    if p < 0 or nodes[p, lay.NS_PSIDE] != 1 - side or not port_borders_nb(nodes, p, area):
+        return
+    if ND[p, lay.ND_PDMG] > nodes[p, lay.NS_DEF]:
+        return  # still destroyed (14.2): nothing to attack until it recovers
+    blockade = S[s, lay.SF_ORDER] == lay.BLOCKADE
+    port_dice = nodes[p, lay.NS_ATT] if blockade else nodes[p, lay.NS_MINE]
+    every = 2 if blockade else 3
+    G[lay.G_PATTACKS] += 1
+    n = S[s, lay.SF_N]
+    for i in range(n):
+        mem[i] = SM[s, i]
+    stars, ld = stack_leader_stars_nb(s, S, SM, LD, lst)
+    lship = mem[0]
+    destroyed = False
+    for i in range(n):
+        u = mem[i]
+        dice = eff_att_nb(ust, U, u)
+        if ld >= 0 and i < stars and LD[ld, lay.LF_STATE] == lay.LEADER_IN_PLAY and LD[ld, lay.LF_UNIT] == lship \
+                and U[lship, lay.UF_STACK] == s:
+            dice += 1
+        for _ in range(dice):
+            r = d6_nb(rng)
+            if r >= 5:
+                ND[p, lay.ND_PDMG] += d6_nb(rng)
+                ND[p, lay.ND_PHIT] = 1
+        if i % every == 0 and port_dice > 0:
+            hit = 0
+            disabled = False
+            for _ in range(port_dice):
+                r = d6_nb(rng)
+                if r == 6:
+                    hit += d6_nb(rng)
+                elif r == 5:
+                    disabled = True
+            if hit > 0:
+                U[u, lay.UF_DMG] += hit
+            if U[u, lay.UF_DMG] > ust[u, lay.US_DEF]:
+                sink_unit_nb(u, np.bool_(False), ust, lst, par, U, S, SM, LD, G, ledger)
+            else:
+                if hit > 0 and ld >= 0 and LD[ld, lay.LF_STATE] == lay.LEADER_IN_PLAY and LD[ld, lay.LF_UNIT] == u:
+                    if d6_nb(rng) == 6:
+                        kill_leader_nb(ld, lst, LD, G, ledger)
+                if disabled:
+                    send_to_port_nb(u, area, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger)
+        if ND[p, lay.ND_PDMG] > nodes[p, lay.NS_DEF]:
+            destroyed = True
+            break
+    if destroyed:
+        ND[p, lay.ND_PDESTROYED] += 1
+        G[lay.G_PDEST0 + 1 - side] += 1
+        if S[s, lay.SF_N] > 0 and S[s, lay.SF_SIDE] == side and (par[lay.P_PORTVP_INIT] == 0
+                                                                 or ND[area, lay.ND_INIT] == side):
+            award_nb(side, np.int64(lay.VK_PORT), par[lay.P_PORTVP] + nodes[p, lay.NS_DEF], p, G, ledger)
+
+
+@njit(cache=True)
+def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, ledger, bev, rng, work,
+                    att, dfn, mov, dmg, status, mem):
+    """The Combat Phase (Rules 4.3, 8.0-8.4, 10, 12.1.3), area by area in map order (4.3 B, ruling
+    C13): initiative (8.1; Spain rolls first, ties to the US), the Search Matrix (8.2), a battle,
+    then the port attacks of Raid and Blockade squadrons still in the area (8.4 A)."""
+    A = par[lay.P_NAREAS]
+    for a in range(A):
+        s0, sea0 = engaged_stack_nb(lay.US, a, nodes, par, S)
+        s1, sea1 = engaged_stack_nb(lay.SPAIN, a, nodes, par, S)
+        if s0 >= 0 and s1 >= 0 and (sea0 or sea1):
+            if sea0 and not sea1:
+                init = lay.US
+            elif sea1 and not sea0:
+                init = lay.SPAIN
+            else:
+                st0, _ = stack_leader_stars_nb(s0, S, SM, LD, lst)
+                st1, _ = stack_leader_stars_nb(s1, S, SM, LD, lst)
+                v1 = S[s1, lay.SF_N] + st1 + d6_nb(rng)
+                v0 = S[s0, lay.SF_N] + st0 + d6_nb(rng)
+                init = lay.US if v0 >= v1 else lay.SPAIN
+            ND[a, lay.ND_INIT] = init
+            blockade_vs_coal_nb(init, a, nodes, par, S, ND, G, ledger)
+            si = s0 if init == lay.US else s1
+            so = s1 if init == lay.US else s0
+            oi = S[si, lay.SF_ORDER]
+            oo = S[so, lay.SF_ORDER]
+            if oi == lay.HOLD:
+                oi = lay.ANCHOR
+            if oo == lay.HOLD:
+                oo = lay.ANCHOR
+            cell = matrix[oi, oo]
+            if cell > 0 and d6_nb(rng) <= cell:
+                battle_in_area_nb(a, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, bev,
+                                  rng, work, att, dfn, mov, dmg, status, mem)
+        for side in range(2):
+            base = side * MAXSS
+            for s in range(base, base + MAXSS):
+                if (S[s, lay.SF_SIDE] == side and S[s, lay.SF_N] > 0 and S[s, lay.SF_LOC] == a
+                        and (S[s, lay.SF_ORDER] == lay.RAID or S[s, lay.SF_ORDER] == lay.BLOCKADE)):
+                    port_attack_nb(s, a, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem)
+
+
+# ============================================================================ control and VPs
+@njit(cache=True)
+def control_vp_phase_nb(nodes, par, S, ND, G, ledger):
+    """Area Control and VP Phase (Rules 4.4, 11.0, 12.1.1-12.1.2): a side controls an area where
+    it alone has a squadron of two or more units at sea that is not under Transit orders (11 A, B,
+    F), unless it disengaged or lost its squadron there this turn (11 D); controlled areas earn
+    their VPs; the turn's losses VPs are totalled with fractions dropped."""
+    A = par[lay.P_NAREAS]
+    for a in range(A):
+        pres0 = False
+        pres1 = False
+        for s in range(S.shape[0]):
+            if S[s, lay.SF_SIDE] < 0 or S[s, lay.SF_N] < 2 or S[s, lay.SF_LOC] != a:
+                continue
+            if S[s, lay.SF_ORDER] == lay.TRANSIT:
+                continue
+            if S[s, lay.SF_SIDE] == 0:
+                pres0 = True
+            else:
+                pres1 = True
+        ctrl = -1
+        if pres0 and not pres1 and ND[a, lay.ND_NOCTRL0] == 0:
+            ctrl = 0
+        elif pres1 and not pres0 and ND[a, lay.ND_NOCTRL1] == 0:
+            ctrl = 1
+        ND[a, lay.ND_CONTROL] = ctrl
+    for a in range(A):
+        if ND[a, lay.ND_CONTROL] == 0:
+            award_nb(np.int64(0), np.int64(lay.VK_AREA), nodes[a, lay.NS_VP_US], a, G, ledger)
+    for a in range(A):
+        if ND[a, lay.ND_CONTROL] == 1:
+            award_nb(np.int64(1), np.int64(lay.VK_AREA), nodes[a, lay.NS_VP_SPAIN], a, G, ledger)
+    for k in range(2):
+        v = G[lay.G_LOSSHALF0 + k] // 2
+        G[lay.G_LOSSHALF0 + k] = 0
+        award_nb(k, np.int64(lay.VK_LOSSES), v, np.int64(-1), G, ledger)
+
+
+# ============================================================================ repair
+@njit(cache=True)
+def close_orders_nb(ust, U):
+    """End of a turn's orders: each unit's order becomes its previous order for 5.x sequences;
+    disabled units count as Anchored (8.3.2.1 C), and so do units that disengaged by speed and
+    stranded units (rulings C12, C18); Transit streaks are counted (5.7 B)."""
+    for u in range(ust.shape[0]):
+        if U[u, lay.UF_LOC] < 0:
+            continue
+        o = U[u, lay.UF_ORDER]
+        if U[u, lay.UF_OUT] != 0 or o == lay.HOLD or o == lay.NO_ORDER:
+            o = lay.ANCHOR
+        U[u, lay.UF_PREV] = o
+        U[u, lay.UF_STREAK] = U[u, lay.UF_STREAK] + 1 if o == lay.TRANSIT else 0
+        U[u, lay.UF_ORDER] = lay.NO_ORDER
+
+
+@njit(cache=True)
+def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key):
+    k = 0
+    for u in range(ust.shape[0]):
+        if U[u, lay.UF_LOC] != p or U[u, lay.UF_DMG] <= 0:
+            continue
+        if german_only and ust[u, lay.US_GERMAN] & 1 == 0:
+            continue
+        if par[lay.P_DELAYED] != 0 and (U[u, lay.UF_STARTLOC] != p or U[u, lay.UF_MOVED] != 0
+                                        or U[u, lay.UF_OUT] != 0):
+            continue
+        cand[k] = u
+        key[u] = -(ust[u, lay.US_ATT] * 64 + ust[u, lay.US_DEF])
+        k += 1
+    for i in range(1, k):
+        u = cand[i]
+        j = i - 1
+        while j >= 0 and key[cand[j]] > key[u]:
+            cand[j + 1] = cand[j]
+            j -= 1
+        cand[j + 1] = u
+    for i in range(k):
+        if pts <= 0:
+            break
+        u = cand[i]
+        r = U[u, lay.UF_DMG] if U[u, lay.UF_DMG] < pts else pts
+        U[u, lay.UF_DMG] -= r
+        pts -= r
+
+
+@njit(cache=True)
+def repair_phase_nb(ust, nodes, par, U, ND):
+    """Repairs Phase (Rules 4.5, 9.0): each friendly port removes up to its repair value in damage
+    points from units in it, strongest units first (ruling C20); a port damaged this turn repairs
+    nothing (9 E, 8.4 I); neutral ports repair nothing (7.2.3 C) except Caracas for German units
+    (14.12 B). With 14.2 only units that stayed in the port all turn are repaired, and a damaged
+    port spends its repair value on itself first. Disabled markers are removed."""
+    A = par[lay.P_NAREAS]
+    nu = ust.shape[0]
+    cand = np.empty(nu, dtype=np.int64)
+    key = np.zeros(nu, dtype=np.int64)
+    for p in range(A, nodes.shape[0]):
+        side = nodes[p, lay.NS_PSIDE]
+        if side == lay.PSIDE_NEUTRAL:
+            if par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0:
+                _repair_at_nb(p, nodes[p, lay.NS_REPAIR_GER], np.bool_(True), ust, U, par, cand, key)
+            continue
+        pts = nodes[p, lay.NS_REPAIR]
+        if par[lay.P_DELAYED] != 0:
+            if ND[p, lay.ND_PDMG] > 0:
+                r = ND[p, lay.ND_PDMG] if ND[p, lay.ND_PDMG] < pts else pts
+                ND[p, lay.ND_PDMG] -= r
+                continue
+        elif ND[p, lay.ND_PHIT] != 0:
+            continue
+        _repair_at_nb(p, pts, np.bool_(False), ust, U, par, cand, key)
+    for u in range(nu):
+        U[u, lay.UF_OUT] = 0
+
+
+@njit(cache=True)
+def _maint_pick_nb(side, type_mask, turn, ust, nodes, par, U):
+    """The unit to take one maintenance point: eligible types, not maintained last turn (14.3 E),
+    not sunk by it (ruling C30); in a friendly port first, then the most defense left."""
+    best = -1
+    bk = -(1 << 30)
+    for u in range(ust.shape[0]):
+        loc = U[u, lay.UF_LOC]
+        if loc < 0 or ust[u, lay.US_SIDE] != side or ust[u, lay.US_GERMAN] & 1:
+            continue
+        if (type_mask >> ust[u, lay.US_TYPE]) & 1 == 0:
+            continue
+        if U[u, lay.UF_MAINT] == turn - 1 and turn > 1:
+            continue
+        if U[u, lay.UF_MAINT] == turn:
+            continue
+        left = ust[u, lay.US_DEF] - U[u, lay.UF_DMG]
+        if left < 1:
+            continue
+        k = left
+        if loc >= par[lay.P_NAREAS] and nodes[loc, lay.NS_PSIDE] == side:
+            k += 100
+        if k > bk:
+            bk = k
+            best = u
+    return best
+
+
+@njit(cache=True)
+def maintenance_phase_nb(turn, ust, nodes, par, U):
+    """Optional rule 14.3: maintenance damage after repairs, one point per unit and turn (ruling
+    C30). US turns 2-5: 1 point to a BB/MO and 2 to CA/CP/CU units; other turns 1 to a BB and 1 to
+    CP/GB units. Spain: 4 points to BB/CA/CP/CU units."""
+    BB, CA, CP, CU, GB, MO = 0, 1, 2, 3, 4, 5
+    for side in range(2):
+        if side == lay.US:
+            if 2 <= turn <= 5:
+                groups = ((1 << BB) | (1 << MO), (1 << CA) | (1 << CP) | (1 << CU))
+                counts = (par[lay.P_MAINT_BBMO], par[lay.P_MAINT_CRUISERS])
+            else:
+                groups = ((1 << BB), (1 << CP) | (1 << GB))
+                counts = (par[lay.P_MAINT_BB_OTHER], par[lay.P_MAINT_CPGB_OTHER])
+        else:
+            groups = ((1 << BB) | (1 << CA) | (1 << CP) | (1 << CU), 0)
+            counts = (par[lay.P_MAINT_SPAIN], 0)
+        for g in range(2):
+            for _ in range(counts[g]):
+                u = _maint_pick_nb(side, groups[g], turn, ust, nodes, par, U)
+                if u < 0:
+                    break
+                U[u, lay.UF_DMG] += 1
+                U[u, lay.UF_MAINT] = turn
+
+
+__all__ = ["award_nb", "battle_in_area_nb", "close_orders_nb", "combat_phase_nb", "control_vp_phase_nb",
+           "maintenance_phase_nb", "port_attack_nb", "repair_phase_nb", "strength_key_nb"]

@@ -1,0 +1,889 @@
+"""numba kernels of the Dawn of Empire campaign: set-up, order legality, orders and movement.
+
+Only ``@njit`` functions live here (suffix ``_nb``); the state layout is in
+:mod:`campaign_layout` (imported as ``lay``). Rulings are in docs/rulings.md, section
+"Dawn of Empire — the campaign" (C1...). Combat, control, VPs and repair are in
+:mod:`campaign_combat`; the policies in :mod:`policies`; the turn loop in :mod:`campaign_loop`.
+
+A *plan* is what a side hands in at the orders phase (Rule 4.1.2), as arrays:
+
+* ``pu[U]``: the stack slot (``0..nstk-1``) of each of the side's units in play (else -1);
+* ``pp[U]``: a sort key giving the unit's place in its stack (line order, top first);
+* ``pst[MAXSS, PS_NF]``: per slot its order, destination node, target port (Raid/Blockade) and
+  whether an independent unit joins a friendly squadron where it ends its move (7.4 E);
+* ``pl[LMAX]``: the stack slot of each of the side's leaders in play (else -1).
+
+Slots move in slot order (7.0: the owner moves his stacks one after the other) and are checked in
+that order against the side's order markers and coaling limits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import campaign_layout as lay
+from .dice import die_nb
+
+MAXSS = 48             # stack slots per side
+PS_ORDER, PS_DEST, PS_TARGET, PS_JOIN = range(4)
+PS_NF = 4
+# budget array B: [0:8] markers used per order, [8] units coaling at sea, [9:9+N] per node coaling
+B_SEA = 8
+B_NODE = 9
+
+ALL_ORDERS = (1 << 7) - 1
+
+
+# ============================================================================ small helpers
+@njit(cache=True)
+def is_area_nb(node, par):
+    return node < par[lay.P_NAREAS]
+
+
+@njit(cache=True)
+def eff_mov_nb(ust, U, u, minmov):
+    """Movement allowance (MP) of unit ``u``: printed movement less damage, never below ``minmov``
+    (2, or 1 under 14.8 B) unless printed lower (Rule 8.3.2.3 B)."""
+    m = ust[u, lay.US_MOV] - U[u, lay.UF_DMG]
+    f = minmov if ust[u, lay.US_MOV] >= minmov else ust[u, lay.US_MOV]
+    return m if m > f else f
+
+
+@njit(cache=True)
+def eff_att_nb(ust, U, u):
+    """Attack dice of unit ``u``: attack less damage, never below 1 (Rule 8.3.2.3 B)."""
+    a = ust[u, lay.US_ATT] - U[u, lay.UF_DMG]
+    f = 1 if ust[u, lay.US_ATT] >= 1 else ust[u, lay.US_ATT]
+    return a if a > f else f
+
+
+@njit(cache=True)
+def minmov_nb(par):
+    return par[lay.P_MINMOV_R] if par[lay.P_RESTRICT] else par[lay.P_MINMOV]
+
+
+@njit(cache=True)
+def port_friendly_nb(nodes, p, side, german_only, par):
+    """True if node ``p`` is a port friendly to ``side`` (Caracas is friendly to German-only stacks
+    under 14.12 B, ruling C23)."""
+    if p < par[lay.P_NAREAS]:
+        return False
+    if nodes[p, lay.NS_PSIDE] == side:
+        return True
+    return german_only and par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0
+
+
+@njit(cache=True)
+def port_neutral_nb(nodes, p, german_only, par):
+    """True if ``p`` is a neutral port for the stack (7.2.3)."""
+    if p < par[lay.P_NAREAS]:
+        return False
+    if nodes[p, lay.NS_PSIDE] != lay.PSIDE_NEUTRAL:
+        return False
+    return not (german_only and par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0)
+
+
+@njit(cache=True)
+def port_borders_nb(nodes, p, area):
+    return nodes[p, lay.NS_PAREA1] == area or nodes[p, lay.NS_PAREA2] == area
+
+
+@njit(cache=True)
+def unit_allowed_nb(prev, streak, neutral, transit_max):
+    """Bitmask of the orders a unit may take this turn given last turn's order (Rules 5.1 D, 5.2 D,
+    5.4 D, 5.5 D, 5.6 C, 5.4.2 C), its Transit streak (5.7 B) and a neutral port (7.2.3 D)."""
+    m = ALL_ORDERS
+    if prev == lay.BLOCKADE:
+        m = 1 << lay.COAL
+    elif prev == lay.PATROL:
+        m = (1 << lay.COAL) | (1 << lay.ANCHOR)
+    elif prev == lay.RAID:
+        m = 1 << lay.TRANSIT
+    elif prev == lay.SORTIE:
+        m = (1 << lay.PATROL) | (1 << lay.RAID) | (1 << lay.TRANSIT)
+    elif prev == lay.TRANSIT:
+        m = (1 << lay.ANCHOR) | (1 << lay.COAL) | (1 << lay.TRANSIT)
+    if streak >= transit_max:
+        m &= ~(1 << lay.TRANSIT)
+    if neutral == 1:
+        m &= (1 << lay.ANCHOR) | (1 << lay.COAL)
+    return m
+
+
+@njit(cache=True)
+def maint_locked_nb(ust, U, u, side, par):
+    """14.3 F: a unit with damage of half its defense or more may not leave port (Spain rounds the
+    half down, the US up; at least 1 point, ruling C30)."""
+    if par[lay.P_MAINT] == 0:
+        return False
+    d = ust[u, lay.US_DEF]
+    half = (d + 1) // 2 if side == lay.US else d // 2
+    if half < 1:
+        half = 1
+    return U[u, lay.UF_DMG] >= half
+
+
+# ============================================================================ stack facts
+@njit(cache=True)
+def stack_facts_nb(side, members, n, ust, U, par):
+    """Facts of a would-be stack from its members (``int64[n]``).
+
+    Returns:
+        ``(mask, mp, at, iu_after_transit, prev_raid, maint_locked, german_only, ok)``: the orders
+        every member may take, the stack's MP (its slowest member, 7.3 B), its location, whether it
+        is a single unit that transited last turn (5.4.1 B), whether a member raided last turn
+        (5.5 D), whether a member may not leave port (14.3 F), whether all are German, and False if
+        the members are not in one place.
+    """
+    transit_max = par[lay.P_TRANSIT_MAX]
+    minmov = minmov_nb(par)
+    mask = ALL_ORDERS
+    mp = 1 << 20
+    at = U[members[0], lay.UF_LOC]
+    prev_raid = False
+    locked = False
+    german = True
+    ok = True
+    for i in range(n):
+        u = members[i]
+        if U[u, lay.UF_LOC] != at:
+            ok = False
+        mask &= unit_allowed_nb(U[u, lay.UF_PREV], U[u, lay.UF_STREAK], U[u, lay.UF_NEUTRAL], transit_max)
+        m = eff_mov_nb(ust, U, u, minmov)
+        if m < mp:
+            mp = m
+        if U[u, lay.UF_PREV] == lay.RAID:
+            prev_raid = True
+        if maint_locked_nb(ust, U, u, side, par):
+            locked = True
+        if ust[u, lay.US_GERMAN] & 1 == 0:
+            german = False
+    iu_after = False
+    if n == 1:
+        mask &= (1 << lay.ANCHOR) | (1 << lay.COAL) | (1 << lay.TRANSIT)
+        if U[members[0], lay.UF_PREV] == lay.TRANSIT:
+            iu_after = True
+            mask &= (1 << lay.ANCHOR) | (1 << lay.TRANSIT)
+    return mask, mp, at, iu_after, prev_raid, locked, german, ok
+
+
+@njit(cache=True)
+def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked, german, enemy_n,
+               nodes, adj, cost, par):
+    """Whether ``dest``/``target`` are legal for a stack of ``n`` units at ``at`` given ``order``.
+
+    Rules 5.1-5.7 (where each order may go), 7.1-7.2 (MP and routes), 7.2.3 E (neutral ports),
+    7.4 D (no entering an opposing port), 14.3 F (maintenance). ``enemy_n[N]`` is the number of
+    opposing units the side can see at each node (for Sortie, 5.6 A).
+
+    Returns:
+        ``ERR_NONE``, ``ERR_DEST`` or ``ERR_TARGET``.
+    """
+    A = par[lay.P_NAREAS]
+    N = nodes.shape[0]
+    if dest < 0 or dest >= N:
+        return lay.ERR_DEST
+    at_area = at < A
+    dest_area = dest < A
+    if locked and not at_area and dest != at:
+        return lay.ERR_DEST
+    km = lay.KMAX
+    if order == lay.ANCHOR:
+        if not at_area:
+            return lay.ERR_NONE if dest == at else lay.ERR_DEST
+        if dest == at:
+            if iu_after:
+                return lay.ERR_DEST
+            for p in range(A, N):
+                if port_borders_nb(nodes, p, at):
+                    return lay.ERR_DEST
+            return lay.ERR_NONE
+        if dest_area or not port_borders_nb(nodes, dest, at):
+            return lay.ERR_DEST
+        if port_friendly_nb(nodes, dest, side, german, par):
+            return lay.ERR_NONE
+        if port_neutral_nb(nodes, dest, german, par) and not iu_after:
+            return lay.ERR_NONE
+        return lay.ERR_DEST
+    if order == lay.COAL:
+        return lay.ERR_NONE if dest == at else lay.ERR_DEST
+    if order == lay.PATROL:
+        if not dest_area:
+            return lay.ERR_DEST
+        if dest == at:
+            return lay.ERR_NONE if at_area else lay.ERR_DEST
+        k = par[lay.P_PATROL_SEA] if at_area else par[lay.P_PATROL_PORT]
+        if cost[k, at, dest] <= mp or adj[at, dest] != 0:
+            return lay.ERR_NONE
+        return lay.ERR_DEST
+    if order == lay.RAID or order == lay.BLOCKADE:
+        if not dest_area:
+            return lay.ERR_DEST
+        if dest != at and cost[km, at, dest] > mp:
+            return lay.ERR_DEST
+        if target < A or target >= N or nodes[target, lay.NS_PSIDE] != 1 - side:
+            return lay.ERR_TARGET
+        if not port_borders_nb(nodes, target, dest):
+            return lay.ERR_TARGET
+        return lay.ERR_NONE
+    if order == lay.SORTIE:
+        if at_area or not dest_area or adj[at, dest] == 0:
+            return lay.ERR_DEST
+        for a in range(A):
+            if adj[at, a] != 0 and enemy_n[a] > 0:
+                return lay.ERR_NONE
+        return lay.ERR_DEST
+    if order == lay.TRANSIT:
+        if not dest_area and nodes[dest, lay.NS_PSIDE] == 1 - side:
+            return lay.ERR_DEST
+        if dest == at:
+            if iu_after or prev_raid:
+                return lay.ERR_DEST
+            return lay.ERR_NONE
+        if cost[km, at, dest] > mp:
+            return lay.ERR_DEST
+        if (not at_area) and port_neutral_nb(nodes, at, german, par) and port_neutral_nb(nodes, dest, german, par):
+            return lay.ERR_DEST
+        if prev_raid and dest_area:
+            return lay.ERR_DEST
+        return lay.ERR_NONE
+    return lay.ERR_DEST
+
+
+@njit(cache=True)
+def budget_ok_nb(side, order, n, at, german, B, markers, nodes, par):
+    """Order markers (5.0 B) and coaling limits (7.5 C) left for a stack of ``n`` units."""
+    if n >= 2 and order < lay.HOLD:
+        if B[order] + 1 > markers[side, order]:
+            return lay.ERR_MARKERS
+    if order == lay.COAL:
+        if at < par[lay.P_NAREAS]:
+            lim = par[lay.P_COALSEA0 + side]
+            if B[B_SEA] + n > lim:
+                return lay.ERR_COAL_LIMIT
+        elif port_neutral_nb(nodes, at, german, par):
+            if B[B_NODE + at] + n > par[lay.P_COALNEUTRAL]:
+                return lay.ERR_COAL_LIMIT
+    return lay.ERR_NONE
+
+
+@njit(cache=True)
+def budget_commit_nb(order, n, at, german, B, nodes, par):
+    if n >= 2 and order < lay.HOLD:
+        B[order] += 1
+    if order == lay.COAL:
+        if at < par[lay.P_NAREAS]:
+            B[B_SEA] += n
+        elif port_neutral_nb(nodes, at, german, par):
+            B[B_NODE + at] += n
+
+
+@njit(cache=True)
+def order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
+                ust, nodes, adj, cost, markers, par):
+    """Full check of one stack's order: sequence mask, destination/target, markers, coal."""
+    if order < 0 or order >= lay.HOLD:
+        return lay.ERR_SEQUENCE
+    if (mask >> order) & 1 == 0:
+        return lay.ERR_SEQUENCE
+    e = dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked, german, enemy_n,
+                   nodes, adj, cost, par)
+    if e != lay.ERR_NONE:
+        return e
+    return budget_ok_nb(side, order, n, at, german, B, markers, nodes, par)
+
+
+@njit(cache=True)
+def targets_of_nb(side, dest, nodes, par, out):
+    """Opposing ports bordering area ``dest`` (Raid/Blockade targets); returns how many."""
+    k = 0
+    A = par[lay.P_NAREAS]
+    for p in range(A, nodes.shape[0]):
+        if nodes[p, lay.NS_PSIDE] == 1 - side and port_borders_nb(nodes, p, dest):
+            out[k] = p
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
+                     ust, nodes, adj, cost, markers, par, out_dest, out_target):
+    """Every legal (destination, target) of one order for a stack; returns how many (written to
+    ``out_dest``/``out_target``, each ``int64[>= 2N]``)."""
+    if (mask >> order) & 1 == 0:
+        return 0
+    if budget_ok_nb(side, order, n, at, german, B, markers, nodes, par) != lay.ERR_NONE:
+        return 0
+    N = nodes.shape[0]
+    k = 0
+    NONE = np.int64(-1)
+    tg = np.empty(4, dtype=np.int64)
+    for d in range(N):
+        if order == lay.RAID or order == lay.BLOCKADE:
+            if d >= par[lay.P_NAREAS]:
+                continue
+            nt = targets_of_nb(side, d, nodes, par, tg)
+            for j in range(nt):
+                if dest_ok_nb(side, order, at, d, tg[j], mp, n, iu_after, prev_raid, locked, german, enemy_n,
+                              nodes, adj, cost, par) == lay.ERR_NONE:
+                    out_dest[k] = d
+                    out_target[k] = tg[j]
+                    k += 1
+        else:
+            if dest_ok_nb(side, order, at, d, NONE, mp, n, iu_after, prev_raid, locked, german, enemy_n,
+                          nodes, adj, cost, par) == lay.ERR_NONE:
+                out_dest[k] = d
+                out_target[k] = -1
+                k += 1
+    return k
+
+
+@njit(cache=True)
+def any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
+                 ust, nodes, adj, cost, markers, par):
+    """True if some order other than HOLD is legal for the stack (ruling C12)."""
+    N = nodes.shape[0]
+    od = np.empty(4 * N, dtype=np.int64)
+    ot = np.empty(4 * N, dtype=np.int64)
+    for o in range(7):
+        if legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
+                            ust, nodes, adj, cost, markers, par, od, ot) > 0:
+            return True
+    return False
+
+
+# ============================================================================ set-up
+@njit(cache=True)
+def init_game_nb(ust, lst, nodes, par, U, S, SM, LD, ND, G):
+    """Fill a game's state from the set-up (Rule 13.0): units at their start, reinforcements off
+    the map (7.7), optional units per 14.10/14.12, leaders aboard the first unit where they start,
+    no control markers (13.0 H), the VP track at the handicap (14.4-14.5), prior orders (13.0 G)."""
+    nu = ust.shape[0]
+    for u in range(nu):
+        for f in range(lay.UF_NF):
+            U[u, f] = 0
+        U[u, lay.UF_STACK] = -1
+        U[u, lay.UF_ORDER] = lay.NO_ORDER
+        U[u, lay.UF_PREV] = ust[u, lay.US_PRIOR]
+        absent = False
+        if ust[u, lay.US_GERMAN] & 1 and par[lay.P_GERMANS] == 0:
+            absent = True
+        if ust[u, lay.US_GERMAN] & 2 and par[lay.P_EXTRA] == 0:
+            absent = True
+        if absent:
+            U[u, lay.UF_LOC] = lay.LOC_ABSENT
+        elif ust[u, lay.US_ENTRY] > 1:
+            U[u, lay.UF_LOC] = lay.LOC_NOT_ENTERED
+        else:
+            U[u, lay.UF_LOC] = ust[u, lay.US_START]
+    for s in range(S.shape[0]):
+        for f in range(lay.SF_NF):
+            S[s, f] = 0
+        S[s, lay.SF_SIDE] = -1
+        S[s, lay.SF_N] = 0
+    for i in range(lst.shape[0]):
+        LD[i, lay.LF_UNIT] = -1
+        LD[i, lay.LF_STATE] = lay.LEADER_ABSENT
+        if lst[i, lay.LS_GERMAN] and par[lay.P_GERMANS] == 0:
+            continue
+        for u in range(nu):
+            if (U[u, lay.UF_LOC] == lst[i, lay.LS_START] and ust[u, lay.US_SIDE] == lst[i, lay.LS_SIDE]
+                    and (ust[u, lay.US_GERMAN] & 1) == lst[i, lay.LS_GERMAN]):
+                LD[i, lay.LF_UNIT] = u
+                LD[i, lay.LF_STATE] = lay.LEADER_IN_PLAY
+                break
+    for n in range(ND.shape[0]):
+        for f in range(lay.ND_NF):
+            ND[n, f] = 0
+        ND[n, lay.ND_CONTROL] = -1
+    for f in range(lay.G_NF):
+        G[f] = 0
+    G[lay.G_VP_NET] = par[lay.P_HANDICAP]
+
+
+@njit(cache=True)
+def new_forces_nb(turn, ust, par, U, ND):
+    """New Forces Phase (Rules 4.1.1, 7.7, 8.4 M): reinforcements enter at their port; port
+    markers are restored (unless 14.2 delays it)."""
+    for u in range(ust.shape[0]):
+        if U[u, lay.UF_LOC] == lay.LOC_NOT_ENTERED and ust[u, lay.US_ENTRY] == turn:
+            U[u, lay.UF_LOC] = ust[u, lay.US_START]
+            U[u, lay.UF_PREV] = lay.ANCHOR
+            U[u, lay.UF_STREAK] = 0
+    for n in range(ND.shape[0]):
+        if par[lay.P_DELAYED] == 0:
+            ND[n, lay.ND_PDMG] = 0
+        ND[n, lay.ND_PHIT] = 0
+        ND[n, lay.ND_PDESTROYED] = 0
+        ND[n, lay.ND_NOCTRL0] = 0
+        ND[n, lay.ND_NOCTRL1] = 0
+        ND[n, lay.ND_BLKVP] = 0
+        ND[n, lay.ND_INIT] = -1
+
+
+@njit(cache=True)
+def start_turn_nb(G, U):
+    for i in range(16):
+        G[lay.G_MARK + i] = 0
+    G[lay.G_COALSEA0] = 0
+    G[lay.G_COALSEA1] = 0
+    for u in range(U.shape[0]):
+        U[u, lay.UF_MOVED] = 0
+        U[u, lay.UF_OUT] = 0
+        U[u, lay.UF_STARTLOC] = U[u, lay.UF_LOC]
+
+
+@njit(cache=True)
+def enemy_counts_nb(side, U, ust, out):
+    """Number of opposing units in play at each node (what a side sees of the face-down stacks)."""
+    for i in range(out.shape[0]):
+        out[i] = 0
+    for u in range(ust.shape[0]):
+        if ust[u, lay.US_SIDE] != side and U[u, lay.UF_LOC] >= 0:
+            out[U[u, lay.UF_LOC]] += 1
+
+
+# ============================================================================ stacks
+@njit(cache=True)
+def sort_line_nb(members, n, key):
+    """Stable insertion sort of ``members[:n]`` by ``key[member]`` ascending."""
+    for i in range(1, n):
+        u = members[i]
+        k = key[u]
+        j = i - 1
+        while j >= 0 and key[members[j]] > k:
+            members[j + 1] = members[j]
+            j -= 1
+        members[j + 1] = u
+
+
+@njit(cache=True)
+def strength_key_nb(ust, U, u):
+    """Line-order key (lower first): most powerful at the top (18.1.1 C): attack, then defense."""
+    return -(eff_att_nb(ust, U, u) * 64 + (ust[u, lay.US_DEF] - U[u, lay.UF_DMG]))
+
+
+@njit(cache=True)
+def clear_side_stacks_nb(side, S, U, ust):
+    base = side * MAXSS
+    for s in range(base, base + MAXSS):
+        S[s, lay.SF_SIDE] = -1
+        S[s, lay.SF_N] = 0
+    for u in range(ust.shape[0]):
+        if ust[u, lay.US_SIDE] == side:
+            U[u, lay.UF_STACK] = -1
+
+
+@njit(cache=True)
+def stack_leader_stars_nb(s, S, SM, LD, lst):
+    """Stars of the active leader of stack ``s`` (6.2 B-C: most stars, aboard the first unit)."""
+    if S[s, lay.SF_N] < 1:
+        return 0, -1
+    first = SM[s, 0]
+    best = 0
+    who = -1
+    for i in range(lst.shape[0]):
+        if LD[i, lay.LF_STATE] == lay.LEADER_IN_PLAY and LD[i, lay.LF_UNIT] == first:
+            if lst[i, lay.LS_STARS] > best:
+                best = lst[i, lay.LS_STARS]
+                who = i
+    return best, who
+
+
+@njit(cache=True)
+def move_leaders_nb(src, dst, LD, lst):
+    """Leaders aboard unit ``src`` move aboard ``dst``."""
+    for i in range(lst.shape[0]):
+        if LD[i, lay.LF_STATE] == lay.LEADER_IN_PLAY and LD[i, lay.LF_UNIT] == src:
+            LD[i, lay.LF_UNIT] = dst
+
+
+@njit(cache=True)
+def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, markers, par, U, S, SM, LD, G,
+                    enemy_n, B):
+    """Check a side's plan (module docstring) and make it the side's stacks and orders.
+
+    Rules 4.1.2 (stacks and line order), 5.0-5.7 (orders, markers, sequences), 6.1 (leaders
+    stack with units), 7.3 B (squadrons), 7.4 (independent units), 7.5 (coaling), 7.2.3 D.
+
+    Args:
+        side: 0 US, 1 Spain.
+        pu, pp: ``int64[U]``; pst: ``int64[MAXSS, PS_NF]``; pl: ``int64[L]``; nstk: slots used.
+        enemy_n: ``int64[N]`` opposing units the side sees per node (:func:`enemy_counts_nb`).
+        B: ``int64[B_NODE + N]`` scratch budget (reset here).
+
+    Returns:
+        ``(err, slot)``: ``ERR_NONE`` and -1, or the first error (``lay.ERR_*``) and the slot it
+        concerns (-1 for errors about a unit or leader).
+    """
+    nu = ust.shape[0]
+    if nstk < 0 or nstk > MAXSS:
+        return lay.ERR_NO_PLAN, -1
+    clear_side_stacks_nb(side, S, U, ust)
+    for i in range(B.shape[0]):
+        B[i] = 0
+    base = side * MAXSS
+    for s in range(nstk):
+        S[base + s, lay.SF_N] = 0
+    key = np.zeros(nu, dtype=np.int64)
+    for u in range(nu):
+        if ust[u, lay.US_SIDE] != side or U[u, lay.UF_LOC] < 0:
+            continue
+        k = pu[u]
+        if k < 0 or k >= nstk:
+            return lay.ERR_UNIT, -1
+        n = S[base + k, lay.SF_N]
+        if n >= lay.MAXPER:
+            return lay.ERR_NO_PLAN, k
+        SM[base + k, n] = u
+        S[base + k, lay.SF_N] = n + 1
+        key[u] = pp[u]
+    for k in range(nstk):
+        s = base + k
+        n = S[s, lay.SF_N]
+        if n == 0:
+            return lay.ERR_NO_PLAN, k
+        sort_line_nb(SM[s], n, key)
+    for i in range(lst.shape[0]):
+        if lst[i, lay.LS_SIDE] != side or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
+            continue
+        k = pl[i]
+        if k < 0 or k >= nstk:
+            return lay.ERR_LEADER, -1
+        if U[SM[base + k, 0], lay.UF_LOC] != U[LD[i, lay.LF_UNIT], lay.UF_LOC]:
+            return lay.ERR_LEADER, k
+    for k in range(nstk):
+        s = base + k
+        n = S[s, lay.SF_N]
+        mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, SM[s], n, ust, U, par)
+        if not ok:
+            return lay.ERR_STACK_LOC, k
+        order = pst[k, PS_ORDER]
+        dest = pst[k, PS_DEST]
+        target = pst[k, PS_TARGET]
+        if order == lay.HOLD:
+            if any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
+                            ust, nodes, adj, cost, markers, par):
+                return lay.ERR_HOLD, k
+            dest = at
+            target = -1
+        else:
+            if n == 1 and order != lay.ANCHOR and order != lay.COAL and order != lay.TRANSIT:
+                return lay.ERR_IU_ORDER, k
+            e = order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german,
+                            B, enemy_n, ust, nodes, adj, cost, markers, par)
+            if e != lay.ERR_NONE:
+                return e, k
+            if order != lay.RAID and order != lay.BLOCKADE:
+                target = -1
+        budget_commit_nb(order, n, at, german, B, nodes, par)
+        S[s, lay.SF_SIDE] = side
+        S[s, lay.SF_LOC] = at
+        S[s, lay.SF_ORDER] = order
+        S[s, lay.SF_DEST] = dest
+        S[s, lay.SF_TARGET] = target
+        S[s, lay.SF_JOIN] = 1 if pst[k, PS_JOIN] != 0 else 0
+        S[s, lay.SF_START] = at
+        S[s, lay.SF_HALTED] = 0
+        S[s, lay.SF_MARKER] = 1 if (n >= 2 and order < lay.HOLD) else 0
+        for i in range(n):
+            u = SM[s, i]
+            U[u, lay.UF_STACK] = s
+            U[u, lay.UF_ORDER] = order
+    for i in range(lst.shape[0]):
+        if lst[i, lay.LS_SIDE] != side or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
+            continue
+        LD[i, lay.LF_UNIT] = SM[base + pl[i], 0]
+    for o in range(8):
+        G[lay.G_MARK + side * 8 + o] = B[o]
+    G[lay.G_COALSEA0 + side] = B[B_SEA]
+    return lay.ERR_NONE, -1
+
+
+# ============================================================================ movement
+@njit(cache=True)
+def halts_here_nb(side, area, S, ND, par):
+    """Rule 7.1 F / 4.2 E / 7.6 A: a moving squadron must stop on entering an area holding an
+    opposing squadron at sea with Patrol or Blockade orders, or an opposing control marker."""
+    if ND[area, lay.ND_CONTROL] == 1 - side:
+        return True
+    base = (1 - side) * MAXSS
+    for s in range(base, base + MAXSS):
+        if S[s, lay.SF_SIDE] != 1 - side or S[s, lay.SF_N] < 2:
+            continue
+        if S[s, lay.SF_LOC] == area and (S[s, lay.SF_ORDER] == lay.PATROL or S[s, lay.SF_ORDER] == lay.BLOCKADE):
+            return True
+    return False
+
+
+@njit(cache=True)
+def set_stack_loc_nb(s, node, S, SM, U):
+    S[s, lay.SF_LOC] = node
+    for i in range(S[s, lay.SF_N]):
+        u = SM[s, i]
+        U[u, lay.UF_LOC] = node
+        if node != U[u, lay.UF_STARTLOC]:
+            U[u, lay.UF_MOVED] = 1
+
+
+@njit(cache=True)
+def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND):
+    """Move one stack to its destination along its least-MP route (ruling C8), stopping where a
+    squadron must halt (7.1 F, 7.6). Patrol and Sortie may always enter the first area (5.4 B,
+    5.6 B)."""
+    side = S[s, lay.SF_SIDE]
+    order = S[s, lay.SF_ORDER]
+    at = S[s, lay.SF_LOC]
+    dest = S[s, lay.SF_DEST]
+    if order == lay.COAL or order == lay.HOLD or dest == at:
+        return
+    A = par[lay.P_NAREAS]
+    n = S[s, lay.SF_N]
+    k = lay.KMAX
+    if order == lay.PATROL:
+        k = par[lay.P_PATROL_SEA] if at < A else par[lay.P_PATROL_PORT]
+    cur = at
+    # a Patrol or Sortie beyond its MP may still enter the first area
+    minmov = minmov_nb(par)
+    mp = 1 << 20
+    for i in range(n):
+        m = eff_mov_nb(ust, U, SM[s, i], minmov)
+        if m < mp:
+            mp = m
+    if cost[k, cur, dest] > mp:
+        if adj[cur, dest] != 0:
+            nxt = dest
+            set_stack_loc_nb(s, nxt, S, SM, U)
+        return
+    steps = 0
+    while cur != dest and steps < 64:
+        nxt = nh[k, cur, dest]
+        if nxt < 0:
+            break
+        if nxt < A:
+            k -= 1
+        cur = nxt
+        set_stack_loc_nb(s, cur, S, SM, U)
+        steps += 1
+        if cur < A and n >= 2 and cur != dest and halts_here_nb(side, cur, S, ND, par):
+            S[s, lay.SF_HALTED] = 1
+            break
+
+
+@njit(cache=True)
+def merge_into_nb(keep, other, ust, lst, S, SM, U, LD, G):
+    """Combine stack ``other`` into ``keep`` (7.3 C): ``keep``'s order stays, the line is reordered
+    most powerful first, leaders go aboard the new first unit (6.2 A)."""
+    nk = S[keep, lay.SF_N]
+    no = S[other, lay.SF_N]
+    first_old_k = SM[keep, 0]
+    first_old_o = SM[other, 0]
+    for i in range(no):
+        u = SM[other, i]
+        SM[keep, nk + i] = u
+        U[u, lay.UF_STACK] = keep
+        U[u, lay.UF_ORDER] = S[keep, lay.SF_ORDER]
+    n = nk + no
+    S[keep, lay.SF_N] = n
+    side = S[keep, lay.SF_SIDE]
+    if S[other, lay.SF_MARKER] != 0:
+        G[lay.G_MARK + side * 8 + S[other, lay.SF_ORDER]] -= 1
+    S[other, lay.SF_N] = 0
+    S[other, lay.SF_SIDE] = -1
+    if n >= 2 and S[keep, lay.SF_MARKER] == 0 and S[keep, lay.SF_ORDER] < lay.HOLD:
+        S[keep, lay.SF_MARKER] = 1
+        G[lay.G_MARK + side * 8 + S[keep, lay.SF_ORDER]] += 1
+    key = np.empty(ust.shape[0], dtype=np.int64)
+    for i in range(n):
+        u = SM[keep, i]
+        key[u] = strength_key_nb(ust, U, u)
+    sort_line_nb(SM[keep], n, key)
+    move_leaders_nb(first_old_k, SM[keep, 0], LD, lst)
+    move_leaders_nb(first_old_o, SM[keep, 0], LD, lst)
+
+
+@njit(cache=True)
+def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng):
+    """End of a side's movement: squadrons in one place combine (7.3 C), independent units join a
+    squadron where they end their move if their plan says so (7.4 E), independent units ending at
+    sea in one area combine into a Transit squadron while a Transit marker is left (7.4 H)."""
+    base = side * MAXSS
+    for s in range(base, base + MAXSS):
+        if S[s, lay.SF_SIDE] != side or S[s, lay.SF_N] < 2:
+            continue
+        for t in range(s + 1, base + MAXSS):
+            if S[t, lay.SF_SIDE] != side or S[t, lay.SF_N] < 2 or S[t, lay.SF_LOC] != S[s, lay.SF_LOC]:
+                continue
+            ns = S[s, lay.SF_N]
+            nt = S[t, lay.SF_N]
+            keep_s = True
+            if nt > ns:
+                keep_s = False
+            elif nt == ns:
+                st_s, _ = stack_leader_stars_nb(s, S, SM, LD, lst)
+                st_t, _ = stack_leader_stars_nb(t, S, SM, LD, lst)
+                if st_t > st_s:
+                    keep_s = False
+                elif st_t == st_s:
+                    keep_s = die_nb(rng, 2) == 1
+            if keep_s:
+                merge_into_nb(s, t, ust, lst, S, SM, U, LD, G)
+            else:
+                # keep t's order but stay in slot s
+                o_s = S[s, lay.SF_ORDER]
+                S[s, lay.SF_ORDER] = S[t, lay.SF_ORDER]
+                S[t, lay.SF_ORDER] = o_s
+                for f in (lay.SF_DEST, lay.SF_TARGET, lay.SF_HALTED, lay.SF_MARKER):
+                    x = S[s, f]
+                    S[s, f] = S[t, f]
+                    S[t, f] = x
+                for i in range(S[s, lay.SF_N]):
+                    U[SM[s, i], lay.UF_ORDER] = S[s, lay.SF_ORDER]
+                merge_into_nb(s, t, ust, lst, S, SM, U, LD, G)
+    # independent units
+    A = par[lay.P_NAREAS]
+    for s in range(base, base + MAXSS):
+        if S[s, lay.SF_SIDE] != side or S[s, lay.SF_N] != 1:
+            continue
+        u = SM[s, 0]
+        if U[u, lay.UF_MOVED] == 0 or S[s, lay.SF_JOIN] == 0:
+            continue
+        for t in range(base, base + MAXSS):
+            if t != s and S[t, lay.SF_SIDE] == side and S[t, lay.SF_N] >= 2 and S[t, lay.SF_LOC] == S[s, lay.SF_LOC]:
+                merge_into_nb(t, s, ust, lst, S, SM, U, LD, G)
+                break
+    for s in range(base, base + MAXSS):
+        if S[s, lay.SF_SIDE] != side or S[s, lay.SF_N] != 1 or S[s, lay.SF_LOC] >= A:
+            continue
+        if S[s, lay.SF_ORDER] != lay.TRANSIT or U[SM[s, 0], lay.UF_MOVED] == 0:
+            continue
+        for t in range(s + 1, base + MAXSS):
+            if (S[t, lay.SF_SIDE] != side or S[t, lay.SF_N] != 1 or S[t, lay.SF_LOC] != S[s, lay.SF_LOC]
+                    or S[t, lay.SF_ORDER] != lay.TRANSIT or U[SM[t, 0], lay.UF_MOVED] == 0):
+                continue
+            if S[s, lay.SF_N] == 1 and G[lay.G_MARK + side * 8 + lay.TRANSIT] >= markers[side, lay.TRANSIT]:
+                break
+            merge_into_nb(s, t, ust, lst, S, SM, U, LD, G)
+
+
+@njit(cache=True)
+def movement_side_nb(side, ust, lst, nodes, adj, cost, nh, markers, par, U, S, SM, LD, ND, G, rng):
+    """One side's Movement Phase segment (Rules 4.2, 7.0): every stack in slot order, then
+    combining (7.3 C, 7.4 E/H)."""
+    base = side * MAXSS
+    for s in range(base, base + MAXSS):
+        if S[s, lay.SF_SIDE] == side and S[s, lay.SF_N] > 0:
+            move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND)
+    combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng)
+
+
+@njit(cache=True)
+def neutral_ports_nb(ust, lst, nodes, par, U, S, SM, LD, G):
+    """End of the Movement Phase: units in a neutral port count their turns there; those that had
+    to leave this turn and did not are interned and removed (Rule 7.2.3 D)."""
+    for u in range(ust.shape[0]):
+        loc = U[u, lay.UF_LOC]
+        if loc < 0:
+            continue
+        german = ust[u, lay.US_GERMAN] & 1 != 0
+        if port_neutral_nb(nodes, loc, german, par):
+            if U[u, lay.UF_NEUTRAL] >= 2 and U[u, lay.UF_MOVED] == 0:
+                intern_unit_nb(u, ust, lst, U, S, SM, LD, G)
+            else:
+                U[u, lay.UF_NEUTRAL] = U[u, lay.UF_NEUTRAL] + 1 if U[u, lay.UF_MOVED] == 0 else 1
+        else:
+            U[u, lay.UF_NEUTRAL] = 0
+
+
+@njit(cache=True)
+def remove_from_stack_nb(u, U, S, SM, LD, lst):
+    """Take unit ``u`` out of its stack (leaders aboard stay with ``u``)."""
+    s = U[u, lay.UF_STACK]
+    if s < 0:
+        return
+    n = S[s, lay.SF_N]
+    k = 0
+    for i in range(n):
+        v = SM[s, i]
+        if v != u:
+            SM[s, k] = v
+            k += 1
+    S[s, lay.SF_N] = k
+    U[u, lay.UF_STACK] = -1
+    if k == 0:
+        S[s, lay.SF_SIDE] = -1
+
+
+@njit(cache=True)
+def intern_unit_nb(u, ust, lst, U, S, SM, LD, G):
+    remove_from_stack_nb(u, U, S, SM, LD, lst)
+    U[u, lay.UF_LOC] = lay.LOC_INTERNED
+    G[lay.G_INTERNED0 + ust[u, lay.US_SIDE]] += 1
+    for i in range(lst.shape[0]):
+        if LD[i, lay.LF_STATE] == lay.LEADER_IN_PLAY and LD[i, lay.LF_UNIT] == u:
+            LD[i, lay.LF_STATE] = lay.LEADER_ABSENT
+            LD[i, lay.LF_UNIT] = -1
+
+
+# ============================================================================ free deployment
+@njit(cache=True)
+def apply_deployment_nb(side, dep, dlead, ust, lst, nodes, par, U, LD):
+    """Optional rule 14.11 (Free Deployment): check and apply a side's set-up.
+
+    ``dep[u]`` is the node of each of the side's units in play at the start (German units stay in
+    Caracas, 14.12 B, ruling C28); ``dlead[i]`` the unit each of its leaders starts aboard. The US
+    places its units in US ports, and at most one squadron of up to six units with at most one
+    leader in one sea area bordering a US port (14.11 B, ruling C28), which counts as having had
+    Patrol orders; Spain places everything in Spanish ports (14.11 C).
+
+    Returns:
+        ``ERR_NONE`` or ``ERR_DEPLOY``.
+    """
+    A = par[lay.P_NAREAS]
+    N = nodes.shape[0]
+    sea = -1
+    nsea = 0
+    for u in range(ust.shape[0]):
+        if ust[u, lay.US_SIDE] != side or U[u, lay.UF_LOC] < 0 or ust[u, lay.US_GERMAN] & 1:
+            continue
+        n = dep[u]
+        if n < 0 or n >= N:
+            return lay.ERR_DEPLOY
+        if n >= A:
+            if nodes[n, lay.NS_PSIDE] != side:
+                return lay.ERR_DEPLOY
+        else:
+            if side != lay.US:
+                return lay.ERR_DEPLOY
+            ok = False
+            for p in range(A, N):
+                if nodes[p, lay.NS_PSIDE] == lay.US and port_borders_nb(nodes, p, n):
+                    ok = True
+            if not ok or (sea >= 0 and sea != n):
+                return lay.ERR_DEPLOY
+            sea = n
+            nsea += 1
+    if nsea > 6:
+        return lay.ERR_DEPLOY
+    lsea = 0
+    for i in range(lst.shape[0]):
+        if lst[i, lay.LS_SIDE] != side or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY or lst[i, lay.LS_GERMAN]:
+            continue
+        u = dlead[i]
+        if u < 0 or u >= ust.shape[0] or ust[u, lay.US_SIDE] != side or U[u, lay.UF_LOC] < 0 \
+                or ust[u, lay.US_GERMAN] & 1:
+            return lay.ERR_DEPLOY
+        if dep[u] == sea:
+            lsea += 1
+    if lsea > 1:
+        return lay.ERR_DEPLOY
+    for u in range(ust.shape[0]):
+        if ust[u, lay.US_SIDE] != side or U[u, lay.UF_LOC] < 0 or ust[u, lay.US_GERMAN] & 1:
+            continue
+        U[u, lay.UF_LOC] = dep[u]
+        U[u, lay.UF_PREV] = lay.PATROL if dep[u] < A else lay.ANCHOR
+    for i in range(lst.shape[0]):
+        if lst[i, lay.LS_SIDE] == side and LD[i, lay.LF_STATE] == lay.LEADER_IN_PLAY and lst[i, lay.LS_GERMAN] == 0:
+            LD[i, lay.LF_UNIT] = dlead[i]
+    return lay.ERR_NONE

@@ -1,0 +1,239 @@
+"""Named slots of the Dawn of Empire campaign state: numba-visible integer constants.
+
+A campaign is played on fixed-width ``int64`` arrays, one set per game (reused from game to game),
+so the whole turn loop runs compiled. Locations are *nodes*: the ``A`` sea areas are nodes
+``0..A-1`` and the ``P`` ports nodes ``A..A+P-1`` (data pack order). Sides: 0 = US, 1 = Spain
+(German units, 14.12, play for Spain).
+
+Static arrays (compiled once per scenario from the data pack, :mod:`simlab.games.doe.rules`)::
+
+    ust[U, US_NF]    unit statics      side type attack defense movement start entry german prior
+    lst[L, LS_NF]    leader statics    side stars start german
+    nodes[N, NS_NF]  node statics      kind mp vp_us vp_spain pside parea1 parea2 repair mine
+                                       attack defense repair_germans
+    adj[N, N]        1 where a move from node i may enter node j (areas <-> areas, port <-> its areas)
+    cost[K+1, N, N]  least MP from i to j entering at most k areas (ports end a move); BIG if none
+    nh[K+1, N, N]    the next node on that least-MP route (-1 if none)
+    matrix[7, 7]     Search Matrix: [initiative order, other order] -> SM_NA, SM_VP or k (1..k engages)
+    par[P_NF]        options, knobs, rule constants, policies
+
+Dynamic arrays (one game)::
+
+    U[U, UF_NF]      units: loc dmg stack order prev streak neutral out maint startloc moved
+    S[NS, SF_NF]     stacks: side loc order dest target n join start halted marker
+    SM[NS, MAXPER]   stack members in line order (unit indices)
+    L[L, LF_NF]      leaders: unit aboard, state
+    ND[N, ND_NF]     nodes: control marker, port damage/hit/destroyed, per-side "cannot control"
+    G[G_NF]          game scalars and counters (turn, VP track, ledger length, output columns...)
+    ledger[LEDGER_MAX, LG_NF]   every VP award: turn side kind amount (the VP track is their sum)
+    bev[BATTLE_MAX, BE_NF]      one row per battle of the game (the ``battles`` events table)
+
+Unit locations ``UF_LOC``: a node ``>= 0`` when in play, else one of the ``LOC_*`` codes below.
+"""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------- sides, orders
+US, SPAIN = 0, 1
+SIDE_NAMES = ("us", "spain")
+
+# Orders (Rules 5.1-5.7, in the rulebook's numbering). HOLD is simlab's "stranded" order: a stack
+# that has no legal order at all stays where it is, without a marker, and counts as Anchored next
+# turn (docs/rulings.md C12).
+ANCHOR, BLOCKADE, COAL, PATROL, RAID, SORTIE, TRANSIT, HOLD = 0, 1, 2, 3, 4, 5, 6, 7
+NO_ORDER = -1
+N_ORDERS = 7
+ORDER_NAMES = ("anchor", "blockade", "coal", "patrol", "raid", "sortie", "transit", "hold")
+
+# Search Matrix cells
+SM_NA = -2
+SM_VP = -1
+
+# ---------------------------------------------------------------- unit statics ust[U, :]
+US_SIDE, US_TYPE, US_ATT, US_DEF, US_MOV, US_START, US_ENTRY, US_GERMAN, US_PRIOR = range(9)
+US_NF = 9
+
+# unit dynamic U[U, :]
+UF_LOC = 0       # node, or LOC_* below
+UF_DMG = 1       # damage points
+UF_STACK = 2     # stack index (-1: none)
+UF_ORDER = 3     # this turn's order (NO_ORDER before the orders phase)
+UF_PREV = 4      # last turn's order (sequence rules 5.x)
+UF_STREAK = 5    # consecutive turns of Transit, this one included (5.7 B)
+UF_NEUTRAL = 6   # 0, or 1/2: in a neutral port since 1/2 movement phases (7.2.3 D)
+UF_OUT = 7       # out of combat this turn: 1 disabled, 2 disengaged by speed
+UF_MAINT = 8     # last turn the unit took maintenance damage (14.3 E), 0 = never
+UF_STARTLOC = 9  # location at the start of the turn's movement (5.4.1 B, 14.2 A)
+UF_MOVED = 10    # 1 once the unit has left its start location this turn
+UF_NF = 11
+
+LOC_NOT_ENTERED = -1  # a reinforcement not yet arrived
+LOC_SUNK = -2
+LOC_INTERNED = -3     # 7.2.3 D
+LOC_SCUTTLED = -4     # 14.8 A
+LOC_ABSENT = -5       # not in this game (an optional rule that is off)
+
+OUT_DISABLED = 1
+OUT_ESCAPED = 2
+
+# ---------------------------------------------------------------- leaders
+LS_SIDE, LS_STARS, LS_START, LS_GERMAN = range(4)
+LS_NF = 4
+LF_UNIT, LF_STATE = range(2)
+LF_NF = 2
+LEADER_IN_PLAY, LEADER_DEAD, LEADER_ABSENT = 0, 1, 2
+
+# ---------------------------------------------------------------- stacks
+SF_SIDE, SF_LOC, SF_ORDER, SF_DEST, SF_TARGET, SF_N, SF_JOIN, SF_START, SF_HALTED, SF_MARKER = range(10)
+SF_NF = 10
+MAXPER = 48          # most units one stack can hold
+MAX_UNITS = 96       # most units a scenario may have
+MAX_LEADERS = 16
+
+# ---------------------------------------------------------------- nodes
+NS_KIND, NS_MP, NS_VP_US, NS_VP_SPAIN, NS_PSIDE, NS_PAREA1, NS_PAREA2 = range(7)
+NS_REPAIR, NS_MINE, NS_ATT, NS_DEF, NS_REPAIR_GER = range(7, 12)
+NS_NF = 12
+KIND_AREA, KIND_PORT = 0, 1
+PSIDE_US, PSIDE_SPAIN, PSIDE_NEUTRAL = 0, 1, 2
+BIG = 1 << 20        # "unreachable" cost
+KMAX = 12            # area-count index of the unlimited route tables
+
+ND_CONTROL = 0       # control marker: -1 none, 0 US, 1 Spain (11.0, 7.6)
+ND_PDMG = 1          # damage points on the port marker (8.4)
+ND_PHIT = 2          # 1 if the port took damage this turn: no repair this turn (9 E, 8.4 I)
+ND_PDESTROYED = 3    # times destroyed this turn
+ND_NOCTRL0 = 4       # 1: the US cannot control this area this turn (11 D)
+ND_NOCTRL1 = 5       # 1: Spain cannot control this area this turn
+ND_BLKVP = 6         # 1 once 12.1.3 B was scored here this turn
+ND_INIT = 7          # the side with the initiative here this turn (8.1), -1 if none was found
+ND_NF = 8
+
+# ---------------------------------------------------------------- game scalars G[:]
+G_TURN = 0
+G_VP_NET = 1          # the VP track: US minus Spain, handicap included
+G_SCORE0 = 2          # VPs earned by the US
+G_SCORE1 = 3          # VPs earned by Spain
+G_END = 4             # END_* below
+G_TURNS = 5           # turns played
+G_BATTLES = 6
+G_ERR = 7             # ERR_* (0: none)
+G_ERR_SIDE = 8
+G_ERR_STACK = 9
+G_NLEDGER = 10
+G_NBEV = 11
+G_COALSEA0 = 12       # units coaling at sea this turn, per side (7.5 C)
+G_COALSEA1 = 13
+G_LOSSHALF0 = 14      # half-VPs the US earns for Spanish units sunk this turn (12.1.2)
+G_LOSSHALF1 = 15
+G_SUNK = 16           # 12 slots: [side * 6 + type] units of that side sunk (scuttled included)
+G_LKILLED0 = 28       # leaders of the US killed
+G_LKILLED1 = 29
+G_PDEST0 = 30         # ports of the US destroyed
+G_PDEST1 = 31
+G_PATTACKS = 32       # port attacks made
+G_INTERNED0 = 33
+G_INTERNED1 = 34
+G_SCUTTLED0 = 35
+G_SCUTTLED1 = 36
+G_VPK = 37            # 12 slots: [side * 6 + kind] VPs earned by kind (VK_*)
+G_DRAWS = 49          # random draws used (filled at the end of a game)
+G_MARK = 50           # 16 slots: [side * 8 + order] order markers in use now
+G_NF = 66
+
+END_TURNS, END_AUTOMATIC = 0, 1
+END_REASONS = ("turns", "automatic_victory")
+
+# VP ledger
+LG_TURN, LG_SIDE, LG_KIND, LG_AMOUNT, LG_WHERE = range(5)
+LG_NF = 5
+LEDGER_MAX = 512
+VK_AREA, VK_LOSSES, VK_LEADERS, VK_PORT, VK_BLOCKADE, VK_OTHER = range(6)
+VP_KINDS = ("area", "losses", "leaders", "port", "blockade", "other")
+
+# battles events
+BE_TURN, BE_AREA, BE_INIT, BE_ORDER0, BE_ORDER1, BE_N0, BE_N1, BE_ROUNDS, BE_REASON, BE_WINNER = range(10)
+BE_SUNK0, BE_SUNK1, BE_DIS0, BE_DIS1, BE_ESC0, BE_ESC1, BE_LK0, BE_LK1, BE_DMG0, BE_DMG1 = range(10, 20)
+BE_NF = 20
+BATTLE_MAX = 192
+
+# ---------------------------------------------------------------- errors (illegal plans)
+ERR_NONE = 0
+ERR_UNIT = 1           # a unit of the plan is not the side's, not in play, or in no stack
+ERR_STACK_LOC = 2      # a stack's units are not in one place
+ERR_LEADER = 3         # a leader is not with a stack at his location
+ERR_IU_ORDER = 4       # a single unit given an order only squadrons may have (7.3 B)
+ERR_MARKERS = 5        # more order markers of a type than the side has (5.0 B)
+ERR_SEQUENCE = 6       # the order breaks a unit's order sequence (5.1-5.7, 7.2.3 D)
+ERR_DEST = 7           # the destination is not legal for the order (5.x, 7.x)
+ERR_COAL_LIMIT = 8     # coaling limits (7.5 C)
+ERR_HOLD = 9           # "hold" given to a stack that has a legal order
+ERR_TARGET = 10        # a Raid/Blockade target port that is not an opposing port by the destination
+ERR_NO_PLAN = 11       # a stack slot out of range, or an empty stack
+ERR_DEPLOY = 12        # free deployment (14.11) breaks its limits
+ERR_NAMES = ("", "unit not in any stack", "stack units in different places", "leader not with a stack",
+             "independent unit given a squadron order", "too many order markers", "order sequence",
+             "illegal destination", "coaling limit", "hold with a legal order available",
+             "bad raid/blockade target", "bad stack", "free deployment")
+
+# ---------------------------------------------------------------- parameters par[:]
+P_TURNS = 0
+P_HANDICAP = 1
+P_SPEED = 2            # 0 never, 1 when-able (10.2)
+P_DELAYED = 3          # 14.2
+P_MAINT = 4            # 14.3
+P_FACEUP = 5           # 14.6
+P_AUTO = 6             # 14.7
+P_RESTRICT = 7         # 14.8
+P_SUBGROUPS = 8        # 14.9
+P_EXTRA = 9            # 14.10
+P_FREE = 10            # 14.11
+P_GERMANS = 11         # 14.12
+P_POL0 = 12            # policy id of the US
+P_POL1 = 13            # policy id of Spain
+P_KNOB0 = 14           # US aggression, permille
+P_KNOB1 = 15           # Spanish aggression, permille
+P_COALSEA0 = 16
+P_COALSEA1 = 17
+P_COALNEUTRAL = 18
+P_VICTORY = 19
+P_AUTOVP = 20
+P_PORTVP = 21
+P_BLKVP = 22
+P_PATROL_PORT = 23
+P_PATROL_SEA = 24
+P_TRANSIT_MAX = 25
+P_MINMOV = 26
+P_MINMOV_R = 27
+P_MAX_ROUNDS = 28
+P_LOSSHALF = 29        # 6 slots: half-VPs per type (12.1.2)
+P_MARKERS = 35         # 14 slots: [side * 7 + order]
+P_MAINT_BBMO = 49
+P_MAINT_CRUISERS = 50
+P_MAINT_BB_OTHER = 51
+P_MAINT_CPGB_OTHER = 52
+P_MAINT_SPAIN = 53
+P_TRACE = 54           # 1: record per-turn snapshots
+P_NAREAS = 55
+P_NPORTS = 56
+P_NUNITS = 57
+P_NLEADERS = 58
+P_PORTVP_INIT = 59     # 1: port destruction VPs only for a side with the initiative (12.1.3 A)
+P_NF = 60
+
+# policies (ids in par[P_POL*]); the names are the Game's policy names
+POL_RANDOM = 0
+POL_BLOCKADE = 1       # US
+POL_HUNTER = 2         # US
+POL_COASTAL = 3        # US
+POL_RAIDER = 4         # Spain
+POL_FLEET = 5          # Spain
+POL_HISTORICAL = 6     # Spain
+POL_SCRIPT = 7         # plans given from outside (tests)
+POLICY_IDS = {"random-legal": POL_RANDOM, "blockade": POL_BLOCKADE, "hunter": POL_HUNTER,
+              "coastal-defense": POL_COASTAL, "raider": POL_RAIDER, "fleet-in-being": POL_FLEET,
+              "historical": POL_HISTORICAL}
+
+# trace (tests): per game and turn, per unit: loc dmg order prev streak neutral
+TR_LOC, TR_DMG, TR_ORDER, TR_PREV, TR_STREAK, TR_NEUTRAL, TR_STACK = range(7)
+TR_NF = 7

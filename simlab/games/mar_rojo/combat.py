@@ -1,0 +1,306 @@
+"""The combat procedure of Mar Rojo, compiled (Rule 5.3.1 steps 1-13, 5.3.2, 5.4, 10.2).
+
+``attack_nb`` resolves one combat action of an activated fleet card against an enemy card,
+asking the policies (policies.py) for every choice a player makes on the way: the Speed
+distance, the weapon (chosen once the combat distance is known), the escort that attacks a
+submarine before its torpedoes, the support and interruption cards, Faccioso, the submarine's
+dive and the discovery after main armament fire.
+
+Order of a combat (rulings in docs/rulings.md, section Mar Rojo):
+
+1-2. target and combat distance (aircraft attack at Medium; Speed: the faster card's owner
+     chooses, the active player on a tie); then the weapon; none can fire: the action is spent.
+3.   a submarine firing torpedoes may first be attacked by an uncovered enemy escort in the
+     short row with its AS dice (that escort gains stress; no evasion roll).
+4.   an AS attack on a submarine: the submarine evades on 5+ (the action is spent, no stress).
+5-6. the active player's support card; the passive player's interruption (Smoke -1 to hit,
+     Surprise: the target fires first, Collateral: another card of the target's row is hit).
+7.   a bombing aircraft first takes the target's light AA fire (hits on 6; saves apply).
+8.   hit dice on 5+ (-1 at Medium for secondary and torpedoes, at Long for main; Optics +1;
+     night: one more needed unless Flares; a value reduced to 0 rolls for a lucky hit, never at
+     night). Air combat: both aircraft fire at once. Cabo Palos doubles destroyer torpedo hits.
+9.   Faccioso cancels one hit on a Nationalist target.
+10.  saving rolls by armour; against torpedoes only escorts save (5+), before the effect roll.
+11.  damage markers; a card with damage >= hull, or a Sunk result, is eliminated.
+12.  stress: +1 to every card that fired (AA fire excluded), +1 more for main armament; the solo
+     AI's cards take none (12.1).
+13.  a submarine that fired torpedoes may dive (cover).
+     Main armament fire lets the opposing player discover one card (5.4).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .deck import play_from_hand_nb
+from .dice import d6_nb, hit_need_nb, lucky_hit_nb, roll_hits_nb, save_hits_nb, torpedo_effect_nb
+from .enums import (
+    CAPITAL,
+    DESTROYER,
+    K_COLLATERAL,
+    K_FLARES,
+    K_OPTICS,
+    K_SMOKE,
+    K_SURPRISE,
+    POL_SOLO,
+    SPEED,
+    ST_IN_PLAY,
+    ST_SUNK,
+    SUBMARINE,
+    W_AIR,
+    W_ASW,
+    W_BOMBING,
+    W_MAIN,
+    W_TORPEDO,
+)
+from .fleet import (
+    distance_entry_nb,
+    distance_penalty_nb,
+    is_escort_nb,
+    reduced_value_nb,
+    speed_chooser_nb,
+    weapon_dice_nb,
+    weapon_usable_nb,
+)
+from .layout import (
+    C_AAL,
+    C_ARMOUR,
+    C_HULL,
+    C_TYPE,
+    G_ACTIVE,
+    G_AI_CAPFOUND0,
+    G_ATTACKS0,
+    G_CABO,
+    G_HITS0,
+    G_INTERRUPT_USED,
+    G_NIGHT,
+    G_POL0,
+    G_RESTRICT,
+    G_SUPPORT_USED,
+    MAXC,
+    R_AA_DEFENCE,
+    R_MAIN_EXTRA,
+    R_NIGHT_MOD,
+    R_OPTICS,
+    R_SMOKE,
+    R_SUB_EVASION,
+    S_DMG,
+    S_ROW,
+    S_STATUS,
+    S_STRESS,
+    S_UP,
+)
+from .policies import (
+    can_return_fire_nb,
+    choose_distance_nb,
+    choose_dive_nb,
+    choose_escort_vs_sub_nb,
+    choose_faccioso_nb,
+    choose_interruption_nb,
+    choose_main_discovery_nb,
+    choose_support_nb,
+    choose_weapon_nb,
+    collateral_target_nb,
+)
+
+__all__ = ["add_stress_nb", "apply_damage_nb", "attack_nb", "fire_nb", "uncover_nb"]
+
+
+@njit(cache=True, _nrt=False)
+def uncover_nb(cs, st, g, slot, by_side):
+    """Turn a fleet card face up. Notes a solo-AI capital ship turned up by the opposing player
+    in his own sub-turn (the exception of Rule 12.3)."""
+    if st[slot, S_UP] == 1:
+        return
+    st[slot, S_UP] = 1
+    side = slot // MAXC
+    if cs[slot, C_TYPE] == CAPITAL and by_side != side and g[G_POL0 + side] == POL_SOLO and g[G_ACTIVE] == by_side:
+        g[G_AI_CAPFOUND0 + side] = 1
+
+
+@njit(cache=True, _nrt=False)
+def add_stress_nb(st, g, slot, k):
+    """Stress markers (5.3.1 step 12); the solo AI's cards never take any (12.1)."""
+    if g[G_POL0 + slot // MAXC] == POL_SOLO:
+        return
+    st[slot, S_STRESS] += k
+
+
+@njit(cache=True, _nrt=False)
+def apply_damage_nb(cs, st, g, slot, hits, sunk):
+    """Place ``hits`` damage markers (step 11); eliminate the card when its damage reaches its
+    hull or on a Sunk result (5.3.2). Returns True if it was eliminated."""
+    if st[slot, S_STATUS] != ST_IN_PLAY:
+        return False
+    st[slot, S_DMG] += hits
+    g[G_HITS0 + slot // MAXC] += hits
+    if sunk == 1 or st[slot, S_DMG] >= cs[slot, C_HULL]:
+        st[slot, S_STATUS] = ST_SUNK
+        st[slot, S_UP] = 0
+        return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def fire_nb(rt, cs, st, g, x, y, w, d, bonus, night_mod, rng, scr):
+    """One fire of weapon ``w`` of ``x`` at ``y`` at distance ``d`` (steps 8, 10, 11): hit dice
+    (or a lucky hit), saves (torpedo: escort save then the effect table) and damage. Returns True
+    if ``y`` was eliminated."""
+    hits = fire_hits_nb(rt, cs, st, g, x, w, d, bonus, night_mod, rng, scr)
+    return resolve_hits_nb(rt, cs, st, g, x, y, w, hits, rng, scr)
+
+
+@njit(cache=True, _nrt=False)
+def fire_hits_nb(rt, cs, st, g, x, w, d, bonus, night_mod, rng, scr):
+    """Hits of one fire before saves (step 8 and the lucky hit)."""
+    dice = weapon_dice_nb(cs, st, x, w)
+    if dice > 0:
+        need = hit_need_nb(rt, distance_penalty_nb(w, d), bonus, night_mod)
+        return roll_hits_nb(dice, need, rng, scr)
+    if g[G_NIGHT] == 1:
+        return 0  # no lucky hit at night (10.2)
+    return lucky_hit_nb(rt, rng, scr)
+
+
+@njit(cache=True, _nrt=False)
+def resolve_hits_nb(rt, cs, st, g, x, y, w, hits, rng, scr):
+    """Saves and damage of ``hits`` hits on ``y`` (steps 8 torpedo effects, 10, 11)."""
+    if hits <= 0:
+        return False
+    if w == W_TORPEDO:
+        ty = cs[y, C_TYPE]
+        dmg, sunk = torpedo_effect_nb(rt, hits, ty == CAPITAL, is_escort_nb(ty), rng, scr)
+        return apply_damage_nb(cs, st, g, y, dmg, sunk)
+    stand = save_hits_nb(rt, hits, cs[y, C_ARMOUR], rng, scr)
+    return apply_damage_nb(cs, st, g, y, stand, np.int64(0))
+
+
+@njit(cache=True, _nrt=False)
+def _stress_for_nb(rt, w):
+    return 1 + (rt[R_MAIN_EXTRA] if w == W_MAIN else 0)
+
+
+@njit(cache=True, _nrt=False)
+def attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, a, t, rng, scr):
+    """One combat action of card ``a`` against enemy card ``t`` (Rule 5.3.1, see the module
+    docstring). ``a`` and ``t`` must pass ``fleet.attack_possible_nb``.
+
+    Returns:
+        The weapon fired (enums.W_*), or -1 when the combat ended before the hit roll (no weapon
+        at the combat distance, evasion, the attacker sunk first); stress is then not taken.
+    """
+    side = a // MAXC
+    passive = 1 - side
+    g[G_ATTACKS0 + side] += 1
+    restrict = g[G_RESTRICT]
+    # steps 1-2: combat distance, then the weapon
+    e = distance_entry_nb(rt, cs, st, a, t)
+    if e == SPEED:
+        chooser = side if speed_chooser_nb(cs, st, a, t) == 0 else passive
+        d = choose_distance_nb(rt, cs, st, g, pp, chooser, side, a, t, rng)
+    else:
+        d = e
+    w = choose_weapon_nb(rt, cs, st, g, pp, side, a, t, d, restrict, rng)
+    if w < 0:
+        return -1
+    night = g[G_NIGHT] == 1
+    # step 3: an escort attacks a submarine about to fire torpedoes
+    if w == W_TORPEDO and cs[a, C_TYPE] == SUBMARINE:
+        esc = choose_escort_vs_sub_nb(rt, cs, st, g, passive, a, rng)
+        if esc >= 0:
+            nm = rt[R_NIGHT_MOD] if night else 0
+            gone = fire_nb(rt, cs, st, g, esc, a, np.int64(W_ASW), st[esc, S_ROW], np.int64(0), nm, rng, scr)
+            add_stress_nb(st, g, esc, np.int64(1))
+            if gone:
+                return -1
+    # step 4: submarine evasion of an AS attack
+    if w == W_ASW and cs[t, C_TYPE] == SUBMARINE:
+        if d6_nb(rng, scr) >= rt[R_SUB_EVASION]:
+            return -1
+    # step 5: support card
+    bonus = np.int64(0)
+    night_mod = rt[R_NIGHT_MOD] if night else 0
+    if g[G_SUPPORT_USED] == 0:
+        i = choose_support_nb(rt, cs, st, g, hands, akind, ak, pp, side, a, t, w, d, rng)
+        if i >= 0:
+            k = akind[play_from_hand_nb(piles, hands, g, side, i)]
+            g[G_SUPPORT_USED] = 1
+            if k == K_OPTICS:
+                bonus += rt[R_OPTICS]
+            elif k == K_FLARES:
+                night_mod = np.int64(0)
+            else:
+                g[G_CABO] = 1
+    # step 6: interruption card
+    if g[G_INTERRUPT_USED] == 0:
+        i = choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, passive, a, t, w, d, rng)
+        if i >= 0:
+            k = akind[play_from_hand_nb(piles, hands, g, passive, i)]
+            g[G_INTERRUPT_USED] = 1
+            if k == K_SMOKE:
+                bonus -= rt[R_SMOKE]
+            elif k == K_SURPRISE:
+                if can_return_fire_nb(rt, cs, st, g, t, a, d):
+                    rw = choose_weapon_nb(rt, cs, st, g, pp, passive, t, a, d, np.int64(-1), rng)
+                    if rw >= 0:
+                        nm = rt[R_NIGHT_MOD] if night else 0
+                        gone = fire_nb(rt, cs, st, g, t, a, rw, d, np.int64(0), nm, rng, scr)
+                        add_stress_nb(st, g, t, _stress_for_nb(rt, rw))
+                        if gone:
+                            return -1
+            elif k == K_COLLATERAL:
+                o = collateral_target_nb(rt, cs, st, g, passive, a, t, w)
+                if o >= 0:
+                    t = o
+    # step 7: light AA fire at a bombing aircraft
+    if w == W_BOMBING:
+        printed = cs[t, C_AAL]
+        if printed > 0:
+            dice = reduced_value_nb(cs, st, t, printed)
+            if dice > 0:
+                need = rt[R_AA_DEFENCE] + (rt[R_NIGHT_MOD] if night else 0)
+                aa = roll_hits_nb(dice, need, rng, scr)
+            elif night:
+                aa = np.int64(0)
+            else:
+                aa = lucky_hit_nb(rt, rng, scr)
+            if aa > 0:
+                stand = save_hits_nb(rt, aa, cs[a, C_ARMOUR], rng, scr)
+                if apply_damage_nb(cs, st, g, a, stand, np.int64(0)):
+                    return -1
+    # step 8: hit resolution
+    hits = fire_hits_nb(rt, cs, st, g, a, w, d, bonus, night_mod, rng, scr)
+    back = np.int64(0)
+    if w == W_AIR and weapon_usable_nb(cs, t, a, np.int64(W_AIR)):
+        back = fire_hits_nb(rt, cs, st, g, t, np.int64(W_AIR), d, np.int64(0), night_mod, rng, scr)
+    if w == W_TORPEDO and g[G_CABO] == 1 and cs[a, C_TYPE] == DESTROYER:
+        hits *= 2
+    # step 9: Faccioso
+    if hits > 0:
+        i = choose_faccioso_nb(rt, cs, st, g, hands, akind, pp, passive, t, hits, rng)
+        if i >= 0:
+            play_from_hand_nb(piles, hands, g, passive, i)
+            g[G_INTERRUPT_USED] = 1
+            hits -= 1
+    # steps 10-11: saves and damage (air combat: both at once)
+    resolve_hits_nb(rt, cs, st, g, a, t, w, hits, rng, scr)
+    if back > 0:
+        resolve_hits_nb(rt, cs, st, g, t, a, np.int64(W_AIR), back, rng, scr)
+    # step 12: stress
+    if st[a, S_STATUS] == ST_IN_PLAY:
+        add_stress_nb(st, g, a, _stress_for_nb(rt, w))
+    if w == W_AIR and st[t, S_STATUS] == ST_IN_PLAY and weapon_usable_nb(cs, t, a, np.int64(W_AIR)):
+        add_stress_nb(st, g, t, np.int64(1))
+    # step 13: submarine dive
+    if w == W_TORPEDO and cs[a, C_TYPE] == SUBMARINE and st[a, S_STATUS] == ST_IN_PLAY:
+        if choose_dive_nb(g, side, rng):
+            st[a, S_UP] = 0
+    # 5.4: main armament fire lets the opposing player discover one card
+    if w == W_MAIN:
+        s = choose_main_discovery_nb(cs, st, g, passive, rng)
+        if s >= 0:
+            uncover_nb(cs, st, g, s, passive)
+    return w
+
+

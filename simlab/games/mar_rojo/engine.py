@@ -1,0 +1,535 @@
+"""The whole game of Mar Rojo in one compiled kernel (Rules 4-12).
+
+``play_games_nb`` plays one game per seed: squadron building (9) or the scenario's squadrons
+(8.x), deployment (4, 12.2), the deal, then sub-turns until the drawing has stopped and both
+hands are empty (6), and writes one ``out`` row per game (layout ``O_*``). Every decision is a
+policy's (policies.py, solo.py); every die comes from the game's own stream, seeded by its seed,
+so a game's row depends on nothing else.
+
+With ``debug = 1`` the kernel checks its invariants after every sub-turn and every move (every
+action card in exactly one place, hands within the limit, legal layouts, damage below hull,
+activation limits) and writes the first violation to ``O_VIOLATION``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...rng import STATE_WORDS, new_state_nb, roll_nb
+from .actions import (
+    apply_specials_nb,
+    declare_pending_nb,
+    discover_nb,
+    general_quarters_nb,
+    perform_action_nb,
+    reorganise_nb,
+    resolve_pending_nb,
+)
+from .build import build_squadron_nb, deploy_nb, solo_deploy_nb
+from .combat import uncover_nb
+from .deck import (
+    conservation_ok_nb,
+    deal_nb,
+    discard_table_nb,
+    draw_nb,
+    new_deck_nb,
+    play_from_hand_nb,
+    retreat_nb,
+)
+from .enums import (
+    ACT_ATTACK,
+    AI_AGGRESSIVE,
+    AI_NONE,
+    AI_PASSIVE,
+    AIRCRAFT,
+    AK_BLUE,
+    AK_RED,
+    END_LIMIT,
+    END_THE_END,
+    K_GENERAL_QUARTERS,
+    K_PLANES,
+    K_RETREAT,
+    K_SCOUT,
+    LONG,
+    MERCHANT,
+    MODE_ACTIONS,
+    MODE_EFFECT,
+    MODE_REORG,
+    POL_SOLO,
+    SHORT,
+    ST_ABSENT,
+    ST_IN_PLAY,
+    ST_RESERVE,
+    ST_SUNK,
+)
+from .fleet import is_escort_nb, layout_spread_nb
+from .layout import (
+    C_COST,
+    C_HULL,
+    C_POOL,
+    C_TYPE,
+    FIRST_BY_ESCORTS,
+    G_ACTIVE,
+    G_AI0,
+    G_AI_CAPFOUND0,
+    G_ATTACKS0,
+    G_CABO,
+    G_CB_OK,
+    G_DEBUG,
+    G_DRAWN0,
+    G_END_REASON,
+    G_ENDS_NEEDED,
+    G_FINAL,
+    G_FINAL_SUBTURN,
+    G_FIRST,
+    G_HAND0_N,
+    G_HITS0,
+    G_INTERRUPT_USED,
+    G_LENGTH,
+    G_LIMIT,
+    G_MPTS0,
+    G_NIGHT,
+    G_NIGHT_SUBTURNS,
+    G_PENDING,
+    G_POL0,
+    G_REMOVED,
+    G_RESTRICT,
+    G_SPECIAL,
+    G_SUBTURN,
+    G_SUPPORT_USED,
+    G_VICTORY,
+    G_VIOLATION,
+    HAND_CAP,
+    MAXC,
+    NC,
+    NFW,
+    NG,
+    NOUT,
+    NPILES,
+    NS,
+    NSLOT,
+    NWK,
+    O_AI0,
+    O_ATTACKS0,
+    O_BUILD_FAIL,
+    O_CARDS0,
+    O_DRAWN0,
+    O_END_REASON,
+    O_FINAL_SUBTURN,
+    O_FIRST,
+    O_HITS0,
+    O_MSHORT0,
+    O_NIGHT_SUBTURNS,
+    O_POINTS0,
+    O_REMOVED,
+    O_SCORE0,
+    O_SHIPS_SUNK0,
+    O_SUBTURNS,
+    O_SUNK0,
+    O_TURNS,
+    O_VIOLATION,
+    O_WINNER,
+    PILE_CAP,
+    Q_BUILD,
+    Q_FIRST,
+    Q_FIRST_OVERRIDE,
+    Q_LENGTH,
+    Q_MPTS0,
+    Q_REVEAL,
+    Q_SPECIAL,
+    Q_VICTORY,
+    R_AI_AGGR_MAX,
+    R_AIR_ACTS,
+    R_HAND_LIMIT,
+    R_OPENING_HAND,
+    R_REORG_PER_CARD,
+    R_SUBTURN_LIMIT,
+    S_ACTS,
+    S_BONUS,
+    S_DMG,
+    S_MASK,
+    S_REORG,
+    S_ROW,
+    S_STATUS,
+    S_STRESS,
+    S_UP,
+    V_ACTS,
+    V_COVERED_FIRE,
+    V_DAMAGE,
+    V_DECK,
+    V_HAND,
+    V_ILLEGAL,
+    V_LAYOUT,
+    V_REORG,
+    V_ROW,
+    V_STRESS,
+    WK_SEEN,
+)
+from .policies import (
+    _class_member_nb,
+    action_legal_nb,
+    choose_activation_nb,
+    choose_play_nb,
+    choose_reveal_nb,
+    choose_scout_rows_nb,
+    effect_restrict_nb,
+    is_mass_activation_nb,
+)
+from .solo import ai_subturn_nb
+from .victory import merchants_short_nb, score_nb, ships_sunk_nb, winner_nb
+
+__all__ = ["check_invariants_nb", "new_game_arrays", "play_game_nb", "play_games_nb"]
+
+
+
+def new_game_arrays(n_pool: int) -> tuple:
+    """Scratch arrays of one game: ``(cs, st, g, piles, hands, wk, fw, rng, taken, tmp)``."""
+    return (np.zeros((NSLOT, NC), np.int64), np.zeros((NSLOT, NS), np.int64), np.zeros(NG, np.int64),
+            np.zeros((NPILES, PILE_CAP), np.int64), np.zeros((2, HAND_CAP), np.int64), np.zeros(NWK, np.int64),
+            np.zeros(NFW, np.float64), np.zeros(STATE_WORDS, np.uint64), np.zeros(max(n_pool, 1), np.int8),
+            np.zeros(max(n_pool, 1) + 8, np.int64))
+
+
+@njit(cache=True, _nrt=False)
+def check_invariants_nb(rt, cs, st, g, piles, hands, wk):
+    """The first invariant that fails now (layout ``V_*`` code), 0 if none."""
+    if not conservation_ok_nb(piles, hands, g, wk[WK_SEEN:]):
+        return V_DECK
+    for s in range(2):
+        if g[G_HAND0_N + s] > rt[R_HAND_LIMIT] or g[G_HAND0_N + s] < 0:
+            return V_HAND
+        if g[G_POL0 + s] == POL_SOLO and g[G_HAND0_N + s] != 0:
+            return V_HAND
+    for i in range(NSLOT):
+        if st[i, S_STATUS] != ST_IN_PLAY:
+            continue
+        if st[i, S_ROW] < 0 or st[i, S_ROW] > 2:
+            return V_ROW
+        if st[i, S_DMG] >= cs[i, C_HULL] or st[i, S_DMG] < 0:
+            return V_DAMAGE
+        if st[i, S_STRESS] < 0 or (g[G_POL0 + i // MAXC] == POL_SOLO and st[i, S_STRESS] != 0):
+            return V_STRESS
+        lim = (rt[R_AIR_ACTS] if cs[i, C_TYPE] == AIRCRAFT else 1) + st[i, S_BONUS]
+        if st[i, S_ACTS] > lim:
+            return V_ACTS
+        if st[i, S_REORG] > rt[R_REORG_PER_CARD]:
+            return V_REORG
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _debug_check_nb(rt, cs, st, g, piles, hands, wk):
+    if g[G_DEBUG] == 1 and g[G_VIOLATION] == 0:
+        g[G_VIOLATION] = check_invariants_nb(rt, cs, st, g, piles, hands, wk)
+
+
+@njit(cache=True, _nrt=False)
+def deployment_legal_nb(cs, st, side):
+    """Rule 4: rows differ by at most one card, merchants only in the long row, and non-escort,
+    non-aircraft cards in the short row only when every escort and aircraft is already there."""
+    if layout_spread_nb(st, side) > 1:
+        return False
+    base = side * MAXC
+    esc_air_out = np.int64(0)
+    other_short = np.int64(0)
+    for s in range(base, base + MAXC):
+        if st[s, S_STATUS] != ST_IN_PLAY:
+            continue
+        t = cs[s, C_TYPE]
+        r = st[s, S_ROW]
+        if t == MERCHANT and r != LONG:
+            return False
+        if is_escort_nb(t) or t == AIRCRAFT:
+            if r != SHORT:
+                esc_air_out += 1
+        elif r == SHORT:
+            other_short += 1
+    return not (other_short > 0 and esc_air_out > 0)
+
+
+@njit(cache=True, _nrt=False)
+def run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, budget, effect_mode, rng, scr, wk, fw):
+    """Activations of one action card (Rule 5.1): up to ``budget`` actions, or under an effect
+    the actions the effect gave each card; the policy chooses each one or stops."""
+    done = np.int64(0)
+    for _ in range(4 * MAXC + 8):
+        if done >= budget:
+            break
+        slot, act, p1, p2 = choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk, fw)
+        if slot < 0:
+            break
+        if not action_legal_nb(rt, cs, st, g, slot, act, p1, p2, effect_mode):
+            if g[G_VIOLATION] == 0:
+                g[G_VIOLATION] = V_ILLEGAL
+                g[52] = slot
+                g[53] = act
+                g[54] = p1
+                g[55] = p2
+                g[56] = effect_mode
+            break
+        if g[G_DEBUG] == 1 and act == ACT_ATTACK and st[slot, S_UP] == 0 and g[G_VIOLATION] == 0:
+            g[G_VIOLATION] = V_COVERED_FIRE
+        perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1, p2, effect_mode, rng, scr)
+        done += 1
+        _debug_check_nb(rt, cs, st, g, piles, hands, wk)
+
+
+@njit(cache=True, _nrt=False)
+def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk, fw):
+    """Resolve the action card in play (Rule 5 step 2) in the declared mode."""
+    if mode == MODE_REORG:
+        reorganise_nb(rt, cs, st, g, side, ak[kind, AK_BLUE])
+        return
+    if mode != MODE_EFFECT:
+        run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, ak[kind, AK_RED], np.bool_(False), rng, scr, wk, fw)
+        return
+    if is_mass_activation_nb(kind):
+        base = side * MAXC
+        for s in range(base, base + MAXC):
+            st[s, S_MASK] = 0
+            if st[s, S_STATUS] == ST_IN_PLAY and _class_member_nb(cs, s, kind):
+                st[s, S_MASK] = rt[R_AIR_ACTS] if kind == K_PLANES else 1
+        g[G_RESTRICT] = effect_restrict_nb(kind)
+        run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, np.int64(1 << 20), np.bool_(True), rng, scr, wk, fw)
+        g[G_RESTRICT] = -1
+        for s in range(base, base + MAXC):
+            st[s, S_MASK] = 0
+    elif kind == K_GENERAL_QUARTERS:
+        general_quarters_nb(rt, cs, st, g, side)
+    elif kind == K_SCOUT:
+        r1, r2 = choose_scout_rows_nb(st, g, side, rng)
+        discover_nb(cs, st, g, side, r1, r2, rng)
+    elif kind == K_RETREAT:
+        if g[G_FINAL] == 0:
+            retreat_nb(piles, g, rng)
+
+
+@njit(cache=True, _nrt=False)
+def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr, wk, fw):
+    """A sub-turn of a player with a hand (Rule 5 steps 1-5)."""
+    hn = g[G_HAND0_N + side]
+    can_draw = g[G_FINAL] == 0 and hn < rt[R_HAND_LIMIT]
+    if hn == 0:
+        if can_draw:
+            draw_nb(piles, hands, g, akind, side, np.bool_(True), rng)
+            apply_specials_nb(rt, cs, st, g, rng)
+        return
+    i, mode = choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, rng, wk, fw)
+    if i < 0:
+        draw_nb(piles, hands, g, akind, side, np.bool_(True), rng)
+        apply_specials_nb(rt, cs, st, g, rng)
+        return
+    kind = akind[play_from_hand_nb(piles, hands, g, side, i)]
+    passive = 1 - side
+    if mode != MODE_ACTIONS:
+        g[G_CB_OK] = 0  # only an actions activation starts from the state choose_play evaluated
+    declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, passive, mode, rng)
+    resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk, fw)
+    resolve_pending_nb(rt, cs, st, g, passive, rng, scr)
+    discard_table_nb(piles, g)
+
+
+@njit(cache=True, _nrt=False)
+def _reset_subturn_nb(st, g):
+    for i in range(NSLOT):
+        st[i, S_ACTS] = 0
+        st[i, S_BONUS] = 0
+        st[i, S_REORG] = 0
+        st[i, S_MASK] = 0
+    g[G_SUPPORT_USED] = 0
+    g[G_INTERRUPT_USED] = 0
+    g[G_CABO] = 0
+    g[G_PENDING] = -1
+    g[G_RESTRICT] = -1
+    g[G_CB_OK] = 0
+
+
+@njit(cache=True, _nrt=False)
+def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, included, ak, rt, pp, pols, setup,
+                 debug, scr, cs, st, g, piles, hands, wk, fw, rng, taken, tmp, out, sq_out):
+    """Play one whole game (see the module docstring); writes ``out`` (``int32[NOUT]``) and
+    ``sq_out`` (``int16[NSLOT, 3]``: pool index, final status, damage of each squadron slot)."""
+    new_state_nb(seed, rng)
+    for i in range(NG):
+        g[i] = 0
+    for i in range(NSLOT):
+        for j in range(NS):
+            st[i, j] = 0
+        for j in range(NC):
+            cs[i, j] = 0
+    g[G_DEBUG] = debug
+    g[G_POL0] = pols[0]
+    g[G_POL0 + 1] = pols[1]
+    g[G_VICTORY] = setup[Q_VICTORY]
+    g[G_MPTS0] = setup[Q_MPTS0]
+    g[G_MPTS0 + 1] = setup[Q_MPTS0 + 1]
+    g[G_SPECIAL] = setup[Q_SPECIAL]
+    g[G_LENGTH] = setup[Q_LENGTH]
+    g[G_ENDS_NEEDED] = setup[Q_LENGTH] + 1
+    g[G_LIMIT] = rt[R_SUBTURN_LIMIT]
+    g[G_PENDING] = -1
+    g[G_RESTRICT] = -1
+    for i in range(NOUT):
+        out[i] = 0
+    # squadrons (8.x, or built by points, 9)
+    for side in range(2):
+        base = side * MAXC
+        if setup[Q_BUILD] == 1:
+            k = build_squadron_nb(pool, avail[side], lim[side], builders[side], wk[base:base + MAXC], rng, taken, tmp)
+            if k < 0:
+                out[O_BUILD_FAIL] = 1
+                return
+            for j in range(MAXC):
+                sq = wk[base + j] if j < k else -1
+                _place_nb(pool, cs, st, base + j, sq, np.int64(ST_IN_PLAY))
+        else:
+            n = np.int64(0)
+            for j in range(MAXC):
+                if squads[side, j] >= 0:
+                    _place_nb(pool, cs, st, base + n, squads[side, j], np.int64(ST_IN_PLAY))
+                    n += 1
+            if reinf[side] >= 0 and n < MAXC:
+                _place_nb(pool, cs, st, base + n, reinf[side], np.int64(ST_RESERVE))
+        for j in range(MAXC):
+            if st[base + j, S_STATUS] == ST_IN_PLAY:
+                out[O_POINTS0 + side] += cs[base + j, C_COST]
+                out[O_CARDS0 + side] += 1
+    # the solo AI's manoeuvre (12.2) and deployment (4, 12.2)
+    for side in range(2):
+        g[G_AI0 + side] = AI_NONE
+        if pols[side] == POL_SOLO:
+            g[G_AI0 + side] = AI_AGGRESSIVE if roll_nb(rng, np.int64(6)) <= rt[R_AI_AGGR_MAX] else AI_PASSIVE
+            solo_deploy_nb(rt, cs, st, side, setup[Q_LENGTH], rng, wk[WK_SEEN:WK_SEEN + MAXC])
+        else:
+            deploy_nb(cs, st, side, pols[side], rng, wk[WK_SEEN:WK_SEEN + MAXC + 3])
+            if debug == 1 and g[G_VIOLATION] == 0 and not deployment_legal_nb(cs, st, side):
+                g[G_VIOLATION] = V_LAYOUT
+    # first player (8.x, 9, 12.2, option)
+    first = setup[Q_FIRST]
+    if first == FIRST_BY_ESCORTS:
+        e0 = np.int64(0)
+        e1 = np.int64(0)
+        for s in range(NSLOT):
+            if st[s, S_STATUS] == ST_IN_PLAY and is_escort_nb(cs[s, C_TYPE]):
+                if s < MAXC:
+                    e0 += 1
+                else:
+                    e1 += 1
+        first = 1 if e1 > e0 else 0
+    if (pols[0] == POL_SOLO) != (pols[1] == POL_SOLO):
+        ai = 0 if pols[0] == POL_SOLO else 1
+        first = ai if g[G_AI0 + ai] == AI_AGGRESSIVE else 1 - ai
+    if setup[Q_FIRST_OVERRIDE] >= 0:
+        first = setup[Q_FIRST_OVERRIDE]
+    g[G_FIRST] = first
+    # the action deck and the deal (4)
+    new_deck_nb(piles, hands, g, akind, included, rng)
+    deal_to = wk[WK_SEEN + 64:WK_SEEN + 66]
+    deal_to[0] = 0 if pols[0] == POL_SOLO else 1
+    deal_to[1] = 0 if pols[1] == POL_SOLO else 1
+    deal_nb(piles, hands, g, akind, rt[R_OPENING_HAND], deal_to, rng)
+    # the optional initial reveal (4)
+    if setup[Q_REVEAL] == 1:
+        for k in range(2):
+            side = first if k == 0 else 1 - first
+            own, enemy = choose_reveal_nb(cs, st, g, side, rng)
+            if own >= 0:
+                uncover_nb(cs, st, g, own, side)
+            if enemy >= 0:
+                uncover_nb(cs, st, g, enemy, side)
+    _debug_check_nb(rt, cs, st, g, piles, hands, wk)
+    # sub-turns (5, 6)
+    active = first
+    while True:
+        if g[G_FINAL] == 1 and g[G_HAND0_N] == 0 and g[G_HAND0_N + 1] == 0:
+            break
+        if g[G_SUBTURN] >= g[G_LIMIT]:
+            g[G_END_REASON] = END_LIMIT
+            break
+        if g[G_FINAL] == 1 and pols[active] != POL_SOLO and g[G_HAND0_N + active] == 0:
+            active = 1 - active
+            continue
+        g[G_ACTIVE] = active
+        g[G_SUBTURN] += 1
+        if g[G_NIGHT] == 1:
+            g[G_NIGHT_SUBTURNS] += 1
+        _reset_subturn_nb(st, g)
+        if pols[active] == POL_SOLO:
+            ai_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, active, rng, scr)
+        else:
+            g[G_AI_CAPFOUND0 + 1 - active] = 0
+            player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, active, rng, scr, wk, fw)
+        _debug_check_nb(rt, cs, st, g, piles, hands, wk)
+        active = 1 - active
+    # results (7, 8.x)
+    out[O_WINNER] = winner_nb(cs, st, g)
+    for side in range(2):
+        out[O_SCORE0 + side] = score_nb(cs, st, g, side)
+        out[O_MSHORT0 + side] = merchants_short_nb(cs, st, side)
+        out[O_DRAWN0 + side] = g[G_DRAWN0 + side]
+        out[O_HITS0 + side] = g[G_HITS0 + side]
+        out[O_ATTACKS0 + side] = g[G_ATTACKS0 + side]
+        out[O_AI0 + side] = g[G_AI0 + side]
+        out[O_SHIPS_SUNK0 + side] = ships_sunk_nb(cs, st, side)
+        base = side * MAXC
+        for s in range(base, base + MAXC):
+            if st[s, S_STATUS] == ST_SUNK:
+                out[O_SUNK0 + 6 * side + cs[s, C_TYPE]] += 1
+    out[O_SUBTURNS] = g[G_SUBTURN]
+    out[O_TURNS] = (g[G_SUBTURN] + 1) // 2
+    out[O_END_REASON] = g[G_END_REASON] if g[G_FINAL] == 1 or g[G_END_REASON] == END_LIMIT else END_THE_END
+    out[O_REMOVED] = g[G_REMOVED]
+    out[O_FIRST] = first
+    out[O_NIGHT_SUBTURNS] = g[G_NIGHT_SUBTURNS]
+    out[O_VIOLATION] = g[G_VIOLATION]
+    out[O_FINAL_SUBTURN] = g[G_FINAL_SUBTURN]
+    for s in range(NSLOT):
+        sq_out[s, 0] = cs[s, C_POOL] if st[s, S_STATUS] != ST_ABSENT else -1
+        sq_out[s, 1] = st[s, S_STATUS]
+        sq_out[s, 2] = st[s, S_DMG]
+
+
+@njit(cache=True, _nrt=False)
+def _place_nb(pool, cs, st, slot, idx, status):
+    if idx < 0:
+        st[slot, S_STATUS] = ST_ABSENT
+        return
+    for j in range(NC):
+        cs[slot, j] = pool[idx, j]
+    st[slot, S_STATUS] = status
+    st[slot, S_ROW] = 0
+
+
+@njit(cache=True)
+def play_games_nb(seeds, pool, squads, reinf, avail, lim, builders, akind, included, ak, rt, pp, pols, setup,
+                  debug, out, sq_out):
+    """Play one game per seed (``uint64[n]``), writing ``out`` (``int32[n, NOUT]``) and ``sq_out``
+    (``int16[n, NSLOT, 3]``). Row ``i`` depends only on ``seeds[i]`` and the other arguments.
+
+    Args:
+        pool: ``int64[npool, NC]`` fleet cards; squads: ``int64[2, MAXC]`` pool indices of the
+            scenario's squadrons (-1 pad); reinf: ``int64[2]`` a reinforcement per side (8.3) or
+            -1; avail: ``int8[2, npool]`` cards each side may build with (9, 11); lim:
+            ``int64[2, 8]`` the Rule 9 limits per side; builders: ``int64[2]`` enums.B_*;
+            akind, included: the action cards' kinds and whether each is used; ak: the action
+            kind table; rt: rule tables; pp: ``float64[2, NPP]`` policy parameters; pols:
+            ``int64[2]`` policy codes; setup: ``int64[NQ]`` (layout ``Q_*``); debug: 1 to check
+            invariants.
+    """
+    n = seeds.shape[0]
+    npool = pool.shape[0]
+    cs = np.zeros((NSLOT, NC), np.int64)
+    st = np.zeros((NSLOT, NS), np.int64)
+    g = np.zeros(NG, np.int64)
+    piles = np.zeros((NPILES, PILE_CAP), np.int64)
+    hands = np.zeros((2, HAND_CAP), np.int64)
+    wk = np.zeros(NWK, np.int64)
+    fw = np.zeros(NFW, np.float64)
+    rng = np.zeros(STATE_WORDS, np.uint64)
+    taken = np.zeros(max(npool, 1), np.int8)
+    tmp = np.zeros(max(npool, 1) + 8, np.int64)
+    scr = np.zeros(2, np.int64)
+    for i in range(n):
+        play_game_nb(seeds[i], pool, squads, reinf, avail, lim, builders, akind, included, ak, rt, pp, pols, setup,
+                     debug, scr, cs, st, g, piles, hands, wk, fw, rng, taken, tmp, out[i], sq_out[i])

@@ -1,0 +1,194 @@
+"""Named slots of the fixed-width integer arrays that hold one game of Mar Rojo.
+
+One game is played by one numba kernel on these arrays (nothing else is allocated per game)::
+
+    cs     int64[NSLOT, NC]   fleet card values per squadron slot (copied from the card pool)
+    st     int64[NSLOT, NS]   fleet card state per slot (status, row, face up, damage, stress...)
+    g      int64[NG]          game globals (active side, period, deck counts, flags...)
+    piles  int64[NPILES, PILE_CAP]  action card ids: draw pile (top = last), discard, table, out
+    hands  int64[2, HAND_CAP] action card ids in each player's hand (counts in g)
+    akind  int64[n_action_cards]    kind (enums.K_*) of each action card id
+
+Squadron slots: side ``s`` owns slots ``s * MAXC .. s * MAXC + MAXC - 1`` (Nationalist 0-15,
+Republican 16-31). A slot with status ST_ABSENT holds no card.
+"""
+
+from __future__ import annotations
+
+MAXC = 16           # fleet cards per side (Rule 1: 5-15, plus a reinforcement)
+NSLOT = 2 * MAXC
+HAND_CAP = 8        # hand limit is 5 (Rule 3.2); room for the checks
+PILE_CAP = 128      # action cards in one game (52 printed, Rule 2)
+
+# cs columns: fleet card values (Rule 3.1.1)
+C_POOL, C_FACTION, C_TYPE, C_HULL, C_MAIN, C_SEC, C_TORP, C_MOVE, C_ARMOUR = 0, 1, 2, 3, 4, 5, 6, 7, 8
+C_AAH, C_AAL, C_ASW, C_AIR, C_BOMB, C_COST, C_SEAPLANE, C_DATE = 9, 10, 11, 12, 13, 14, 15, 16
+NC = 17
+#: cs column of each weapon (enums.W_*); AA rolls heavy + light (column C_AAH, see fleet.weapon_value_nb)
+WEAPON_COL = (C_MAIN, C_SEC, C_TORP, C_AAH, C_ASW, C_AIR, C_BOMB)
+
+# st columns: fleet card state
+S_STATUS = 0   # enums.ST_*
+S_ROW = 1      # enums.SHORT / MEDIUM / LONG
+S_UP = 2       # 1 = uncovered (face up)
+S_DMG = 3      # damage markers (red cubes)
+S_STRESS = 4   # stress markers (green cubes)
+S_ACTS = 5     # activations this sub-turn
+S_BONUS = 6    # 1 when this sub-turn's first action uncovered the card (Rule 5.1)
+S_REORG = 7    # stress removed this sub-turn (at most 2, Rule 5.5)
+S_MASK = 8     # actions left from an effect activation this sub-turn
+S_UPPED = 9    # uncovered during the current / last sub-turn (solo AI exception, Rule 12.3)
+NS = 10
+
+# piles
+P_DECK, P_DISCARD, P_TABLE, P_OUT = 0, 1, 2, 3
+NPILES = 4
+
+# g slots
+G_ACTIVE = 0          # side whose sub-turn it is
+G_NIGHT = 1           # 1 at night (Rule 10)
+G_FINAL = 2           # 1: no more draws (The End / Retreat reached, Rule 6)
+G_ENDS_SEEN = 3       # The End appearances so far
+G_ENDS_NEEDED = 4     # appearances that end the drawing: short 1, average 2, long 3
+G_RETREAT = 5         # 1 after Retreat was played as an effect (Rule 6)
+G_SUBTURN = 6         # sub-turns played
+G_DRAWN0 = 7          # action cards drawn by each side (G_DRAWN0 + side)
+G_DRAWN1 = 8
+G_SUPPORT_USED = 9    # a support card was played this sub-turn
+G_INTERRUPT_USED = 10  # an interruption card was played this sub-turn
+G_CABO = 11           # Cabo Palos in force this sub-turn
+G_END_REASON = 12
+G_FIRST = 13          # side with the first sub-turn
+G_AI0 = 14            # solo AI manoeuvre of each side (enums.AI_*), G_AI0 + side
+G_AI1 = 15
+G_POL0 = 16           # policy of each side, G_POL0 + side
+G_POL1 = 17
+G_VICTORY = 18        # enums.V_*
+G_MPTS0 = 19          # 1 when the side scores its merchants at short (G_MPTS0 + side)
+G_MPTS1 = 20
+G_SPECIAL = 21        # enums.SP_* bits
+G_LENGTH = 22
+G_SPECIAL_DONE = 23   # 1 once the first The End triggered the special rules
+G_DECK_N = 24         # pile sizes: G_DECK_N + pile index
+G_DISC_N = 25
+G_TABLE_N = 26
+G_OUT_N = 27
+G_HAND0_N = 28        # hand sizes: G_HAND0_N + side
+G_HAND1_N = 29
+G_PENDING = 30        # Mines or Fog declared this sub-turn (kind, -1 none)
+G_REMOVED = 31        # Republican ships removed by the Transfer (8.2)
+G_ENDED = 32
+G_LIMIT = 33          # sub-turn limit (safety)
+G_DEBUG = 34          # 1: check invariants after every change
+G_VIOLATION = 35      # first invariant violation code (0 none)
+G_RESTRICT = 36       # weapon an effect activation is restricted to (-1 none)
+G_AI_CAPFOUND0 = 37   # the opponent uncovered this AI side's capital ship last sub-turn (+ side)
+G_AI_CAPFOUND1 = 38
+G_NCARDS = 39         # action cards in the game (conservation)
+G_TURN_LIMIT = 40
+G_LAST_ACTIONS = 41   # actions performed this sub-turn (diagnostics)
+G_NIGHT_SUBTURNS = 42
+G_FINAL_SUBTURN = 43  # sub-turn at which drawing stopped
+G_DEALING = 44        # 1 while the opening hands are dealt (Day/Night cards do not turn, 10.1)
+G_HITS0 = 45          # hits taken by each side (G_HITS0 + side)
+G_HITS1 = 46
+G_ATTACKS0 = 47       # combat actions by each side
+G_ATTACKS1 = 48
+G_SPECIAL_PENDING = 49  # the first The End has just appeared: special rules to apply (8.2, 8.3)
+G_PREV_ACTIVE = 50    # side of the previous sub-turn
+G_CB_OK = 51          # 1: the card_best results in fw (FW_CB) describe the state now
+NG = 64
+
+# rt: the rule tables and constants, one int64 array (rules.compile_tables)
+R_HAND_LIMIT, R_OPENING_HAND, R_HIT, R_TORP_CAPITAL, R_ESCORT_TORP_SAVE, R_SUB_EVASION = 0, 1, 2, 3, 4, 5
+R_AA_DEFENCE, R_LUCKY_FIRST, R_LUCKY_SECOND, R_REORG_PER_CARD, R_AIR_ACTS, R_MAIN_EXTRA = 6, 7, 8, 9, 10, 11
+R_NIGHT_MOD, R_AI_AGGR_MAX, R_TRANSFER, R_OPTICS, R_SMOKE, R_MINES_HIT = 12, 13, 14, 15, 16, 17
+R_FOG_COVER, R_SCOUT, R_SUBTURN_LIMIT = 18, 19, 20
+#: data-pack constant names in R_* order
+CONSTANT_NAMES = ("hand_limit", "opening_hand", "hit", "torpedo_capital_bonus", "escort_torpedo_save",
+                  "submarine_evasion", "aa_defence_hit", "lucky_first", "lucky_second", "reorganise_per_card",
+                  "aircraft_activations", "main_extra_stress", "night_hit_modifier", "ai_aggressive_max",
+                  "transfer_ships", "optics_bonus", "smoke_penalty", "mines_hit", "fog_cover", "scout_discover",
+                  "subturn_limit")
+NCONST = 32
+RT_TORP = 32      # rt[RT_TORP + roll], roll 1..7: hits of the torpedo effect table, -1 = Sunk
+RT_SAVE = 40      # rt[RT_SAVE + armour]: least die that saves (7 = none)
+RT_DIST = 48      # rt[RT_DIST + 3 * active_row + target_row]: SHORT, MEDIUM, LONG or SPEED
+RT_POINTS = 64    # rt[RT_POINTS + 8 * length + PT_*]: the Rule 9 table
+PT_CARDS_MIN, PT_CARDS_MAX, PT_POINTS, PT_CAP_MIN, PT_CAP_MAX, PT_MERCHANTS, PT_AIRSUB_MIN, PT_AIRSUB_MAX = range(8)
+POINTS_FIELDS = ("cards_min", "cards_max", "points", "capital_min", "capital_max", "merchants", "air_sub_min",
+                 "air_sub_max")
+RT_SOLO = 96      # rt[RT_SOLO + 3 * length + row]: the 12.2 deployment table
+NRT = 112
+
+# invariant violation codes (G_VIOLATION)
+V_OK = 0
+V_DECK = 1        # an action card is not in exactly one place
+V_HAND = 2        # a hand above the limit
+V_LAYOUT = 3      # a move left the layout worse than allowed (Rule 5.2)
+V_ROW = 4         # a card in play without a row
+V_DAMAGE = 5      # a card in play with damage >= hull
+V_STRESS = 6      # negative stress, or stress on a solo-AI card
+V_ACTS = 7        # a card activated more often than Rule 5.1 allows
+V_REORG = 8       # more than 2 stress removed from one card in a sub-turn
+V_COVERED_FIRE = 9  # a covered card fired
+V_ILLEGAL = 10     # a policy chose an illegal action
+VIOLATION_NAMES = ("ok", "deck", "hand", "layout", "row", "damage", "stress", "activations", "reorganisation",
+                   "covered fire", "illegal action")
+
+# pp: policy parameters, float64[2, NPP] (one row per side; policies.POLICY_PARAMS fills them)
+PP_DRAW = 0          # play a card only when its value reaches this; otherwise draw
+PP_HOLD = 1          # interruption cards kept in hand for the opponent's sub-turn
+PP_HOLD_VALUE = 2    # value given up by playing a held interruption or support card as actions
+PP_FORWARD = 3       # wish to close the distance (move to shorter rows, uncover)
+PP_RETREAT = 4       # wish to pull badly damaged cards back and cover them
+PP_REORG_AT = 5      # stress level at which a card reorganises
+PP_TORP = 6          # weight of torpedo attacks
+PP_MERCH = 7         # merchants to the short row: 0 never, 1 once drawing has stopped, 2 always
+PP_COVER = 8         # cover badly damaged cards
+PP_STRESS_COST = 9   # value of one stress marker
+PP_UNCOVER = 10      # share of an attack's value that uncovering the card is worth
+PP_MIN_ACT = 11      # least value of an action worth spending an action on
+PP_SUPPORT_MIN = 12  # least share of a target's remaining hull at stake to play Optics
+PP_INTERRUPT_MIN = 13  # least threat (share of the target's remaining hull) to play an interruption
+PP_RETREAT_CARD = 14  # play Retreat as an effect when the game would be won now
+NPP = 16
+
+# wk: int64 scratch for one game (kernels index it by these offsets)
+WK_SEEN = 0          # conservation check: PILE_CAP counters
+WK_LIST = 128        # slot lists (64)
+WK_LIST2 = 192       # second slot list (64)
+WK_CAND = 256        # candidate actions for random-legal: 4 ints each, up to 512 candidates
+NWK = 256 + 4 * 512
+
+# out: one row of int32 per game (engine.play_games_nb); game.py turns them into columns
+O_WINNER, O_SCORE0, O_SCORE1, O_TURNS, O_SUBTURNS, O_DRAWN0, O_DRAWN1, O_END_REASON = 0, 1, 2, 3, 4, 5, 6, 7
+O_MSHORT0, O_MSHORT1 = 8, 9
+O_SUNK0 = 10          # O_SUNK0 + 6 * side + type: cards of ``side`` sunk, by type (enums.TYPE_NAMES)
+O_REMOVED = 22
+O_FIRST, O_AI0, O_AI1 = 23, 24, 25
+O_POINTS0, O_POINTS1, O_CARDS0, O_CARDS1 = 26, 27, 28, 29
+O_HITS0, O_HITS1, O_ATTACKS0, O_ATTACKS1 = 30, 31, 32, 33
+O_NIGHT_SUBTURNS, O_VIOLATION, O_FINAL_SUBTURN, O_BUILD_FAIL, O_SHIPS_SUNK0, O_SHIPS_SUNK1 = 34, 35, 36, 37, 38, 39
+NOUT = 40
+
+# setup: int64 game parameters common to a batch (game.py fills them)
+Q_VICTORY, Q_MPTS0, Q_MPTS1, Q_SPECIAL, Q_LENGTH, Q_FIRST, Q_FIRST_OVERRIDE, Q_REVEAL, Q_BUILD = range(9)
+NQ = 16
+FIRST_BY_ESCORTS = -2  # Rule 9: the player with more escort cards; ties: the Nationalist
+
+# fw: float64 scratch of the greedy policies' evaluation (policies.prep_eval_nb fills it)
+FW_VALS = 0        # 16: each own card's best action value (choose_play)
+FW_TMP = 16        # 16: scratch
+FW_DICE = 32       # 16 x 7: own cards' dice per weapon now (-100: printed 0, cannot fire)
+FW_TLIST = 144     # 16: the enemy cards that can be targeted now (in play, face up), as slots
+FW_NT = 160        # how many
+FW_COV = 161       # 3: covered enemy cards per row
+FW_TV = 176        # 16: value of sinking each enemy card (policies.target_value_nb)
+FW_REM = 192       # 16: each enemy card's remaining hull
+FW_SAVEF = 208     # 16: share of hits on each enemy card that stand after saves
+FW_TORPF = 224     # 16: expected damage of one torpedo hit on each enemy card (a Sunk counts its hull)
+FW_PNEED = 240     # 12: P(d6 >= need) for need 0..11
+FW_LUCKY = 252     # P(lucky hit) now (0 at night)
+FW_CB = 256        # 16 x 4: each own card's card_best result (value, act, p1, p2) from choose_play
+NFW = 320

@@ -1,0 +1,218 @@
+"""Mar Rojo: the rulebook's worked examples replayed with the same dice (Rules 5.3.1, 5.5, 5.3.1 step 8).
+
+The dice the examples state are fed to the kernels through a dice script
+(``simlab.games.mar_rojo.dice.script``); the fleet card values come from the data pack, whose
+example-tagged values these examples are the source of.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simlab.games import get_game
+from simlab.games.mar_rojo import engine
+from simlab.games.mar_rojo.combat import attack_nb, fire_hits_nb
+from simlab.games.mar_rojo.dice import d6_nb, lucky_hit_nb, script, torpedo_effect_nb
+from simlab.games.mar_rojo.enums import (
+    MEDIUM,
+    POL_AGGRESSIVE,
+    SHORT,
+    ST_IN_PLAY,
+    ST_SUNK,
+    W_MAIN,
+    W_SECONDARY,
+    W_TORPEDO,
+)
+from simlab.games.mar_rojo.fleet import weapon_dice_nb
+from simlab.games.mar_rojo.layout import (
+    C_ARMOUR,
+    C_HULL,
+    C_MAIN,
+    C_MOVE,
+    C_SEC,
+    C_TORP,
+    G_HAND0_N,
+    G_NCARDS,
+    G_NIGHT,
+    G_POL0,
+    G_RESTRICT,
+    MAXC,
+    S_DMG,
+    S_ROW,
+    S_STATUS,
+    S_STRESS,
+    S_UP,
+)
+from simlab.games.mar_rojo.policies import POLICY_PARAMS
+from simlab.games.mar_rojo.rules import compile_cards, compile_tables
+
+GAME = get_game("mar-rojo")
+
+
+@pytest.fixture(scope="module")
+def tables():
+    view = GAME.load_data().view()
+    rt, ak = compile_tables(view)
+    return rt, ak, view
+
+
+def _arrays(view, nat: list[str], rep: list[str]):
+    cs, st, g, piles, hands, wk, fw, rng, taken, tmp = engine.new_game_arrays(4)
+    names = nat + rep
+    pool = compile_cards(view, names)
+    slots = {}
+    for i, n in enumerate(nat):
+        cs[i] = pool[i]
+        st[i, S_STATUS] = ST_IN_PLAY
+        slots[n] = i
+    for j, n in enumerate(rep):
+        cs[MAXC + j] = pool[len(nat) + j]
+        st[MAXC + j, S_STATUS] = ST_IN_PLAY
+        slots[n] = MAXC + j
+    g[G_POL0] = POL_AGGRESSIVE
+    g[G_POL0 + 1] = POL_AGGRESSIVE
+    g[G_RESTRICT] = -1
+    return cs, st, g, piles, hands, rng, slots
+
+
+def test_libertad_lucky_hit_arithmetic(tables):
+    """5.3.1: Libertad (hull 6, main 5) with 4 hits and 5 stress: 5 - 1 (4 > 6/2) - 4 (5 stress,
+    4 beyond the first) = 0 dice; she rolls a 6 then a 5: one hit."""
+    rt, ak, view = tables
+    cs, st, g, piles, hands, rng, slots = _arrays(view, [], ["Libertad"])
+    lib = slots["Libertad"]
+    assert cs[lib, C_HULL] == 6 and cs[lib, C_MAIN] == 5
+    st[lib, S_DMG] = 4
+    st[lib, S_STRESS] = 5
+    assert weapon_dice_nb(cs, st, lib, W_MAIN) == 0
+    scr = script([6, 5])
+    assert fire_hits_nb(rt, cs, st, g, lib, W_MAIN, SHORT, 0, 0, rng, scr) == 1
+    assert scr[0] == 2  # both dice of the lucky hit were used
+    # a 6 then a 3: no hit; a 5 first: no second die
+    assert fire_hits_nb(rt, cs, st, g, lib, W_MAIN, SHORT, 0, 0, rng, script([6, 3])) == 0
+    scr = script([5, 6])
+    assert fire_hits_nb(rt, cs, st, g, lib, W_MAIN, SHORT, 0, 0, rng, scr) == 0
+    assert scr[0] == 1
+    # one stress marker fewer: one die
+    st[lib, S_STRESS] = 4
+    assert weapon_dice_nb(cs, st, lib, W_MAIN) == 1
+    # at night there is no lucky hit (10.2) and no die is rolled
+    st[lib, S_STRESS] = 5
+    g[G_NIGHT] = 1
+    scr = script([6, 6])
+    assert fire_hits_nb(rt, cs, st, g, lib, W_MAIN, SHORT, 0, 0, rng, scr) == 0
+    assert scr[0] == 0
+
+
+def test_lucky_hit_roll_itself(tables):
+    rt, _, _ = tables
+    rng = np.zeros(3, np.uint64)
+    assert lucky_hit_nb(rt, rng, script([6, 4])) == 1
+    assert lucky_hit_nb(rt, rng, script([6, 3])) == 0
+    assert lucky_hit_nb(rt, rng, script([1, 6])) == 0
+
+
+def test_torpedo_table_capital_plus_one_reaches_seven(tables):
+    """5.3.1 step 8: 1 none, 2-4 one hit, 5 two hits, 6-7 Sunk; capital ships add 1, so a
+    capital ship rolling 6 reads 7 (Sunk) and rolling 5 reads 6 (Sunk)."""
+    rt, _, view = tables
+    rows = {r: view.value("torpedo_effect", str(r), "hits") for r in range(1, 8)}
+    assert rows == {1: 0, 2: 1, 3: 1, 4: 1, 5: 2, 6: -1, 7: -1}
+    rng = np.zeros(3, np.uint64)
+    expect_plain = {1: (0, 0), 2: (1, 0), 3: (1, 0), 4: (1, 0), 5: (2, 0), 6: (0, 1)}
+    expect_capital = {1: (1, 0), 2: (1, 0), 3: (1, 0), 4: (2, 0), 5: (0, 1), 6: (0, 1)}
+    for roll in range(1, 7):
+        assert torpedo_effect_nb(rt, 1, False, False, rng, script([roll])) == expect_plain[roll]
+        assert torpedo_effect_nb(rt, 1, True, False, rng, script([roll])) == expect_capital[roll]
+    # an escort saves on 5+ before the effect roll: a saved hit rolls no effect die
+    scr = script([5, 6])
+    assert torpedo_effect_nb(rt, 1, False, True, rng, scr) == (0, 0)
+    assert scr[0] == 1
+    # rolling stops at the first Sunk
+    scr = script([3, 6, 2])
+    assert torpedo_effect_nb(rt, 3, False, False, rng, scr) == (1, 1)
+    assert scr[0] == 2
+
+
+def _place(st, slot, row, up=1, stress=0):
+    st[slot, S_ROW] = row
+    st[slot, S_UP] = up
+    st[slot, S_STRESS] = stress
+
+
+def test_example_5_5_lepanto_torpedo_sinks_velasco(tables):
+    """5.5: Lepanto (short, 2 stress: torpedoes 2 - 1 = 1 die) torpedoes Velasco (short): a 5 hits;
+    Velasco's destroyer save rolls 4 and fails; the effect roll 5 gives two hits; hull 2: sunk."""
+    rt, ak, view = tables
+    cs, st, g, piles, hands, rng, slots = _arrays(view, ["Velasco", "Teruel"], ["Lepanto", "Ciscar"])
+    lep, vel = slots["Lepanto"], slots["Velasco"]
+    assert cs[lep, C_TORP] == 2 and cs[vel, C_HULL] == 2
+    _place(st, lep, SHORT, stress=2)
+    _place(st, vel, SHORT)
+    assert weapon_dice_nb(cs, st, lep, W_TORPEDO) == 1
+    g[G_RESTRICT] = W_TORPEDO  # the example's player chose a torpedo attack
+    akind = np.zeros(1, np.int64)
+    pp = np.ascontiguousarray(POLICY_PARAMS[[POL_AGGRESSIVE, POL_AGGRESSIVE]])
+    scr = script([5, 4, 5])
+    w = attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, lep, vel, rng, scr)
+    assert w == W_TORPEDO
+    assert scr[0] == 3
+    assert st[vel, S_STATUS] == ST_SUNK
+    assert st[vel, S_DMG] == 2
+    assert st[lep, S_STRESS] == 3  # one more stress marker for firing
+
+
+def test_example_5_5_ciscar_optics_saved_by_teruel(tables):
+    """5.5: Ciscar (medium) at Teruel (short): Speed; Ciscar is faster, so the Republican chooses
+    Short. Optics is played: +1 to the dice. 4 secondary dice roll 2, 3, 3, 5: one hit. Teruel's
+    L armour saves on the 6 it rolls. Ciscar gains one stress marker."""
+    from simlab.games.mar_rojo.enums import ACTION_NAMES, K_OPTICS
+    rt, ak, view = tables
+    cs, st, g, piles, hands, rng, slots = _arrays(view, ["Velasco", "Teruel"], ["Lepanto", "Ciscar"])
+    cis, ter = slots["Ciscar"], slots["Teruel"]
+    assert cs[cis, C_SEC] == 4 and cs[cis, C_MOVE] > cs[ter, C_MOVE]
+    assert view.pack.tables["fleet"]["Teruel"]["armour"].value == "L"
+    assert cs[ter, C_ARMOUR] == 1
+    _place(st, cis, MEDIUM)
+    _place(st, ter, SHORT)
+    g[G_RESTRICT] = W_SECONDARY  # the example's player fires the secondary armament
+    # the Republican holds Optics (card id 0 of kind Optics)
+    akind = np.asarray([K_OPTICS], np.int64)
+    hands[1, 0] = 0
+    g[G_HAND0_N + 1] = 1
+    g[G_NCARDS] = 1
+    pp = np.ascontiguousarray(POLICY_PARAMS[[POL_AGGRESSIVE, POL_AGGRESSIVE]])
+    scr = script([2, 3, 3, 5, 6])
+    w = attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, cis, ter, rng, scr)
+    assert ACTION_NAMES[K_OPTICS] == "Optics"
+    assert w == W_SECONDARY
+    assert g[G_HAND0_N + 1] == 0  # Optics was played
+    assert scr[0] == 5  # 4 hit dice and one save
+    assert st[ter, S_DMG] == 0 and st[ter, S_STATUS] == ST_IN_PLAY
+    assert st[cis, S_STRESS] == 1
+
+
+def test_example_5_5_without_optics_no_hit(tables):
+    """The same dice without Optics (2, 3, 3, 5 need 5+): still one hit; at Medium (-1 for
+    secondary armament) none — the choice of Short mattered."""
+    rt, _, view = tables
+    cs, st, g, piles, hands, rng, slots = _arrays(view, ["Teruel"], ["Ciscar"])
+    cis = slots["Ciscar"]
+    assert fire_hits_nb(rt, cs, st, g, cis, W_SECONDARY, SHORT, 0, 0, rng, script([2, 3, 3, 5])) == 1
+    assert fire_hits_nb(rt, cs, st, g, cis, W_SECONDARY, MEDIUM, 0, 0, rng, script([2, 3, 3, 5])) == 0
+    assert fire_hits_nb(rt, cs, st, g, cis, W_SECONDARY, SHORT, 1, 0, rng, script([2, 3, 3, 5])) == 1
+    assert fire_hits_nb(rt, cs, st, g, cis, W_SECONDARY, SHORT, 1, 0, rng, script([2, 3, 4, 4])) == 2
+
+
+def test_dice_script_helper_must_fail_on_bad_values():
+    with pytest.raises(ValueError):
+        script([0, 3])
+    with pytest.raises(ValueError):
+        script([7])
+    rng = np.zeros(3, np.uint64)
+    scr = script([4])
+    assert d6_nb(rng, scr) == 4
+    # after the script, the stream takes over: values stay in 1..6
+    vals = {d6_nb(rng, scr) for _ in range(200)}
+    assert vals == {1, 2, 3, 4, 5, 6}
