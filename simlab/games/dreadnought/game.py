@@ -101,11 +101,11 @@ class Dreadnought(Game):
     rulebook = "002_9de470c512feaeb5.txt"
     sides = None
     options = (
-        Option("shots", bool, False, doc="write the events table 'shots' (one row per gun, secondary or torpedo attack; large)"),
+        Option("shots", bool, False, doc="historical scenarios: write the events table 'shots' (one row per gun, secondary or torpedo attack; large)"),
         Option("game_length", int, 0, min=0, max=1000,
-               doc="Game-Turns to play; 0 = the scenario's length (Rule 10.x)"),
+               doc="Game-Turns to play; 0 = the scenario's length (Rule 10.x); campaign scenarios: their limit by agreement, 0 = 48 (9.43, provisional)"),
         Option("visibility_base", int, -1, min=-1, max=100,
-               doc="base visibility in hexes (Rule 5.71); -1 = the scenario's"),
+               doc="historical scenarios: base visibility in hexes (Rule 5.71); -1 = the scenario's (campaigns roll 2d6, 11.7)"),
         Option("check_invariants", bool, False,
                doc="count broken invariants (stacking 6.31-6.33, damage bounds 5.42-5.44) after every Movement Phase into 'violations'"),
         # ---- optional rules (12.1-12.5), every scenario
