@@ -545,6 +545,6 @@ def test_many_random_legal_campaigns_keep_every_invariant():
     for options in ({}, {"period": "wwii", "north": "british", "south": "italian", "smoke": True, "towing": True,
                          "sun": True, "radar": True, "spotting_planes": True, "creep": True},
                     {"period": "inter-war", "north": "us", "south": "german"}):
-        sc, opts, b = _campaigns(1000, seed=9, **options)
+        sc, opts, b = _campaigns(5000, seed=9, **options)
         assert GAME.invariant_violations(sc, b, opts) == [], options
         assert not GAME.capped(sc, b, opts).any()

@@ -149,6 +149,6 @@ def test_the_peace_roll_12_62():
 def test_many_random_legal_extended_campaigns_keep_every_invariant():
     for opts in ({}, {"period": "inter-war", "north": "japanese", "south": "british", "smoke": True, "radar": True,
                       "spotting_planes": True, "creep": True, "sun": True}):
-        sc, o, b = _extended(500, seed=9, policy="random-legal", **opts)
+        sc, o, b = _extended(2000, seed=9, policy="random-legal", **opts)
         assert GAME.invariant_violations(sc, b, o) == [], opts
         assert not GAME.capped(sc, b, o).any()
