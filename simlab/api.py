@@ -7,7 +7,6 @@ analyses ``simlab.tune``, ``simlab.compare``, ``simlab.meta``, ``simlab.plot``).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from .plots import plot
 from .results import load, report
 from .sweeps.runner import SweepResult, run_sweep
 from .sweeps.spec import SweepSpec, load_spec, spec_from_args
+from .tomlio import read_toml
 
 __all__ = ["compare", "data_check", "data_show", "list_games", "load", "meta", "odds", "plot", "report", "sweep",
            "tune"]
@@ -140,15 +140,7 @@ def data_check(path: str | Path, game: str | None = None) -> dict:
     from .datapack import apply_override
     p = Path(path)
     if game is None:
-        try:
-            with open(p, "rb") as fh:
-                head = tomllib.load(fh).get("pack", {})
-        except FileNotFoundError:
-            raise DataPackError(f"data pack file not found: {p}") from None
-        except tomllib.TOMLDecodeError as e:
-            raise DataPackError(f"{p.name}: TOML syntax error: {e}") from None
-        except (IsADirectoryError, UnicodeDecodeError):
-            raise DataPackError(f"{p}: not a TOML file") from None
+        head = read_toml(p, DataPackError, "data pack file").get("pack", {})
         game = head.get("game") if isinstance(head, dict) else None
         if not isinstance(game, str):
             raise DataPackError(f"{p.name}: an override pack needs [pack] game = \"...\"")

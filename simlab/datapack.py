@@ -34,7 +34,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +42,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from .errors import DataPackError
+from .tomlio import read_toml
 
 __all__ = [
     "DataPack",
@@ -237,17 +237,7 @@ def _natural(s: str):
 
 
 def _read_toml(path: Path) -> dict:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise DataPackError(f"data pack file not found: {path}") from None
-    except IsADirectoryError:
-        raise DataPackError(f"data pack file is a directory: {path}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise DataPackError(f"{path.name}: TOML syntax error: {e}") from None
-    except UnicodeDecodeError:
-        raise DataPackError(f"{path.name}: not a UTF-8 text file") from None
+    return read_toml(path, DataPackError, "data pack file")
 
 
 def _parse_rows(doc: dict, where: str, default_provenance: str | None) -> Rows:

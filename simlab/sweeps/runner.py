@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import math
 import os
 import platform
@@ -197,6 +198,10 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
                 raise SweepStateError(
                     f"cannot resume {store.display}: its {what} differs ({theirs[k]} there, {mine[k]} now); use another --out")
 
+    # play one game of each cell here first: an error that only a scenario together with its options
+    # reveals (e.g. a points budget too small for a legal squadron) is bad input, reported before
+    # anything is written; it also compiles the kernels before workers start
+    _preflight(game, cells, info, spec)
     # a scheduler we connect to is reached before anything is written (a wrong address writes nothing)
     ex: Backend | None = make_backend(backend, workers, scheduler) if scheduler is not None else None
     try:
@@ -278,9 +283,6 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
                     label=f"{spec.name}: {len(cells)} cell(s)")
     try:
         with bar:
-            first = plan.peek()
-            if first is not None:
-                _warm_up(first)
             played = _execute(plan, ex, bar, on_chunk, failures, {c.id: c for c in cells})
     except KeyboardInterrupt:
         interrupted = True
@@ -628,12 +630,22 @@ def _task(spec: SweepSpec, c: Cell, out: str, start: int, stop: int, grid_option
                      plugin=plugin)
 
 
-def _warm_up(task: ChunkTask) -> None:
-    """Compile (or load from the numba cache) in this process before workers start."""
-    from .chunks import _game, _scenario
-    game = _game(task.game, task.plugin)
-    sc = _scenario(task.game, task.scenario, task.data, task.plugin)
-    game.play_batch(sc, task.options, task.policies, game_seeds(task.master_seed, task.cell_key, 0, 2))
+PREFLIGHT_CELLS = 2000
+
+
+def _preflight(game, cells: list[Cell], info: dict, spec: SweepSpec) -> None:
+    """Play one game of each distinct cell (at most :data:`PREFLIGHT_CELLS`) in this process.
+
+    Raises:
+        InputError: what the game raises for a scenario and options that cannot be played together.
+    """
+    seen = set()
+    for c in cells[:PREFLIGHT_CELLS]:
+        key = (c.scenario, json.dumps(c.options, sort_keys=True, default=str), json.dumps(c.policies, sort_keys=True))
+        if key in seen:
+            continue
+        seen.add(key)
+        game.play_batch(info["scenarios"][c.scenario], c.options, c.policies, game_seeds(spec.seed, c.key, 0, 1))
 
 
 class _Progress:

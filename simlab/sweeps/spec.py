@@ -32,7 +32,6 @@ import hashlib
 import itertools
 import json
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -43,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from ..errors import InputError, SpecError
 from ..games import Game, get_game
 from ..rng import cell_key
+from ..tomlio import read_toml
 
 __all__ = ["Cell", "SweepSpec", "check_name", "expand", "load_spec", "spec_from_args"]
 
@@ -187,17 +187,7 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
             missing key, or a value of the wrong type.
     """
     p = Path(path)
-    try:
-        with open(p, "rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise SpecError(f"experiment file not found: {p}") from None
-    except IsADirectoryError:
-        raise SpecError(f"experiment file is a directory: {p}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise SpecError(f"{p.name}: TOML syntax error: {e}") from None
-    except UnicodeDecodeError:
-        raise SpecError(f"{p.name}: not a UTF-8 text file") from None
+    doc = read_toml(p, SpecError, "experiment file")
     if overrides:
         exp = doc.setdefault("experiment", {})
         if isinstance(exp, dict):

@@ -10,12 +10,9 @@ the first kernel is loaded.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import os
 from pathlib import Path
 
-import numba
+from ... import kernel_cache
 
 _DONE: set[str] = set()
 
@@ -33,11 +30,7 @@ def _root() -> Path:
 
 def sources_hash() -> str:
     """SHA-256 (16 hex digits) of the kernel modules' sources and the numba version."""
-    h = hashlib.sha256(numba.__version__.encode())
-    for m in MODULES:
-        with contextlib.suppress(OSError):
-            h.update((_root() / m).read_bytes())
-    return h.hexdigest()[:16]
+    return kernel_cache.digest(_root() / m for m in MODULES)
 
 
 def cache_dir() -> Path:
@@ -45,40 +38,14 @@ def cache_dir() -> Path:
     and the user-wide fallback are honoured; every module of the folder shares it)."""
     from .dice import d6_nb
 
-    try:
-        return Path(d6_nb._cache._cache_path)
-    except AttributeError:  # pragma: no cover - a numba without this attribute
-        return Path(__file__).resolve().parent / "__pycache__"
+    return kernel_cache.cache_path(d6_nb) or Path(__file__).resolve().parent / "__pycache__"
 
 
 def ensure_fresh() -> bool:
-    """Delete stale cache files of the DoE kernels; returns True if it deleted any.
-
-    Safe to call from several processes: the worst case is a kernel compiled twice.
-    """
-    key = str(cache_dir())
-    if key in _DONE:
-        return False
-    _DONE.add(key)
+    """Delete stale cache files of the DoE kernels; returns True if it deleted any."""
     d = cache_dir()
-    stamp = d / "simlab-doe-kernels.sha256"
-    want = sources_hash()
-    try:
-        if stamp.read_text().strip() == want:
-            return False
-    except OSError:
-        pass
-    removed = False
-    stems = {Path(m).stem for m in MODULES if m.startswith("simlab/games/doe/")}
-    if d.is_dir():
-        for p in d.iterdir():
-            if p.suffix in (".nbi", ".nbc") and p.name.split(".", 1)[0] in stems:
-                with contextlib.suppress(OSError):
-                    p.unlink()
-                    removed = True
-    with contextlib.suppress(OSError):
-        d.mkdir(parents=True, exist_ok=True)
-        tmp = d / f".{stamp.name}.{os.getpid()}"
-        tmp.write_text(want + "\n")
-        os.replace(tmp, stamp)
-    return removed
+    if str(d) in _DONE:
+        return False
+    _DONE.add(str(d))
+    stems = [Path(m).stem for m in MODULES if m.startswith("simlab/games/doe/")]
+    return kernel_cache.refresh(d, "simlab-doe-kernels.sha256", [_root() / m for m in MODULES], stems)

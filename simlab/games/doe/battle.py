@@ -19,7 +19,6 @@ given. ``damage`` (damage points already taken) defaults to 0 and must not excee
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 
 from ...datapack import DataPack, PackView
 from ...errors import ScenarioError
+from ...tomlio import read_toml
 from ..base import SIDE_NAME, Batch, Game, Option, Scenario
 from . import rules
 from .enums import (
@@ -193,18 +193,7 @@ def read_battle_file(path: str | Path, view: PackView | None) -> BattleSetup:
         ScenarioError: on a missing file, a TOML syntax error or any :func:`parse_battle` error.
     """
     p = Path(path)
-    try:
-        with open(p, "rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ScenarioError(f"battle file not found: {p}") from None
-    except IsADirectoryError:
-        raise ScenarioError(f"battle file is a directory: {p}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"{p.name}: TOML syntax error: {e}") from None
-    except UnicodeDecodeError:
-        raise ScenarioError(f"{p.name}: not a UTF-8 text file") from None
-    return parse_battle(doc, view, p.name)
+    return parse_battle(read_toml(p, ScenarioError, "battle file"), view, p.name)
 
 
 def run_battles(setup: BattleSetup, seeds: np.ndarray, max_rounds: int, speed_mode: int) -> dict[str, np.ndarray]:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ... import kernel_cache
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
@@ -281,6 +282,20 @@ class Dreadnought(Game):
         return odds_command
 
 
+_CACHE_CHECKED = False
+
+
+def _refresh_cache() -> None:
+    """Drop cached kernels compiled from older sources (kernels.py embeds enums, layout and the RNG)."""
+    global _CACHE_CHECKED
+    if not _CACHE_CHECKED:
+        _CACHE_CHECKED = True
+        here = Path(__file__).parent
+        sources = [here / f"{m}.py" for m in ("kernels", "enums", "layout", "bench")] + [kernel_cache.RNG_SOURCE]
+        kernel_cache.refresh(kernel_cache.cache_path(play_batch_nb), "dreadnought-kernels.digest", sources,
+                             ("kernels", "bench"))
+
+
 def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, str], seeds: np.ndarray,
               options: Mapping | None = None, check: bool = False,
               trace: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -300,6 +315,7 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
         ``(out, ev)``: ``int64[g, NOUT]`` results (layout ``O_*``) and ``int32[k, NEV]`` shots
         (empty unless ``shots``).
     """
+    _refresh_cache()
     opts = dict(options or {})
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     g = int(seeds.shape[0])

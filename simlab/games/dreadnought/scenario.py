@@ -47,7 +47,6 @@ characters plus ``0``: ``211`` -> ``210``, ``C33`` -> ``C30``. Any scalar may be
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +57,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from ...datapack import PackView, provenance_kind
 from ...errors import DataPackError, ScenarioError
+from ...tomlio import read_toml
 from ..base import SIDE_NAME
 from . import layout as L
 from .enums import (
@@ -551,15 +551,4 @@ def read_scenario(path: str | Path, view: PackView, rules: RuleArrays, name: str
         ScenarioError: on a missing file, a TOML syntax error or any :func:`parse_scenario` error.
     """
     p = Path(path)
-    try:
-        with open(p, "rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ScenarioError(f"scenario file not found: {p}") from None
-    except IsADirectoryError:
-        raise ScenarioError(f"scenario file is a directory: {p}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"{p.name}: TOML syntax error: {e}") from None
-    except UnicodeDecodeError:
-        raise ScenarioError(f"{p.name}: not a UTF-8 text file") from None
-    return parse_scenario(doc, view, rules, name or p.stem, p.name)
+    return parse_scenario(read_toml(p, ScenarioError, "scenario file"), view, rules, name or p.stem, p.name)

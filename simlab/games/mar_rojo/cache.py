@@ -10,9 +10,9 @@ before the first kernel call.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 from pathlib import Path
+
+from ... import kernel_cache
 
 __all__ = ["KERNEL_MODULES", "refresh_cache", "source_digest"]
 
@@ -25,19 +25,14 @@ _done = False
 def source_digest() -> str:
     """SHA-256 (16 hex digits) of the kernel modules' sources (and the shared RNG kernels)."""
     here = Path(__file__).parent
-    h = hashlib.sha256()
-    for m in KERNEL_MODULES:
-        h.update((here / f"{m}.py").read_bytes())
-    h.update((here.parent.parent / "rng.py").read_bytes())
-    return h.hexdigest()[:16]
+    return kernel_cache.digest([here / f"{m}.py" for m in KERNEL_MODULES] + [kernel_cache.RNG_SOURCE])
 
 
 def refresh_cache(force: bool = False) -> bool:
     """Drop the cached Mar Rojo kernels if their sources changed since they were cached.
 
     Returns:
-        True if cache files were removed. Never raises: a cache it cannot inspect or write (a
-        read-only install, a numba without the attribute used) is left alone.
+        True if cache files were removed. Never raises (see :func:`simlab.kernel_cache.refresh`).
     """
     global _done
     if _done and not force:
@@ -45,22 +40,7 @@ def refresh_cache(force: bool = False) -> bool:
     _done = True
     try:
         from .engine import play_games_nb
-        path = Path(play_games_nb._cache._cache_path)  # numba's cache folder for this package
-    except (AttributeError, ImportError):  # pragma: no cover - numba internals changed
+    except ImportError:  # pragma: no cover
         return False
-    stamp = path / _STAMP
-    digest = source_digest()
-    try:
-        if stamp.exists() and stamp.read_text().strip() == digest:
-            return False
-        removed = False
-        for m in KERNEL_MODULES:
-            for f in list(path.glob(f"{m}.*.nbi")) + list(path.glob(f"{m}.*.nbc")):
-                with contextlib.suppress(FileNotFoundError):
-                    f.unlink()
-                    removed = True
-        path.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(digest + "\n")
-        return removed
-    except OSError:  # pragma: no cover - read-only cache folder
-        return False
+    return kernel_cache.refresh(kernel_cache.cache_path(play_games_nb), _STAMP, (), KERNEL_MODULES,
+                                want=source_digest())

@@ -22,7 +22,6 @@ A scenario file is TOML::
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -32,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, Valida
 
 from ...datapack import PackView
 from ...errors import ScenarioError
+from ...tomlio import read_toml
 from .enums import (
     FACTION_NAMES,
     FACTION_SIDE,
@@ -119,18 +119,7 @@ def read_scenario_file(path: str | Path) -> dict:
     Raises:
         ScenarioError: on a missing file, a directory, a syntax error or a non-UTF-8 file.
     """
-    p = Path(path)
-    try:
-        with open(p, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise ScenarioError(f"scenario file not found: {p}") from None
-    except IsADirectoryError:
-        raise ScenarioError(f"scenario file is a directory: {p}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"{p.name}: TOML syntax error: {e}") from None
-    except UnicodeDecodeError:
-        raise ScenarioError(f"{p.name}: not a UTF-8 text file") from None
+    return read_toml(path, ScenarioError, "scenario file")
 
 
 def parse_scenario(doc: dict, view: PackView, where: str = "scenario") -> MarRojoSetup:
