@@ -2,7 +2,11 @@
 
 * ``dreadnought shot resolution``: DPT + CRT gunfire shots per second (:func:`.fire.gun_shot_nb`);
 * ``dreadnought torpedo sweep``: Torpedo Marker sweeps per second, 10 markers against 40 moving
-  units over 5 MP (:func:`.torpedo.sweep_nb`).
+  units over 5 MP (:func:`.torpedo.sweep_nb`);
+* ``dreadnought campaign``: whole Campaign Games per second (fleet building, allocation and the
+  four scenarios A-D; WWI France against Italy at the 200 limit, close-and-engage both sides);
+* ``dreadnought extended campaign``: whole Extended Campaigns per second (up to twelve campaign
+  games each; WWII US against Japan).
 """
 
 from __future__ import annotations
@@ -81,7 +85,29 @@ def bench_cases(quick: bool = False) -> list[dict]:
     def sweeps():
         sweeps_loop_nb(k_sweeps, rules.tracks, 7)
 
+    from ...rng import game_seeds
+    from .campaign import run_campaigns
+    from .game import campaign_setup
+    pack = GAME.load_data()
+    k_camp = 40 if quick else 4000
+    k_ext = 4 if quick else 300
+    pols = {"north": "close-and-engage", "south": "close-and-engage"}
+    wwi = GAME.resolve_options({})
+    wwii = GAME.resolve_options({"period": "wwii", "north": "us", "south": "japanese"})
+
+    def campaigns():
+        run_campaigns(campaign_setup(pack, rules, "wwi", "french", "italian"), rules, wwi, pols,
+                      game_seeds(11, 1, 0, k_camp), False)
+
+    def extended():
+        run_campaigns(campaign_setup(pack, rules, "wwii", "us", "japanese"), rules, wwii, pols,
+                      game_seeds(12, 1, 0, k_ext), True)
+
     return [
+        {"name": "dreadnought campaign (WWI France v Italy, scenarios A-D)", "unit": "campaigns", "items": k_camp,
+         "fn": campaigns},
+        {"name": "dreadnought extended campaign (WWII US v Japan, up to 12 campaigns)", "unit": "games",
+         "items": k_ext, "fn": extended},
         {"name": "dreadnought shot resolution (DPT + CRT)", "unit": "shots", "items": k_shots, "fn": shots},
         {"name": "dreadnought torpedo-track sweep (10 markers x 40 units x 5 MP)", "unit": "sweeps",
          "items": k_sweeps, "fn": sweeps},

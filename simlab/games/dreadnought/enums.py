@@ -18,9 +18,13 @@ DZ = (-1, -1, 0, 1, 1, 0)
 CAPITAL, SCREEN = 0, 1
 KIND_NAMES = ("capital", "screen")
 
-# ---- status of a unit
-AFLOAT, SUNK, EXITED = 0, 1, 2
-STATUS_NAMES = ("afloat", "sunk", "exited")
+# ---- status of a unit (WAITING: a delayed Task Force not yet on the map, Rule 9.28)
+AFLOAT, SUNK, EXITED, WAITING = 0, 1, 2, 3
+STATUS_NAMES = ("afloat", "sunk", "exited", "waiting")
+
+# ---- unit types (Rules 3.21-3.23): capital ship, screen units of CAs, CLs, DDs
+TYPE_CAPITAL, TYPE_CA, TYPE_CL, TYPE_DD = 0, 1, 2, 3
+TYPE_NAMES = ("capital", "CA", "CL", "DD")
 
 # ---- formations (Rule 6.2)
 COLUMN, LINE = 0, 1
@@ -58,7 +62,13 @@ END_GAME_LENGTH = 0   # the scenario's last Game-Turn was played (Rule 9.0, 10.0
 END_NO_SIGHTING = 1   # three consecutive Game-Turns without sighting (Rule 9.42)
 END_SIDE_GONE = 2     # one side has no unit left on the map (all sunk or exited)
 END_OBJECTIVE = 3     # a scenario objective that decides the game was met (e.g. Singora's exit)
-END_REASONS = ("game_length", "no_sighting", "side_gone", "objective")
+END_AGREEMENT = 4     # campaign: concluded by agreement at the turn limit (Rule 9.43)
+END_EXHAUSTED = 5     # campaign: neither side can inflict further injury (Rule 9.43)
+END_WRECKED = 6       # campaign: one side has nothing but wrecks left (Rules 9.43, 9.55)
+END_UNCONTESTED = 7   # campaign: one side assigned no ships (Rule 11.6)
+END_LOOP_CAP = 8      # campaign: the approach found no contact within its cap (a loop cap)
+END_REASONS = ("game_length", "no_sighting", "side_gone", "objective", "agreement", "exhausted", "side_wrecked",
+               "uncontested", "loop_cap")
 
 # ---- victory levels (Rule 9.55); "objective": won on the scenario's condition, not on points
 LEVEL_DRAW, LEVEL_OBJECTIVE, LEVEL_MARGINAL, LEVEL_SUBSTANTIAL, LEVEL_DECISIVE = 0, 1, 2, 3, 4
@@ -77,8 +87,29 @@ ROLE_NORTH, ROLE_SOUTH = 0, 1
 ROLE_NAMES = ("north", "south")
 
 # ---- policies: movement behaviour codes
-MOVE_CLOSE, MOVE_HOLD, MOVE_BREAK, MOVE_OBJECTIVE, MOVE_RANDOM = 0, 1, 2, 3, 4
+MOVE_CLOSE, MOVE_HOLD, MOVE_BREAK, MOVE_OBJECTIVE, MOVE_RANDOM, MOVE_WITHDRAW = 0, 1, 2, 3, 4, 5
 # fire allocation codes
 FIRE_FOCUS_ODDS, FIRE_SPREAD_VALUE, FIRE_NEAREST, FIRE_RANDOM = 0, 1, 2, 3
 # torpedo use codes
 TORP_USE_AGGRESSIVE, TORP_USE_SELECTIVE, TORP_USE_DEFENSIVE, TORP_USE_RANDOM = 0, 1, 2, 3
+
+# ---- sun position (Rule 12.5)
+SUN_NONE, SUN_RISING_EAST, SUN_SETTING_WEST = 0, 1, 2
+SUN_NAMES = ("none", "rising-east", "setting-west")
+
+# ---- the campaign (Rules 11.0-11.9): periods, scenarios, policies
+PERIODS = ("wwi", "inter-war", "wwii")
+CAMPAIGN_SCENARIOS = ("A", "B", "C", "D")
+SCEN_A, SCEN_B, SCEN_C, SCEN_D = 0, 1, 2, 3
+NAVIES = ("british", "us", "french", "austro-hungarian", "russian-baltic", "russian-black-sea", "brazilian",
+          "german", "japanese", "spanish", "italian", "argentine")
+# fleet builders (11.8) and force allocation (11.0, 11.6)
+BUILD_VALUE_GREEDY, BUILD_BALANCED, BUILD_RANDOM = 0, 1, 2
+BUILDER_NAMES = ("value-greedy", "balanced", "random")
+ALLOC_SPREAD, ALLOC_MAIN_BODY, ALLOC_CONCENTRATE, ALLOC_RANDOM = 0, 1, 2, 3
+ALLOCATION_NAMES = ("spread", "main-body", "concentrate", "random")
+# what ended a campaign game, and an extended campaign (12.66)
+CAMP_COMPLETE, CAMP_LOOP_CAP = 0, 1
+CAMPAIGN_END_NAMES = ("complete", "loop_cap")
+EXT_PEACE, EXT_TURN_LIMIT, EXT_BANKRUPT, EXT_LOOP_CAP = 0, 1, 2, 3
+EXTENDED_END_NAMES = ("peace", "turn_limit", "bankrupt", "loop_cap")

@@ -1,8 +1,12 @@
-"""``dreadnought``: SPI's Dreadnought (1906-45) historical scenarios as a simlab game.
+"""``dreadnought``: SPI's Dreadnought (1906-45) as a simlab game: the historical scenarios, the
+Campaign Game, the Extended Campaign and the optional rules.
 
-The façade the runner calls: scenarios (Rule 10.1-10.7) are compiled from ``scenarios/*.toml``
-and the data pack (``data/``), and :meth:`Dreadnought.play_batch` plays one complete scenario per
-seed inside one numba kernel (:func:`.engine.play_batch_nb`).
+The façade the runner calls: historical scenarios (Rule 10.1-10.7) are compiled from
+``scenarios/*.toml`` and the data pack (``data/``), and :meth:`Dreadnought.play_batch` plays one
+complete scenario per seed inside one numba kernel (:func:`.kernels.play_batch_nb`). The scenarios
+``campaign`` and ``extended-campaign`` play one Campaign Game (11.0-11.9) or Extended Campaign
+(12.6) per seed, also in one kernel (:mod:`.campaign`); their sides are ``north`` and ``south``.
+The optional rules (12.1-12.5) are options of every scenario.
 
 Sides are named by nation as the rulebook's scenarios give them: ``british``/``german``
 (Dogger Bank, Denmark Strait, North Cape, Jutland), ``british``/``japanese`` (Singora),
@@ -19,11 +23,14 @@ import numpy as np
 
 from ... import kernel_cache
 from ...datapack import DataPack
-from ...errors import ScenarioError
+from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
 from . import layout as L
+from .campaign import campaign_batch, campaign_used, compile_campaign, run_campaigns
 from .enums import (
+    ALLOCATION_NAMES,
     ARC_NAMES,
+    BUILDER_NAMES,
     COLUMN,
     END_REASONS,
     FIRE_FOCUS_ODDS,
@@ -37,6 +44,8 @@ from .enums import (
     MOVE_HOLD,
     MOVE_OBJECTIVE,
     MOVE_RANDOM,
+    NAVIES,
+    PERIODS,
     RESULT_NAMES,
     SHOT_KIND_NAMES,
     TORP_USE_AGGRESSIVE,
@@ -45,8 +54,11 @@ from .enums import (
     TORP_USE_SELECTIVE,
 )
 from .kernels import play_batch_nb
-from .rules import DATA_DIR, SCHEMA, RuleArrays, compile_rules
+from .rules import DATA_DIR, SCHEMA, RuleArrays, compile_rules, with_options
 from .scenario import BUILTIN, SCENARIO_DIR, ScenarioSetup, read_scenario
+
+#: the campaign scenarios (Rules 11.0-11.9 and 12.6)
+CAMPAIGNS = ("campaign", "extended-campaign")
 
 
 def _knobs(kw: dict | None = None) -> np.ndarray:
@@ -70,6 +82,7 @@ POLICIES: dict[str, tuple[tuple[int, int, int, int], np.ndarray]] = {
 }
 
 _RULES_CACHE: dict[str, tuple[RuleArrays, frozenset]] = {}
+_CAMPAIGN_CACHE: dict[tuple, tuple] = {}
 
 
 def rules_for(pack: DataPack) -> tuple[RuleArrays, frozenset]:
@@ -89,25 +102,73 @@ class Dreadnought(Game):
     rulebook = "002_9de470c512feaeb5.txt"
     sides = None
     options = (
-        Option("shots", bool, False, doc="write the events table 'shots' (one row per gun, secondary or torpedo attack; large)"),
+        Option("shots", bool, False, doc="historical scenarios: write the events table 'shots' (one row per gun, secondary or torpedo attack; large)"),
         Option("game_length", int, 0, min=0, max=1000,
-               doc="Game-Turns to play; 0 = the scenario's length (Rule 10.x)"),
+               doc="Game-Turns to play; 0 = the scenario's length (Rule 10.x); campaign scenarios: their limit by agreement, 0 = 48 (9.43, provisional)"),
         Option("visibility_base", int, -1, min=-1, max=100,
-               doc="base visibility in hexes (Rule 5.71); -1 = the scenario's"),
+               doc="historical scenarios: base visibility in hexes (Rule 5.71); -1 = the scenario's (campaigns roll 2d6, 11.7)"),
         Option("check_invariants", bool, False,
                doc="count broken invariants (stacking 6.31-6.33, damage bounds 5.42-5.44) after every Movement Phase into 'violations'"),
+        # ---- optional rules (12.1-12.5), every scenario
+        Option("smoke", bool, False, doc="optional rule 12.1: DD units make smoke, which blocks fire and torpedo attacks"),
+        Option("radar", bool, False, doc="optional rule 12.21: US and British fire-control radar in post-1942 scenarios (-2 beyond visibility)"),
+        Option("spotting_planes", bool, False, doc="optional rule 12.22: capital ships and CAs spot beyond visibility in post-1930 scenarios (-3)"),
+        Option("creep", bool, False, doc="optional rule 12.3: a ship at 2S but below 2G moves 1 MP a Game-Turn"),
+        Option("towing", bool, False, doc="optional rule 12.4: cruisers and capital ships tow immobile capital ships at 2 MP (always on in the extended campaign)"),
+        Option("sun", bool, False, doc="optional rule 12.5: rising or setting sun (2d6: 2 east, 12 west), +1/-1 on Game-Turns 6-11"),
+        # ---- the campaign (11.0-11.9) and the extended campaign (12.6)
+        Option("period", str, "wwi", choices=PERIODS, doc="campaign period (11.1): wwi, inter-war or wwii"),
+        Option("north", str, "french", choices=NAVIES, doc="the North player's navy (11.1; minor navies only in wwi)"),
+        Option("south", str, "italian", choices=NAVIES, doc="the South player's navy (11.1)"),
+        Option("fleet_value_limit", int, 0, min=-1, max=100000,
+               doc="fleet value limit in VPs (11.8); 0 = the period's (WWI 200, inter-war 300, WWII 400; extended: 300, 12.61), -1 = none"),
+        Option("south_extra_value", int, 0, min=-10000, max=10000, doc="VPs added to the South's fleet value limit (a handicap)"),
+        Option("builder_north", str, "auto", choices=("auto",) + BUILDER_NAMES,
+               doc="the North's fleet builder (11.8); auto = balanced (random under random-legal)"),
+        Option("builder_south", str, "auto", choices=("auto",) + BUILDER_NAMES, doc="the South's fleet builder (11.8)"),
+        Option("allocation_north", str, "auto", choices=("auto",) + ALLOCATION_NAMES,
+               doc="the North's secret assignment to scenarios A-D (11.0, 11.6); auto = spread (random under random-legal)"),
+        Option("allocation_south", str, "auto", choices=("auto",) + ALLOCATION_NAMES,
+               doc="the South's secret assignment to scenarios A-D (11.0, 11.6)"),
+        Option("interception_bonus", int, 0, min=0, max=1000,
+               doc="the convoy's Interception Bonus in VPs (11.4: 25-100); 0 = set by the South's allocation policy"),
+        Option("delayed_entry", int, -1, min=-1, max=5,
+               doc="Game-Turns the light Task Force enters after the main body (9.28); -1 = 2 (random 0-5 under random-legal)"),
+        Option("treasury", int, 0, min=0, max=100000, doc="extended campaign: each treasury in VPs (12.61: 700-900); 0 = 800"),
+        Option("south_extra_treasury", int, 0, min=-10000, max=10000,
+               doc="extended campaign: VPs added to the South's treasury (a handicap)"),
     )
     policies = {"*": tuple(POLICIES)}
     default_policies = {"*": "close-and-engage"}
-    scenarios = BUILTIN
+    scenarios = BUILTIN + CAMPAIGNS
     default_scenario = "dogger-bank"
     data_dir = DATA_DIR
 
     def data_schema(self):
         return SCHEMA
 
+    def check_options(self, options) -> None:
+        """Campaign options (11.1, 12.61): each navy must have a listing in the period, and a set
+        treasury must lie within 700-900.
+
+        Raises:
+            SpecError: with a one-line message.
+        """
+        keys = set(self.load_data().tables["fleet_listing"])
+        for side in ("north", "south"):
+            if f"{options['period']}.{options[side]}" not in keys:
+                have = sorted(k.split(".", 1)[1] for k in keys if k.startswith(options["period"] + "."))
+                raise SpecError(f"option {side}: no {options[side]} fleet listing in the {options['period']} period "
+                                f"(11.1: {', '.join(have)})")
+        t = int(options.get("treasury", 0))
+        lo = int(self.load_data().tables["campaign_rules"]["treasury_min"]["value"].value)
+        hi = int(self.load_data().tables["campaign_rules"]["treasury_max"]["value"].value)
+        if t and not lo <= t <= hi:
+            raise SpecError(f"option treasury: {t} is outside {lo}..{hi} (12.61)")
+
     def load_scenario(self, name_or_path: str | None, data: DataPack | None = None) -> Scenario:
-        """A built-in scenario by name (``dogger-bank``, ...) or a scenario file (``.toml``).
+        """A built-in scenario by name (``dogger-bank``, ..., ``campaign``, ``extended-campaign``)
+        or a scenario file (``.toml``).
 
         Raises:
             ScenarioError: on an unknown name or a malformed file; DataPackError on a bad pack.
@@ -115,6 +176,11 @@ class Dreadnought(Game):
         name = name_or_path or self.default_scenario
         pack = data if data is not None else self.load_data()
         rules, used = rules_for(pack)
+        if name in CAMPAIGNS:
+            title = ("Campaign Game (11.0-11.9)" if name == "campaign"
+                     else "Extended Campaign (12.6)")
+            return Scenario(name=name, sides=("north", "south"), payload=("campaign", pack, rules),
+                            source=f"builtin:{name}", used=campaign_used(pack) | used, title=title)
         view = pack.view()
         if name in BUILTIN:
             setup = read_scenario(SCENARIO_DIR / f"{name}.toml", view, rules, name)
@@ -130,7 +196,14 @@ class Dreadnought(Game):
                         used=frozenset(view.used) | used, title=setup.title)
 
     def play_batch(self, scenario: Scenario, options: Mapping, policies: Mapping[str, str], seeds) -> Batch:
-        """Play one complete scenario per seed (see the module docstring and :func:`run_games`)."""
+        """Play one complete scenario, campaign or extended campaign per seed (see the module
+        docstring, :func:`run_games` and :func:`.campaign.run_campaigns`)."""
+        if scenario.payload[0] == "campaign":
+            _, pack, rules = scenario.payload
+            setup = campaign_setup(pack, rules, options["period"], options["north"], options["south"])
+            extended = scenario.name == "extended-campaign"
+            gout, rows, cp = run_campaigns(setup, rules, options, policies, seeds, extended)
+            return campaign_batch(setup, gout, rows, cp, extended)
         setup, rules = scenario.payload
         raw, ev = run_games(setup, rules, policies, seeds, options, check=bool(options.get("check_invariants")))
         return _batch(setup, raw, ev if options.get("shots") else None)
@@ -140,8 +213,15 @@ class Dreadnought(Game):
 
     # ------------------------------------------------------------------ soak
     def soak_cases(self):
-        """Every built-in scenario, with the in-kernel invariant count switched on."""
-        return [(s, {"check_invariants": True}) for s in self.scenarios]
+        """Every built-in scenario, with the in-kernel invariant count switched on; the campaigns
+        also with every optional rule."""
+        out = [(s, {"check_invariants": True}) for s in BUILTIN]
+        every = {"check_invariants": True, "smoke": True, "radar": True, "spotting_planes": True, "creep": True,
+                 "towing": True, "sun": True}
+        out.append(("campaign", {"check_invariants": True}))
+        out.append(("campaign", dict(every, period="wwii", north="us", south="japanese")))
+        out.append(("extended-campaign", every))
+        return out
 
     def invariant_violations(self, scenario: Scenario, batch: Batch, options) -> list[str]:
         """The generic contract plus Dreadnought's invariants (one line each).
@@ -153,6 +233,9 @@ class Dreadnought(Game):
         for draws.
         """
         out = super().invariant_violations(scenario, batch, options)
+        if scenario.payload[0] == "campaign":
+            from .invariants import campaign_violations
+            return out + campaign_violations(scenario, batch, options)
         setup, _ = scenario.payload
         g = batch.games
         if "violations" in g and int(np.asarray(g["violations"]).max(initial=0)) > 0:
@@ -182,7 +265,7 @@ class Dreadnought(Game):
         return out
 
     def bench_scenarios(self):
-        return ("dogger-bank", "jutland")
+        return ("dogger-bank", "jutland", "campaign")
 
     def bench_cases(self, quick: bool = False) -> list[dict]:
         from .bench import bench_cases
@@ -246,6 +329,7 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
     vb = int(opts.get("visibility_base", -1))
     vis = int(setup.sc[L.SC_VIS_BASE]) if vb < 0 else vb
     record = 1 if opts.get("shots") else 0
+    rl = with_options(rules.rl, opts)
     opt = np.array([length, vis, record, 1 if check else 0], dtype=np.int64)
     tr = trace if trace is not None else np.zeros((0, setup.n, L.NTR), dtype=np.int64)
     out = np.zeros((g, L.NOUT), dtype=np.int64)
@@ -254,7 +338,7 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
     chunks = []
     start = 0
     while True:
-        nxt, rows = play_batch_nb(seeds, start, setup.st, setup.sh0, setup.fm0, setup.trail0, setup.sc, rules.rl,
+        nxt, rows = play_batch_nb(seeds, start, setup.st, setup.sh0, setup.fm0, setup.trail0, setup.sc, rl,
                                   rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks, rules.eff_gun,
                                   rules.eff_crt, pc, kn, opt, out, ev, tr)
         chunks.append(ev[:rows].copy())
@@ -310,6 +394,14 @@ def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batc
     cats.update({"shots.kind": SHOT_KIND_NAMES, "shots.firer": labels, "shots.target": labels,
                  "shots.arc": ARC_NAMES, "shots.result": RESULT_NAMES})
     return Batch(games=cols, categories=cats, events={"shots": shots})
+
+
+def campaign_setup(pack: DataPack, rules: RuleArrays, period: str, north: str, south: str):
+    """The compiled campaign for a period and two navies (cached by the pack's hash)."""
+    key = (pack.hash, period, north, south)
+    if key not in _CAMPAIGN_CACHE:
+        _CAMPAIGN_CACHE[key] = compile_campaign(pack, rules, period, north, south)[0]
+    return _CAMPAIGN_CACHE[key]
 
 
 GAME = Dreadnought()

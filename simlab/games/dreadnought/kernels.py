@@ -20,16 +20,33 @@ from ...rng import STATE_WORDS, new_state_nb, roll_nb
 from . import layout as L
 from .enums import (
     AFLOAT,
+    ALLOC_CONCENTRATE,
+    ALLOC_MAIN_BODY,
+    ALLOC_RANDOM,
+    BUILD_BALANCED,
+    BUILD_RANDOM,
+    BUILD_VALUE_GREEDY,
+    CAMP_COMPLETE,
+    CAMP_LOOP_CAP,
     CAPITAL,
     COLUMN,
     CRT_E,
     DX,
     DZ,
+    END_AGREEMENT,
+    END_EXHAUSTED,
     END_GAME_LENGTH,
+    END_LOOP_CAP,
     END_NO_SIGHTING,
     END_OBJECTIVE,
     END_SIDE_GONE,
+    END_UNCONTESTED,
+    END_WRECKED,
     EXITED,
+    EXT_BANKRUPT,
+    EXT_LOOP_CAP,
+    EXT_PEACE,
+    EXT_TURN_LIMIT,
     FIRE_FOCUS_ODDS,
     FIRE_NEAREST,
     FIRE_RANDOM,
@@ -44,6 +61,7 @@ from .enums import (
     MOVE_HOLD,
     MOVE_OBJECTIVE,
     MOVE_RANDOM,
+    MOVE_WITHDRAW,
     PORT,
     RES_E_2G1S,
     RES_E_SUNK,
@@ -51,19 +69,30 @@ from .enums import (
     RESULT_G,
     RESULT_S,
     ROLE_NORTH,
+    ROLE_SOUTH,
+    SCEN_B,
+    SCEN_C,
     SCREEN,
     SHOT_GUN,
     SHOT_SECONDARY,
     SHOT_TORPEDO,
+    SUN_SETTING_WEST,
     SUNK,
     TORP_USE_DEFENSIVE,
     TORP_USE_RANDOM,
     TORP_USE_SELECTIVE,
+    TYPE_CA,
+    TYPE_CAPITAL,
+    TYPE_CL,
+    TYPE_DD,
     VC_EXIT_OR_POINTS,
     VC_POINTS,
     VC_SINK_NAMED,
     VC_SINK_NAMED_AND_POINTS,
     VC_SINK_NAMED_OR_ESCAPE,
+    WAITING,
+    N,
+    S,
 )
 
 DXA = np.array(DX, dtype=np.int64)
@@ -242,6 +271,13 @@ def crt_result_nb(crt, roll, col, rl, rng):
 
 @njit(cache=True, error_model="numpy")
 def gun_shot_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out):
+    """Resolve one ship's gunfire at one target (Rules 5.0, 5.31, 5.5, 5.6, 7.1, 5.8, 5.9, 5.41):
+    :func:`gun_shot_mod_nb` without an optional-rule modifier. Same arguments and result."""
+    return gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out, extra):
     """Resolve one ship's gunfire at one target (Rules 5.0, 5.31, 5.5, 5.6, 7.1, 5.8, 5.9, 5.41).
 
     Args:
@@ -250,6 +286,8 @@ def gun_shot_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, r
         hexes: range in hexes; upon: 1 if the firer is fired at this phase (5.6);
         arc: ARC_* of the target from the firer (7.1); defense: the target's Defense Strength.
         dpt, band_low, crt, range_tab, rl: compiled tables; rng: the game's stream.
+        extra: further DPT roll modifier of the optional rules (radar -2, spotting planes -3, sun
+            +1/-1; Rules 12.21, 12.22, 12.52).
         out: ``int64[6]`` written: strength, DPT roll (modified, clamped), damage points, combat
             ratio (0 = below 1-1), CRT roll (0 if none), result code.
 
@@ -271,7 +309,7 @@ def gun_shot_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, r
         r += rl[L.RL_FIRED_UPON]
     if arc != 0:
         r += rl[L.RL_BOW_STERN]
-    r = clamp_roll_nb(r)
+    r = clamp_roll_nb(r + extra)
     dp = dpt[r, band_nb(strength, band_low)]
     ratio = dp // defense
     out[1] = r
@@ -383,13 +421,16 @@ def speed_bounds_nb(st, sh, i, rl):
     The least is the last speed less 50% rounded up (6 -> 3, 3 -> 1, 1 -> 0), even for a unit
     that has lost its speed (6.4: it keeps moving); the most is the smaller of the Movement
     Allowance after S damage and twice the last speed, and a stopped unit may get under way at
-    1 MP (ruling DN-M2); it is never below the least.
+    1 MP (ruling DN-M2); it is never below the least. Optional rules: a unit at 2S but below 2G
+    creeps at 1 MP (12.3); a towing unit makes at most 2 MP (12.41).
 
     Returns:
         ``(least, most)`` in MP.
     """
     old = sh[i, L.SH_SPD]
     allow = by_damage_nb(st[i, L.ST_MOV], sh[i, L.SH_S])
+    if rl[L.RL_OPT_CREEP] and sh[i, L.SH_S] >= 2 and sh[i, L.SH_G] < 2:
+        allow = rl[L.RL_CREEP_MP]       # Rule 12.3: creep
     dec = (old * rl[L.RL_DECEL_PCT] + 99) // 100
     mn = old - dec
     mx = old + old * rl[L.RL_ACCEL_PCT] // 100
@@ -397,6 +438,8 @@ def speed_bounds_nb(st, sh, i, rl):
         mx = 1
     if allow < mx:
         mx = allow
+    if rl[L.RL_OPT_TOWING] and sh[i, L.SH_TOW] >= 0 and mx > rl[L.RL_TOW_MP]:
+        mx = rl[L.RL_TOW_MP]            # Rule 12.41: a tow makes at most 2 MP
     if mx < mn:
         mx = mn
     if mx > L.MAXMP:
@@ -582,7 +625,7 @@ def stack_ok_nb(st, sh, i, x, z, f, planned, n, rl):
             if sh[j, L.SH_X] == x and sh[j, L.SH_Z] == z:
                 return False
             continue
-        if planned[j] == 0:
+        if planned[j] == 0 or tow_pair_nb(sh, i, j, rl):
             continue
         if sh[j, L.SH_PX] != x or sh[j, L.SH_PZ] != z:
             continue
@@ -880,6 +923,8 @@ def _stack_legal_here_nb(st, sh, i, n, rl):
             continue
         if st[j, L.ST_SIDE] != st[i, L.ST_SIDE]:
             return False
+        if tow_pair_nb(sh, i, j, rl):
+            continue
         if st[i, L.ST_KIND] == SCREEN or st[j, L.ST_KIND] == SCREEN:
             return False
         if sh[j, L.SH_F] != sh[i, L.SH_F]:
@@ -898,6 +943,8 @@ def _fits_nb(st, sh, i, x, z, n, rl):
             continue
         if st[j, L.ST_SIDE] != side:
             return False
+        if tow_pair_nb(sh, i, j, rl):
+            continue
         if scr or st[j, L.ST_KIND] == SCREEN or sh[j, L.SH_F] != sh[i, L.SH_F]:
             return False
         cnt += 1
@@ -1245,14 +1292,14 @@ def predict_nb(sh, n, pred):
 
 # --------------------------------------------------------------------------- fire plots
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl):
+def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl, extra):
     a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
     if halved:
         a = a // 2
     s = range_strength_nb(a, d, range_tab)
     if s <= 0:
         return 0.0
-    pen = 0
+    pen = -extra
     dx = sh[j, L.SH_X] - sh[i, L.SH_X]
     dz = sh[j, L.SH_Z] - sh[i, L.SH_Z]
     if arc_nb(sh[i, L.SH_F], dx, dz) != 0:
@@ -1271,46 +1318,78 @@ def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl):
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt):
+def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
+                    vis, smoke, dy, turn):
     """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
-    (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j."""
+    (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j.
+    With the optional rules on, targets behind smoke or beyond the visibility are kept or dropped
+    by :func:`fire_mod_nb`, and the DPT modifier of the pick is left in ``SH_FMOD``."""
     best = -1
     bestv = -1e300
+    bestmod = 0
     seen = 0
+    opt = fire_options_on_nb(rl)
     for j in range(n):
         if st[j, L.ST_SIDE] == side or not _alive(sh, j) or (screens_only and st[j, L.ST_KIND] != SCREEN):
             continue
         d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z])
         if d < 1 or d > reach:
             continue
+        mod = 0
+        if opt:
+            if screens_only:
+                if rl[L.RL_OPT_SMOKE] and dy[L.DY_NSMOKE] > 0 and not (rl[L.RL_OPT_RADAR] and st[i, L.ST_RADAR]) \
+                        and smoke_blocks_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z], smoke,
+                                            dy[L.DY_NSMOKE]):
+                    continue
+            else:
+                mod = fire_mod_nb(st, sh, i, j, d, vis, rl, smoke, dy, turn)
+                if mod <= NO_FIRE:
+                    continue
         seen += 1
         if code == FIRE_RANDOM:
             if roll_nb(rng, seen) == 1:
                 best = j
+                bestmod = mod
             continue
         if code == FIRE_FOCUS_ODDS:
-            v = _shot_value_nb(st, sh, i, j, d, cnt[j] > 0, eff_gun, range_tab, band_low, rl) * st[j, L.ST_VAL]
+            v = _shot_value_nb(st, sh, i, j, d, cnt[j] > 0, eff_gun, range_tab, band_low, rl, mod) * st[j, L.ST_VAL]
             v *= 1.0 + kn[L.K_FOCUS] * (sh[j, L.SH_G] + sh[j, L.SH_S])
         elif code == FIRE_SPREAD_VALUE:
             v = st[j, L.ST_VAL] - 1000.0 * cnt[j]
-            if _shot_value_nb(st, sh, i, j, d, cnt[j] > 0, eff_gun, range_tab, band_low, rl) <= 0.0:
+            if _shot_value_nb(st, sh, i, j, d, cnt[j] > 0, eff_gun, range_tab, band_low, rl, mod) <= 0.0:
                 v -= 1e6
         else:  # FIRE_NEAREST
             v = -1000.0 * d + st[j, L.ST_VAL]
         if v > bestv:
             bestv = v
             best = j
+            bestmod = mod
     if code == FIRE_RANDOM and best >= 0 and roll_nb(rng, seen + 1) == 1:
         best = -1  # holding fire is legal too (5.21)
+    if not screens_only:
+        sh[i, L.SH_FMOD] = bestmod
     return best
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt):
+def _holds_fire_nb(side, st, sh, i, sc, code):
+    """Campaign scenario B (11.3): under ``make-for-objective`` the South's capital ships never
+    fire - they are the bombardment force, whose Attack Strength is the Bombardment Bonus if the
+    South wins (or the North leaves the map first); its screen units fight."""
+    return (sc[L.SC_CAMPAIGN] != 0 and sc[L.SC_SCEN] == SCEN_B and code == MOVE_OBJECTIVE
+            and role_of_nb(side, sc) == ROLE_SOUTH and st[i, L.ST_KIND] == CAPITAL)
+
+
+@njit(cache=True, error_model="numpy")
+def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt,
+                 smoke, dy, turn, sc, move_code):
     """Plot the fire of one side (Rules 5.1-5.3, 5.21-5.23, 8.4): ``SH_TGT`` and ``SH_SB``.
 
     A ship fires at most at one target within its range and the visibility (5.22-5.23); a
     capital ship may also attack one screen unit within the secondary-battery range at 1:1 (8.41).
+    With the optional rules: not through smoke (12.12); radar and spotting planes reach beyond
+    the visibility (12.21-12.22).
     """
     k = 0
     for i in range(n):
@@ -1318,7 +1397,9 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
             continue
         sh[i, L.SH_TGT] = -1
         sh[i, L.SH_SB] = -1
-        if _alive(sh, i) and by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) > 0:
+        sh[i, L.SH_FMOD] = 0
+        if _alive(sh, i) and by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) > 0 and \
+                not _holds_fire_nb(side, st, sh, i, sc, move_code):
             order[k] = i
             k += 1
     # strongest first
@@ -1334,8 +1415,9 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
         cnt[j] = 0
     for a in range(k):
         i = order[a]
-        reach = st[i, L.ST_RNG] if st[i, L.ST_RNG] < vis else vis
-        best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt)
+        reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
+        best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
+                               vis, smoke, dy, turn)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             cnt[best] += 1
@@ -1345,10 +1427,10 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
     for i in range(n):
         if st[i, L.ST_SIDE] != side or st[i, L.ST_KIND] != CAPITAL or not _alive(sh, i):
             continue
-        if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0:
+        if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, move_code):
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
-                                         rng, cnt)
+                                         rng, cnt, vis, smoke, dy, turn)
 
 
 # --------------------------------------------------------------------------- torpedo plots
@@ -1551,8 +1633,9 @@ def candidates_nb(mn, mx, vpref, rl, noabout, cand, all_speeds):
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
     """The goal of a formation: ``(gx, gz, gf, dstar, gmode)``; gmode 0 keep ``dstar`` from the
-    goal (whose facing is ``gf``), 1 open the range from it, 2 make for the exit (gx = target row,
-    gz = 0 north edge, 1 south edge), -1 no enemy."""
+    goal (whose facing is ``gf``), 1 open the range from it and run for the safe zone, 2 make for
+    the exit (gx = target row, gz = 0 north edge, 1 south edge), 3 open the range and stay in the
+    disputed zone (campaign withdrawal), -1 no enemy."""
     gmode = 0
     if code == MOVE_OBJECTIVE and sc[L.SC_EXIT] and sc[L.SC_EXIT_SIDE] == side:
         anyexit = False
@@ -1588,6 +1671,8 @@ def _goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
     gf = sh[best, L.SH_F]
     if code == MOVE_BREAK:
         return gx, gz, gf, 0.0, 1
+    if code == MOVE_WITHDRAW:
+        return gx, gz, gf, 0.0, 3
     if code == MOVE_HOLD:
         dstar = float(rstar)
         if not is_cap:
@@ -1631,6 +1716,12 @@ def _score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz
         return 0.01 * mp
     d = hex_dist_nb(ex, ez, gx, gz)
     tc = kn[L.K_TURNCOST] * turnmp
+    if gmode == 3:
+        # withdraw (campaign): open the range without running for the safe zone
+        s = float(d) + 0.05 * mp - tc
+        if d == 0:
+            s -= 5.0
+        return s
     if gmode == 1:
         row0 = row_of_nb(sx, sz)
         row1 = row_of_nb(ex, ez)
@@ -1814,14 +1905,33 @@ def _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit
     plot_path_nb(sh[flag, L.SH_X], sh[flag, L.SH_Z], sh[flag, L.SH_F], 0, 0, 0, 0, rl, px, pz, pf, flag)
     for i in range(n):
         if sh[i, L.SH_FORM] == f and _alive(sh, i):
-            plot_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], 0, 0, 0, 0, rl, px, pz, pf, i)
-            sh[i, L.SH_MP] = 0
-            exit_mp[i] = L.MAXMP + 1
-            sh[i, L.SH_PX] = sh[i, L.SH_X]
-            sh[i, L.SH_PZ] = sh[i, L.SH_Z]
-            sh[i, L.SH_PF] = sh[i, L.SH_F]
-            planned[i] = 1
+            _stay_plot_nb(sh, i, rl, px, pz, pf, planned, exit_mp)
     fm[f, L.FM_MP] = 0
+    return False
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
+    """Try formation ``f``'s candidate plots ``cand[:k]`` (t1, l1, t2, l2, mp, end x, z, facing)
+    best score first until one is legal (:func:`_try_plan_nb`); ``scores`` is used up. A cheap look
+    at the flagship's end hex comes first (most refusals are stacking there). Returns True if one
+    was kept."""
+    for _ in range(k):
+        b = -1
+        bs = -1e300
+        for c in range(k):
+            if scores[c] > bs:
+                bs = scores[c]
+                b = c
+        if b < 0:
+            break
+        scores[b] = -1e301
+        if not in_exit_nb(st, flag, cand[b, 5], cand[b, 6], sc) and \
+                not stack_ok_nb(st, sh, flag, cand[b, 5], cand[b, 6], cand[b, 7], planned, n, rl):
+            continue
+        if _try_plan_nb(st, sh, fm, trail, f, n, cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3], cand[b, 4], sc, rl,
+                        px, pz, pf, planned, exit_mp, tk):
+            return True
     return False
 
 
@@ -1869,9 +1979,11 @@ def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pred, px, pz, pf, planned,
-                     exit_mp, cand, scores, rng, tk):
+                     exit_mp, cand, scores, rng, tk, dy):
     """Plot the movement of one side's formations (Rules 6.0-6.3, 7.0-7.3): paths into
-    ``px, pz, pf``, MP into ``SH_MP``, end positions into ``SH_PX/PZ/PF``."""
+    ``px, pz, pf``, MP into ``SH_MP``, end positions into ``SH_PX/PZ/PF``. A withdrawing side
+    (campaign) keeps out of its safe zone (9.15) and, as North in scenarios B and C, on the initial
+    Map Area until the South leaves it (11.3, 11.4)."""
     code = pc[L.PC_MOVE]
     role = role_of_nb(side, sc)
     # units that cannot move plot first, so that nobody plans to end in their hex
@@ -1907,25 +2019,10 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
                 cand[c, 7] = ef
                 turnmp = cand[c, 4] - cand[c, 1] - cand[c, 3]
                 scores[c] = _score_nb(ex, ez, ef, cand[c, 4], turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz)
-            done = False
-            for _ in range(k):
-                b = -1
-                bs = -1e300
-                for c in range(k):
-                    if scores[c] > bs:
-                        bs = scores[c]
-                        b = c
-                if b < 0:
-                    break
-                scores[b] = -1e301
-                # a cheap look at the flagship's end hex first (most refusals are stacking there)
-                if not in_exit_nb(st, flag, cand[b, 5], cand[b, 6], sc) and \
-                        not stack_ok_nb(st, sh, flag, cand[b, 5], cand[b, 6], cand[b, 7], planned, n, rl):
-                    continue
-                if _try_plan_nb(st, sh, fm, trail, f, n, cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3], cand[b, 4],
-                                sc, rl, px, pz, pf, planned, exit_mp, tk):
-                    done = True
-                    break
+                if gmode == 3:
+                    scores[c] -= withdraw_penalty_nb(side, ex, ez, sc, dy)
+            done = _plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp,
+                                 tk)
             if not done:
                 if fm[f, L.FM_MEMBERS] > 1:
                     # break the formation up and let each ship find its own way (6.27)
@@ -1966,6 +2063,738 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
             _fallback_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
 
 
+# ==================================================================================================
+# optional rules (12.1-12.5) and the campaign's tactical additions (9.2-9.3, 9.41-9.43, 11.3-11.4)
+# ==================================================================================================
+# Smoke (12.1): DD units lay Smoke Markers in the hexes they vacate; a marker blocks fire and
+# torpedo attacks whose line (centre to centre) crosses its hex between the two ships (12.12-12.13).
+# Radar and spotting planes (12.21-12.22): eligible units fire beyond the visibility at -2 / -3.
+# Creep (12.3): in speed_bounds_nb. Towing (12.4): a capital ship or CA/CL unit stacks with an
+# immobile friendly capital ship, both lie still two Game-Turns, then the pair moves at most 2 MP.
+# Sun (12.5): rolled before a scenario; Game-Turns 6-11 give +1 toward and -1 away from the sun.
+
+NO_FIRE = -1000          # fire_mod_nb: this shot is not allowed
+TURNS6 = (0, 1, -1, 2, -2, 3)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def fire_options_on_nb(rl):
+    """Is any optional rule that changes fire on (smoke, radar, spotting planes, sun)?"""
+    return rl[L.RL_OPT_SMOKE] != 0 or rl[L.RL_OPT_RADAR] != 0 or rl[L.RL_OPT_PLANES] != 0 or rl[L.RL_OPT_SUN] != 0
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def beyond_visibility_nb(st, i, rl):
+    """May unit ``i`` fire beyond the visibility (radar 12.21 or spotting planes 12.22)?"""
+    return (rl[L.RL_OPT_RADAR] != 0 and st[i, L.ST_RADAR] != 0) or (rl[L.RL_OPT_PLANES] != 0 and st[i, L.ST_PLANES] != 0)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _clip_nb(u0, du, t0, t1, strict):
+    """Clip ``t`` in ``[t0, t1]`` to where ``u0 + du * t`` lies within ``(-1, 1)`` (``[-1, 1]``
+    if not ``strict``)."""
+    eps = 1e-9
+    if abs(du) < 1e-12:
+        inside = (-1.0 + eps < u0 < 1.0 - eps) if strict else (-1.0 - eps <= u0 <= 1.0 + eps)
+        return (t0, t1) if inside else (1.0, 0.0)
+    ta = (-1.0 - u0) / du
+    tb = (1.0 - u0) / du
+    if ta > tb:
+        ta, tb = tb, ta
+    return (t0 if t0 > ta else ta), (t1 if t1 < tb else tb)
+
+
+@njit(cache=True, error_model="numpy")
+def smoke_blocks_nb(x0, z0, x1, z1, smoke, k):
+    """Does smoke block the line of fire from hex ``(x0, z0)`` to ``(x1, z1)``? (Rules 12.12-12.13)
+
+    The line runs from centre to centre; it is blocked by a Smoke Marker (``smoke[:k]``, cube
+    ``(x, z)``) whose hex it passes through, other than the firer's and the target's (12.13). A
+    hex is the cube cell ``|x - y|, |y - z|, |z - x| <= 1`` around its centre, so the part of the
+    line inside it is found by clipping against three slabs. Where the line runs exactly along a
+    hexside the firer may look down either side: it is blocked only if both hexes hold smoke
+    (ruling DN-O1).
+
+    Returns:
+        True if the fire (or torpedo attack) is not permitted.
+    """
+    if k == 0 or (x0 == x1 and z0 == z1):
+        return False
+    y0 = -x0 - z0
+    dx = x1 - x0
+    dz = z1 - z0
+    dyv = -dx - dz
+    for m in range(k):
+        hx = smoke[m, 0]
+        hz = smoke[m, 1]
+        if (hx == x0 and hz == z0) or (hx == x1 and hz == z1):
+            continue
+        hy = -hx - hz
+        u0 = float((x0 - y0) - (hx - hy))
+        du = float(dx - dyv)
+        v0 = float((y0 - z0) - (hy - hz))
+        dv = float(dyv - dz)
+        w0 = float((z0 - x0) - (hz - hx))
+        dw = float(dz - dx)
+        a, b = _clip_nb(u0, du, 0.0, 1.0, True)
+        a, b = _clip_nb(v0, dv, a, b, True)
+        a, b = _clip_nb(w0, dw, a, b, True)
+        if b - a > 1e-9:
+            return True
+        a, b = _clip_nb(u0, du, 0.0, 1.0, False)
+        a, b = _clip_nb(v0, dv, a, b, False)
+        a, b = _clip_nb(w0, dw, a, b, False)
+        if b - a <= 1e-9:
+            continue
+        # along a hexside: the hex across it must hold smoke too
+        nx = hx
+        nz = hz
+        if abs(du) < 1e-12 and abs(abs(u0) - 1.0) < 1e-9:
+            nx = hx + (1 if u0 > 0 else -1)
+        elif abs(dv) < 1e-12 and abs(abs(v0) - 1.0) < 1e-9:
+            nz = hz + (-1 if v0 > 0 else 1)
+        elif abs(dw) < 1e-12 and abs(abs(w0) - 1.0) < 1e-9:
+            if w0 > 0:
+                nx = hx - 1
+                nz = hz + 1
+            else:
+                nx = hx + 1
+                nz = hz - 1
+        else:
+            continue
+        if (nx == x0 and nz == z0) or (nx == x1 and nz == z1):
+            continue
+        if _in_buf_nb(smoke, k, nx, nz):
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def sun_mod_nb(dx, dz, sun, rl):
+    """DPT roll modifier of the sun for a target at cube offset ``(dx, dz)`` (Rule 12.52).
+
+    The setting sun lies west: a target on or between the hexrows running NW and SW from the
+    firer is toward it (+1); one on or between the NE and SE hexrows is away from it (-1); any
+    other target has none. The rising sun (east) is the mirror image.
+    """
+    dyv = -dx - dz
+    west = dz >= 0 and dyv >= 0
+    east = dz <= 0 and dyv <= 0
+    if sun == SUN_SETTING_WEST:
+        toward = west
+        away = east
+    else:
+        toward = east
+        away = west
+    if toward:
+        return rl[L.RL_SUN_TOWARD]
+    if away:
+        return rl[L.RL_SUN_AWAY]
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def sun_roll_nb(rng, rl):
+    """Sun position before a scenario (Rule 12.51): 2 rising in the east, 12 setting in the west."""
+    r = two_d6_nb(rng)
+    if r == rl[L.RL_SUN_RISE]:
+        return 1
+    if r == rl[L.RL_SUN_SET]:
+        return 2
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def fire_mod_nb(st, sh, i, j, d, vis, rl, smoke, dy, turn):
+    """May unit ``i`` fire its main battery at ``j``, ``d`` hexes off, and with what DPT modifier?
+
+    Rules 5.23 and the optional rules: within the visibility unless radar (12.21, -2 beyond it)
+    or spotting planes (12.22, -3 beyond it, not through smoke) let it fire to its range; never
+    through smoke (12.12) except by radar (ruling DN-O2); the sun's +1/-1 on Game-Turns 6-11
+    (12.52-12.53).
+
+    Returns:
+        The modifier, or ``NO_FIRE`` if the shot is not allowed.
+    """
+    if d > st[i, L.ST_RNG]:
+        return NO_FIRE
+    radar = rl[L.RL_OPT_RADAR] != 0 and st[i, L.ST_RADAR] != 0
+    planes = rl[L.RL_OPT_PLANES] != 0 and st[i, L.ST_PLANES] != 0
+    blocked = False
+    if rl[L.RL_OPT_SMOKE] and dy[L.DY_NSMOKE] > 0:
+        blocked = smoke_blocks_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z], smoke, dy[L.DY_NSMOKE])
+    mod = 0
+    if d > vis:
+        if radar:
+            mod += rl[L.RL_RADAR_MOD]
+        elif planes and not blocked:
+            mod += rl[L.RL_PLANES_MOD]
+        else:
+            return NO_FIRE
+    elif blocked and not radar:
+        return NO_FIRE
+    if rl[L.RL_OPT_SUN] and dy[L.DY_SUN] != 0 and rl[L.RL_SUN_T0] <= turn <= rl[L.RL_SUN_T1]:
+        mod += sun_mod_nb(sh[j, L.SH_X] - sh[i, L.SH_X], sh[j, L.SH_Z] - sh[i, L.SH_Z], dy[L.DY_SUN], rl)
+    return mod
+
+
+# --------------------------------------------------------------------------- towing (12.4)
+@njit(cache=True, error_model="numpy")
+def tow_pair_nb(sh, i, j, rl):
+    """Are ``i`` and ``j`` a towing ship and the ship it tows (they may share a hex, 12.41)?"""
+    return rl[L.RL_OPT_TOWING] != 0 and (sh[i, L.SH_TOW] == j or sh[j, L.SH_TOW] == i)
+
+
+@njit(cache=True, error_model="numpy")
+def tower_ok_nb(st, sh, i):
+    """May unit ``i`` take a tow (Rules 12.41-12.42)? A capital ship, CA or CL unit in play, not
+    wrecked, able to move, neither towing nor towed."""
+    if sh[i, L.SH_STATUS] != AFLOAT or wrecked_nb(sh, i):
+        return False
+    t = st[i, L.ST_TYPE]
+    if t != TYPE_CAPITAL and t != TYPE_CA and t != TYPE_CL:
+        return False
+    return sh[i, L.SH_TOW] < 0 and sh[i, L.SH_TOWED_BY] < 0 and by_damage_nb(st[i, L.ST_MOV], sh[i, L.SH_S]) > 0
+
+
+@njit(cache=True, error_model="numpy")
+def towable_nb(st, sh, j, rl):
+    """May unit ``j`` be taken in tow (12.41-12.43)? A capital ship in play that cannot move
+    (wrecked, or at 2S without creep) and has come to rest (6.4)."""
+    if sh[j, L.SH_STATUS] != AFLOAT or st[j, L.ST_KIND] != CAPITAL:
+        return False
+    if sh[j, L.SH_TOWED_BY] >= 0 or sh[j, L.SH_TOW] >= 0:
+        return False
+    a, b = speed_bounds_nb(st, sh, j, rl)
+    return b == 0
+
+
+@njit(cache=True, error_model="numpy")
+def release_tow_nb(sh, i):
+    """The tow of unit ``i`` is broken (12.41: instantly, at any Game-Turn)."""
+    j = sh[i, L.SH_TOW]
+    if j >= 0:
+        sh[j, L.SH_TOWED_BY] = -1
+    sh[i, L.SH_TOW] = -1
+    sh[i, L.SH_TOW_WAIT] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def under_tow_nb(sh, j):
+    """Is ``j`` under tow: its towing ship in play and in its hex (12.64; ruling DN-O5)?"""
+    i = sh[j, L.SH_TOWED_BY]
+    if i < 0 or sh[i, L.SH_STATUS] != AFLOAT or sh[i, L.SH_TOW] != j:
+        return False
+    return sh[i, L.SH_X] == sh[j, L.SH_X] and sh[i, L.SH_Z] == sh[j, L.SH_Z]
+
+
+@njit(cache=True, error_model="numpy")
+def assign_tows_nb(side, st, sh, n, vis, rl, withdrawing, code, rng):
+    """Give each immobile capital ship of ``side`` a towing ship (policy; Rule 12.4).
+
+    A tow is taken when no enemy unit is within the visibility of the cripple, or at once when
+    the side withdraws; the nearest able cruiser unit goes, a capital ship only if no cruiser is
+    much nearer (within 16 hexes). ``random-legal`` takes a tow on a coin flip.
+    """
+    for j in range(n):
+        if st[j, L.ST_SIDE] != side or not towable_nb(st, sh, j, rl):
+            continue
+        if code == MOVE_RANDOM:
+            if roll_nb(rng, 2) != 1:
+                continue
+        elif not withdrawing:
+            near = False
+            for e in range(n):
+                if st[e, L.ST_SIDE] != side and _alive(sh, e) and \
+                        hex_dist_nb(sh[e, L.SH_X], sh[e, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z]) <= vis:
+                    near = True
+                    break
+            if near:
+                continue
+        best = -1
+        bestd = 1 << 30
+        for i in range(n):
+            if st[i, L.ST_SIDE] != side or i == j or not tower_ok_nb(st, sh, i):
+                continue
+            d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z])
+            if d > 16:
+                continue
+            if st[i, L.ST_TYPE] == TYPE_CAPITAL:
+                d += 8
+            if d < bestd:
+                bestd = d
+                best = i
+        if best >= 0:
+            sh[best, L.SH_TOW] = j
+            sh[j, L.SH_TOWED_BY] = best
+            sh[best, L.SH_TOW_WAIT] = 0
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _stay_plot_nb(sh, i, rl, px, pz, pf, planned, exit_mp):
+    """Unit ``i`` spends no MP this Movement Phase (its plot and planned end: where it is)."""
+    plot_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], 0, 0, 0, 0, rl, px, pz, pf, i)
+    sh[i, L.SH_MP] = 0
+    exit_mp[i] = L.MAXMP + 1
+    sh[i, L.SH_PX] = sh[i, L.SH_X]
+    sh[i, L.SH_PZ] = sh[i, L.SH_Z]
+    sh[i, L.SH_PF] = sh[i, L.SH_F]
+    planned[i] = 1
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, exit_mp, tk):
+    """Plot towing ship ``i`` toward the hex of ``j``, arriving at 1 MP or less so that it can lie
+    still there next Game-Turn (6.4: a ship decelerates by at most half); every legal plot is
+    weighed."""
+    mn, mx = speed_bounds_nb(st, sh, i, rl)
+    wx = sh[j, L.SH_X]
+    wz = sh[j, L.SH_Z]
+    noabout = st[i, L.ST_NOABOUT]
+    cap = 4096
+    sc_ = np.empty(cap, dtype=np.float64)
+    shp = np.empty((cap, 8), dtype=np.int64)
+    k = 0
+    for v in range(mn, mx + 1):
+        for a in range(6):
+            for b in range(6):
+                t1 = TURNS6[a]
+                t2 = TURNS6[b]
+                for l1 in range(0, v + 1):
+                    for l2 in range(0, v + 1):
+                        mp = plot_mp_nb(t1, l1, t2, l2, rl)
+                        if mp != v or k >= cap or (noabout and (t1 == 3 or t2 == 3)):
+                            continue
+                        ex, ez, ef = plot_end_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], t1, l1, t2, l2)
+                        d = hex_dist_nb(ex, ez, wx, wz)
+                        s = -10.0 * d
+                        if d == 0:
+                            s += 1000.0 if v <= 1 else -50.0
+                        elif d == 1:
+                            kk, tie = bearing_nb(wx - ex, wz - ez)
+                            df = (kk - ef) % 6
+                            if df == 0 or df == 1 or df == 5:
+                                s += 3.0
+                        if d <= 2:
+                            s -= v
+                        sc_[k] = s
+                        shp[k, 0] = t1
+                        shp[k, 1] = l1
+                        shp[k, 2] = t2
+                        shp[k, 3] = l2
+                        shp[k, 4] = mp
+                        shp[k, 5] = ex
+                        shp[k, 6] = ez
+                        shp[k, 7] = ef
+                        k += 1
+    f = sh[i, L.SH_FORM]
+    if _plan_best_nb(st, sh, fm, trail, f, i, n, shp, sc_, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
+        return True
+    return _fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn, pred, px, pz, pf, planned, exit_mp, cand, scores, tk):
+    """Movement plots of ``side``'s tows (Rule 12.41): the towed ship lies still; the towing ship
+    closes on it, lies still beside it for two Game-Turns, then moves at most 2 MP away from the
+    enemy with the towed ship in its hex (same path)."""
+    for i in range(n):
+        if st[i, L.ST_SIDE] != side or sh[i, L.SH_TOW] < 0:
+            continue
+        j = sh[i, L.SH_TOW]
+        if not _alive(sh, i) or wrecked_nb(sh, i) or not _alive(sh, j):
+            release_tow_nb(sh, i)
+            continue
+        if fm[sh[i, L.SH_FORM], L.FM_MEMBERS] > 1:
+            detach_nb(sh, fm, i, n)
+        if fm[sh[j, L.SH_FORM], L.FM_MEMBERS] > 1:
+            detach_nb(sh, fm, j, n)
+        same = sh[i, L.SH_X] == sh[j, L.SH_X] and sh[i, L.SH_Z] == sh[j, L.SH_Z]
+        established = same and sh[i, L.SH_TOW_WAIT] >= rl[L.RL_TOW_WAIT]
+        if not planned[j]:
+            _stay_plot_nb(sh, j, rl, px, pz, pf, planned, exit_mp)
+        if planned[i]:
+            continue
+        fi = sh[i, L.SH_FORM]
+        if not established:
+            _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+            continue
+        mn, mx = speed_bounds_nb(st, sh, i, rl)
+        gx, gz, gf, dstar, gmode = _goal_nb(side, st, sh, n, fi, i, MOVE_BREAK, kn, sc, 8, pred, True)
+        k = candidates_nb(mn, mx, mx, rl, st[i, L.ST_NOABOUT], cand, True)
+        role = role_of_nb(side, sc)
+        for c in range(k):
+            ex, ez, ef = plot_end_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], cand[c, 0], cand[c, 1], cand[c, 2],
+                                     cand[c, 3])
+            cand[c, 5] = ex
+            cand[c, 6] = ez
+            cand[c, 7] = ef
+            scores[c] = _score_nb(ex, ez, ef, cand[c, 4], cand[c, 4] - cand[c, 1] - cand[c, 3], gx, gz, gf, dstar,
+                                  gmode, kn, role, sh[i, L.SH_X], sh[i, L.SH_Z])
+        if not _plan_best_nb(st, sh, fm, trail, fi, i, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
+            _fallback_plot_nb(st, sh, fm, trail, fi, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+        # the towed ship goes where its towing ship goes
+        for t in range(L.MAXMP + 1):
+            px[j, t] = px[i, t]
+            pz[j, t] = pz[i, t]
+            pf[j, t] = pf[i, t]
+        sh[j, L.SH_MP] = sh[i, L.SH_MP]
+        exit_mp[j] = exit_mp[i]
+        sh[j, L.SH_PX] = sh[i, L.SH_PX]
+        sh[j, L.SH_PZ] = sh[i, L.SH_PZ]
+        sh[j, L.SH_PF] = sh[i, L.SH_PF]
+
+
+@njit(cache=True, error_model="numpy")
+def update_tows_nb(sh, n, rl):
+    """After movement: a pair that lay still together counts one more Game-Turn toward the tow
+    (12.41); a tow whose ships were parted starts over; a sunk, wrecked or lost ship ends it."""
+    for i in range(n):
+        j = sh[i, L.SH_TOW]
+        if j < 0:
+            continue
+        if sh[i, L.SH_STATUS] != AFLOAT or wrecked_nb(sh, i) or sh[j, L.SH_STATUS] != AFLOAT:
+            release_tow_nb(sh, i)
+            continue
+        if sh[i, L.SH_X] == sh[j, L.SH_X] and sh[i, L.SH_Z] == sh[j, L.SH_Z]:
+            if sh[i, L.SH_TOW_WAIT] < rl[L.RL_TOW_WAIT]:
+                if sh[i, L.SH_SPD] == 0 and sh[j, L.SH_SPD] == 0:
+                    sh[i, L.SH_TOW_WAIT] += 1
+                else:
+                    sh[i, L.SH_TOW_WAIT] = 0
+        else:
+            sh[i, L.SH_TOW_WAIT] = 0
+
+
+# --------------------------------------------------------------------------- smoke (12.1)
+@njit(cache=True, error_model="numpy")
+def plot_smoke_nb(side, st, sh, n, code, rng):
+    """Which of ``side``'s DD units make smoke this Movement Phase (policy; Rule 12.11, 12.14)?
+
+    A withdrawing or breaking-off side's destroyers make smoke; so does a destroyer within three
+    hexes of a friendly capital ship with two or more damage steps. ``random-legal``: a coin flip.
+    """
+    for i in range(n):
+        if st[i, L.ST_SIDE] != side or st[i, L.ST_TYPE] != TYPE_DD:
+            continue
+        sh[i, L.SH_SMOKE] = 0
+        if not _alive(sh, i):
+            continue
+        if code == MOVE_RANDOM:
+            s = roll_nb(rng, 2) == 1
+        else:
+            s = code == MOVE_BREAK or code == MOVE_WITHDRAW
+            if not s:
+                for c in range(n):
+                    if st[c, L.ST_SIDE] == side and st[c, L.ST_KIND] == CAPITAL and _alive(sh, c) and \
+                            sh[c, L.SH_G] + sh[c, L.SH_S] >= 2 and \
+                            hex_dist_nb(sh[c, L.SH_X], sh[c, L.SH_Z], sh[i, L.SH_X], sh[i, L.SH_Z]) <= 3:
+                        s = True
+                        break
+        if s:
+            sh[i, L.SH_SMOKE] = 1
+
+
+@njit(cache=True, error_model="numpy")
+def lay_smoke_nb(st, sh, n, px, pz, alive, exit_mp, smoke, k):
+    """Rule 12.11: each DD unit making smoke leaves a Smoke Marker in every hex it vacates during
+    its movement (not in the hex where it ends). Returns the new number of markers."""
+    cap = smoke.shape[0]
+    for i in range(n):
+        if alive[i] == 0 or sh[i, L.SH_SMOKE] == 0 or st[i, L.ST_TYPE] != TYPE_DD:
+            continue
+        m = sh[i, L.SH_MP]
+        for t in range(1, m + 1):
+            if t > exit_mp[i]:
+                break
+            if px[i, t] == px[i, t - 1] and pz[i, t] == pz[i, t - 1]:
+                continue
+            x = px[i, t - 1]
+            z = pz[i, t - 1]
+            if k < cap and not _in_buf_nb(smoke, k, x, z):
+                smoke[k, 0] = x
+                smoke[k, 1] = z
+                k += 1
+    return k
+
+
+# --------------------------------------------------------------------------- campaign play
+@njit(cache=True, error_model="numpy")
+def on_initial_map_nb(x, z, sc):
+    """Is hex ``(x, z)`` on the initial Map Area, sections A-F (Rule 9.11)?"""
+    row = row_of_nb(x, z)
+    return sc[L.SC_MAP_C0] <= x <= sc[L.SC_MAP_C1] and sc[L.SC_MAP_R0] <= row <= sc[L.SC_MAP_R1]
+
+
+@njit(cache=True, error_model="numpy")
+def withdraw_check_nb(side, st, sh, n, kn, dy):
+    """Campaign (9.41: a player persists only while the action is to his benefit): ``side``
+    withdraws, for the rest of the scenario, once the Attack Strength it has in play falls below
+    ``K_WITHDRAW`` times the enemy's. Returns whether it withdraws."""
+    if dy[L.DY_WITHDRAW0 + side]:
+        return True
+    thr = kn[L.K_WITHDRAW]
+    if thr <= 0.0:
+        return False
+    own = 0
+    en = 0
+    for i in range(n):
+        if sh[i, L.SH_STATUS] != AFLOAT:
+            continue
+        a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
+        if st[i, L.ST_SIDE] == side:
+            own += a
+        else:
+            en += a
+    if en > 0 and own < thr * en:
+        dy[L.DY_WITHDRAW0 + side] = 1
+        return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def withdraw_penalty_nb(side, ex, ez, sc, dy):
+    """Penalty of a withdrawing plot's end hex: in the own safe zone (it would cause the end,
+    9.15), or off the initial Map Area for the North in scenarios B and C while the South is
+    still on it (11.3-11.4)."""
+    pen = 0.0
+    if in_own_safe_zone_nb(side, ex, ez, sc):
+        pen += 100.0
+    if sc[L.SC_NORTH_STAY] and role_of_nb(side, sc) == ROLE_NORTH and \
+            dy[L.DY_OFF_TURN0 + 1 - side] >= L.NEVER and not on_initial_map_nb(ex, ez, sc):
+        pen += 100.0
+    return pen
+
+
+@njit(cache=True, error_model="numpy")
+def track_off_map_nb(st, sh, n, px, pz, alive, exit_mp, sc, dy, turn):
+    """Record the first Game-Turn and Movement Point at which each side moves a ship from the
+    initial Map Area off it (11.3: the North concedes the Bombardment Bonus; 11.4: it loses the
+    Interception Bonus)."""
+    for i in range(n):
+        if alive[i] == 0:
+            continue
+        side = st[i, L.ST_SIDE]
+        if dy[L.DY_OFF_TURN0 + side] < turn:
+            continue
+        m = sh[i, L.SH_MP]
+        for t in range(1, m + 1):
+            if t > exit_mp[i]:
+                break
+            if on_initial_map_nb(px[i, t - 1], pz[i, t - 1], sc) and not on_initial_map_nb(px[i, t], pz[i, t], sc):
+                if dy[L.DY_OFF_TURN0 + side] > turn or dy[L.DY_OFF_MP0 + side] > t:
+                    dy[L.DY_OFF_TURN0 + side] = turn
+                    dy[L.DY_OFF_MP0 + side] = t
+                break
+
+
+@njit(cache=True, error_model="numpy")
+def first_off_map_nb(dy):
+    """The side that first moved a ship off the initial Map Area, or -1 (none, or both at the same
+    Movement Point; ruling DN-C6)."""
+    a = dy[L.DY_OFF_TURN0] * 64 + (dy[L.DY_OFF_MP0] if dy[L.DY_OFF_MP0] < 64 else 63)
+    b = dy[L.DY_OFF_TURN1] * 64 + (dy[L.DY_OFF_MP1] if dy[L.DY_OFF_MP1] < 64 else 63)
+    if dy[L.DY_OFF_TURN0] >= L.NEVER and dy[L.DY_OFF_TURN1] >= L.NEVER:
+        return -1
+    if a < b:
+        return 0
+    if b < a:
+        return 1
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def campaign_end_nb(st, sh, n):
+    """Campaign scenario ends beyond Rule 9.42 (9.43, by agreement): a side with nothing but wrecks
+    left (``END_WRECKED``), or no unit of either side able to fire or launch torpedoes
+    (``END_EXHAUSTED``); -1 if the scenario goes on. Units of a delayed Task Force still to come
+    count as fresh and able."""
+    fresh0 = 0
+    fresh1 = 0
+    able = 0
+    for i in range(n):
+        s = sh[i, L.SH_STATUS]
+        if s == WAITING:
+            if st[i, L.ST_SIDE] == 0:
+                fresh0 += 1
+            else:
+                fresh1 += 1
+            able += 1
+            continue
+        if s != AFLOAT:
+            continue
+        if not wrecked_nb(sh, i):
+            if st[i, L.ST_SIDE] == 0:
+                fresh0 += 1
+            else:
+                fresh1 += 1
+        if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) > 0 or \
+                (st[i, L.ST_TORP] > 0 and sh[i, L.SH_TLEFT] > 0 and sh[i, L.SH_G] < 2):
+            able += 1
+    if fresh0 == 0 or fresh1 == 0:
+        return END_WRECKED
+    if able == 0:
+        return END_EXHAUSTED
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def rotate_nb(ox, oz, f):
+    """Cube offset ``(ox, oz)`` of a cruising formation drawn facing north, turned to face ``f``
+    (each step 60 degrees clockwise: ``(x, y, z) -> (-z, -x, -y)``)."""
+    x = ox
+    z = oz
+    for _ in range(f % 6):
+        y = -x - z
+        x, z = -z, -y
+    return x, z
+
+
+@njit(cache=True, error_model="numpy")
+def place_tf_nb(sh, n, tf, mx_, mz_, f, ex, ez, rng):
+    """Replace Task Force ``tf``'s marker at ``(mx_, mz_)`` by its ships (Rules 9.25, 9.27, 9.33).
+
+    Each member's place in the cruising formation (``SH_OX``, ``SH_OZ``, drawn facing north) is
+    turned to the Task Force's course ``f``; the member nearest the enemy marker ``(ex, ez)`` goes
+    into the marker's hex and the others keep their places around it; a die decides between
+    equally near places (9.27). Every ship faces ``f``; speeds are left as set (the Task Force's).
+
+    Returns:
+        The number of ships placed.
+    """
+    pick = -1
+    best = 1 << 30
+    cnt = 0
+    px_ = 0
+    pz_ = 0
+    for i in range(n):
+        if sh[i, L.SH_TF] != tf:
+            continue
+        ox, oz = rotate_nb(sh[i, L.SH_OX], sh[i, L.SH_OZ], f)
+        d = hex_dist_nb(mx_ + ox, mz_ + oz, ex, ez)
+        if d < best:
+            best = d
+            pick = i
+            px_ = ox
+            pz_ = oz
+            cnt = 1
+        elif d == best and (ox != px_ or oz != pz_):
+            cnt += 1
+            if roll_nb(rng, cnt) == 1:
+                pick = i
+                px_ = ox
+                pz_ = oz
+    k = 0
+    if pick < 0:
+        return 0
+    for i in range(n):
+        if sh[i, L.SH_TF] != tf:
+            continue
+        ox, oz = rotate_nb(sh[i, L.SH_OX], sh[i, L.SH_OZ], f)
+        sh[i, L.SH_X] = mx_ + ox - px_
+        sh[i, L.SH_Z] = mz_ + oz - pz_
+        sh[i, L.SH_F] = f
+        sh[i, L.SH_STATUS] = AFLOAT
+        k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy")
+def form_tf_nb(st, sh, fm, trail, n, tf, buf):
+    """Formations of a Task Force just placed (Rule 6.2): its capital ships one formation, in
+    column where their stacks stand one behind the other (else each alone); screens alone."""
+    f = -1
+    cnt = 0
+    for i in range(n):
+        if sh[i, L.SH_TF] != tf or sh[i, L.SH_STATUS] != AFLOAT:
+            continue
+        if st[i, L.ST_KIND] == CAPITAL:
+            if f < 0:
+                f = new_formation_nb(fm, n)
+                fm[f, L.FM_MODE] = LINE
+                fm[f, L.FM_FLAG] = i
+            cnt += 1
+            fm[f, L.FM_MEMBERS] = cnt
+            sh[i, L.SH_FORM] = f
+            sh[i, L.SH_CUR] = 0
+        else:
+            sh[i, L.SH_FORM] = -1
+            detach_nb(sh, fm, i, n)      # a formation of its own
+    if cnt > 1:
+        if straight_column_nb(sh, f, n, buf) > 0:
+            make_column_nb(sh, fm, trail, f, n)
+        else:
+            for i in range(n):
+                if sh[i, L.SH_FORM] == f and i != fm[f, L.FM_FLAG]:
+                    detach_nb(sh, fm, i, n)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _nearest_enemy_nb(st, sh, n, side, x, z):
+    best = -1
+    bestd = 1 << 30
+    for j in range(n):
+        if st[j, L.ST_SIDE] == side or sh[j, L.SH_STATUS] != AFLOAT:
+            continue
+        d = hex_dist_nb(x, z, sh[j, L.SH_X], sh[j, L.SH_Z])
+        if d < bestd:
+            bestd = d
+            best = j
+    return best, bestd
+
+
+@njit(cache=True, error_model="numpy")
+def enter_delayed_nb(st, sh, fm, trail, n, turn, vis, rl, sc, rng, buf, displaced):
+    """Delayed Task Forces entering after contact (Rule 9.28).
+
+    A waiting Task Force (status ``WAITING``) whose entry Game-Turn has come enters at its plotted
+    entry hex (held in its members' ``SH_X, SH_Z``, course in ``SH_F``). If that hex is within the
+    visibility of an enemy ship, the marker is moved back against its course to the limit of
+    visibility; then its ships are placed as in 9.25 and formed up; any clash with units already
+    there is settled as in 6.13.
+
+    Returns:
+        The number of Task Forces that entered.
+    """
+    entered = 0
+    for tf in range(8):
+        first = -1
+        for i in range(n):
+            if sh[i, L.SH_STATUS] == WAITING and sh[i, L.SH_TF] == tf and sh[i, L.SH_ENTRY] <= turn:
+                first = i
+                break
+        if first < 0:
+            continue
+        side = st[first, L.ST_SIDE]
+        mx_ = sh[first, L.SH_X]
+        mz_ = sh[first, L.SH_Z]
+        f = sh[first, L.SH_F]
+        e, d = _nearest_enemy_nb(st, sh, n, side, mx_, mz_)
+        if e >= 0:
+            k = 0
+            while d < vis and k < 64:
+                mx_ -= DXA[f]
+                mz_ -= DZA[f]
+                d = hex_dist_nb(mx_, mz_, sh[e, L.SH_X], sh[e, L.SH_Z])
+                k += 1
+            ex = sh[e, L.SH_X]
+            ez = sh[e, L.SH_Z]
+        else:
+            ex = mx_ + DXA[f] * 20
+            ez = mz_ + DZA[f] * 20
+        place_tf_nb(sh, n, tf, mx_, mz_, f, ex, ez, rng)
+        form_tf_nb(st, sh, fm, trail, n, tf, buf)
+        entered += 1
+    if entered > 0:
+        for i in range(n):
+            displaced[i] = 0
+        collisions_nb(st, sh, n, rng, rl, sc, displaced)
+        for i in range(n):
+            if displaced[i] and fm[sh[i, L.SH_FORM], L.FM_MEMBERS] > 1:
+                detach_nb(sh, fm, i, n)
+    return entered
+
+
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _record_nb(ev, k, g, turn, kind, firer, target, rng_hexes, strength, halved, upon, arc, dptr, dp, ratio,
                crtr, res, comb):
@@ -1997,7 +2826,7 @@ def invariants_nb(st, sh, n, sc, rl):
     Counts: a side over-stacked in a hex (more than the stack limit, mixed facings, or a screen
     unit sharing a hex; Rules 6.31-6.33), opposing units in one hex (6.13), damage steps outside
     0..2 (5.42), more steps removed than the damage-control limit (5.44), a unit in play outside a
-    scenario's confinement (10.5).
+    scenario's confinement (10.5). A towing unit and the ship it tows share a hex (12.41).
     """
     bad = 0
     for i in range(n):
@@ -2017,6 +2846,8 @@ def invariants_nb(st, sh, n, sc, rl):
                 continue
             if st[j, L.ST_SIDE] != st[i, L.ST_SIDE]:
                 bad += 1
+            elif tow_pair_nb(sh, i, j, rl):
+                continue
             elif st[j, L.ST_KIND] != st[i, L.ST_KIND] or st[i, L.ST_KIND] == 1:
                 bad += 1
             elif sh[j, L.SH_F] != sh[i, L.SH_F]:
@@ -2046,7 +2877,9 @@ def sighting_nb(st, sh, n, vis):
 def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev, ev_n, g,
                       turn, record, out):
     """The Fire Execution Phase (Rules 5.0, 5.31, 5.6, 8.41): every plotted attack is resolved
-    against the state at the start of the phase; results are applied at its end."""
+    against the state at the start of the phase; results are applied at its end. A main-battery
+    shot takes the optional-rule DPT modifier plotted with it (``SH_FMOD``); every firer is marked
+    ``SH_FIRED`` (the Bombardment Bonus counts ships that never fired, 11.3)."""
     for i in range(n):
         sh[i, L.SH_UPON] = 0
         desig[i] = -1
@@ -2069,8 +2902,9 @@ def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, 
         d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[t, L.SH_X], sh[t, L.SH_Z])
         arc = arc_nb(sh[i, L.SH_F], sh[t, L.SH_X] - sh[i, L.SH_X], sh[t, L.SH_Z] - sh[i, L.SH_Z])
         a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
-        res = gun_shot_nb(a, halved, d, sh[i, L.SH_UPON], arc, st[t, L.ST_DEF], dpt, band_low, crt, range_tab, rl,
-                          rng, shot)
+        res = gun_shot_mod_nb(a, halved, d, sh[i, L.SH_UPON], arc, st[t, L.ST_DEF], dpt, band_low, crt, range_tab, rl,
+                              rng, shot, sh[i, L.SH_FMOD])
+        sh[i, L.SH_FIRED] = 1
         add_pending_nb(sh, t, res)
         out[g, L.O_SHOTS0 + st[i, L.ST_SIDE]] += 1
         if record:
@@ -2082,6 +2916,7 @@ def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, 
             continue
         d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[t, L.SH_X], sh[t, L.SH_Z])
         res = crt_shot_nb(rl[L.RL_SB_COL], 0, crt, rl, rng, crt_out)
+        sh[i, L.SH_FIRED] = 1
         add_pending_nb(sh, t, res)
         if record:
             ev_n = _record_nb(ev, ev_n, g, turn, SHOT_SECONDARY, i, t, d, -1, 0, sh[i, L.SH_UPON], 0, 0, 0,
@@ -2115,31 +2950,48 @@ def _vp(rl):
 
 
 @njit(cache=True, error_model="numpy")
-def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_tab, tracks, eff_gun,
-                  eff_crt, pc, kn, opt, out, ev, trace):
-    """Play games ``start..len(seeds)-1``, one per seed (Rules 4.0-9.5).
+def reset_dy_nb(dy):
+    """A scenario's running state at its start (layout ``DY_*``)."""
+    for k in range(L.NDY):
+        dy[k] = 0
+    dy[L.DY_OFF_TURN0] = L.NEVER
+    dy[L.DY_OFF_TURN1] = L.NEVER
+    dy[L.DY_OFF_MP0] = L.NEVER
+    dy[L.DY_OFF_MP1] = L.NEVER
+    dy[L.DY_VIS_CARRY] = -1
+
+
+@njit(cache=True, error_model="numpy")
+def tactical_nb(st, sh, fm, trail, sc, rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt, pc, kn,
+                record, check, out, g, ev, ev_n, trace, tracing, rng, dy, turn0, length, vis_base):
+    """Play one scenario from its present position to its end, Game-Turn by Game-Turn (Rule 4.1).
+
+    Each Game-Turn: visibility (base + one die, 5.71; carried over once after a campaign contact,
+    9.32) and, in a campaign, delayed Task Forces entering (9.28); sighting (9.42); fire plot and
+    execution (5.0-5.9, 8.4); torpedo markers placed (8.0); movement plot with formations, tows
+    (12.4), withdrawal (campaign, 9.41) and smoke (12.1); movement execution with the torpedo
+    sweep, exits, safe zones (9.15), moves off the initial Map Area (11.3-11.4), collisions and
+    stacking (6.13, 6.31-6.33); damage control (5.43). The scenario ends after Game-Turn
+    ``length`` (a campaign scenario then ends by agreement, 9.43), three Game-Turns without
+    sighting once contact has been made (9.42), a side with no unit left, an exit objective met
+    (10.4), or in a campaign a side with only wrecks left or neither side able to hurt the other.
 
     Args:
-        seeds: ``uint64[g]``; start: first game to play.
-        st, sh0, fm0, trail0, sc: the compiled scenario (:mod:`.scenario`).
-        rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt: the compiled rules.
-        pc: ``int64[2, NPC]`` policy codes; kn: ``float64[2, NKN]`` policy knobs.
-        opt: ``int64[4]``: game length (Game-Turns), visibility base (hexes), record shots (0/1),
-            check invariants after every Movement Phase (0/1; counted in ``O_VIOLATIONS``).
-        out: ``int64[g, NOUT]`` results, written; ev: ``int32[cap, NEV]`` shots, written.
-        trace: ``int64[turns + 2, n, NTR]``: game 0's units after set-up (row 0), after the
-            Movement Phase of each Game-Turn t (row t) and at the end (last row); a zero-length
-            array for none.
+        st, sh, fm, trail, sc: the scenario's arrays (``sh``, ``fm``, ``trail`` are played on).
+        rl ... eff_crt: the compiled rules (``rl`` with the run's optional-rule switches).
+        pc, kn: ``int64[2, NPC]`` policy codes and ``float64[2, NKN]`` knobs.
+        record, check: write shots to ``ev``; count broken invariants into ``out[g, O_VIOLATIONS]``.
+        out: ``int64[*, NOUT]``; row ``g`` collects the counters (shots, torpedo hits, collisions).
+        ev, ev_n: the shots buffer and its rows so far.
+        trace, tracing: ``int64[turns + 2, n, NTR]`` written after each Movement Phase if tracing.
+        rng: the game's stream; dy: ``int64[NDY]`` running state (:func:`reset_dy_nb`, sun set).
+        turn0: Game-Turns already played (the campaign's approach; contact counts as made when > 0).
+        length: the last Game-Turn; vis_base: base visibility (hexes).
 
     Returns:
-        ``(next_game, ev_rows)``: ``next_game < len(seeds)`` when the shots buffer filled up
-        during that game (call again from it with a bigger buffer); ``ev_rows`` rows written.
+        ``(turn, reason, ended_by, contact, contact_at_end, exit_met, ev_n)``.
     """
     n = st.shape[0]
-    rng = np.zeros(STATE_WORDS, dtype=np.uint64)
-    sh = np.zeros_like(sh0)
-    fm = np.zeros_like(fm0)
-    trail = np.zeros_like(trail0)
     px = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
     pz = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
     pf = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
@@ -2168,11 +3020,236 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
     hits = np.zeros((n * n, 4), dtype=np.int64)
     shot = np.zeros(6, dtype=np.int64)
     crt_out = np.zeros(2, dtype=np.int64)
+    smoke = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
+    smoke_new = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
+    pcs = pc.copy()
+    campaign = sc[L.SC_CAMPAIGN] != 0
+    smoking = rl[L.RL_OPT_SMOKE] != 0
+    towing = rl[L.RL_OPT_TOWING] != 0
+    ma = sc[L.SC_TORP_MA]
+    turn = turn0
+    contact = turn0
+    nosight = 0
+    ended_by = -1
+    reason = END_AGREEMENT if campaign else END_GAME_LENGTH
+    exit_met = 0
+    vis = vis_base if dy[L.DY_VIS_CARRY] < 0 else dy[L.DY_VIS_CARRY]
+    while turn < length:
+        turn += 1
+        # ---- 1. visibility (5.71; carried over for one turn after contact, 9.32) and sighting (9.42)
+        if dy[L.DY_VIS_CARRY] >= 0:
+            vis = dy[L.DY_VIS_CARRY]
+            dy[L.DY_VIS_CARRY] = -1
+        else:
+            vis = vis_base + roll_nb(rng, rl[L.RL_VIS_DIE])
+        if campaign:
+            dy[L.DY_ENTERED] += enter_delayed_nb(st, sh, fm, trail, n, turn, vis, rl, sc, rng, buf, displaced)
+        if sighting_nb(st, sh, n, vis):
+            nosight = 0
+            if contact == 0:
+                contact = turn
+        elif contact > 0:
+            nosight += 1
+        # ---- 2. fire plot
+        predict_nb(sh, n, pred)
+        for side in range(2):
+            plot_fire_nb(side, st, sh, n, vis, pcs[side, L.PC_FIRE], kn[side], rl, eff_gun, eff_crt, range_tab,
+                         band_low, rng, order, cnt, smoke, dy, turn, sc, pc[side, L.PC_MOVE])
+            plot_torpedoes_nb(side, st, sh, n, pcs[side, L.PC_TORP], kn[side], sc, rl, tracks, eff_crt, rng,
+                              mx, mz, md, order, ppx, ppz)
+        # ---- 3. fire execution
+        ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev,
+                                 ev_n, g, turn, record, out)
+        # torpedo attacks: markers are placed when movement starts (8.0, 8.51-8.52); each side
+        # knows where its own will run when it plots its movement
+        nm = 0
+        for i in range(n):
+            tr = sh[i, L.SH_TTRACK]
+            if tr < 0:
+                continue
+            sh[i, L.SH_TTRACK] = -1
+            # 8.51-8.52: a screen at 2G (or sunk) after the fire phase does not launch
+            if sh[i, L.SH_STATUS] != AFLOAT or sh[i, L.SH_G] >= 2 or sh[i, L.SH_TLEFT] <= 0:
+                continue
+            sh[i, L.SH_TLEFT] -= 1
+            out[g, L.O_LAUNCH0 + st[i, L.ST_SIDE]] += 1
+            marker_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], tr, sh[i, L.SH_TARC], ma, tracks, mx,
+                           mz, md, nm)
+            mowner[nm] = i
+            nm += 1
+        nmark[0] = nm
+        # ---- 4. movement plot
+        for i in range(n):
+            planned[i] = 0
+            exit_mp[i] = L.MAXMP + 1
+            sh[i, L.SH_MP] = 0
+            alive[i] = 1 if sh[i, L.SH_STATUS] == AFLOAT else 0
+        predict_nb(sh, n, pred)
+        for side in range(2):
+            maintain_formations_nb(side, st, sh, fm, trail, n, rl, pcs[side], buf)
+            wd = False
+            if campaign:
+                wd = withdraw_check_nb(side, st, sh, n, kn[side], dy)
+                if wd and pc[side, L.PC_MOVE] != MOVE_BREAK and pc[side, L.PC_MOVE] != MOVE_RANDOM:
+                    pcs[side, L.PC_MOVE] = MOVE_WITHDRAW
+            if towing:
+                assign_tows_nb(side, st, sh, n, vis, rl, wd, pcs[side, L.PC_MOVE], rng)
+                plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn[side], pred, px, pz, pf, planned, exit_mp, cand,
+                             scores, tk)
+            rstar = 8
+            if pcs[side, L.PC_MOVE] == MOVE_HOLD:
+                rstar = preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low)
+            plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pcs[side], kn[side], vis, rstar, pred, px, pz,
+                             pf, planned, exit_mp, cand, scores, rng,
+                             tk_none if pcs[side, L.PC_MOVE] == MOVE_RANDOM else tk, dy)
+            if smoking:
+                plot_smoke_nb(side, st, sh, n, pcs[side, L.PC_MOVE], rng)
+        # ---- 5. movement execution with the Torpedo Markers (8.0)
+        for i in range(n):
+            mpu[i] = sh[i, L.SH_MP]
+        if nm > 0:
+            nh = sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mpu, alive, exit_mp, hitmask, hits)
+            for h in range(nh):
+                o = mowner[hits[h, 0]]
+                t = hits[h, 1]
+                comb = hits[h, 3]
+                # 12.12: no torpedo attack between two ships with smoke between them when it was
+                # plotted (the markers of the Fire Phase; ruling DN-O3)
+                if smoking and dy[L.DY_NSMOKE] > 0 and smoke_blocks_nb(mx[hits[h, 0], 0], mz[hits[h, 0], 0],
+                                                                       px[t, 0], pz[t, 0], smoke, dy[L.DY_NSMOKE]):
+                    continue
+                res = crt_shot_nb(st[o, L.ST_TORP], -rl[L.RL_COMBING] if comb else 0, crt, rl, rng, crt_out)
+                add_pending_nb(sh, t, res)
+                sh[t, L.SH_TORPHIT] += 1
+                if st[o, L.ST_SIDE] == st[t, L.ST_SIDE]:
+                    out[g, L.O_FRIENDLY_TORP] += 1
+                else:
+                    out[g, L.O_TORP0 + st[o, L.ST_SIDE]] += 1
+                if record:
+                    ev_n = _record_nb(ev, ev_n, g, turn, SHOT_TORPEDO, o, t,
+                                      hex_dist_nb(mx[hits[h, 0], 0], mz[hits[h, 0], 0], px[t, hits[h, 2]],
+                                                  pz[t, hits[h, 2]]),
+                                      -1, 0, 0, 0, 0, 0, st[o, L.ST_TORP], crt_out[0], crt_out[1], comb)
+        if campaign:
+            track_off_map_nb(st, sh, n, px, pz, alive, exit_mp, sc, dy, turn)
+        if smoking:
+            # 12.11: the markers of the last Movement Phase go; this phase's are laid
+            ns = lay_smoke_nb(st, sh, n, px, pz, alive, exit_mp, smoke_new, 0)
+            for k in range(ns):
+                smoke[k, 0] = smoke_new[k, 0]
+                smoke[k, 1] = smoke_new[k, 1]
+            dy[L.DY_NSMOKE] = ns
+            dy[L.DY_SMOKE_LAID] += ns
+        # commit positions, wakes and speeds
+        for f in range(n):
+            if fm[f, L.FM_MEMBERS] > 0 and fm[f, L.FM_MODE] == COLUMN:
+                flag = fm[f, L.FM_FLAG]
+                if flag >= 0 and alive[flag]:
+                    commit_column_nb(trail, fm, f, sh[flag, L.SH_MP], px, pz, pf, flag)
+        for i in range(n):
+            if alive[i] == 0:
+                continue
+            m = sh[i, L.SH_MP]
+            if exit_mp[i] <= L.MAXMP:
+                sh[i, L.SH_X] = px[i, exit_mp[i]]
+                sh[i, L.SH_Z] = pz[i, exit_mp[i]]
+                sh[i, L.SH_STATUS] = EXITED
+                sh[i, L.SH_EXIT_TURN] = turn
+                continue
+            sh[i, L.SH_X] = px[i, m]
+            sh[i, L.SH_Z] = pz[i, m]
+            sh[i, L.SH_F] = pf[i, m]
+            sh[i, L.SH_SPD] = m
+            if fm[sh[i, L.SH_FORM], L.FM_MODE] == COLUMN:
+                sh[i, L.SH_CUR] += m
+            if sh[i, L.SH_SAFE] == 0 and in_own_safe_zone_nb(st[i, L.ST_SIDE], sh[i, L.SH_X], sh[i, L.SH_Z], sc):
+                sh[i, L.SH_SAFE] = 1
+                if ended_by < 0:
+                    ended_by = st[i, L.ST_SIDE]
+        for i in range(n):
+            displaced[i] = 0
+        moved, fixed = collisions_nb(st, sh, n, rng, rl, sc, displaced)
+        if moved + fixed > 0:
+            out[g, L.O_DISPLACED] += moved
+            out[g, L.O_RESTACKED] += fixed
+            for i in range(n):
+                if displaced[i] and fm[sh[i, L.SH_FORM], L.FM_MEMBERS] > 1:
+                    detach_nb(sh, fm, i, n)
+        apply_pending_nb(sh, n, rl)
+        if towing:
+            update_tows_nb(sh, n, rl)
+        if check:
+            out[g, L.O_VIOLATIONS] += invariants_nb(st, sh, n, sc, rl)
+        if tracing and turn < trace.shape[0] - 1:
+            _trace_nb(trace, turn, sh, n)
+        # ---- 6. damage control
+        damage_control_nb(st, sh, n, rl, rng)
+        # ---- end of the Game-Turn
+        if sc[L.SC_VC] == VC_EXIT_OR_POINTS and turn <= sc[L.SC_EXIT_DEADLINE]:
+            k = 0
+            for i in range(n):
+                if st[i, L.ST_EXIT] and sh[i, L.SH_STATUS] == EXITED:
+                    k += 1
+            if k >= sc[L.SC_EXIT_NEED]:
+                exit_met = 1
+                reason = END_OBJECTIVE
+                break
+        left0 = 0
+        left1 = 0
+        for i in range(n):
+            if sh[i, L.SH_STATUS] == AFLOAT or sh[i, L.SH_STATUS] == WAITING:
+                if st[i, L.ST_SIDE] == 0:
+                    left0 += 1
+                else:
+                    left1 += 1
+        if left0 == 0 or left1 == 0:
+            reason = END_SIDE_GONE
+            break
+        if campaign:
+            r = campaign_end_nb(st, sh, n)
+            if r >= 0:
+                reason = r
+                break
+        if nosight >= rl[L.RL_NO_SIGHT]:
+            reason = END_NO_SIGHTING
+            break
+    contact_end = 0 if reason == END_NO_SIGHTING else (1 if sighting_nb(st, sh, n, vis) else 0)
+    return turn, reason, ended_by, contact, contact_end, exit_met, ev_n
+
+
+@njit(cache=True, error_model="numpy")
+def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_tab, tracks, eff_gun,
+                  eff_crt, pc, kn, opt, out, ev, trace):
+    """Play games ``start..len(seeds)-1``, one per seed (Rules 4.0-9.5): :func:`tactical_nb` from the
+    scenario's set-up, then the accounting of 9.5 and 10.x.
+
+    Args:
+        seeds: ``uint64[g]``; start: first game to play.
+        st, sh0, fm0, trail0, sc: the compiled scenario (:mod:`.scenario`).
+        rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt: the compiled rules (``rl``
+            with the run's optional-rule switches).
+        pc: ``int64[2, NPC]`` policy codes; kn: ``float64[2, NKN]`` policy knobs.
+        opt: ``int64[4]``: game length (Game-Turns), visibility base (hexes), record shots (0/1),
+            check invariants after every Movement Phase (0/1; counted in ``O_VIOLATIONS``).
+        out: ``int64[g, NOUT]`` results, written; ev: ``int32[cap, NEV]`` shots, written.
+        trace: ``int64[turns + 2, n, NTR]``: game 0's units after set-up (row 0), after the
+            Movement Phase of each Game-Turn t (row t) and at the end (last row); a zero-length
+            array for none.
+
+    Returns:
+        ``(next_game, ev_rows)``: ``next_game < len(seeds)`` when the shots buffer filled up
+        during that game (call again from it with a bigger buffer); ``ev_rows`` rows written.
+    """
+    n = st.shape[0]
+    rng = np.zeros(STATE_WORDS, dtype=np.uint64)
+    sh = np.zeros_like(sh0)
+    fm = np.zeros_like(fm0)
+    trail = np.zeros_like(trail0)
+    dy = np.zeros(L.NDY, dtype=np.int64)
     length = opt[0]
     vis_base = opt[1]
     record = opt[2]
     check = opt[3]
-    ma = sc[L.SC_TORP_MA]
     vp = _vp(rl)
     ev_n = 0
     for g in range(start, seeds.shape[0]):
@@ -2183,162 +3260,946 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
         trail[:, :, :] = trail0
         for k in range(L.NOUT):
             out[g, k] = 0
-        turn = 0
-        contact = 0
-        nosight = 0
-        ended_by = -1
-        reason = END_GAME_LENGTH
-        exit_met = 0
-        vis = vis_base
-        if g == 0 and trace.shape[0] > 0:
+        reset_dy_nb(dy)
+        if rl[L.RL_OPT_SUN]:
+            dy[L.DY_SUN] = sun_roll_nb(rng, rl)
+        tracing = g == 0 and trace.shape[0] > 0
+        if tracing:
             _trace_nb(trace, 0, sh, n)
-        while turn < length:
-            turn += 1
-            # ---- 1. visibility (5.71) and sighting (9.42)
-            vis = vis_base + roll_nb(rng, rl[L.RL_VIS_DIE])
-            if sighting_nb(st, sh, n, vis):
-                nosight = 0
-                if contact == 0:
-                    contact = turn
-            elif contact > 0:
-                nosight += 1
-            # ---- 2. fire plot
-            predict_nb(sh, n, pred)
-            for side in range(2):
-                plot_fire_nb(side, st, sh, n, vis, pc[side, L.PC_FIRE], kn[side], rl, eff_gun, eff_crt, range_tab,
-                             band_low, rng, order, cnt)
-                plot_torpedoes_nb(side, st, sh, n, pc[side, L.PC_TORP], kn[side], sc, rl, tracks, eff_crt, rng,
-                                  mx, mz, md, order, ppx, ppz)
-            # ---- 3. fire execution
-            ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev,
-                                     ev_n, g, turn, record, out)
-            # torpedo attacks: markers are placed when movement starts (8.0, 8.51-8.52); each side
-            # knows where its own will run when it plots its movement
-            nm = 0
-            for i in range(n):
-                tr = sh[i, L.SH_TTRACK]
-                if tr < 0:
-                    continue
-                sh[i, L.SH_TTRACK] = -1
-                # 8.51-8.52: a screen at 2G (or sunk) after the fire phase does not launch
-                if sh[i, L.SH_STATUS] != AFLOAT or sh[i, L.SH_G] >= 2 or sh[i, L.SH_TLEFT] <= 0:
-                    continue
-                sh[i, L.SH_TLEFT] -= 1
-                out[g, L.O_LAUNCH0 + st[i, L.ST_SIDE]] += 1
-                marker_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], tr, sh[i, L.SH_TARC], ma, tracks, mx,
-                               mz, md, nm)
-                mowner[nm] = i
-                nm += 1
-            nmark[0] = nm
-            # ---- 4. movement plot
-            for i in range(n):
-                planned[i] = 0
-                exit_mp[i] = L.MAXMP + 1
-                sh[i, L.SH_MP] = 0
-                alive[i] = 1 if sh[i, L.SH_STATUS] == AFLOAT else 0
-            predict_nb(sh, n, pred)
-            for side in range(2):
-                maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc[side], buf)
-                rstar = 8
-                if pc[side, L.PC_MOVE] == MOVE_HOLD:
-                    rstar = preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low)
-                plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc[side], kn[side], vis, rstar, pred, px, pz,
-                                 pf, planned, exit_mp, cand, scores, rng,
-                                 tk_none if pc[side, L.PC_MOVE] == MOVE_RANDOM else tk)
-            # ---- 5. movement execution with the Torpedo Markers (8.0)
-            for i in range(n):
-                mpu[i] = sh[i, L.SH_MP]
-            if nm > 0:
-                nh = sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mpu, alive, exit_mp, hitmask, hits)
-                for h in range(nh):
-                    o = mowner[hits[h, 0]]
-                    t = hits[h, 1]
-                    comb = hits[h, 3]
-                    res = crt_shot_nb(st[o, L.ST_TORP], -rl[L.RL_COMBING] if comb else 0, crt, rl, rng, crt_out)
-                    add_pending_nb(sh, t, res)
-                    sh[t, L.SH_TORPHIT] += 1
-                    if st[o, L.ST_SIDE] == st[t, L.ST_SIDE]:
-                        out[g, L.O_FRIENDLY_TORP] += 1
-                    else:
-                        out[g, L.O_TORP0 + st[o, L.ST_SIDE]] += 1
-                    if record:
-                        ev_n = _record_nb(ev, ev_n, g, turn, SHOT_TORPEDO, o, t,
-                                          hex_dist_nb(mx[hits[h, 0], 0], mz[hits[h, 0], 0], px[t, hits[h, 2]],
-                                                      pz[t, hits[h, 2]]),
-                                          -1, 0, 0, 0, 0, 0, st[o, L.ST_TORP], crt_out[0], crt_out[1], comb)
-            # commit positions, wakes and speeds
-            for f in range(n):
-                if fm[f, L.FM_MEMBERS] > 0 and fm[f, L.FM_MODE] == COLUMN:
-                    flag = fm[f, L.FM_FLAG]
-                    if flag >= 0 and alive[flag]:
-                        commit_column_nb(trail, fm, f, sh[flag, L.SH_MP], px, pz, pf, flag)
-            for i in range(n):
-                if alive[i] == 0:
-                    continue
-                m = sh[i, L.SH_MP]
-                if exit_mp[i] <= L.MAXMP:
-                    sh[i, L.SH_X] = px[i, exit_mp[i]]
-                    sh[i, L.SH_Z] = pz[i, exit_mp[i]]
-                    sh[i, L.SH_STATUS] = EXITED
-                    sh[i, L.SH_EXIT_TURN] = turn
-                    continue
-                sh[i, L.SH_X] = px[i, m]
-                sh[i, L.SH_Z] = pz[i, m]
-                sh[i, L.SH_F] = pf[i, m]
-                sh[i, L.SH_SPD] = m
-                if fm[sh[i, L.SH_FORM], L.FM_MODE] == COLUMN:
-                    sh[i, L.SH_CUR] += m
-                if sh[i, L.SH_SAFE] == 0 and in_own_safe_zone_nb(st[i, L.ST_SIDE], sh[i, L.SH_X], sh[i, L.SH_Z], sc):
-                    sh[i, L.SH_SAFE] = 1
-                    if ended_by < 0:
-                        ended_by = st[i, L.ST_SIDE]
-            for i in range(n):
-                displaced[i] = 0
-            moved, fixed = collisions_nb(st, sh, n, rng, rl, sc, displaced)
-            if moved + fixed > 0:
-                out[g, L.O_DISPLACED] += moved
-                out[g, L.O_RESTACKED] += fixed
-                for i in range(n):
-                    if displaced[i] and fm[sh[i, L.SH_FORM], L.FM_MEMBERS] > 1:
-                        detach_nb(sh, fm, i, n)
-            apply_pending_nb(sh, n, rl)
-            if check:
-                out[g, L.O_VIOLATIONS] += invariants_nb(st, sh, n, sc, rl)
-            if g == 0 and turn < trace.shape[0] - 1:
-                _trace_nb(trace, turn, sh, n)
-            # ---- 6. damage control
-            damage_control_nb(st, sh, n, rl, rng)
-            # ---- end of the Game-Turn
-            if sc[L.SC_VC] == VC_EXIT_OR_POINTS and turn <= sc[L.SC_EXIT_DEADLINE]:
-                k = 0
-                for i in range(n):
-                    if st[i, L.ST_EXIT] and sh[i, L.SH_STATUS] == EXITED:
-                        k += 1
-                if k >= sc[L.SC_EXIT_NEED]:
-                    exit_met = 1
-                    reason = END_OBJECTIVE
-                    break
-            left0 = 0
-            left1 = 0
-            for i in range(n):
-                if sh[i, L.SH_STATUS] == AFLOAT:
-                    if st[i, L.ST_SIDE] == 0:
-                        left0 += 1
-                    else:
-                        left1 += 1
-            if left0 == 0 or left1 == 0:
-                reason = END_SIDE_GONE
-                break
-            if nosight >= rl[L.RL_NO_SIGHT]:
-                reason = END_NO_SIGHTING
-                break
-        if g == 0 and trace.shape[0] > 0:
+        turn, reason, ended_by, contact, contact_end, exit_met, ev_n = tactical_nb(
+            st, sh, fm, trail, sc, rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt, pc, kn, record,
+            check, out, g, ev, ev_n, trace, tracing, rng, dy, 0, length, vis_base)
+        if tracing:
             _trace_nb(trace, trace.shape[0] - 1, sh, n)
         if ev_n > ev.shape[0]:
             return g, ev_start
-        contact_end = 0 if reason == END_NO_SIGHTING else (1 if sighting_nb(st, sh, n, vis) else 0)
         out[g, L.O_TURNS] = turn
         out[g, L.O_END] = reason
         out[g, L.O_CONTACT] = contact
         final_result_nb(st, sh, n, sc, vp, out, g, ended_by, contact_end, exit_met)
     return seeds.shape[0], ev_n
+
+
+# ==================================================================================================
+# the campaign game (Rules 9.2-9.3, 11.0-11.9) and the extended campaign (12.6)
+# ==================================================================================================
+# A campaign game, per seed: each player builds a fleet under the fleet value limit (11.8) by its
+# builder policy; assigns it secretly to scenarios A-D by its allocation policy (11.0, 11.6; the
+# South also sets the Interception Bonus, 11.4); then A, B, C and D are played in order (11.6):
+# base visibility 2d6 (11.7), Task Forces entering on their sides and sweeping every lettered hex
+# until contact (9.22-9.28), ships placed (9.25), the tactical game to its end (tactical_nb), and
+# the scenario's Victory Points with the 9.55 bonus, the Bombardment Bonus (11.3) and the
+# Interception Bonus (11.4). Uncontested scenarios are conceded (11.6). The extended campaign
+# plays up to twelve campaign games with treasuries, construction, repairs, scuttling and the
+# peace roll (12.61-12.66). Per side arrays of a scenario are by role: side 0 is North.
+
+
+#: a scenario's results and counters copied into its campaign row: (slot of ``out`` or ``dy``, ``RS_*``)
+OUT_RESULT = np.array([[L.O_SCORE0, L.RS_DAMAGE0], [L.O_SCORE1, L.RS_DAMAGE1], [L.O_SUNK0, L.RS_SUNK0],
+                       [L.O_SUNK1, L.RS_SUNK1], [L.O_WRECKED0, L.RS_WRECKED0], [L.O_WRECKED1, L.RS_WRECKED1],
+                       [L.O_WINNER, L.RS_WINNER], [L.O_LEVEL, L.RS_LEVEL]], dtype=np.int64)
+OUT_COUNTS = np.array([[L.O_SHOTS0, L.RS_SHOTS0], [L.O_SHOTS1, L.RS_SHOTS1], [L.O_TORP0, L.RS_TORP0],
+                       [L.O_TORP1, L.RS_TORP1], [L.O_DISPLACED, L.RS_COLLISIONS],
+                       [L.O_VIOLATIONS, L.RS_VIOLATIONS]], dtype=np.int64)
+DY_COUNTS = np.array([[L.DY_ENTERED, L.RS_DELAYED], [L.DY_WITHDRAW0, L.RS_WITHDREW0],
+                      [L.DY_WITHDRAW1, L.RS_WITHDREW1], [L.DY_SMOKE_LAID, L.RS_SMOKE]], dtype=np.int64)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _order_by_value_nb(po, npl, desc):
+    vals = np.zeros(npl, dtype=np.int64)
+    for u in range(npl):
+        vals[u] = -po[u, L.PO_VAL] if desc else po[u, L.PO_VAL]
+    return np.argsort(vals, kind="mergesort")
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _shuffle_nb(k, rng):
+    idx = np.arange(k)
+    for a in range(k - 1, 0, -1):
+        b = roll_nb(rng, a + 1) - 1
+        t = idx[a]
+        idx[a] = idx[b]
+        idx[b] = t
+    return idx
+
+
+@njit(cache=True, error_model="numpy")
+def build_fleet_nb(po, npl, ps, limit, code, rng, mark):
+    """Choose a fleet from a national listing under a fleet value limit (Rules 11.1, 11.8, 12.61).
+
+    Units not yet owned (``PS_NONE``) are taken into status ``mark`` while their values (9.51:
+    attack + defense + movement, VPs) fit under ``limit``:
+
+    * value-greedy: the most valuable units first;
+    * balanced: capital ships, most valuable first, up to two thirds of the limit, then screen
+      units, most valuable first, then anything that still fits;
+    * random: in a random order.
+
+    Args:
+        po: ``int64[P, NPO]`` the listing; npl: its units; ps: ``int64[P, NPS]`` (written).
+
+    Returns:
+        The value taken (VPs).
+    """
+    total = 0
+    if code == BUILD_RANDOM:
+        order = _shuffle_nb(npl, rng)
+    else:
+        order = _order_by_value_nb(po, npl, True)
+    if code == BUILD_BALANCED:
+        cap_budget = limit * 2 // 3
+        for a in range(npl):
+            u = order[a]
+            if ps[u, L.PS_STATUS] == L.PS_NONE and po[u, L.PO_KIND] == CAPITAL and total + po[u, L.PO_VAL] <= cap_budget:
+                ps[u, L.PS_STATUS] = mark
+                total += po[u, L.PO_VAL]
+        for a in range(npl):
+            u = order[a]
+            if ps[u, L.PS_STATUS] == L.PS_NONE and po[u, L.PO_KIND] != CAPITAL and total + po[u, L.PO_VAL] <= limit:
+                ps[u, L.PS_STATUS] = mark
+                total += po[u, L.PO_VAL]
+    for a in range(npl):
+        u = order[a]
+        if ps[u, L.PS_STATUS] == L.PS_NONE and total + po[u, L.PO_VAL] <= limit:
+            ps[u, L.PS_STATUS] = mark
+            total += po[u, L.PO_VAL]
+    return total
+
+
+@njit(cache=True, error_model="numpy")
+def schedule_nb(po, npl, ps, code, rng, budget, per_turn, last_turn):
+    """A secret construction schedule (Rule 12.61): units of the balance of the national mix,
+    each given an Extended Campaign Game-Turn, at most ``per_turn`` VPs a turn (12.61) and
+    ``budget`` in all. Value-greedy and balanced fill the turns in order with the most valuable
+    units that fit; random takes units in a random order. Returns the value scheduled."""
+    if code == BUILD_RANDOM:
+        order = _shuffle_nb(npl, rng)
+    else:
+        order = _order_by_value_nb(po, npl, True)
+    total = 0
+    for t in range(1, last_turn + 1):
+        spent = 0
+        for a in range(npl):
+            u = order[a]
+            v = po[u, L.PO_VAL]
+            if ps[u, L.PS_STATUS] == L.PS_NONE and spent + v <= per_turn and total + v <= budget:
+                ps[u, L.PS_STATUS] = L.PS_SCHEDULED
+                ps[u, L.PS_BUILD] = t
+                spent += v
+                total += v
+    return total
+
+
+@njit(cache=True, error_model="numpy")
+def allocate_nb(po, npl, ps, code, rng, scen):
+    """Secret assignment of a fleet to the campaign scenarios A-D (Rules 11.0, 11.6).
+
+    Each unit in the fleet (``PS_FLEET``) gets one scenario (0-3) or none (-1); no unit is in two.
+
+    * spread: most valuable first, each to the scenario with the least value so far;
+    * main-body: the more valuable half of the capital ships to C (the convoy), the rest spread
+      over A, B and D; screen units spread over all four;
+    * concentrate: everything to C (A, B and D are conceded, 11.6);
+    * random: each unit to A, B, C, D or none at random.
+    """
+    for u in range(npl):
+        scen[u] = -1
+    load = np.zeros(4, dtype=np.int64)
+    order = _order_by_value_nb(po, npl, True)
+    ncap = 0
+    for u in range(npl):
+        if ps[u, L.PS_STATUS] == L.PS_FLEET and po[u, L.PO_KIND] == CAPITAL:
+            ncap += 1
+    seen_cap = 0
+    for a in range(npl):
+        u = order[a]
+        if ps[u, L.PS_STATUS] != L.PS_FLEET:
+            continue
+        if code == ALLOC_RANDOM:
+            scen[u] = roll_nb(rng, 5) - 2
+            continue
+        if code == ALLOC_CONCENTRATE:
+            scen[u] = SCEN_C
+            continue
+        lo = 0
+        skip_c = False
+        if code == ALLOC_MAIN_BODY and po[u, L.PO_KIND] == CAPITAL:
+            seen_cap += 1
+            if seen_cap <= (ncap + 1) // 2:
+                scen[u] = SCEN_C
+                load[SCEN_C] += po[u, L.PO_VAL]
+                continue
+            skip_c = True
+        best = -1
+        for s in range(4):
+            if skip_c and s == SCEN_C:
+                continue
+            if best < 0 or load[s] < load[best]:
+                best = s
+        lo = best
+        scen[u] = lo
+        load[lo] += po[u, L.PO_VAL]
+
+
+@njit(cache=True, error_model="numpy")
+def interception_bonus_nb(po, npl, ps, scen, code, rng, fixed, lo, hi):
+    """The South's secret Interception Bonus for the convoy of scenario C (Rule 11.4): ``fixed``
+    if set, else random (``lo..hi``) for the random allocation, else ``lo + (hi - lo) * min(1,
+    2 * share)`` where share is the part of its assigned value the South gave to C (a convoy
+    guarded by the main fleet is worth more to it, 11.9)."""
+    if fixed > 0:
+        return lo if fixed < lo else (hi if fixed > hi else fixed)
+    if code == ALLOC_RANDOM:
+        return lo + roll_nb(rng, hi - lo + 1) - 1
+    tot = 0
+    inc = 0
+    for u in range(npl):
+        if ps[u, L.PS_STATUS] == L.PS_FLEET and scen[u] >= 0:
+            tot += po[u, L.PO_VAL]
+            if scen[u] == SCEN_C:
+                inc += po[u, L.PO_VAL]
+    if tot == 0:
+        return lo
+    share = 2.0 * inc / tot
+    if share > 1.0:
+        share = 1.0
+    return lo + int((hi - lo) * share)
+
+
+@njit(cache=True, error_model="numpy")
+def final_states_nb(g, s, dc, defense):
+    """Damage states left after the end-of-scenario recovery (Rule 9.53): steps within the
+    damage-control limit are removed, G before S (ruling DN-C8); a wreck keeps all four.
+
+    Returns:
+        ``(g_left, s_left, recovered)``.
+    """
+    if g >= 2 and s >= 2:
+        return g, s, 0
+    room = defense - dc
+    if room < 0:
+        room = 0
+    rg = g if g < room else room
+    room -= rg
+    rs = s if s < room else room
+    return g - rg, s - rs, rg + rs
+
+
+@njit(cache=True, error_model="numpy")
+def step_toward_nb(x, z, f, tx, tz):
+    """The direction of one step on a shortest path from ``(x, z)`` to ``(tx, tz)`` (Rule 9.24),
+    the one nearest the present course ``f`` where several are shortest; -1 if already there."""
+    d0 = hex_dist_nb(x, z, tx, tz)
+    if d0 == 0:
+        return -1
+    best = -1
+    bestkey = 1 << 30
+    for k in range(6):
+        if hex_dist_nb(x + DXA[k], z + DZA[k], tx, tz) >= d0:
+            continue
+        t = (k - f) % 6
+        if 6 - t < t:
+            t = 6 - t
+        if t < bestkey:
+            bestkey = t
+            best = k
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def nearest_enemy_marker_nb(ta, k):
+    """The opposing Task Force marker on the map nearest Task Force ``k``'s, or -1 (Rule 9.25)."""
+    best = -1
+    bestd = 1 << 30
+    for j in range(L.NTF):
+        if ta[j, L.TA_MEMBERS] > 0 and ta[j, L.TA_STATE] == L.TF_MARKER and ta[j, L.TA_SIDE] != ta[k, L.TA_SIDE]:
+            d = hex_dist_nb(ta[k, L.TA_X], ta[k, L.TA_Z], ta[j, L.TA_X], ta[j, L.TA_Z])
+            if d < bestd:
+                bestd = d
+                best = j
+    return best
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _tf_target_nb(ta, k, centres, tours, edge_row):
+    """Where Task Force ``k`` heads now: its tour's next lettered hex, its own edge after the
+    sixth (Rule 9.22), or, on a new plot after a tour without contact, the nearest enemy marker
+    (9.26, ruling DN-C3)."""
+    leg = ta[k, L.TA_LEG]
+    if leg < 6:
+        c = tours[ta[k, L.TA_TOUR], leg]
+        return centres[c, 0], centres[c, 1]
+    if leg == 7:
+        best = nearest_enemy_marker_nb(ta, k)
+        if best >= 0:
+            return ta[best, L.TA_X], ta[best, L.TA_Z]
+    x = ta[k, L.TA_X]
+    return x, edge_row - (x - (x & 1)) // 2
+
+
+@njit(cache=True, error_model="numpy")
+def approach_nb(ta, centres, tours_n, tours_s, sc, vis_base, rl, rng, cap):
+    """The initial movement of the Task Force markers until contact (Rules 9.22-9.28, 9.26).
+
+    Each Game-Turn the visibility is rolled (5.71); markers move MP by MP together, a marker
+    entering on its plotted Game-Turn spends its first MP on its entry hex (9.22, 9.28), and each
+    takes the shortest path through the lettered hexes of its tour (9.24) and back to its own
+    edge, where instead of exiting it is given a new plot (9.26): toward the nearest enemy marker
+    (markers are on the map for both players to see, 9.23), or another tour if none has entered
+    yet. Contact is made the moment two
+    opposing markers are within the visibility (9.24); a delayed marker entering in sight is put
+    back to the limit of visibility (9.28).
+
+    Args:
+        ta: ``int64[NTF, NTA]`` the Task Forces (marker state written).
+        centres: ``int64[6, 2]`` cube hexes of the lettered hexes A-F; tours_n, tours_s:
+            ``int64[k, 6]`` section orders for North and South; sc: the scenario scalars (map).
+        cap: the most Game-Turns to try.
+
+    Returns:
+        ``(turn, mp, vis)`` of the contact, or ``(0, 0, 0)`` if none came within ``cap``.
+    """
+    for turn in range(1, cap + 1):
+        vis = vis_base + roll_nb(rng, rl[L.RL_VIS_DIE])
+        maxs = 0
+        for k in range(L.NTF):
+            if ta[k, L.TA_MEMBERS] > 0 and ta[k, L.TA_SPEED] > maxs:
+                maxs = ta[k, L.TA_SPEED]
+        if maxs < 1:
+            maxs = 1
+        for m in range(1, maxs + 1):
+            for k in range(L.NTF):
+                if ta[k, L.TA_MEMBERS] == 0:
+                    continue
+                north = ta[k, L.TA_SIDE] == 0
+                edge = sc[L.SC_MAP_R0] if north else sc[L.SC_MAP_R1]
+                tours = tours_n if north else tours_s
+                if ta[k, L.TA_STATE] == L.TF_WAITING:
+                    if ta[k, L.TA_ENTRY] == turn and m == 1:
+                        ta[k, L.TA_STATE] = L.TF_MARKER
+                        ta[k, L.TA_X] = ta[k, L.TA_EX]
+                        ta[k, L.TA_Z] = ta[k, L.TA_EZ]
+                        ta[k, L.TA_F] = ta[k, L.TA_EF]
+                        # 9.28: a marker entering in sight is put back to the limit of visibility
+                        for j in range(L.NTF):
+                            if ta[j, L.TA_MEMBERS] > 0 and ta[j, L.TA_STATE] == L.TF_MARKER and \
+                                    ta[j, L.TA_SIDE] != ta[k, L.TA_SIDE]:
+                                kk = 0
+                                while hex_dist_nb(ta[k, L.TA_X], ta[k, L.TA_Z], ta[j, L.TA_X], ta[j, L.TA_Z]) < vis \
+                                        and kk < 64:
+                                    ta[k, L.TA_X] -= DXA[ta[k, L.TA_F]]
+                                    ta[k, L.TA_Z] -= DZA[ta[k, L.TA_F]]
+                                    kk += 1
+                    continue
+                if ta[k, L.TA_SPEED] < m:
+                    continue
+                for _ in range(8):   # reach a target: take the next (a new tour at the edge, 9.26)
+                    tx, tz = _tf_target_nb(ta, k, centres, tours, edge)
+                    d = step_toward_nb(ta[k, L.TA_X], ta[k, L.TA_Z], ta[k, L.TA_F], tx, tz)
+                    if d >= 0:
+                        ta[k, L.TA_X] += DXA[d]
+                        ta[k, L.TA_Z] += DZA[d]
+                        ta[k, L.TA_F] = d
+                        break
+                    if ta[k, L.TA_LEG] < 6:
+                        ta[k, L.TA_LEG] += 1
+                    else:
+                        # 9.26: no contact by the end of the tour: a new plot instead of exiting,
+                        # made for the nearest enemy marker in sight on the map (ruling DN-C3);
+                        # with none on the map, another tour
+                        if nearest_enemy_marker_nb(ta, k) >= 0 and ta[k, L.TA_LEG] == 6:
+                            ta[k, L.TA_LEG] = 7
+                        else:
+                            ta[k, L.TA_TOUR] = roll_nb(rng, tours.shape[0]) - 1
+                            ta[k, L.TA_LEG] = 0
+            for a in range(L.NTF):
+                if ta[a, L.TA_MEMBERS] == 0 or ta[a, L.TA_STATE] != L.TF_MARKER or ta[a, L.TA_SIDE] != 0:
+                    continue
+                for b in range(L.NTF):
+                    if ta[b, L.TA_MEMBERS] == 0 or ta[b, L.TA_STATE] != L.TF_MARKER or ta[b, L.TA_SIDE] != 1:
+                        continue
+                    if hex_dist_nb(ta[a, L.TA_X], ta[a, L.TA_Z], ta[b, L.TA_X], ta[b, L.TA_Z]) <= vis:
+                        return turn, m, vis
+    return 0, 0, 0
+
+
+@njit(cache=True, error_model="numpy")
+def deploy_after_contact_nb(st, sh, fm, trail, n, ta, rl, sc, rng):
+    """After contact (Rules 9.25-9.28, 9.33): every marker on the map is replaced by its ships,
+    placed around the marker's hex with the ship nearest the nearest enemy marker in it; Task
+    Forces not yet entered wait (status ``WAITING``) at their entry hexes for their Game-Turn.
+    Clashes with units placed before are settled as in 6.13.
+
+    Returns:
+        The number of units moved by that settling.
+    """
+    buf = np.zeros((n, 3), dtype=np.int64)
+    displaced = np.zeros(n, dtype=np.int64)
+    for k in range(L.NTF):
+        if ta[k, L.TA_MEMBERS] == 0:
+            continue
+        if ta[k, L.TA_STATE] != L.TF_MARKER:
+            for i in range(n):
+                if sh[i, L.SH_TF] == k:
+                    sh[i, L.SH_STATUS] = WAITING
+                    sh[i, L.SH_X] = ta[k, L.TA_EX]
+                    sh[i, L.SH_Z] = ta[k, L.TA_EZ]
+                    sh[i, L.SH_F] = ta[k, L.TA_EF]
+                    sh[i, L.SH_ENTRY] = ta[k, L.TA_ENTRY]
+            continue
+        best = nearest_enemy_marker_nb(ta, k)
+        place_tf_nb(sh, n, k, ta[k, L.TA_X], ta[k, L.TA_Z], ta[k, L.TA_F], ta[best, L.TA_X], ta[best, L.TA_Z], rng)
+        form_tf_nb(st, sh, fm, trail, n, k, buf)
+        ta[k, L.TA_STATE] = L.TF_PLACED
+    moved, fixed = collisions_nb(st, sh, n, rng, rl, sc, displaced)
+    for i in range(n):
+        if displaced[i] and sh[i, L.SH_FORM] >= 0 and fm[sh[i, L.SH_FORM], L.FM_MEMBERS] > 1:
+            detach_nb(sh, fm, i, n)
+    return moved + fixed
+
+
+@njit(cache=True, error_model="numpy")
+def setup_scenario_nb(s, players, po, npool, ps, scen, cp, sc0, centres, tours_n, tours_s, slots_cap, slots_scr,
+                      delays, rng):
+    """Compile campaign scenario ``s`` (0-3 = A-D) for the units assigned to it (Rules 9.21-9.22).
+
+    Side 0 is the North player's units (``players[0]``), side 1 the South's. Each side forms a
+    main Task Force (capital ships in a column of stacks of ``CP_STACK``, CA units on a screen
+    around its head) entering on Game-Turn 1, and a light one (CL and DD units) entering
+    ``delays[side]`` Game-Turns later (9.28; -1: a random 0-5; merged into the main body at 0;
+    all screen units form one Task Force when there is no capital ship). Both
+    sweep the same tour of the lettered hexes, drawn at random (9.22, 9.26).
+
+    Returns:
+        ``(st, sh, fm, trail, sc, ta, idx)``: the scenario arrays, the Task Forces, and each
+        unit's row in its player's listing.
+    """
+    n0 = 0
+    n1 = 0
+    for r in range(2):
+        p = players[r]
+        for u in range(npool[p]):
+            if ps[p, u, L.PS_STATUS] == L.PS_FLEET and scen[p, u] == s:
+                if r == 0:
+                    n0 += 1
+                else:
+                    n1 += 1
+    n = n0 + n1
+    st = np.zeros((n, L.NST), dtype=np.int64)
+    sh = np.zeros((n, L.NSH), dtype=np.int64)
+    fm = np.zeros((n, L.NFM), dtype=np.int64)
+    trail = np.zeros((n, L.TRAIL, 3), dtype=np.int64)
+    idx = np.zeros(n, dtype=np.int64)
+    ta = np.zeros((L.NTF, L.NTA), dtype=np.int64)
+    k = 0
+    for r in range(2):
+        p = players[r]
+        for u in range(npool[p]):
+            if ps[p, u, L.PS_STATUS] != L.PS_FLEET or scen[p, u] != s:
+                continue
+            st[k, L.ST_SIDE] = r
+            st[k, L.ST_KIND] = po[p, u, L.PO_KIND]
+            st[k, L.ST_TYPE] = po[p, u, L.PO_TYPE]
+            st[k, L.ST_ATT] = po[p, u, L.PO_ATT]
+            st[k, L.ST_DEF] = po[p, u, L.PO_DEF]
+            st[k, L.ST_RNG] = po[p, u, L.PO_RNG]
+            st[k, L.ST_MOV] = po[p, u, L.PO_MOV]
+            st[k, L.ST_TORP] = po[p, u, L.PO_TORP]
+            st[k, L.ST_VAL] = po[p, u, L.PO_VAL]
+            st[k, L.ST_RADAR] = po[p, u, L.PO_RADAR]
+            st[k, L.ST_PLANES] = po[p, u, L.PO_PLANES]
+            for c in L.SH_MINUS_ONE:
+                sh[k, c] = -1
+            sh[k, L.SH_FORM] = -1
+            sh[k, L.SH_STATUS] = WAITING
+            sh[k, L.SH_TLEFT] = cp[L.CP_TORP_SCEN] if st[k, L.ST_TORP] else 0
+            idx[k] = u
+            k += 1
+    stack = cp[L.CP_STACK] if cp[L.CP_STACK] > 0 else 1
+    for r in range(2):
+        lo = 0 if r == 0 else n0
+        hi = n0 if r == 0 else n
+        if hi == lo:
+            continue
+        main = 2 * r
+        light = 2 * r + 1
+        ncap = 0
+        vals = np.zeros(hi - lo, dtype=np.int64)
+        for i in range(lo, hi):
+            vals[i - lo] = -st[i, L.ST_VAL] * 4 - (3 - st[i, L.ST_TYPE])
+            if st[i, L.ST_KIND] == CAPITAL:
+                ncap += 1
+        order = np.argsort(vals, kind="mergesort")
+        delay = delays[r] if delays[r] >= 0 else roll_nb(rng, 6) - 1
+        last = cp[L.CP_DELAY_LAST] - 1
+        if delay > last:
+            delay = last
+        c = 0
+        js = 0
+        jl = 0
+        for a in range(hi - lo):
+            i = lo + order[a]
+            t = st[i, L.ST_TYPE]
+            if ncap > 0 and t == TYPE_CAPITAL:
+                sh[i, L.SH_TF] = main
+                sh[i, L.SH_OX] = 0
+                sh[i, L.SH_OZ] = c // stack
+                c += 1
+            elif ncap > 0 and (t == TYPE_CA or delay == 0):
+                sh[i, L.SH_TF] = main
+                sh[i, L.SH_OX] = slots_cap[js % slots_cap.shape[0], 0]
+                sh[i, L.SH_OZ] = slots_cap[js % slots_cap.shape[0], 1] + 2 * (js // slots_cap.shape[0])
+                js += 1
+            else:
+                sh[i, L.SH_TF] = light if ncap > 0 else main
+                sh[i, L.SH_OX] = slots_scr[jl % slots_scr.shape[0], 0]
+                sh[i, L.SH_OZ] = slots_scr[jl % slots_scr.shape[0], 1] + 2 * (jl // slots_scr.shape[0])
+                jl += 1
+        tours = tours_n if r == 0 else tours_s
+        tour = roll_nb(rng, tours.shape[0]) - 1
+        x = centres[tours[tour, 0], 0]
+        row = sc0[L.SC_MAP_R0] if r == 0 else sc0[L.SC_MAP_R1]
+        for tf in (main, light):
+            ta[tf, L.TA_SIDE] = r
+            ta[tf, L.TA_MEMBERS] = 0
+            sp = 1 << 30
+            for i in range(lo, hi):
+                if sh[i, L.SH_TF] == tf:
+                    ta[tf, L.TA_MEMBERS] += 1
+                    if st[i, L.ST_MOV] < sp:
+                        sp = st[i, L.ST_MOV]
+            if ta[tf, L.TA_MEMBERS] == 0:
+                continue
+            ta[tf, L.TA_SPEED] = sp
+            ta[tf, L.TA_ENTRY] = 1 if tf == main else 1 + delay
+            ta[tf, L.TA_STATE] = L.TF_WAITING
+            ta[tf, L.TA_TOUR] = tour
+            ta[tf, L.TA_EX] = x
+            ta[tf, L.TA_EZ] = row - (x - (x & 1)) // 2
+            ta[tf, L.TA_EF] = S if r == 0 else N
+            for i in range(lo, hi):
+                if sh[i, L.SH_TF] == tf:
+                    sh[i, L.SH_SPD] = sp
+    sc = sc0.copy()
+    sc[L.SC_N] = n
+    sc[L.SC_N0] = n0
+    sc[L.SC_SCEN] = s
+    sc[L.SC_NORTH_STAY] = 1 if (s == SCEN_B or s == SCEN_C) else 0
+    sc[L.SC_LENGTH] = cp[L.CP_TURN_LIMIT]
+    return st, sh, fm, trail, sc, ta, idx
+
+
+@njit(cache=True, error_model="numpy")
+def score_scenario_nb(st, sh, n, sc, s, ended_by, contact_end, ibonus, cp, vp, dy, row):
+    """Victory Points of a played campaign scenario (Rules 9.5, 11.2-11.5) into ``row`` (``RS_*``).
+
+    Damage VPs (9.52-9.54) and the victory level (9.55) of each side; the winner's bonus (10, 20,
+    30); in B the South's Bombardment Bonus: the Attack Strength (after its final G states) of
+    its capital ships afloat that never fired, if it won at least a Substantial Victory without
+    causing the end, or sank or wrecked every North ship, or the North moved a ship off the initial
+    Map Area first (11.3); in C the North's interception: the Attack Strength of its ships
+    undamaged after the final recovery (9.53), up to the Interception Bonus, unless it caused the
+    end or moved a ship off the initial Map Area first; the South gets the balance (11.4).
+    """
+    tmp = np.zeros((1, L.NOUT), dtype=np.int64)
+    final_result_nb(st, sh, n, sc, vp, tmp, 0, ended_by, contact_end, 0)
+    winner = tmp[0, L.O_WINNER]
+    level = tmp[0, L.O_LEVEL]
+    for k in range(OUT_RESULT.shape[0]):
+        row[OUT_RESULT[k, 1]] = tmp[0, OUT_RESULT[k, 0]]
+    bonus = 0
+    if level == LEVEL_MARGINAL:
+        bonus = cp[L.CP_BONUS_M]
+    elif level == LEVEL_SUBSTANTIAL:
+        bonus = cp[L.CP_BONUS_S]
+    elif level == LEVEL_DECISIVE:
+        bonus = cp[L.CP_BONUS_D]
+    row[L.RS_BONUS0] = bonus if winner == 0 else 0
+    row[L.RS_BONUS1] = bonus if winner == 1 else 0
+    off = first_off_map_nb(dy)
+    row[L.RS_OFF_FIRST] = off
+    bomb = 0
+    if s == SCEN_B:
+        north_left = 0
+        for i in range(n):
+            if st[i, L.ST_SIDE] == 0 and sh[i, L.SH_STATUS] != SUNK and not wrecked_nb(sh, i):
+                north_left += 1
+        if (winner == 1 and level >= LEVEL_SUBSTANTIAL and ended_by != 1) or north_left == 0 or off == 0:
+            for i in range(n):
+                if st[i, L.ST_SIDE] == 1 and st[i, L.ST_KIND] == CAPITAL and sh[i, L.SH_STATUS] != SUNK \
+                        and sh[i, L.SH_FIRED] == 0:
+                    gl, sl, rec = final_states_nb(sh[i, L.SH_G], sh[i, L.SH_S], sh[i, L.SH_DC], st[i, L.ST_DEF])
+                    bomb += by_damage_nb(st[i, L.ST_ATT], gl)
+    row[L.RS_BOMBARD] = bomb
+    i0 = 0
+    i1 = 0
+    if s == SCEN_C:
+        if ended_by != 0 and off != 0:
+            und = 0
+            for i in range(n):
+                if st[i, L.ST_SIDE] == 0 and sh[i, L.SH_STATUS] != SUNK:
+                    gl, sl, rec = final_states_nb(sh[i, L.SH_G], sh[i, L.SH_S], sh[i, L.SH_DC], st[i, L.ST_DEF])
+                    if gl + sl == 0:
+                        und += st[i, L.ST_ATT]
+            i0 = und if und < ibonus else ibonus
+        i1 = ibonus - i0
+    row[L.RS_INTERCEPT0] = i0
+    row[L.RS_INTERCEPT1] = i1
+    row[L.RS_SCORE0] = row[L.RS_DAMAGE0] + row[L.RS_BONUS0] + i0
+    row[L.RS_SCORE1] = row[L.RS_DAMAGE1] + row[L.RS_BONUS1] + i1 + bomb
+
+
+@njit(cache=True, error_model="numpy")
+def score_uncontested_nb(s, cap_att0, att0, cap_att1, n0, n1, ibonus, cp, row):
+    """Victory Points of an uncontested campaign scenario (Rule 11.6): the side that assigned
+    ships wins a Substantial Victory (20 VPs) plus its objective: in B the South's Bombardment
+    Bonus (all its capital ships' Attack Strength), in C the North's interception (its Attack
+    Strength up to the Interception Bonus, the South keeping the balance) or, with no North ships,
+    the whole bonus for the South (ruling DN-C4). Neither side: no VPs but the convoy's bonus.
+
+    Args:
+        cap_att0/1, att0: the capital ships' and all units' Attack Strength of the North
+            (``cap_att1``: the South's capital ships); n0, n1: units assigned.
+    """
+    winner = -1
+    level = LEVEL_DRAW
+    if n0 > 0 and n1 == 0:
+        winner = 0
+        level = LEVEL_SUBSTANTIAL
+    elif n1 > 0 and n0 == 0:
+        winner = 1
+        level = LEVEL_SUBSTANTIAL
+    row[L.RS_WINNER] = winner
+    row[L.RS_LEVEL] = level
+    row[L.RS_BONUS0] = cp[L.CP_BONUS_S] if winner == 0 else 0
+    row[L.RS_BONUS1] = cp[L.CP_BONUS_S] if winner == 1 else 0
+    row[L.RS_OFF_FIRST] = -1
+    bomb = 0
+    if s == SCEN_B and winner == 1:
+        bomb = cap_att1
+    row[L.RS_BOMBARD] = bomb
+    i0 = 0
+    i1 = 0
+    if s == SCEN_C:
+        if n0 > 0:
+            i0 = att0 if att0 < ibonus else ibonus
+        i1 = ibonus - i0
+    row[L.RS_INTERCEPT0] = i0
+    row[L.RS_INTERCEPT1] = i1
+    row[L.RS_SCORE0] = row[L.RS_BONUS0] + i0
+    row[L.RS_SCORE1] = row[L.RS_BONUS1] + i1 + bomb
+
+
+@njit(cache=True, error_model="numpy")
+def campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ibonus, cp, sc0, geo, tb, pcr, knr, rng,
+                         row, treasury, gout):
+    """Play (or concede) campaign scenario ``s`` and write its row (``RS_*``). In the extended
+    campaign also apply its treasury flows and fleet changes (Rules 12.63-12.64).
+
+    Args:
+        players: ``int64[2]`` the players who are North and South.
+        pcr, knr: policy codes and knobs by role (side 0 North).
+        geo: ``(centres, tours_n, tours_s, slots_cap, slots_scr)``; tb: the compiled rules.
+        treasury: ``int64[2]`` by player (extended campaign; written).
+    """
+    centres, tours_n, tours_s, slots_cap, slots_scr = geo
+    rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt = tb
+    delays = np.zeros(2, dtype=np.int64)
+    for r in range(2):
+        if cp[L.CP_DELAY] >= 0:
+            delays[r] = cp[L.CP_DELAY]
+        else:
+            delays[r] = -1 if pcr[r, L.PC_MOVE] == MOVE_RANDOM else 2
+    st, sh, fm, trail, sc, ta, idx = setup_scenario_nb(s, players, po, npool, ps, scen, cp, sc0, centres, tours_n,
+                                                       tours_s, slots_cap, slots_scr, delays, rng)
+    n = st.shape[0]
+    n0 = sc[L.SC_N0]
+    n1 = n - n0
+    for k in range(L.NRS):
+        row[k] = 0
+    row[L.RS_GAME] = g
+    row[L.RS_EXT_TURN] = ext_turn
+    row[L.RS_SCEN] = s
+    row[L.RS_NORTH] = players[0]
+    row[L.RS_UNITS0] = n0
+    row[L.RS_UNITS1] = n1
+    row[L.RS_ENDED_BY] = -1
+    row[L.RS_OFF_FIRST] = -1
+    row[L.RS_IBONUS] = ibonus if s == SCEN_C else 0
+    cap_att0 = 0
+    att0 = 0
+    cap_att1 = 0
+    for i in range(n):
+        row[L.RS_VALUE0 + st[i, L.ST_SIDE]] += st[i, L.ST_VAL]
+        if st[i, L.ST_SIDE] == 0:
+            att0 += st[i, L.ST_ATT]
+            if st[i, L.ST_KIND] == CAPITAL:
+                cap_att0 += st[i, L.ST_ATT]
+        elif st[i, L.ST_KIND] == CAPITAL:
+            cap_att1 += st[i, L.ST_ATT]
+    row[L.RS_CAP_ATT1] = cap_att1
+    vp = _vp(rl)
+    if n0 == 0 or n1 == 0:
+        row[L.RS_END] = END_UNCONTESTED
+        score_uncontested_nb(s, cap_att0, att0, cap_att1, n0, n1, row[L.RS_IBONUS], cp, row)
+    else:
+        dy = np.zeros(L.NDY, dtype=np.int64)
+        reset_dy_nb(dy)
+        if rl[L.RL_OPT_SUN]:
+            dy[L.DY_SUN] = sun_roll_nb(rng, rl)
+        row[L.RS_SUN] = dy[L.DY_SUN]
+        vb = 0
+        for _ in range(cp[L.CP_VIS_DICE]):
+            vb += roll_nb(rng, 6)
+        row[L.RS_VIS_BASE] = vb
+        sc[L.SC_VIS_BASE] = vb
+        t, m, vis = approach_nb(ta, centres, tours_n, tours_s, sc, vb, rl, rng, cp[L.CP_APPROACH_CAP])
+        out = np.zeros((1, L.NOUT), dtype=np.int64)
+        if t == 0:
+            row[L.RS_END] = END_LOOP_CAP
+            row[L.RS_TURNS] = cp[L.CP_APPROACH_CAP]
+            row[L.RS_WINNER] = -1
+        else:
+            row[L.RS_CONTACT] = t
+            out[0, L.O_DISPLACED] += deploy_after_contact_nb(st, sh, fm, trail, n, ta, rl, sc, rng)
+            dy[L.DY_VIS_CARRY] = vis
+            ev = np.zeros((0, L.NEV), dtype=np.int32)
+            trace = np.zeros((0, n, L.NTR), dtype=np.int64)
+            turn, reason, ended_by, contact, contact_end, exit_met, ev_n = tactical_nb(
+                st, sh, fm, trail, sc, rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt, pcr, knr, 0,
+                cp[L.CP_CHECK], out, 0, ev, 0, trace, False, rng, dy, t, cp[L.CP_TURN_LIMIT], vb)
+            row[L.RS_TURNS] = turn
+            row[L.RS_END] = reason
+            row[L.RS_ENDED_BY] = ended_by
+            score_scenario_nb(st, sh, n, sc, s, ended_by, contact_end, row[L.RS_IBONUS], cp, vp, dy, row)
+        for k in range(OUT_COUNTS.shape[0]):
+            row[OUT_COUNTS[k, 1]] = out[0, OUT_COUNTS[k, 0]]
+        for k in range(DY_COUNTS.shape[0]):
+            row[DY_COUNTS[k, 1]] = dy[DY_COUNTS[k, 0]]
+        for i in range(n):
+            if sh[i, L.SH_STATUS] != SUNK and wrecked_nb(sh, i) and under_tow_nb(sh, i):
+                row[L.RS_TOWED0 + st[i, L.ST_SIDE]] += 1
+        if cp[L.CP_EXTENDED]:
+            # 12.64: cures cost a point each; wrecks not under tow are scuttled; permanent damage waits
+            for i in range(n):
+                r = st[i, L.ST_SIDE]
+                p = players[r]
+                u = idx[i]
+                gl, sl, rec = final_states_nb(sh[i, L.SH_G], sh[i, L.SH_S], sh[i, L.SH_DC], st[i, L.ST_DEF])
+                cured = sh[i, L.SH_DC] + rec
+                row[L.RS_CURED0 + r] += cured
+                treasury[p] -= cured * cp[L.CP_DC_COST]
+                if sh[i, L.SH_STATUS] == SUNK:
+                    ps[p, u, L.PS_STATUS] = L.PS_LOST
+                    gout[g, L.GO_LOST0 + p] += 1
+                elif wrecked_nb(sh, i) and not under_tow_nb(sh, i):
+                    ps[p, u, L.PS_STATUS] = L.PS_LOST
+                    row[L.RS_SCUTTLED0 + r] += 1
+                    gout[g, L.GO_SCUTTLED0 + p] += 1
+                elif gl + sl > 0:
+                    ps[p, u, L.PS_STATUS] = L.PS_DAMAGED
+                    ps[p, u, L.PS_G] = gl
+                    ps[p, u, L.PS_S] = sl
+    if cp[L.CP_EXTENDED]:
+        # 12.63: victory bonuses and the convoy's balance go to the treasury; the Bombardment
+        # Bonus comes out of the North's; damage VPs only decide the scenario
+        if row[L.RS_WINNER] >= 0:
+            treasury[players[row[L.RS_WINNER]]] += row[L.RS_BONUS0] + row[L.RS_BONUS1]
+        treasury[players[1]] += row[L.RS_INTERCEPT1]
+        treasury[players[0]] -= row[L.RS_BOMBARD]
+
+
+@njit(cache=True, error_model="numpy")
+def campaign_game_nb(g, ext_turn, players, po, npool, ps, cp, sc0, geo, tb, pc, kn, rng, rows, nrow, treasury, gout):
+    """One campaign game (Rules 11.0-11.9): allocation, the Interception Bonus, and scenarios A-D
+    in order. ``players[0]`` is North. In the extended campaign the game stops at once when a
+    treasury falls to zero (12.66).
+
+    Returns:
+        ``(nrow, totals)``: rows written so far and ``int64[2]`` campaign VPs by role.
+    """
+    P = po.shape[1]
+    scen = np.full((2, P), -1, dtype=np.int64)
+    for r in range(2):
+        p = players[r]
+        allocate_nb(po[p], npool[p], ps[p], cp[L.CP_ALLOC0 + p], rng, scen[p])
+    south = players[1]
+    ib = interception_bonus_nb(po[south], npool[south], ps[south], scen[south], cp[L.CP_ALLOC0 + south], rng,
+                               cp[L.CP_IBONUS], cp[L.CP_IB_MIN], cp[L.CP_IB_MAX])
+    pcr = np.zeros_like(pc)
+    knr = np.zeros_like(kn)
+    for r in range(2):
+        pcr[r] = pc[players[r]]
+        knr[r] = kn[players[r]]
+    totals = np.zeros(2, dtype=np.int64)
+    for s in range(4):
+        row = rows[nrow]
+        campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ib, cp, sc0, geo, tb, pcr, knr, rng, row,
+                             treasury, gout)
+        totals[0] += row[L.RS_SCORE0]
+        totals[1] += row[L.RS_SCORE1]
+        nrow += 1
+        if cp[L.CP_EXTENDED] and (treasury[0] <= 0 or treasury[1] <= 0):
+            break
+    return nrow, totals
+
+
+@njit(cache=True, error_model="numpy")
+def repair_nb(po, npl, ps, treasury, code, rng, pct, reserve):
+    """The Repair Phase of one player (Rule 12.64): permanently damaged ships repaired at ``pct``%
+    of their value per damage state (fractions dropped), most valuable first, while the treasury
+    keeps ``reserve`` (random: each affordable one on a coin flip). Returns the points spent."""
+    order = _order_by_value_nb(po, npl, True)
+    spent = 0
+    for a in range(npl):
+        u = order[a]
+        if ps[u, L.PS_STATUS] != L.PS_DAMAGED:
+            continue
+        cost = po[u, L.PO_VAL] * pct * (ps[u, L.PS_G] + ps[u, L.PS_S]) // 100
+        if code == BUILD_RANDOM:
+            if treasury - spent - cost <= 0 or roll_nb(rng, 2) != 1:
+                continue
+        elif treasury - spent - cost < reserve:
+            continue
+        spent += cost
+        ps[u, L.PS_STATUS] = L.PS_FLEET
+        ps[u, L.PS_G] = 0
+        ps[u, L.PS_S] = 0
+    return spent
+
+
+@njit(cache=True, error_model="numpy")
+def play_campaign_batch_nb(seeds, po, npool, cp, sc0, geo, tb, pc, kn, gout, rows):
+    """Play one campaign game (or extended campaign) per seed (Rules 11.0-11.9, 12.6).
+
+    Args:
+        seeds: ``uint64[g]``.
+        po: ``int64[2, P, NPO]`` each player's national listing; npool: ``int64[2]`` its units.
+        cp: ``int64[NCP]`` the campaign's parameters; sc0: ``int64[NSC]`` the scenario template.
+        geo: ``(centres, tours_n, tours_s, slots_cap, slots_scr)``; tb: the compiled rules.
+        pc, kn: policy codes and knobs by player.
+        gout: ``int64[g, NGO]`` one row per game (written); rows: ``int64[cap, NRS]`` one row per
+            campaign scenario (written, in game order).
+
+    Returns:
+        The number of scenario rows written.
+    """
+    rng = np.zeros(STATE_WORDS, dtype=np.uint64)
+    P = po.shape[1]
+    nrow = 0
+    players = np.zeros(2, dtype=np.int64)
+    treasury = np.zeros(2, dtype=np.int64)
+    for g in range(seeds.shape[0]):
+        new_state_nb(seeds[g], rng)
+        for k in range(L.NGO):
+            gout[g, k] = 0
+        ps = np.zeros((2, P, L.NPS), dtype=np.int64)
+        start = nrow
+        if cp[L.CP_EXTENDED] == 0:
+            for p in range(2):
+                gout[g, L.GO_FLEET_VALUE0 + p] = build_fleet_nb(po[p], npool[p], ps[p], cp[L.CP_LIMIT0 + p],
+                                                                 cp[L.CP_BUILD0 + p], rng, L.PS_FLEET)
+            players[0] = 0
+            players[1] = 1
+            nrow, totals = campaign_game_nb(g, 0, players, po, npool, ps, cp, sc0, geo, tb, pc, kn, rng, rows, nrow,
+                                            treasury, gout)
+            gout[g, L.GO_SCORE0] = totals[0]
+            gout[g, L.GO_SCORE1] = totals[1]
+            gout[g, L.GO_END] = CAMP_COMPLETE
+            turns = 0
+            for r in range(start, nrow):
+                turns += rows[r, L.RS_TURNS]
+                if rows[r, L.RS_END] == END_LOOP_CAP:
+                    gout[g, L.GO_END] = CAMP_LOOP_CAP
+            gout[g, L.GO_TURNS] = turns
+            gout[g, L.GO_NORTH_TURNS0] = 1
+        else:
+            for p in range(2):
+                treasury[p] = cp[L.CP_TREASURY0 + p]
+                v = build_fleet_nb(po[p], npool[p], ps[p], cp[L.CP_LIMIT0 + p], cp[L.CP_BUILD0 + p], rng, L.PS_FLEET)
+                gout[g, L.GO_FLEET_VALUE0 + p] = v
+                treasury[p] -= v
+                share = 80 if cp[L.CP_BUILD0 + p] == BUILD_VALUE_GREEDY else (
+                    50 if cp[L.CP_BUILD0 + p] == BUILD_BALANCED else roll_nb(rng, 101) - 1)
+                budget = treasury[p] * share // 100
+                gout[g, L.GO_SCHEDULED0 + p] = schedule_nb(po[p], npool[p], ps[p], cp[L.CP_BUILD0 + p], rng, budget,
+                                                           cp[L.CP_BUILD_LIMIT], cp[L.CP_LAST_TURN])
+                gout[g, L.GO_TREAS0 + 13 * p] = treasury[p]
+            end = EXT_TURN_LIMIT
+            turn = 0
+            for t in range(1, cp[L.CP_LAST_TURN] + 1):
+                # peace resolution (12.62)
+                r = 0
+                for _ in range(cp[L.CP_PEACE_DICE]):
+                    r += roll_nb(rng, 6)
+                if r == t:
+                    end = EXT_PEACE
+                    gout[g, L.GO_PEACE_TURN] = t
+                    break
+                turn = t
+                north = roll_nb(rng, 2) - 1                  # 12.63: a coin decides who is North
+                players[0] = north
+                players[1] = 1 - north
+                if north == 0:
+                    gout[g, L.GO_NORTH_TURNS0] += 1
+                before = nrow
+                nrow, totals = campaign_game_nb(g, t, players, po, npool, ps, cp, sc0, geo, tb, pc, kn, rng, rows,
+                                                nrow, treasury, gout)
+                for rr in range(before, nrow):
+                    if rows[rr, L.RS_END] == END_LOOP_CAP:
+                        end = EXT_LOOP_CAP
+                if treasury[0] <= 0 or treasury[1] <= 0:
+                    end = EXT_BANKRUPT
+                if end == EXT_LOOP_CAP or end == EXT_BANKRUPT:
+                    for p in range(2):
+                        gout[g, L.GO_TREAS0 + 13 * p + t] = treasury[p]
+                    break
+                # repair phase, North first (12.64); build phase (12.65)
+                for r2 in range(2):
+                    p = players[r2]
+                    nxt = 0
+                    for u in range(npool[p]):
+                        if ps[p, u, L.PS_STATUS] == L.PS_SCHEDULED and ps[p, u, L.PS_BUILD] == t + 1:
+                            nxt += po[p, u, L.PO_VAL]
+                    spent = repair_nb(po[p], npool[p], ps[p], treasury[p], cp[L.CP_BUILD0 + p], rng,
+                                      cp[L.CP_REPAIR_PCT], nxt + 50)
+                    treasury[p] -= spent
+                    gout[g, L.GO_REPAIRED0 + p] += spent
+                for p in range(2):
+                    for u in range(npool[p]):
+                        if ps[p, u, L.PS_STATUS] == L.PS_SCHEDULED and ps[p, u, L.PS_BUILD] == t:
+                            ps[p, u, L.PS_STATUS] = L.PS_FLEET
+                            treasury[p] -= po[p, u, L.PO_VAL]
+                            gout[g, L.GO_BUILT0 + p] += po[p, u, L.PO_VAL]
+                    gout[g, L.GO_TREAS0 + 13 * p + t] = treasury[p]
+                if treasury[0] <= 0 or treasury[1] <= 0:
+                    end = EXT_BANKRUPT
+                    break
+            # the treasury stays as it ended for the turns not played
+            for p in range(2):
+                last = gout[g, L.GO_TREAS0 + 13 * p + turn] if turn > 0 else gout[g, L.GO_TREAS0 + 13 * p]
+                for t in range(turn + 1, 13):
+                    gout[g, L.GO_TREAS0 + 13 * p + t] = last
+            gout[g, L.GO_SCORE0] = treasury[0]
+            gout[g, L.GO_SCORE1] = treasury[1]
+            gout[g, L.GO_TURNS] = turn
+            gout[g, L.GO_END] = end
+        # the winner: more campaign VPs, or the larger treasury (12.66)
+        a = gout[g, L.GO_SCORE0]
+        b = gout[g, L.GO_SCORE1]
+        gout[g, L.GO_WINNER] = 0 if a > b else (1 if b > a else -1)
+        lev = LEVEL_DRAW
+        if a != b:
+            hi = a if a > b else b
+            lo = b if a > b else a
+            lev = LEVEL_SUBSTANTIAL if (hi >= 2 * lo and cp[L.CP_EXTENDED] == 0) else LEVEL_MARGINAL
+        gout[g, L.GO_LEVEL] = lev
+        for p in range(2):
+            for u in range(npool[p]):
+                if ps[p, u, L.PS_STATUS] != L.PS_NONE and ps[p, u, L.PS_STATUS] != L.PS_SCHEDULED:
+                    gout[g, L.GO_FLEET_UNITS0 + p] += 1
+                    if po[p, u, L.PO_KIND] == CAPITAL:
+                        gout[g, L.GO_FLEET_CAP0 + p] += 1
+        gout[g, L.GO_ROWS] = nrow - start
+    return nrow

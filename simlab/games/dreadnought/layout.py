@@ -6,11 +6,23 @@ kernel reads the same layout.
 ``st``   static unit values, ``int64[n, NST]`` (one row per unit, side 0's units first)::
 
     side kind attack defense range movement torp value named exit_ok no_about_face
+    type radar planes
+
+    (type: TYPE_CAPITAL/CA/CL/DD; radar, planes: 1 where the unit may use fire-control radar
+    (Rule 12.21) or spotting planes (12.22) when that optional rule is on.)
 
 ``sh``   dynamic unit state, ``int64[n, NSH]``::
 
     x z facing speed G S dc status formation cursor torp_left safe target sb pending_upon
     pend_G pend_S pend_sunk torp_track torp_arc mp torp_hits exit_turn plan_x plan_z plan_f
+    fire_mod fired smoke tow towed_by tow_wait task_force entry_turn off_x off_z
+
+    (fire_mod: DPT roll modifier of the plotted main-battery shot (radar, planes, sun; Rules
+    12.21-12.22, 12.52); fired: the unit fired its guns this scenario (11.3); smoke: it lays smoke
+    this Movement Phase (12.11); tow/towed_by: the unit it tows / is towed by, -1 none (12.4);
+    tow_wait: Game-Turns the pair has lain motionless together; task_force: campaign Task Force
+    (9.21), -1 none; entry_turn: Game-Turn a delayed Task Force enters (9.28); off_x, off_z: the
+    unit's place in its Task Force's cruising formation, facing north (9.21, 9.25).)
 
     (x, z: cube coordinates; facing 0..5 = N..NW; speed: MP expended last Game-Turn (Rule 6.4);
     G, S: damage steps 0..2 (Rule 5.41-5.42); dc: damage steps removed so far (Rule 5.44);
@@ -24,21 +36,27 @@ kernel reads the same layout.
 ``trail`` the wake of a column's flagship, ``int64[n, TRAIL, 3]`` (x, z, facing per entry; a
     member at cursor c occupies entry c mod TRAIL; Rule 6.22).
 
-``sc``   scenario scalars, ``int64[NSC]``; ``rl`` rule scalars from the data pack, ``int64[NRL]``;
+``sc``   scenario scalars, ``int64[NSC]``; ``rl`` rule scalars from the data pack, ``int64[NRL]``
+    (the optional rules' switches, RL_OPT_*, are set per run); ``dy`` a scenario's running
+    state, ``int64[NDY]``;
 ``out``  one row of results per game, ``int64[g, NOUT]``; ``ev`` one row per shot, ``int32[cap, NEV]``.
 """
 
 from __future__ import annotations
 
 # ---- st: static unit values
-ST_SIDE, ST_KIND, ST_ATT, ST_DEF, ST_RNG, ST_MOV, ST_TORP, ST_VAL, ST_NAMED, ST_EXIT, ST_NOABOUT = range(11)
-NST = 11
+(ST_SIDE, ST_KIND, ST_ATT, ST_DEF, ST_RNG, ST_MOV, ST_TORP, ST_VAL, ST_NAMED, ST_EXIT, ST_NOABOUT, ST_TYPE,
+ ST_RADAR, ST_PLANES) = range(14)
+NST = 14
 
 # ---- sh: dynamic unit state
 (SH_X, SH_Z, SH_F, SH_SPD, SH_G, SH_S, SH_DC, SH_STATUS, SH_FORM, SH_CUR, SH_TLEFT, SH_SAFE, SH_TGT,
  SH_SB, SH_UPON, SH_PG, SH_PS, SH_PSUNK, SH_TTRACK, SH_TARC, SH_MP, SH_TORPHIT, SH_EXIT_TURN,
- SH_PX, SH_PZ, SH_PF) = range(26)
-NSH = 26
+ SH_PX, SH_PZ, SH_PF, SH_FMOD, SH_FIRED, SH_SMOKE, SH_TOW, SH_TOWED_BY, SH_TOW_WAIT, SH_TF, SH_ENTRY, SH_OX,
+ SH_OZ) = range(36)
+NSH = 36
+#: columns that start at -1 (no target, no track, no tow, ...)
+SH_MINUS_ONE = (SH_TGT, SH_SB, SH_TTRACK, SH_EXIT_TURN, SH_TOW, SH_TOWED_BY, SH_TF, SH_ENTRY)
 
 # ---- fm: formations
 FM_MODE, FM_FLAG, FM_HEAD, FM_MEMBERS, FM_T1, FM_L1, FM_T2, FM_L2, FM_MP = range(9)
@@ -51,15 +69,28 @@ MAXTRACK = 8        # the longest torpedo track (Rule 8.6 needs 5)
 (SC_N, SC_N0, SC_LENGTH, SC_VIS_BASE, SC_TORP_MA, SC_VC, SC_VC_SIDE, SC_START_VP0, SC_START_VP1,
  SC_ROLE0, SC_CONF, SC_CONF_C0, SC_CONF_C1, SC_CONF_R0, SC_CONF_R1, SC_EXIT, SC_EXIT_SIDE, SC_EXIT_C0,
  SC_EXIT_C1, SC_EXIT_R0, SC_EXIT_R1, SC_EXIT_SCORES, SC_EXIT_NEED, SC_EXIT_DEADLINE, SC_SAFE_N_ROW,
- SC_SAFE_S_ROW, SC_NFORM, SC_SHOTS) = range(28)
-NSC = 28
+ SC_SAFE_S_ROW, SC_NFORM, SC_SHOTS, SC_CAMPAIGN, SC_MAP_C0, SC_MAP_C1, SC_MAP_R0, SC_MAP_R1, SC_NORTH_STAY,
+ SC_SCEN, SC_YEAR) = range(36)
+NSC = 36
 
 # ---- rl: rule scalars (from the data pack)
 (RL_FIRED_UPON, RL_BOW_STERN, RL_COMBING, RL_SB_RANGE, RL_SB_COL, RL_DC_G, RL_DC_S, RL_STACK,
  RL_TORP_TURN, RL_TORP_SCEN, RL_E_SINK_A, RL_E_SINK_B, RL_VP1, RL_VP2, RL_VP3, RL_VP4, RL_TURN2,
  RL_TURN3, RL_ACCEL_PCT, RL_DECEL_PCT, RL_NO_SIGHT, RL_VIS_DIE, RL_MAX_G, RL_MAX_S, RL_NBANDS,
- RL_NCOLS, RL_NTRACKS, RL_TRACKLEN, RL_HALVE_MULTI) = range(29)
-NRL = 29
+ RL_NCOLS, RL_NTRACKS, RL_TRACKLEN, RL_HALVE_MULTI,
+ # optional rules (12.1-12.5): switches (set per run) and values (optional_rules table)
+ RL_OPT_SMOKE, RL_OPT_RADAR, RL_OPT_PLANES, RL_OPT_CREEP, RL_OPT_TOWING, RL_OPT_SUN, RL_RADAR_YEAR, RL_RADAR_MOD,
+ RL_PLANES_YEAR, RL_PLANES_MOD, RL_CREEP_MP, RL_TOW_WAIT, RL_TOW_MP, RL_SUN_RISE, RL_SUN_SET, RL_SUN_T0, RL_SUN_T1,
+ RL_SUN_TOWARD, RL_SUN_AWAY) = range(48)
+NRL = 48
+
+# ---- dy: a scenario's running state, int64[NDY] (first Game-Turn and MP a side's unit moved off
+#      the initial Map Area (11.3-11.4), sun (12.5), withdrawal, smoke markers, visibility carried
+#      over after contact (9.32))
+(DY_OFF_TURN0, DY_OFF_TURN1, DY_OFF_MP0, DY_OFF_MP1, DY_SUN, DY_WITHDRAW0, DY_WITHDRAW1, DY_NSMOKE,
+ DY_SMOKE_LAID, DY_VIS_CARRY, DY_TOWS, DY_ENTERED) = range(12)
+NDY = 12
+NEVER = 1 << 40
 
 # ---- out: one row per game
 (O_WINNER, O_LEVEL, O_SCORE0, O_SCORE1, O_TURNS, O_END, O_ENDED_BY, O_SUNK0, O_SUNK1, O_WRECKED0,
@@ -79,9 +110,62 @@ NTR = 9
 
 # ---- kn: policy knobs, float64[2, NKN]
 (K_RANGE, K_BROADSIDE, K_TORP_MIN, K_NEAR, K_SAFE, K_FOCUS, K_SCREEN_RANGE, K_PARALLEL, K_TURNCOST,
- K_SUPPORT) = range(10)
-NKN = 10
+ K_SUPPORT, K_WITHDRAW) = range(11)
+NKN = 11
 
 # ---- pc: policy codes, int64[2, NPC]
 PC_MOVE, PC_FIRE, PC_TORP, PC_MODE = range(4)
 NPC = 4
+
+# ==================================================================================================
+# the campaign (Rules 9.2-9.3, 11.0-11.9) and the extended campaign (12.6)
+# ==================================================================================================
+# ---- po: a navy's available units (its national fleet listing, 11.1), int64[2, P, NPO] by player
+#      (player 0 the `north` option's navy, player 1 the `south` option's)::
+#
+#      kind type attack defense range movement torp value radar planes label
+(PO_KIND, PO_TYPE, PO_ATT, PO_DEF, PO_RNG, PO_MOV, PO_TORP, PO_VAL, PO_RADAR, PO_PLANES, PO_LABEL) = range(11)
+NPO = 11
+
+# ---- ps: each unit's standing in a player's fleet, int64[2, P, NPS]::
+#
+#      status G S build_turn    (status PS_*: not owned, in the fleet, permanently damaged, lost,
+#                                scheduled for construction; G, S: damage states left, 12.64)
+PS_STATUS, PS_G, PS_S, PS_BUILD = range(4)
+NPS = 4
+PS_NONE, PS_FLEET, PS_DAMAGED, PS_LOST, PS_SCHEDULED = 0, 1, 2, 3, 4
+
+# ---- cp: the campaign's parameters, int64[NCP] (options and data-pack values)
+(CP_LIMIT0, CP_LIMIT1, CP_BUILD0, CP_BUILD1, CP_ALLOC0, CP_ALLOC1, CP_IBONUS, CP_DELAY, CP_VIS_DICE,
+ CP_TURN_LIMIT, CP_BONUS_M, CP_BONUS_S, CP_BONUS_D, CP_IB_MIN, CP_IB_MAX, CP_DELAY_LAST, CP_EXTENDED,
+ CP_TREASURY0, CP_TREASURY1, CP_BUILD_LIMIT, CP_LAST_TURN, CP_REPAIR_PCT, CP_DC_COST, CP_PEACE_DICE, CP_CHECK,
+ CP_APPROACH_CAP, CP_STACK, CP_TORP_SCEN) = range(28)
+NCP = 28
+
+# ---- ta: the Task Forces of one campaign scenario, int64[NTF, NTA] (Rules 9.21-9.28); Task Force
+#      k of side s is row 2 * s + k (k = 0 the main body, 1 the delayed light forces)
+(TA_SIDE, TA_MEMBERS, TA_SPEED, TA_ENTRY, TA_STATE, TA_X, TA_Z, TA_F, TA_TOUR, TA_LEG, TA_TX, TA_TZ, TA_EX,
+ TA_EZ, TA_EF) = range(15)
+NTA = 15
+NTF = 4
+TF_WAITING, TF_MARKER, TF_PLACED = 0, 1, 2
+
+# ---- rs: one row per campaign scenario (the events table `scenarios`), int64[k, NRS]; per side
+#      columns are by role (0 North, 1 South); RS_NORTH says which player was North
+(RS_GAME, RS_EXT_TURN, RS_SCEN, RS_NORTH, RS_UNITS0, RS_UNITS1, RS_VALUE0, RS_VALUE1, RS_CAP_ATT1, RS_VIS_BASE,
+ RS_CONTACT, RS_TURNS, RS_END, RS_ENDED_BY, RS_OFF_FIRST, RS_DAMAGE0, RS_DAMAGE1, RS_BONUS0, RS_BONUS1,
+ RS_BOMBARD, RS_IBONUS, RS_INTERCEPT0, RS_INTERCEPT1, RS_SCORE0, RS_SCORE1, RS_WINNER, RS_LEVEL, RS_SUNK0,
+ RS_SUNK1, RS_WRECKED0, RS_WRECKED1, RS_SHOTS0, RS_SHOTS1, RS_TORP0, RS_TORP1, RS_COLLISIONS, RS_SUN,
+ RS_DELAYED, RS_TOWED0, RS_TOWED1, RS_SCUTTLED0, RS_SCUTTLED1, RS_CURED0, RS_CURED1, RS_VIOLATIONS,
+ RS_WITHDREW0, RS_WITHDREW1, RS_SMOKE) = range(48)
+NRS = 48
+
+# ---- go: one row per game, int64[g, NGO]; per side columns are by player; GO_TREAS0/1 hold
+#      13 values each (the treasury before Extended Campaign Game-Turn 1 and after each of 12)
+(GO_WINNER, GO_LEVEL, GO_SCORE0, GO_SCORE1, GO_TURNS, GO_END, GO_FLEET_VALUE0, GO_FLEET_VALUE1,
+ GO_FLEET_UNITS0, GO_FLEET_UNITS1, GO_FLEET_CAP0, GO_FLEET_CAP1, GO_ROWS, GO_BUILT0, GO_BUILT1,
+ GO_REPAIRED0, GO_REPAIRED1, GO_SCUTTLED0, GO_SCUTTLED1, GO_LOST0, GO_LOST1, GO_NORTH_TURNS0,
+ GO_PEACE_TURN, GO_SCHEDULED0, GO_SCHEDULED1) = range(25)
+GO_TREAS0 = 25
+GO_TREAS1 = GO_TREAS0 + 13
+NGO = GO_TREAS1 + 13

@@ -269,6 +269,11 @@ def deployment_speeds(folder: str | Path = HERE / "scenarios") -> dict[str, tupl
     return out
 
 
+#: speeds the sample campaign (11.9) plots, lower bounds on a class's Movement Allowance like the
+#: deployment speeds of Rule 10: ``{class: (speed, section, what the example says)}``
+EXAMPLE_SPEEDS = {"900": (6, "11.9", "11.9 plots the D. Alighieri NE at speed six in Scenario A")}
+
+
 def _toml_str(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -349,6 +354,12 @@ def render_classes_toml(inputs: dict[str, ClassInput] | None = None) -> str:
                 prov = "rulebook:3.2" if ci.type == "capital" else "rulebook:3.23"
                 note = ("a dreadnought counter (List of Dreadnoughts)" if ci.type == "capital"
                         else f"{ci.code[0]} units are {ci.ships} {ci.type}s (3.22-3.23, 8.0)")
+            elif field == "movement" and code in EXAMPLE_SPEEDS and EXAMPLE_SPEEDS[code][0] > v:
+                sp, sec, what = EXAMPLE_SPEEDS[code]
+                prov = f"example:{sec}"
+                note = (f"{what}, so the Movement Allowance is at least {sp}; "
+                        f"the method gives {v} ({ci.knots:g} knots / 4)")
+                v = sp
             elif field == "movement" and code in bounds and bounds[code][0] > v:
                 sp, sec = bounds[code]
                 prov = f"example:{sec}"
@@ -370,7 +381,11 @@ def calibration_checks(inputs: dict[str, ClassInput] | None = None) -> dict:
 
     Returns:
         ``{"cavour_sum": (method, 26), "jutland_49": (method V(200)+V(210), 49),
-        "ranges": {class: (method, reported)}}``.
+        "ranges": {class: (method, reported)}, "sample_campaign": {fact: (method, 11.9)}}``. The
+        sample campaign (11.9) implies: Jean Bart (class 500) has defense 5 (it removed five
+        damage states and kept the sixth) and a value of 25-29 (20% of it is 5 VPs); the French
+        CA (C10) is worth 12 (sunk: 12 VPs) and the Italian CA (C50) 12 (wrecked: 80% = 9 VPs);
+        the D. Alighieri (900) reaches 11 hexes (it fires at 11) and moves at least 6 MP.
     """
     inp = inputs or load_inputs()
     k = constants(inp)
@@ -381,7 +396,13 @@ def calibration_checks(inputs: dict[str, ClassInput] | None = None) -> dict:
 
     reported = {"350": "17", "370": "17", "380": "17", "400": "18", "790": "21-23", "800": "21-23",
                 "820": "21-23", "830": "21-23", "860": "21-23", "880": "21-23"}
+    sample = {}
+    if {"500", "900", "C10", "C50"} <= set(v):
+        sample = {"jean_bart_defense": (v["500"]["defense"], "5"), "jean_bart_value": (value("500"), "25-29"),
+                  "french_ca_value": (value("C10"), "12"), "italian_ca_value": (value("C50"), "12"),
+                  "alighieri_range": (v["900"]["range"], ">= 11"), "alighieri_movement": (v["900"]["movement"], ">= 6")}
     return {
+        "sample_campaign": sample,
         "cavour_sum": (value("910"), 26),
         "jutland_49": (value("200") + value("210"), 49),
         "ranges": {c: (v[c]["range"], r) for c, r in reported.items() if c in v},

@@ -38,6 +38,17 @@ RULE_KEYS = {
     "no_sighting_turns": L.RL_NO_SIGHT, "visibility_die": L.RL_VIS_DIE,
     "multiple_fire_halving": L.RL_HALVE_MULTI,
 }
+#: optional-rule values (12.1-12.5) and their slots in ``rl`` (the switches RL_OPT_* are set per run)
+OPTIONAL_KEYS = {
+    "radar_after_year": L.RL_RADAR_YEAR, "radar_modifier": L.RL_RADAR_MOD, "planes_after_year": L.RL_PLANES_YEAR,
+    "planes_modifier": L.RL_PLANES_MOD, "creep_mp": L.RL_CREEP_MP, "tow_wait_turns": L.RL_TOW_WAIT,
+    "tow_mp": L.RL_TOW_MP, "sun_rising_roll": L.RL_SUN_RISE, "sun_setting_roll": L.RL_SUN_SET,
+    "sun_first_turn": L.RL_SUN_T0, "sun_last_turn": L.RL_SUN_T1, "sun_toward_modifier": L.RL_SUN_TOWARD,
+    "sun_away_modifier": L.RL_SUN_AWAY,
+}
+#: the optional rules a run may switch on (options of the same names) and their switch slots
+OPTIONAL_SWITCHES = {"smoke": L.RL_OPT_SMOKE, "radar": L.RL_OPT_RADAR, "spotting_planes": L.RL_OPT_PLANES,
+                     "creep": L.RL_OPT_CREEP, "towing": L.RL_OPT_TOWING, "sun": L.RL_OPT_SUN}
 _RULE_BOUNDS = {
     "fired_upon_modifier": (-10, 10), "bow_stern_modifier": (-10, 10), "combing_modifier": (-10, 10),
     "secondary_range": (0, 40), "secondary_ratio": (1, MAX_CRT_COLUMNS), "damage_control_g": (0, 6),
@@ -126,6 +137,42 @@ class ClassRow(BaseModel):
     torpedo: Literal["", "1:1", "2:1"] = ""
 
 
+#: screen-unit classes a fleet listing may give (Rule 11.1: ALPHA and BRAVO screening forces)
+SCREEN_CLASSES = tuple(f"{k}{d}0" for k in "CLD" for d in range(1, 9))
+#: rule values of the campaign (11.0-11.9) and the extended campaign (12.6), with their bounds
+CAMPAIGN_RULES = {
+    "fleet_limit_wwi": (1, 100000), "fleet_limit_inter_war": (1, 100000), "fleet_limit_wwii": (1, 100000),
+    "period_year_wwi": (1906, 1945), "period_year_inter_war": (1906, 1945), "period_year_wwii": (1906, 1945),
+    "base_visibility_dice": (1, 6), "victory_marginal": (0, 1000), "victory_substantial": (0, 1000),
+    "victory_decisive": (0, 1000), "interception_min": (0, 1000), "interception_max": (0, 1000),
+    "delayed_entry_last_turn": (1, 20), "scenario_turn_limit": (2, 500), "treasury_min": (0, 100000),
+    "treasury_max": (0, 100000), "initial_fleet_limit": (1, 100000), "build_limit_per_turn": (0, 100000),
+    "last_turn": (1, 30), "repair_percent": (0, 100), "damage_control_cost": (0, 100), "peace_dice": (1, 4),
+}
+#: rule values of the optional rules (12.1-12.5), with their bounds
+OPTIONAL_RULES = {
+    "radar_after_year": (1900, 1950), "radar_modifier": (-10, 10), "planes_after_year": (1900, 1950),
+    "planes_modifier": (-10, 10), "creep_mp": (0, 6), "tow_wait_turns": (0, 10), "tow_mp": (0, 10),
+    "sun_rising_roll": (2, 12), "sun_setting_roll": (2, 12), "sun_first_turn": (1, 100),
+    "sun_last_turn": (1, 100), "sun_toward_modifier": (-10, 10), "sun_away_modifier": (-10, 10),
+}
+
+
+FleetRow = create_model(
+    "FleetRow", __config__=ConfigDict(extra="forbid"),
+    capital=(list[StrictStr], Field(max_length=40)),
+    **{c: (StrictInt | None, Field(default=None, ge=0, le=9)) for c in SCREEN_CLASSES},
+)
+FleetRow.__doc__ = "A national fleet listing (Rule 11.1): dreadnought classes, and screen units by class."
+
+
+class ShipRow(BaseModel):
+    """One dreadnought of the List of Dreadnoughts: its name (the ID is the key)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: StrictStr
+
+
 def check_pack(pack: DataPack) -> None:
     """Cross-table checks of a Dreadnought pack.
 
@@ -138,7 +185,7 @@ def check_pack(pack: DataPack) -> None:
     t = pack.tables
     name = pack.name
     for table in ("dpt", "crt", "rules", "range_effects", "torpedo_range", "vp_damage_states", "map",
-                  "torpedo_tracks", "classes"):
+                  "torpedo_tracks", "classes", "fleet_listing", "ships", "campaign_rules", "optional_rules"):
         if not t.get(table):
             raise DataPackError(f"data pack {name}: table '{table}' is missing or empty")
     rolls = {str(r) for r in range(2, 13)}
@@ -188,6 +235,30 @@ def check_pack(pack: DataPack) -> None:
         pos.add((c.value, r.value))
     if len(pos) != 6:
         raise DataPackError(f"data pack {name}: two map sections share a position")
+    for table, bounds in (("campaign_rules", CAMPAIGN_RULES), ("optional_rules", OPTIONAL_RULES)):
+        for k, (lo, hi) in bounds.items():
+            if k not in t[table]:
+                raise DataPackError(f"data pack {name}: {table}.{k} is missing")
+            v = t[table][k]["value"].value
+            if not lo <= v <= hi:
+                raise DataPackError(f"data pack {name}: {table}.{k} = {v} is outside {lo}..{hi}")
+    cr = t["campaign_rules"]
+    if cr["interception_min"]["value"].value > cr["interception_max"]["value"].value:
+        raise DataPackError(f"data pack {name}: campaign_rules.interception_min is above interception_max")
+    if cr["treasury_min"]["value"].value > cr["treasury_max"]["value"].value:
+        raise DataPackError(f"data pack {name}: campaign_rules.treasury_min is above treasury_max")
+    for sid in t["ships"]:
+        if not (len(sid) == 3 and sid.isdigit()):
+            raise DataPackError(f"data pack {name}: ships.{sid}: a ship ID is three digits")
+    for key, row in t["fleet_listing"].items():
+        for cls in row["capital"].value:
+            if cls not in t["classes"] or t["classes"][cls]["type"].value != "capital":
+                raise DataPackError(f"data pack {name}: fleet_listing.{key}: {cls} is not a capital class in 'classes'")
+            if not any(sid[:2] + "0" == cls for sid in t["ships"]):
+                raise DataPackError(f"data pack {name}: fleet_listing.{key}: class {cls} has no ships in 'ships'")
+        for cls, v in row.items():
+            if cls != "capital" and v.value and cls not in t["classes"]:
+                raise DataPackError(f"data pack {name}: fleet_listing.{key}: screen class {cls} is not in 'classes'")
     longest = max(r["mp"].value for r in t["torpedo_range"].values())
     for k, r in t["torpedo_tracks"].items():
         steps = r["steps"].value
@@ -211,6 +282,10 @@ SCHEMA = PackSchema(
         "map": TableSchema(MapRow, doc="map sections and their size (9.1)"),
         "torpedo_tracks": TableSchema(TrackRow, open=True, doc="Torpedo Track Chart (8.0)"),
         "classes": TableSchema(ClassRow, open=True, doc="unit values by class (3.21-3.24)"),
+        "fleet_listing": TableSchema(FleetRow, doc="national fleet listings by period (11.11-11.13)"),
+        "ships": TableSchema(ShipRow, open=True, doc="the ships of each dreadnought class (List of Dreadnoughts)"),
+        "campaign_rules": TableSchema(RuleRow, doc="campaign and extended-campaign values (11.0-11.9, 12.6)"),
+        "optional_rules": TableSchema(RuleRow, doc="optional-rule values (12.1-12.5)"),
     },
     check=check_pack,
 )
@@ -221,7 +296,8 @@ class RuleArrays:
     """The pack compiled for the kernels.
 
     Attributes:
-        rl: ``int64[NRL]`` rule scalars (layout ``RL_*``).
+        rl: ``int64[NRL]`` rule scalars (layout ``RL_*``); the optional-rule switches are 0 here
+            (:func:`with_options` returns a copy with the run's switches set).
         dpt: ``int64[13, 11]`` damage points by roll (rows 2..12) and attack band.
         band_low: ``int64[11]`` lowest attack strength of each band.
         crt: ``int64[13, ncols + 1]`` result codes (enums ``RES_*``, ``CRT_E`` for E) by roll
@@ -335,6 +411,8 @@ def compile_rules(view: PackView) -> RuleArrays:
     rl[L.RL_NTRACKS] = len(names)
     rl[L.RL_TRACKLEN] = L.MAXTRACK
     rl[L.RL_VP1:L.RL_VP4 + 1] = vp[1:5]
+    for k, slot in OPTIONAL_KEYS.items():
+        rl[slot] = int(view.value("optional_rules", k, "value"))
     band_low = np.array([int(b.split("-")[0].rstrip("+")) for b in BANDS], dtype=np.int64)
     eff_crt = np.zeros((ncols + 1, 16), dtype=np.float64)
     for c in range(1, ncols + 1):
@@ -352,3 +430,17 @@ def compile_rules(view: PackView) -> RuleArrays:
     return RuleArrays(rl=rl, dpt=dpt, band_low=band_low, crt=crt, range_tab=range_tab, tracks=tracks,
                       track_names=names, vp_pct=vp, torpedo_periods=periods, eff_gun=eff_gun,
                       eff_crt=eff_crt, layout=layout)
+
+
+def with_options(rl: np.ndarray, options) -> np.ndarray:
+    """A copy of the rule scalars with the optional rules a run switched on (Rules 12.1-12.5).
+
+    Args:
+        rl: ``int64[NRL]`` from :func:`compile_rules`.
+        options: the run's options (``smoke``, ``radar``, ``spotting_planes``, ``creep``,
+            ``towing``, ``sun``: bool; missing means off).
+    """
+    out = rl.copy()
+    for name, slot in OPTIONAL_SWITCHES.items():
+        out[slot] = 1 if options.get(name) else 0
+    return out

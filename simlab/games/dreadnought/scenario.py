@@ -70,6 +70,7 @@ from .enums import (
     MODE_NAMES,
     ROLE_NAMES,
     SCREEN,
+    TYPE_NAMES,
     VC_NAMES,
 )
 from .geometry import offset_to_cube
@@ -78,6 +79,8 @@ from .rules import RuleArrays
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 BUILTIN = ("dogger-bank", "denmark-strait", "north-cape", "singora", "surigao-strait", "guam", "jutland")
 
+#: sides whose units have fire-control radar in a post-1942 scenario (Rule 12.21: U.S. and British)
+RADAR_SIDES = ("british", "us")
 _ID = re.compile(r"^(?:[0-9]{3}|[CLD][0-9]{2})$")
 _SHIP_STR = re.compile(r"^\s*(\S+)(?:\s+(.*\S))?\s*$")
 _DAMAGE = re.compile(r"^(?:([12])G)?(?:,?\s*([12])S)?$")
@@ -373,7 +376,10 @@ def parse_scenario(doc: Mapping[str, Any], view: PackView, rules: RuleArrays, na
         sh0[i, L.SH_G] = it["G"]
         sh0[i, L.SH_S] = it["S"]
         sh0[i, L.SH_TLEFT] = torp_scen if st[i, L.ST_TORP] else 0
-        for k in (L.SH_TGT, L.SH_SB, L.SH_TTRACK, L.SH_EXIT_TURN):
+        st[i, L.ST_TYPE] = TYPE_NAMES.index(v["type"])
+        st[i, L.ST_RADAR] = 1 if (sides[it["side"]] in RADAR_SIDES and s.year > rules.rl[L.RL_RADAR_YEAR]) else 0
+        st[i, L.ST_PLANES] = 1 if (v["type"] in ("capital", "CA") and s.year > rules.rl[L.RL_PLANES_YEAR]) else 0
+        for k in L.SH_MINUS_ONE:
             sh0[i, k] = -1
     # ---- victory
     vc = VC_NAMES.index(s.victory.kind)
@@ -398,6 +404,8 @@ def parse_scenario(doc: Mapping[str, Any], view: PackView, rules: RuleArrays, na
     sc[L.SC_LENGTH] = s.game_length
     sc[L.SC_VIS_BASE] = s.visibility_base
     sc[L.SC_TORP_MA] = rules.torpedo_mp(s.year)
+    sc[L.SC_SCEN] = -1
+    sc[L.SC_YEAR] = s.year
     sc[L.SC_VC] = vc
     sc[L.SC_VC_SIDE] = vc_side
     for sd, vp in s.start_vp.items():
