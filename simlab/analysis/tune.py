@@ -444,7 +444,10 @@ def _refinement(root: float, values, kind: type, lo: float, hi: float) -> list:
     vs = sorted(float(v) for v in values)
     step = min(b - a for a, b in zip(vs, vs[1:], strict=False)) if len(vs) > 1 else 1.0
     if kind is int:
-        cand = range(int(math.floor(root - step)), int(math.ceil(root + step)) + 1)
+        # every integer near the root when the grid is fine; five spread values when it is coarse
+        # (a fleet value limit stepped by 100 must not replay 200 integers)
+        lo_i, hi_i = int(math.floor(root - step)), int(math.ceil(root + step))
+        cand = range(lo_i, hi_i + 1) if hi_i - lo_i <= 6 else np.unique(np.round(np.linspace(root - step, root + step, 5)))
         new = [int(v) for v in cand if lo <= v <= hi and float(v) not in played]
     else:
         quantum = 10.0 ** math.floor(math.log10(step / 10))
