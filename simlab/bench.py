@@ -92,7 +92,9 @@ def _scenario_benchmarks(game, scen: str, quick: bool, repeats: int, log) -> lis
     out = [_rate_case(f"{game.name}/{scen} play_batch 1 core", "games", n,
                       lambda: game.play_batch(sc, opts, pols, seeds), repeats)]
     log(f"  {out[-1]['name']}: {out[-1]['median']:,.0f} games/s")
-    n_sweep = _games_for(1.5 if quick else 6.0, rate)
+    # Each sweep runs ~16 s of one core's work so that worker start-up (about 2 s a spawned worker:
+    # interpreter, numpy, numba and the cached kernels) is amortised as in a real sweep.
+    n_sweep = _games_for(1.5 if quick else 16.0, rate, hi=5_000_000)
     for w in (1, 2):
         vals = []
         for r in range(1 if quick else 3):
@@ -201,12 +203,13 @@ def to_markdown(res: dict) -> str:
         f"{m['platform']}, Python {m['python']}, numpy {m['numpy']}, numba {m['numba']}.", "",
         "Medians of repeated runs in one process (min–max beside them); the machine is shared and noisy, so "
         "compare figures of one run with each other rather than across runs. Sweep figures include worker "
-        "start-up and writing Parquet.", "",
+        "start-up (~2 s a spawned worker) and writing Parquet; each sweep is about 16 s of one core's work.", "",
         "| benchmark | median | min – max | runs | target | met | detail |",
         "|---|---:|---:|---:|---:|:---:|---|",
     ]
     for r in res["results"]:
-        fmt = (lambda v: f"{v:,.3f}") if r["unit"] in ("s", "x") else (lambda v: f"{v:,.0f}")
+        fmt = ((lambda v: f"{v:,.4g}") if r["unit"] == "s" else (lambda v: f"{v:,.3f}") if r["unit"] == "x"
+               else (lambda v: f"{v:,.0f}"))
         met = "" if "met" not in r else ("yes" if r["met"] else "**no**")
         lines.append(f"| {r['name']} | {fmt(r['median'])} {r['unit']} | {fmt(r['min'])} – {fmt(r['max'])} | "
                      f"{r['n']} | {r.get('target', '')} | {met} | {r['detail']} |")
