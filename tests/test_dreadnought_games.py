@@ -236,3 +236,20 @@ def test_the_test_helpers_catch_what_they_check():
     for s_, r_ in bad:
         with pytest.raises(AssertionError):
             _check_positions(s_, r_, "bad")
+
+
+def test_a_wreck_that_drifts_off_the_map_counts_once():
+    """Ruling DN-E11: a wreck still decelerating (6.4) can cross Surigao Strait's exit edge; it is
+    counted as exited, not also as wrecked (found by `make soak`: game 73,305 of its Surigao case,
+    which counted 2 sunk + 5 wrecked + 1 exited of 7 Japanese units before the fix)."""
+    g = get_game("dreadnought")
+    sc = g.load_scenario("surigao-strait", g.load_data())
+    opts = g.resolve_options({"check_invariants": True})
+    pols = {"us": "random-legal", "japanese": "random-legal"}
+    seeds = np.array([4476999242106550419], dtype=np.uint64)
+    b = g.play_batch(sc, opts, pols, seeds)
+    row = {k: int(np.asarray(v)[0]) for k, v in b.games.items() if k != "end_reason"}
+    units = int((sc.payload[0].st[:, L.ST_SIDE] == 1).sum())
+    assert (row["sunk_japanese"], row["wrecked_japanese"], row["exited_japanese"]) == (2, 4, 1)
+    assert row["sunk_japanese"] + row["wrecked_japanese"] + row["exited_japanese"] <= units == 7
+    assert g.invariant_violations(sc, b, opts) == []

@@ -1174,12 +1174,15 @@ def final_result_nb(st, sh, n, sc, vp_pct, out, g, ended_by, contact_at_end, exi
         score[1 - side] += award
         st_ = sh[i, L.SH_STATUS]
         wr = st_ != SUNK and wrecked_nb(sh, i)
+        # sunk, wrecked and exited are disjoint: a wreck still decelerating (6.4) can drift off the
+        # map; it counts as exited (DN-E11), though the enemy still scores it as a wreck (9.52)
         if st_ == SUNK:
             sunk[side] += 1
+        elif st_ == EXITED:
+            exited[side] += 1
         elif wr:
             wrecked[side] += 1
         if st_ == EXITED:
-            exited[side] += 1
             if sc[L.SC_EXIT_SCORES]:
                 score[side] += st[i, L.ST_VAL]
         if st_ != SUNK and not wr:
