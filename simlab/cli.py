@@ -67,45 +67,79 @@ def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
 
-def render_report(rows: list[dict], sides: list[str], title: str = "") -> Table:
-    """A rich table of :func:`simlab.report` rows: win rates with 95% Wilson intervals."""
+def render_report(rows: list[dict], sides: list[str], title: str = "", parts: str = "all") -> Table:
+    """A rich table of :func:`simlab.report` rows: win rates with 95% Wilson intervals.
+
+    ``parts`` selects the columns: ``all`` (one wide table), or for a narrow terminal ``params``
+    (cell and its parameters), ``rates`` (cell, games, win rates, draws) or ``scores`` (cell,
+    mean scores, mean turns).
+    """
     t = Table(title=title or None, show_lines=False)
+    show = {"params": parts in ("all", "params"), "rates": parts in ("all", "rates"),
+            "scores": parts in ("all", "scores")}
     t.add_column("cell", justify="right")
-    t.add_column("params", overflow="fold")
-    t.add_column("games", justify="right")
-    for s in sides:
-        t.add_column(f"{s} win rate [95% CI]", justify="right", no_wrap=True)
-    t.add_column("draws", justify="right")
-    for s in sides:
-        t.add_column(f"{s} score ± se", justify="right", no_wrap=True)
-    t.add_column("mean turns", justify="right")
+    if show["params"]:
+        t.add_column("params", overflow="fold")
+    if show["rates"]:
+        t.add_column("games", justify="right", no_wrap=True)
+        for s in sides:
+            t.add_column(f"{s} win rate [95% CI]", justify="right", no_wrap=True)
+        t.add_column("draws", justify="right", no_wrap=True)
+    if show["scores"]:
+        for s in sides:
+            t.add_column(f"{s} score ± se", justify="right", no_wrap=True)
+        t.add_column("mean turns", justify="right", no_wrap=True)
     for r in rows:
-        params = ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "-"
-        cells = [str(r["cell"]), params, f"{r['games']:,}"]
-        for s in sides:
-            v = r["sides"][s]
-            cells.append(f"{_pct(v['win_rate'])} [{_pct(v['ci'][0]).strip()}, {_pct(v['ci'][1]).strip()}]")
-        cells.append(_pct(r["draw_rate"]))
-        for s in sides:
-            v = r["sides"][s]
-            cells.append(f"{v['mean_score']:.2f} ± {v['score_se']:.2f}")
-        cells.append(f"{r['mean_turns']:.2f}")
+        cells = [str(r["cell"])]
+        if show["params"]:
+            cells.append(", ".join(f"{k}={v}" for k, v in r["params"].items()) or "-")
+        if show["rates"]:
+            cells.append(f"{r['games']:,}")
+            for s in sides:
+                v = r["sides"][s]
+                cells.append(f"{_pct(v['win_rate'])} [{_pct(v['ci'][0]).strip()}, {_pct(v['ci'][1]).strip()}]")
+            cells.append(_pct(r["draw_rate"]))
+        if show["scores"]:
+            for s in sides:
+                v = r["sides"][s]
+                cells.append(f"{v['mean_score']:.2f} ± {v['score_se']:.2f}")
+            cells.append(f"{r['mean_turns']:.2f}")
         t.add_row(*cells)
     return t
 
 
-def render_balance(rows: list[dict], sides: list[str]) -> Table:
+def _print_report(rows: list[dict], man: dict) -> None:
+    """The win-rate and balance tables of a sweep. On a terminal too narrow for one wide table
+    (under 180 columns), the parameters, the rates and the scores come as three tables."""
+    title = man["experiment"] if man["experiment"] == man["game"] else f"{man['experiment']} — {man['game']}"
+    if out_console.is_terminal and out_console.width < 180:
+        if any(r["params"] for r in rows):
+            _print_table(render_report(rows, man["sides"], title=f"{title}: cells", parts="params"))
+        _print_table(render_report(rows, man["sides"], title=f"{title}: win rates", parts="rates"))
+        _print_table(render_report(rows, man["sides"], title=f"{title}: scores (VP) and length", parts="scores"))
+        _print_table(render_balance(rows, man["sides"], parts="sides"))
+        _print_table(render_balance(rows, man["sides"], parts="length"))
+    else:
+        _print_table(render_report(rows, man["sides"], title=title))
+        _print_table(render_balance(rows, man["sides"]))
+
+
+def render_balance(rows: list[dict], sides: list[str], parts: str = "all") -> Table:
     """A rich table of the balance metrics of :func:`simlab.report` rows: side advantage, draw
-    rate, game length and end reasons per cell."""
-    t = Table(title="balance per cell (95% intervals)")
+    rate, game length and end reasons per cell. ``parts``: ``all``, or for a narrow terminal
+    ``sides`` (advantage and draws) or ``length`` (turns and end reasons)."""
+    show_sides, show_length = parts in ("all", "sides"), parts in ("all", "length")
+    t = Table(title="balance per cell (95% intervals)" if parts != "length" else "game length and end reasons")
     t.add_column("cell", justify="right")
-    two = len(sides) == 2
+    two = len(sides) == 2 and show_sides
     if two:
-        t.add_column(f"{sides[0]} − {sides[1]} win rate", justify="right")
+        t.add_column(f"{sides[0]} − {sides[1]} win rate", justify="right", no_wrap=True)
         t.add_column("favours", justify="left")
-    t.add_column("draws", justify="right")
-    t.add_column("turns: median (p10–p90, max)", justify="right")
-    t.add_column("end reasons", overflow="fold")
+    if show_sides:
+        t.add_column("draws", justify="right", no_wrap=True)
+    if show_length:
+        t.add_column("turns: median (p10–p90, max)", justify="right")
+        t.add_column("end reasons", overflow="fold", min_width=14)
     for r in rows:
         cells = [str(r["cell"])]
         if two:
@@ -113,12 +147,14 @@ def render_balance(rows: list[dict], sides: list[str]) -> Table:
             cells.append("-" if not adv else
                          f"{100 * adv['difference']:+.1f} [{100 * adv['ci'][0]:+.1f}, {100 * adv['ci'][1]:+.1f}] pts")
             cells.append("-" if not adv else (adv["favoured"] or "neither"))
-        dci = r.get("draw_ci", [r["draw_rate"], r["draw_rate"]])
-        cells.append(f"{_pct(r['draw_rate']).strip()} [{_pct(dci[0]).strip()}, {_pct(dci[1]).strip()}]")
-        tr = r.get("turns")
-        cells.append("-" if not tr else f"{tr['median']:g} ({tr['p10']:g}–{tr['p90']:g}, {tr['max']})")
-        er = r.get("end_reasons") or {}
-        cells.append(", ".join(f"{k} {_pct(v['rate']).strip()}" for k, v in er.items()) or "-")
+        if show_sides:
+            dci = r.get("draw_ci", [r["draw_rate"], r["draw_rate"]])
+            cells.append(f"{_pct(r['draw_rate']).strip()} [{_pct(dci[0]).strip()}, {_pct(dci[1]).strip()}]")
+        if show_length:
+            tr = r.get("turns")
+            cells.append("-" if not tr else f"{tr['median']:.0f} ({tr['p10']:.0f}–{tr['p90']:.0f}, {tr['max']})")
+            er = r.get("end_reasons") or {}
+            cells.append(", ".join(f"{k} {_pct(v['rate']).strip()}" for k, v in er.items()) or "-")
         t.add_row(*cells)
     return t
 
@@ -176,8 +212,7 @@ def sweep(
                           + (f", {rate:,.0f} games/s" if rate else "") + ")")
         _print_provisional(man)
         if rows:
-            _print_table(render_report(rows, man["sides"], title=f"{man['experiment']} — {man['game']}"))
-            _print_table(render_balance(rows, man["sides"]))
+            _print_report(rows, man)
     if res.failures:
         for f in res.failures:
             print(failure_line(f), file=sys.stderr)
@@ -216,8 +251,7 @@ def report(
         sys.stdout.write(report_frame(rows).to_csv(index=False))
     else:
         man = load_manifest(directory)
-        _print_table(render_report(rows, man["sides"], title=f"{man['experiment']} — {man['game']}"))
-        _print_table(render_balance(rows, man["sides"]))
+        _print_report(rows, man)
         if man.get("status") != "complete":
             err_console.print(f"note: this sweep is {man.get('status')}; the table covers the games written so far")
 

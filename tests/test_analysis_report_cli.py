@@ -134,3 +134,29 @@ def test_cli_compare_and_meta(tmp_path, capsys):
     assert code == 0 and "equilibrium mix of red" in out and "value" in out
     code, out, _ = _run(["report", str(tmp_path / "m" / "sweep")], capsys)
     assert code == 0 and "balance per cell" in out
+
+
+def test_the_report_splits_into_narrow_tables_on_a_narrow_terminal(tmp_path, monkeypatch):
+    """On an 80-column terminal no column of the win-rate tables is squeezed to nothing: the
+    parameters, rates, scores, advantage and length come as separate tables, each within 80
+    columns, and every interval is printed whole."""
+    import io
+
+    from rich.console import Console
+
+    import simlab
+    from simlab import cli
+    out = tmp_path / "s"
+    simlab.sweep(game="dawn-of-empire", policy=["us=blockade,hunter"], games=60, seed=3, out=out,
+                 workers=1, progress=False)
+    buf = io.StringIO()
+    monkeypatch.setattr(cli, "out_console", Console(file=buf, width=80, force_terminal=True, color_system=None))
+    rows = simlab.report(out)
+    cli._print_report(rows, simlab.sweeps.runner.load_manifest(out))
+    text = buf.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "policy_us=blockade" in text and "policy_us=hunter" in text
+    for r in rows:
+        lo, hi = r["sides"]["us"]["ci"]
+        assert f"[{100 * lo:.1f}%, {100 * hi:.1f}%]" in text
+    assert "…" not in text

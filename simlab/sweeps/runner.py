@@ -669,11 +669,19 @@ class _Progress:
                 TimeElapsedColumn,
                 TimeRemainingColumn,
             )
+            from rich.table import Column
+            console = Console(stderr=True)
+            # games done, games/s, elapsed and ETA always fit: the label and the bar give way
+            fixed = 2 * len(f"{self.total:,}") + 48
+            room = max(console.width - fixed, 16)
+            bar = max(min(40, room // 3), 5)
             self.p = Progress(
-                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("[bold]{task.description}",
+                           table_column=Column(no_wrap=True, overflow="ellipsis", max_width=room - bar - 2)),
+                BarColumn(bar_width=bar), MofNCompleteColumn(),
                 TextColumn("games"), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
                 TextColumn("ETA"), TimeRemainingColumn(),
-                console=Console(stderr=True), transient=False, refresh_per_second=8,
+                console=console, transient=False, refresh_per_second=8,
             )
             self.p.__enter__()
             self.task = self.p.add_task(self.label, total=self.total, completed=self.done, rate="")
