@@ -393,7 +393,7 @@ def compare(
     workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
     out: Annotated[Path | None, typer.Option(help="output directory (default results/compare-<game>-<time>)")] = None,
     overwrite: Annotated[bool, typer.Option(help="replace the comparison already in --out")] = False,
-    progress: Annotated[bool, typer.Option(help="show progress bars")] = False,
+    progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (worker processes) or dask")] = None,
     scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
@@ -403,7 +403,8 @@ def compare(
     from .sweeps.backends import sweep_backend
 
     def stage_line(r: dict) -> None:
-        err_console.print(f"stage {r['stage'] + 1}: {r['games']:,} games, {r['discordant']:,} discordant "
+        at = f"at game {r['decided_at']:,}: " if r.get("decided_at") else ""
+        err_console.print(f"stage {r['stage'] + 1}: {r['games']:,} games played; {at}{r['discordant']:,} discordant "
                           f"({r['b_better']:,} for B), LLR {r['llr']:+.3f} in ({r['lower']:.3f}, {r['upper']:.3f})"
                           + (f" -> accept {r['decision']}" if r["decision"] else ""))
 
@@ -423,14 +424,16 @@ def compare(
     for label, d in rows:
         t.add_row(label, _pct(d["a_rate"]), _pct(d["b_rate"]),
                   f"{100 * d['difference']:+.2f} [{100 * d['ci'][0]:+.2f}, {100 * d['ci'][1]:+.2f}] pts",
-                  f"{d['a_only']:,} / {d['b_only']:,}", f"{d['p_value']:.3g}")
+                  f"{d['a_only']:,} / {d['b_only']:,}", f"{d['p_value']:.3g}" if d["p_value"] > 0 else "< 1e-300")
     _print_table(t)
     sp = res.get("sprt")
     if sp:
         verdict = {"H0": f"accept P0 = {sp['p0']:g}", "H1": f"accept P1 = {sp['p1']:g}",
                    None: "undecided at the game limit"}[sp["decision"]]
-        out_console.print(f"SPRT ({sp['meaning']}): {verdict} after {sp['games']:,} games per variant "
-                          f"({sp['discordant']:,} discordant, LLR {sp['llr']:+.3f})")
+        when = (f"at game {sp['decided_at']:,} of the {sp['games']:,} played per variant" if sp.get("decided_at")
+                else f"after {sp['games']:,} games per variant")
+        out_console.print(f"SPRT ({sp['meaning']}): {verdict} {when} ({sp['discordant']:,} discordant games up to "
+                          f"then, {sp['b_better']:,} for B, LLR {sp['llr']:+.3f}); the table above covers every game played")
 
 
 # --------------------------------------------------------------------------- meta

@@ -82,6 +82,7 @@ def test_compare_two_experiment_files(tmp_path):
     ({"game": "synthetic", "sprt": "0,0.5"}, "strictly between"),
     ({"game": "synthetic", "sprt": "0.5,0.6", "alpha": 0.7}, "alpha"),
     ({"game": "synthetic", "max_games": 10}, "--max-games"),
+    ({"game": "synthetic"}, "nothing tells variant A from B"),
     ({"game": "synthetic", "side": "green"}, "unknown side"),
     ({"game": "synthetic", "policy_a": ["red=rock,paper"]}, "one cell per variant"),
 ])
@@ -148,3 +149,20 @@ def test_compare_a_data_pack_override_on_a_real_game(tmp_path):
     # a stronger Spanish cruiser on the same dice: Spain wins more often, gaining more games than it loses
     assert d["ci"][0] > 0 and d["b_only"] > d["a_only"]
     assert r["variants"]["b"]["data"] == str(pack) and r["variants"]["a"]["data"] is None
+
+
+def test_an_ad_hoc_comparison_needs_something_to_tell_the_variants_apart(tmp_path):
+    with pytest.raises(InputError, match="nothing tells variant A from B"):
+        compare(game="synthetic", games=10, out=tmp_path / "c", **FAST)
+    assert not (tmp_path / "c").exists()
+
+
+def test_the_sprt_reports_the_game_at_which_it_stopped(tmp_path):
+    """The stopping game is where the discordant count reached the one reported: between it and
+    the end of the stage no further discordant game is counted."""
+    r = compare(game="synthetic", set_a=["bias=0.1"], set_b=["bias=0.5"], sprt="0.5,0.6", stage=400, seed=3,
+                out=tmp_path / "c", **FAST)
+    sp = r["sprt"]
+    assert sp["decision"] == "H1" and 1 <= sp["decided_at"] <= sp["games"] == r["games"]
+    d = r["difference"]["red"]
+    assert sp["discordant"] < d["a_only"] + d["b_only"]

@@ -110,7 +110,10 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
             previous comparison there.
         workers: worker processes; confidence: level of the intervals.
         progress: progress bars; on_stage: called after each SPRT stage with
-            ``{stage, games, discordant, b_better, llr, lower, upper, decision}``.
+            ``{stage, games, discordant, b_better, llr, lower, upper, decision, decided_at}``
+            (``decided_at``: the game, counted from 1 over all stages, at which the LLR crossed a
+            bound; the discordant counts and LLR are those up to it; ``games`` counts every game
+            played, which the paired table covers).
 
     Returns:
         The summary written to ``<out>/compare.json``::
@@ -118,13 +121,14 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
             {game, scenario, sides, side, games, variants: {a: {...}, b: {...}},
              difference: {side: {a_rate, b_rate, difference, ci, a_only, b_only, p_value}},
              draws: {a_rate, b_rate, difference, ci}, sprt: null | {p0, p1, alpha, beta, lower,
-             upper, llr, discordant, b_better, decision, games, stages: [...]}}
+             upper, llr, discordant, b_better, decision, games, decided_at, stages: [...]}}
 
         ``difference`` is B minus A. ``p_value`` is the exact two-sided McNemar (sign) test of no
         difference on the discordant games.
 
     Raises:
-        SpecError, ScenarioError, DataPackError: bad input (nothing played or written).
+        SpecError, ScenarioError, DataPackError: bad input, including an ad hoc comparison with
+            no variant argument at all (nothing played or written).
         SweepStateError: ``out`` is not usable.
     """
     sa, sb = _variant_specs(a, b, game, scenario, policy_a, policy_b, set_a, set_b, data_a, data_b, games, seed)
@@ -155,6 +159,9 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
     if side is not None and side not in sides:
         raise SpecError(f"unknown side '{side}' (sides: {', '.join(sides)})")
     side = side or sides[0]
+    if a is None and b is None and not any((policy_a, policy_b, set_a, set_b, data_a, data_b)):
+        raise SpecError("nothing tells variant A from B; give --set-a/--set-b, --policy-a/--policy-b, "
+                        "--data-a/--data-b or two experiment files (an A/A check needs e.g. --set-a X=1 --set-b X=1)")
     cap = max_games or DEFAULT_MAX_GAMES
     outdir = prepare_out(out, "compare", sa.game, SUMMARY, overwrite)
     if overwrite and outdir.exists():
@@ -187,12 +194,18 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
                 sweeps[tag].append(f"{tag}/stage-{k:04d}")
             wa.append(codes[0])
             wb.append(codes[1])
-            played += n
             ya, yb = codes[0] == si, codes[1] == si
             disc = ya != yb
+            before = state.trials
             state = test.scan(yb[disc], state)
+            decided_at = None
+            if state.decision is not None:
+                # the game (1-based, over all stages) whose discordant result crossed a bound
+                decided_at = played + int(np.flatnonzero(disc)[state.trials - before - 1]) + 1
+            played += n
             rec = {"stage": k, "games": played, "discordant": state.trials, "b_better": state.successes,
-                   "llr": state.llr, "lower": test.lower, "upper": test.upper, "decision": state.decision}
+                   "llr": state.llr, "lower": test.lower, "upper": test.upper, "decision": state.decision,
+                   "decided_at": decided_at}
             stages.append(rec)
             if on_stage:
                 on_stage(rec)
@@ -202,6 +215,7 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
         sprt_info = {"p0": test.p0, "p1": test.p1, "alpha": test.alpha, "beta": test.beta,
                      "lower": test.lower, "upper": test.upper, "llr": state.llr, "discordant": state.trials,
                      "b_better": state.successes, "decision": state.decision, "games": played,
+                     "decided_at": stages[-1]["decided_at"] if stages else None,
                      "stage": stage, "stages": stages,
                      "meaning": f"p = P({side} wins under B | the variants' results for {side} differ)"}
     ca = np.concatenate(wa)
