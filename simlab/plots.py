@@ -156,8 +156,9 @@ def _option_unit(game: str, param: str) -> str:
     return _unit(opt.doc) if opt is not None else ""
 
 
-def scores_figure(path: str | Path, max_cells: int = 12) -> Figure:
-    """Histograms of each side's final score, one panel per cell (at most ``max_cells``).
+def scores_figure(path: str | Path, max_cells: int = 36) -> Figure:
+    """Histograms of each side's final score, one panel per cell (the first ``max_cells``; the
+    title says so when there are more).
 
     Raises:
         SweepStateError: if ``path`` is not a sweep directory with games.
@@ -169,7 +170,8 @@ def scores_figure(path: str | Path, max_cells: int = 12) -> Figure:
     sides = man["sides"]
     t = load_table(p, "games", ["cell"] + [f"score_{s}" for s in sides])
     cell = t["cell"].to_numpy()
-    cells = np.unique(cell)[:max_cells]
+    every = np.unique(cell)
+    cells = every[:max_cells]
     params = {c["cell"]: c["params"] for c in man["cells"]}
     k = len(cells)
     ncol = min(3, k)
@@ -193,7 +195,8 @@ def scores_figure(path: str | Path, max_cells: int = 12) -> Figure:
         ax.legend(fontsize=7)
     for j in range(k, nrow * ncol):
         axes[j // ncol][j % ncol].set_visible(False)
-    fig.suptitle(f"{man['experiment']} — {man['game']}: final scores", fontsize=10)
+    more = f" (cells {cells[0]}–{cells[-1]} of {every.size})" if every.size > cells.size else ""
+    fig.suptitle(f"{man['experiment']} — {man['game']}: final scores{more}", fontsize=10)
     return fig
 
 

@@ -24,8 +24,8 @@ WORKERS = 1
 REPLICATES = 100
 OUT = {out!r}
 DOE_HANDICAP_RANGE = "-6:6"
-MARROJO_POINTS_RANGE = "10:30:10"
-MARROJO_POINTS_HELD = 20
+MARROJO_POINTS_RANGE = "8:20:6"
+MARROJO_POINTS_HELD = 15
 DREADNOUGHT_LIMIT_RANGE = "240:270:10"''',
 }
 
@@ -68,6 +68,8 @@ def test_handicaps_and_bids_notebook(tmp_path):
     nb = run_notebook("handicaps_and_bids.ipynb", tmp_path / "hb")
     out = text_of(nb)
     assert "exact fair handicap: 3.5 VP" in out
+    # the Mar Rojo budget range lies where a budget changes the squadrons (Rule 9's card limits)
+    assert "fair points_nationalist = none" not in out
     for game in ("dawn-of-empire", "mar-rojo", "dreadnought"):
         skipped = f"({game}) is not registered" in out
         assert skipped == (game not in game_names()), game
