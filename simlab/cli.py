@@ -555,8 +555,8 @@ def data_show(
 
 @data_app.command("check")
 def data_check(
-    file: Annotated[Path, typer.Argument(help="override pack (TOML with [pack] game = ...)")],
-    game: Annotated[str | None, typer.Option(help="game name (default: from the file's [pack] game)")] = None,
+    file: Annotated[Path, typer.Argument(help="override pack (TOML with a \\[pack] table: game = ...)")],
+    game: Annotated[str | None, typer.Option(help="game name (default: from the file's \\[pack] table)")] = None,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Validate an override pack and list the values it changes."""

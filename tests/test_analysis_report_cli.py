@@ -160,3 +160,12 @@ def test_the_report_splits_into_narrow_tables_on_a_narrow_terminal(tmp_path, mon
         lo, hi = r["sides"]["us"]["ci"]
         assert f"[{100 * lo:.1f}%, {100 * hi:.1f}%]" in text
     assert "…" not in text
+
+
+@pytest.mark.parametrize("summary,where", [("tune.json", "played"), ("meta.json", "sweep"), ("compare.json", "a and")])
+def test_a_report_on_an_analysis_folder_points_to_its_sweep(tmp_path, summary, where):
+    from simlab.errors import SweepStateError
+    from simlab.sweeps.runner import load_manifest
+    (tmp_path / summary).write_text("{}")
+    with pytest.raises(SweepStateError, match=f"no manifest.json.*{summary}.*{tmp_path}/{where}"):
+        load_manifest(tmp_path)

@@ -719,7 +719,18 @@ def load_manifest(path: str | Path) -> dict:
     try:
         man = store.read_json(MANIFEST)
     except FileNotFoundError:
-        raise SweepStateError(f"{store.display} is not a sweep directory (no {MANIFEST})") from None
+        hint = ""
+        d = store.display
+        for summary, what, where in (("tune.json", "a tune", f"its sweep is {d}/played"),
+                                     ("meta.json", "a meta-game", f"its sweep is {d}/sweep"),
+                                     ("compare.json", "a comparison", f"its sweeps are {d}/a and {d}/b")):
+            try:
+                if store.exists(summary):
+                    hint = f"; it holds {what} ({summary}): {where}"
+                    break
+            except OSError:
+                break
+        raise SweepStateError(f"{store.display} is not a sweep directory (no {MANIFEST}){hint}") from None
     except (OSError, ValueError) as e:
         raise SweepStateError(f"{store.display}/{MANIFEST}: unreadable manifest ({' '.join(str(e).split())})") from None
     if not isinstance(man, dict) or "sides" not in man or "cells" not in man:

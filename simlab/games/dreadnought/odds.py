@@ -212,7 +212,8 @@ def odds_command(
     con.print(t)
     if res["damage_points"]:
         dp = ", ".join(f"{k}: {v:.3f}" for k, v in res["damage_points"].items())
-        con.print(f"damage points: {dp}")
+        con.print(f"Damage Point Table roll (2d6, before dividing by the target's Defense Strength), "
+                  f"damage points: probability — {dp}")
     c = res["data"]["counts"]
     con.print(f"data pack {res['data']['name']} ({res['data']['hash']}): {c['provisional']} provisional values used")
 
