@@ -273,3 +273,26 @@ def test_resume_of_a_precision_sweep_with_a_gap_gives_the_uninterrupted_rows(tmp
     assert res.games_played == 200
     assert not extra.exists()
     assert load(part).equals(load(full.path))
+
+
+def test_ctrl_c_leaves_complete_parts_and_counts_them(tmp_path):
+    """Ctrl-C (SIGINT) mid-sweep: exit 130, manifest ``interrupted``, no temporary files, and
+    ``last_run.games_played`` equal to the rows in the parts written (not 0)."""
+    import pyarrow.parquet as pq
+    out = tmp_path / "int"
+    p = subprocess.Popen(SIMLAB + ["sweep", "--game", "dawn-of-empire", "--games", "200000", "--chunk-size", "500",
+                                   "--seed", "5", "--workers", "1", "--no-progress", "--out", str(out)],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    while len(_parts(out)) < 3:
+        assert p.poll() is None, f"sweep ended before Ctrl-C: {p.stderr.read().decode()[-500:]}"
+        assert time.time() < deadline, "no parts written within 120 s"
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    assert p.wait(timeout=60) == 130
+    p.stderr.close()
+    man = json.loads((out / "manifest.json").read_text())
+    rows = sum(pq.ParquetFile(f).metadata.num_rows for f in _parts(out))
+    assert man["status"] == "interrupted" and 1500 <= rows < 200_000
+    assert man["last_run"]["games_played"] == sum(man["games_written"].values()) == rows
+    assert not list(out.rglob(".*.tmp-*")), "temporary files left behind"

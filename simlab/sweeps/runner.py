@@ -276,17 +276,18 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
     else:
         plan = _PrecisionPlan(cells, spec, chunk_size, make, store, written, sides, ahead=max(2, ex.workers))
     t0 = time.perf_counter()
-    played = 0
+    tally = {"games": 0}
     interrupted = False
     failures: list[dict] = []
     bar = _Progress(plan.total, plan.done_before, enabled=progress,
                     label=f"{spec.name}: {len(cells)} cell(s)")
     try:
         with bar:
-            played = _execute(plan, ex, bar, on_chunk, failures, {c.id: c for c in cells})
+            _execute(plan, ex, bar, on_chunk, failures, {c.id: c for c in cells}, tally)
     except KeyboardInterrupt:
         interrupted = True
         ex.close(cancel=True)
+    played = tally["games"]
     seconds = time.perf_counter() - t0
     plan.discard_extra()
     store.clean_tmp()
@@ -579,11 +580,11 @@ def failure_line(f: dict) -> str:
 MAX_LOST_RETRIES = 3
 
 
-def _execute(plan: _Plan, ex: Backend, bar, on_chunk, failures: list, cells: dict) -> int:
-    """Run a plan on a backend; returns games played. A failed first attempt is retried once
-    (before new chunks start); a failed retry is appended to ``failures``. A retry lost with a
-    worker that another chunk killed is resubmitted (at most ``MAX_LOST_RETRIES`` times)."""
-    played = 0
+def _execute(plan: _Plan, ex: Backend, bar, on_chunk, failures: list, cells: dict, tally: dict) -> None:
+    """Run a plan on a backend, counting the games of written chunks in ``tally["games"]`` (kept
+    when Ctrl-C interrupts). A failed first attempt is retried once (before new chunks start); a
+    failed retry is appended to ``failures``. A retry lost with a worker that another chunk killed
+    is resubmitted (at most ``MAX_LOST_RETRIES`` times)."""
     retry: deque[ChunkTask] = deque()
     lost: dict[tuple[int, int], int] = {}
     while True:
@@ -601,7 +602,7 @@ def _execute(plan: _Plan, ex: Backend, bar, on_chunk, failures: list, cells: dic
             key = (o.task.cell, o.task.start)
             if o.result is not None:
                 plan.done(o.result)
-                played += o.result["games"]
+                tally["games"] += o.result["games"]
                 bar.advance(o.result["games"])
                 if on_chunk:
                     on_chunk(o.result)
@@ -614,7 +615,6 @@ def _execute(plan: _Plan, ex: Backend, bar, on_chunk, failures: list, cells: dic
                 failures.append(f)
                 plan.failed(o.task)
                 bar.log(failure_line(f))
-    return played
 
 
 def _abs_file(path: str | None) -> str | None:
