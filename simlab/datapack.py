@@ -295,6 +295,21 @@ def _validate(rows: Rows, schema: PackSchema, where: str, partial: bool = False)
                 raise DataPackError(f"{where}: {table}.{key}.{loc}: {err['msg']}") from None
 
 
+def _check_new_row(where: str, table: str, key: str, fields: dict, ts, known: list[str]) -> None:
+    """A row an override pack adds must be whole; a near miss of a known key is most likely a typo."""
+    try:
+        ts.row.model_validate({f: v.value for f, v in fields.items()})
+    except ValidationError as e:
+        missing = [str(err["loc"][0]) for err in e.errors() if err["type"] == "missing" and err["loc"]]
+        if not missing:
+            return  # a bad value: reported with its field by the full validation
+        import difflib
+        near = difflib.get_close_matches(key, known, n=1)
+        hint = f"; did you mean '{near[0]}'?" if near else ""
+        raise DataPackError(f"{where}: {table}.{key} is not in the pack, and as a new row it lacks "
+                            f"{', '.join(missing)}{hint}") from None
+
+
 def load_pack(path: str | Path, schema: PackSchema) -> DataPack:
     """Load and validate a base data pack.
 
@@ -395,6 +410,8 @@ def apply_override(base: DataPack, path: str | Path, schema: PackSchema) -> tupl
             if key not in dest and not ts.open:
                 known = ", ".join(list(dest)[:8])
                 raise DataPackError(f"{p.name}: unknown row {table}.{key} (this table takes no new rows; known: {known}...)")
+            if key not in dest:
+                _check_new_row(p.name, table, key, fields, ts, list(dest))
             row = dest.setdefault(key, {})
             for fname, v in fields.items():
                 if fname not in fields_known:

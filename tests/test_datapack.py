@@ -124,6 +124,14 @@ def test_doe_pack_show_and_check(tmp_path, capsys):
     assert shown["counts"]["user"] == 1 and shown["hash"] == res["hash"]
 
 
+def test_a_misspelt_unit_in_an_override_is_named_as_a_new_row_with_a_suggestion(tmp_path):
+    o = tmp_path / "typo.toml"
+    o.write_text('[pack]\ngame = "dawn-of-empire"\n[units.Brooklin]\nattack = 4\n')
+    with pytest.raises(DataPackError, match=r"units\.Brooklin is not in the pack, and as a new row it lacks side.*"
+                                            r"did you mean 'Brooklyn'\?"):
+        data_check(o)
+
+
 def test_override_flows_into_a_sweep_manifest(tmp_path):
     import simlab
     o = tmp_path / "mine.toml"
