@@ -296,3 +296,16 @@ def test_ctrl_c_leaves_complete_parts_and_counts_them(tmp_path):
     assert man["status"] == "interrupted" and 1500 <= rows < 200_000
     assert man["last_run"]["games_played"] == sum(man["games_written"].values()) == rows
     assert not list(out.rglob(".*.tmp-*")), "temporary files left behind"
+
+
+def test_a_script_without_the_main_guard_is_told_so(tmp_path):
+    """Spawned workers import the user's script; one that starts a sweep at import time gets one
+    line naming the missing ``if __name__ == "__main__":`` instead of tracebacks about a busy
+    output directory."""
+    script = tmp_path / "noguard.py"
+    script.write_text("import simlab\n"
+                      f"simlab.sweep(game='doe-battle', games=2000, chunk_size=500, workers=2, out={str(tmp_path / 'o')!r}, "
+                      "progress=False)\n")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert 'put the sweep under `if __name__ == "__main__":`' in r.stderr
+    assert "Traceback" not in r.stderr and "another sweep" not in r.stderr

@@ -105,6 +105,17 @@ def _open_out(out: str | Path) -> tuple[Store, Path | str]:
     return store, (store.url if not store.local or isinstance(out, str) and "://" in out else Path(out))
 
 
+def _refuse_in_a_starting_worker() -> None:
+    """A script without ``if __name__ == "__main__":`` re-runs its sweep in every spawned worker,
+    as the worker imports the script; stop that worker with one line saying so."""
+    import multiprocessing
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        sys.stderr.write("simlab: error: a sweep was started while a worker process was importing your script; "
+                         "put the sweep under `if __name__ == \"__main__\":` (Python's spawn start method needs it)\n")
+        sys.stderr.flush()
+        raise SystemExit(2)
+
+
 def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | None = None,
               resume: bool = False, overwrite: bool = False, progress: bool = True,
               on_chunk: Callable[[dict], None] | None = None, backend: str | None = None,
@@ -139,6 +150,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
         SweepStateError: ``out`` holds something else, is locked by another sweep, or ``resume``
             finds a different spec, data pack or simlab version.
     """
+    _refuse_in_a_starting_worker()
     if backend is None and scheduler is None:
         backend, scheduler = current_backend()  # set by `with sweep_backend(...)` (tune, compare, meta)
     backend = check_backend(backend, scheduler, workers)
