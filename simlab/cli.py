@@ -674,8 +674,9 @@ def _one_line(msg: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``simlab`` console script; returns the exit status.
 
-    Bad input of any kind (an InputError from the library, a usage error from the command line)
-    prints one line ``simlab: error: ...`` on stderr and returns 2, with no traceback.
+    Bad input of any kind (an InputError from the library, a usage error from the command line,
+    a path the system cannot read or create, a file nested too deeply to parse) prints one line
+    ``simlab: error: ...`` on stderr and returns 2, with no traceback.
     """
     cmd = typer.main.get_command(app)
     errs = _click_errors()
@@ -703,6 +704,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # pragma: no cover - e.g. `simlab report | head`
         return 0
+    except OSError as e:
+        # a path that cannot be read or created (a file where a folder should be, a name too
+        # long, /proc, no permission, a full disk): the system's one line, with the path
+        where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+        print(f"simlab: error: {where}{_one_line(e.strerror or e)}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("simlab: error: an input file is nested too deeply to read", file=sys.stderr)
+        return 2
     # without standalone mode click returns the code of a `typer.Exit(code)` raised by a command
     return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
 

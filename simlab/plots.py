@@ -294,10 +294,8 @@ def _sweep_dir(p: Path) -> Path:
 
 
 def _has_numeric_grid(p: Path) -> bool:
-    try:
-        man = json.loads((_sweep_dir(p) / "manifest.json").read_text())
-    except (OSError, json.JSONDecodeError, SweepStateError):
-        return False
+    from .sweeps.runner import load_manifest
+    man = load_manifest(_sweep_dir(p))  # a damaged manifest is reported here, in one line
     for k in man.get("grid_options", []):
         vals = [c["params"].get(k) for c in man.get("cells", [])]
         if vals and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):

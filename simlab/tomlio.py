@@ -22,8 +22,9 @@ def read_toml(path: str | Path, error: type[InputError], what: str) -> dict:
         The document as a dict.
 
     Raises:
-        error: on a missing file, a directory, a TOML syntax error (duplicate keys included) or a
-            file that is not UTF-8, with a one-line message.
+        error: on a missing file, a directory, a path the system cannot read, a TOML syntax error
+            (duplicate keys included), a document nested too deeply, or a file that is not UTF-8,
+            with a one-line message.
     """
     p = Path(path)
     try:
@@ -39,3 +40,9 @@ def read_toml(path: str | Path, error: type[InputError], what: str) -> dict:
         raise error(f"{p.name}: not a UTF-8 text file") from None
     except PermissionError:
         raise error(f"{what} is not readable: {p}") from None
+    except RecursionError:
+        raise error(f"{p.name}: nested too deeply to read") from None
+    except OSError as e:  # a file where a folder should be, a name too long, an unreadable device
+        raise error(f"{what} cannot be read: {p}: {e.strerror or e}") from None
+    except ValueError as e:  # e.g. a NUL byte in the path
+        raise error(f"{what}: bad path {str(p)!r}: {e}") from None

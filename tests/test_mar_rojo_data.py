@@ -150,3 +150,17 @@ def test_card_events_table(tmp_path):
     total = sum(b.games[f"sunk_{s}_{t}"].astype(int) for s in SIDE_NAMES
                 for t in ("capital", "destroyer", "auxiliary", "submarine", "merchant", "aircraft"))
     assert np.array_equal(per_game, total)
+
+
+@pytest.mark.parametrize("body,needle", [
+    ("[constants.hand_limit]\nvalue = 9\n", "hand_limit 9 must be 1..8"),
+    ("[constants.hand_limit]\nvalue = 0\n", "hand_limit 0 must be 1..8"),
+    ("[constants.opening_hand]\nvalue = 6\n", "opening_hand 6 exceeds hand_limit 5"),
+])
+def test_hand_sizes_the_kernel_cannot_hold_are_refused(tmp_path, body, needle):
+    """A hand limit beyond the kernel's hand array would write past it (found by a breaker
+    session: hand_limit 12 gave plausible-looking but corrupt results)."""
+    over = tmp_path / "hand.toml"
+    over.write_text('[pack]\ngame = "mar-rojo"\n' + body)
+    with pytest.raises(DataPackError, match=needle):
+        GAME.load_data(over)

@@ -684,12 +684,13 @@ class _Progress:
             from rich.table import Column
             console = Console(stderr=True)
             # games done, games/s, elapsed and ETA always fit: the label and the bar give way
-            fixed = 2 * len(f"{self.total:,}") + 48
+            fixed = 2 * len(f"{self.total:,}") + 46
             room = max(console.width - fixed, 16)
-            bar = max(min(40, room // 3), 5)
+            label_w = max(min(len(self.label), room - 6), 8)
+            bar = max(min(40, room - label_w - 1), 5)
             self.p = Progress(
                 TextColumn("[bold]{task.description}",
-                           table_column=Column(no_wrap=True, overflow="ellipsis", max_width=room - bar - 2)),
+                           table_column=Column(no_wrap=True, overflow="ellipsis", max_width=label_w)),
                 BarColumn(bar_width=bar), MofNCompleteColumn(),
                 TextColumn("games"), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
                 TextColumn("ETA"), TimeRemainingColumn(),
@@ -747,6 +748,14 @@ def load_manifest(path: str | Path) -> dict:
         raise SweepStateError(f"{store.display}/{MANIFEST}: unreadable manifest ({' '.join(str(e).split())})") from None
     if not isinstance(man, dict) or "sides" not in man or "cells" not in man:
         raise SweepStateError(f"{store.display}/{MANIFEST} is not a simlab sweep manifest")
+    sides, cells = man["sides"], man["cells"]
+    ok = (isinstance(sides, list) and sides and all(isinstance(x, str) for x in sides)
+          and isinstance(cells, list)
+          and all(isinstance(c, dict) and type(c.get("cell")) is int and isinstance(c.get("params"), dict)
+                  for c in cells)
+          and isinstance(man.get("grid_options", []), list))
+    if not ok:
+        raise SweepStateError(f"{store.display}/{MANIFEST} is damaged (sides, cells or grid options malformed)")
     return man
 
 

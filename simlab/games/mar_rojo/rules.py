@@ -64,6 +64,7 @@ from .layout import (
     C_TORP,
     C_TYPE,
     CONSTANT_NAMES,
+    HAND_CAP,
     NC,
     NRT,
     PILE_CAP,
@@ -168,7 +169,8 @@ def check_pack(pack: DataPack) -> None:
 
     Raises:
         DataPackError: on a missing table or row, a points row with min above max, a deck with
-            more cards than the kernel holds, or not exactly one The End card.
+            more cards than the kernel holds, not exactly one The End card, a hand limit outside
+            1..HAND_CAP, or an opening hand above the hand limit.
     """
     t = pack.tables
     need = {
@@ -194,6 +196,13 @@ def check_pack(pack: DataPack) -> None:
     for k, r in t["actions"].items():
         if r["night_remove"].value > r["count"].value:
             raise DataPackError(f"data pack {pack.name}: actions.{k}: night_remove exceeds count")
+    limit = t["constants"]["hand_limit"]["value"].value
+    opening = t["constants"]["opening_hand"]["value"].value
+    if not 1 <= limit <= HAND_CAP:
+        raise DataPackError(f"data pack {pack.name}: constants.hand_limit {limit} must be 1..{HAND_CAP} "
+                            "(the kernel's hand holds that many cards)")
+    if opening > limit:
+        raise DataPackError(f"data pack {pack.name}: constants.opening_hand {opening} exceeds hand_limit {limit} (Rules 3.2, 4)")
 
 
 SCHEMA = PackSchema(
