@@ -166,3 +166,23 @@ def test_the_sprt_reports_the_game_at_which_it_stopped(tmp_path):
     assert sp["decision"] == "H1" and 1 <= sp["decided_at"] <= sp["games"] == r["games"]
     d = r["difference"]["red"]
     assert sp["discordant"] < d["a_only"] + d["b_only"]
+
+
+def test_bad_input_found_only_by_play_leaves_earlier_analyses_untouched(tmp_path):
+    """A budget no squadron can meet is found by playing; tune, compare and meta report it before
+    they replace (--overwrite) or create their folder (found by a breaker session)."""
+    from simlab.analysis import tune
+    t0 = tmp_path / "t0"
+    tune("synthetic", param="handicap", range_="-2:2", games=50, out=t0, **FAST)
+    before = sorted(p.name for p in t0.iterdir())
+    with pytest.raises(InputError, match="no nationalist squadron"):
+        tune("mar-rojo", param="points_nationalist", range_="0:2", scenario="points-built", games=20, out=t0,
+             overwrite=True, **FAST)
+    assert sorted(p.name for p in t0.iterdir()) == before
+    with pytest.raises(InputError, match="no nationalist squadron"):
+        compare(game="mar-rojo", scenario="points-built", set_a=["points_nationalist=1"],
+                set_b=["points_nationalist=15"], games=20, out=tmp_path / "c0", **FAST)
+    with pytest.raises(InputError, match="no nationalist squadron"):
+        meta("mar-rojo", scenario="points-built", set_=["points_nationalist=1"], games=20, out=tmp_path / "m0",
+             **FAST)
+    assert not (tmp_path / "c0").exists() and not (tmp_path / "m0").exists()

@@ -48,6 +48,21 @@ def prepare_out(out: str | Path | None, kind: str, name: str, summary: str, over
     return p
 
 
+def preflight(*specs) -> None:
+    """Play one game of each cell of each spec in this process, so that bad input that only play
+    reveals (a scenario with options no squadron can meet) is reported before an analysis
+    replaces or creates its output directory.
+
+    Raises:
+        InputError: what the game raises.
+    """
+    from ..sweeps.runner import _preflight
+    from ..sweeps.spec import expand
+    for spec in specs:
+        game, cells, info = expand(spec)
+        _preflight(game, cells, info, spec)
+
+
 def clear_out(p: Path, summary: str) -> None:
     """Remove a previous analysis (its summary and its sweep folders) from ``p``."""
     if (p / summary).exists():

@@ -31,7 +31,7 @@ from ..stats.paired import paired_difference, paired_table
 from ..stats.sprt import SPRT, SprtState
 from ..sweeps.runner import run_sweep
 from ..sweeps.spec import expand, load_spec, spec_from_args
-from .common import clear_out, prepare_out, rate, read_outcomes, write_json
+from .common import clear_out, preflight, prepare_out, rate, read_outcomes, write_json
 
 __all__ = ["STAGE_KEY", "compare", "parse_sprt"]
 
@@ -164,6 +164,7 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
                         "--data-a/--data-b or two experiment files (an A/A check needs e.g. --set-a X=1 --set-b X=1)")
     cap = max_games or DEFAULT_MAX_GAMES
     outdir = prepare_out(out, "compare", sa.game, SUMMARY, overwrite)
+    preflight(sa, sb)
     if overwrite and outdir.exists():
         clear_out(outdir, SUMMARY)
     outdir.mkdir(parents=True, exist_ok=True)

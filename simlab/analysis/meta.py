@@ -22,7 +22,7 @@ from ..stats.metagame import solve_zero_sum
 from ..stats.tuning import pattern_counts
 from ..sweeps.runner import run_sweep
 from ..sweeps.spec import expand, spec_from_args
-from .common import clear_out, outcome_matrix, prepare_out, rate, read_outcomes, write_json
+from .common import clear_out, outcome_matrix, preflight, prepare_out, rate, read_outcomes, write_json
 
 __all__ = ["meta", "payoff_matrix"]
 
@@ -101,6 +101,7 @@ def meta(game: str, *, policies: Sequence[str] = (), scenario: str | None = None
     if m * n < 2:
         raise SpecError("the meta-game needs at least two policy pairings (give a side more than one policy)")
     outdir = prepare_out(out, "meta", game, SUMMARY, overwrite)
+    preflight(spec)
     if overwrite and outdir.exists():
         clear_out(outdir, SUMMARY)
     outdir.mkdir(parents=True, exist_ok=True)

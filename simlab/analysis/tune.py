@@ -40,7 +40,16 @@ from ..stats.tuning import (
 )
 from ..sweeps.runner import DEFAULT_MAX_GAMES, run_sweep
 from ..sweeps.spec import SweepSpec, check_precision, expand, spec_from_args
-from .common import clear_out, outcome_matrix, prepare_out, rate, read_outcomes, winner_codes, write_json
+from .common import (
+    clear_out,
+    outcome_matrix,
+    preflight,
+    prepare_out,
+    rate,
+    read_outcomes,
+    winner_codes,
+    write_json,
+)
 
 __all__ = ["METHODS", "bid_table", "parse_range", "tune"]
 
@@ -243,6 +252,10 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
             f"; {why}" if why and method == "auto" else "")
 
     outdir = prepare_out(out, "tune", f"{game}-{param}", SUMMARY, overwrite)
+    if source is None:
+        first_base = opt.default if values[0] <= opt.default <= values[-1] else values[0]
+        preflight(dataclasses.replace(spec, options={**spec.options, param: first_base}) if use_score
+                  else dataclasses.replace(spec, grid={param: [str(v) for v in values]}))
     if overwrite:
         if outdir.exists():
             clear_out(outdir, SUMMARY)
