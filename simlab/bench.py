@@ -27,6 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import SpecError
+
 __all__ = ["TARGETS", "run_benchmarks", "to_markdown"]
 
 #: name -> (comparison, value, unit): the speed targets the issues set.
@@ -138,6 +140,9 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None,
         only: run only benchmarks whose name contains one of these strings.
         log: called with a line per finished figure.
 
+    Raises:
+        SpecError: an ``only`` string that matches no benchmark (nothing is run).
+
     Returns:
         ``{"machine": {...}, "command": str, "results": [{name, unit, median, min, max, n, detail,
         target?, met?}]}``.
@@ -148,6 +153,16 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None,
 
     def wanted(name: str) -> bool:
         return not only or any(o in name for o in only)
+
+    if only:
+        names = ["cli/start-up to first battle"]
+        for gname in game_names():
+            game = get_game(gname)
+            names += [f"{gname}/{c['name']}" for c in game.bench_cases(quick=True)]
+            names += [f"{gname}/{scen}" for scen in game.bench_scenarios()]
+        missing = [o for o in only if not any(o in n for n in names)]
+        if missing:
+            raise SpecError(f"--only {missing[0]!r} matches no benchmark (names: {', '.join(names)})")
 
     results: list[dict] = []
     for gname in game_names():

@@ -582,6 +582,8 @@ def bench(
 ) -> None:
     """Measure kernels and games: battles or games per second, 1 vs 2 workers, CLI start-up."""
     from .bench import run_benchmarks, to_markdown
+    if write is not None and (write.is_dir() or not write.parent.is_dir()):
+        raise InputError(f"--write {write}: not a file in an existing folder (checked before the benchmarks run)")
     res = run_benchmarks(quick=quick, only=only or [], log=lambda m: err_console.print(m))
     if write is not None:
         write.write_text(to_markdown(res))

@@ -76,7 +76,7 @@ def _variant_specs(a, b, game, scenario, policy_a, policy_b, set_a, set_b, data_
         return sa, sb
     if game is None:
         raise SpecError("give two experiment files (A.toml B.toml), or --game with --set-a/--set-b etc.")
-    common = {"scenario": scenario, "games": games or 10_000, "seed": 0 if seed is None else seed}
+    common = {"scenario": scenario, "games": 10_000 if games is None else games, "seed": 0 if seed is None else seed}
     sa = spec_from_args(game, policy=policy_a, set_=set_a, data=str(data_a) if data_a else None,
                         name="variant-a", **common)
     sb = spec_from_args(game, policy=policy_b, set_=set_b, data=str(data_b) if data_b else None,
@@ -143,6 +143,8 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
             raise SpecError(f"--sprt: {e}") from None
         if stage < 1:
             raise SpecError(f"--stage must be at least 1 (got {stage})")
+        if max_games is not None and max_games < 1:
+            raise SpecError(f"--max-games must be at least 1 (got {max_games})")
     elif max_games is not None:
         raise SpecError("--max-games only applies with --sprt")
     sa = dataclasses.replace(sa, crn=True, grid={}, name="variant-a")
@@ -162,7 +164,7 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
     if a is None and b is None and not any((policy_a, policy_b, set_a, set_b, data_a, data_b)):
         raise SpecError("nothing tells variant A from B; give --set-a/--set-b, --policy-a/--policy-b, "
                         "--data-a/--data-b or two experiment files (an A/A check needs e.g. --set-a X=1 --set-b X=1)")
-    cap = max_games or DEFAULT_MAX_GAMES
+    cap = DEFAULT_MAX_GAMES if max_games is None else max_games
     outdir = prepare_out(out, "compare", sa.game, SUMMARY, overwrite)
     preflight(sa, sb)
     if overwrite and outdir.exists():

@@ -201,7 +201,7 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     else:
         if cell is not None:
             raise SpecError("--cell only applies with --from-sweep")
-        spec = spec_from_args(game, scenario=scenario, policy=policy, set_=set_, games=games or 2000, seed=seed,
+        spec = spec_from_args(game, scenario=scenario, policy=policy, set_=set_, games=2000 if games is None else games, seed=seed,
                               crn=True, data=str(data) if data else None, name=f"tune-{param}",
                               precision=precision, max_games=max_games)
         check_precision(spec)
@@ -274,7 +274,7 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
             # nearer 1/2: play enough games for the worst case p = 1/2 (Wilson ~ z/(2 sqrt(n)))
             z = 1.959963984540054
             need = math.ceil((z / (2 * precision)) ** 2)
-            cap = max_games or DEFAULT_MAX_GAMES
+            cap = DEFAULT_MAX_GAMES if max_games is None else max_games
             s1 = dataclasses.replace(s1, games=max(spec.games, min(need, cap)), precision=None, max_games=None)
             say(f"score-only shortcut with --precision {precision:g}: playing {s1.games:,} games, enough for "
                 "every value's win rates whatever they are")

@@ -145,6 +145,9 @@ def soak(games: int = 100_000, names: list[str] | None = None, *, options: dict[
     """
     if games < 1 or batch < 1:
         raise SpecError(f"--games and --batch must be at least 1 (got {games}, {batch})")
+    from ..sweeps.spec import MAX_GAMES
+    if games > MAX_GAMES:
+        raise SpecError(f"--games must be at most {MAX_GAMES:,} (got {games})")
     if not (timeout > 0 and math.isfinite(timeout)):
         raise SpecError(f"--timeout must be a positive number of seconds (got {timeout})")
     if workers is not None and workers < 1:

@@ -768,6 +768,10 @@ def odds_dict(s: BattleSetup, r: BattleOdds, *, method: str, auto: bool, rounds:
 
 
 # --------------------------------------------------------------------------- façade and CLI
+#: the most Monte Carlo battles one ``odds`` call plays (about three hours at a million a second)
+MAX_MC_BATTLES = 10**10
+
+
 def game_odds(game, battle: str | Path | None = None, *, rounds: int | None = None, method: str = "auto",
               games: int | None = None, seed: int = 0, data: str | Path | None = None,
               options: dict | None = None) -> dict[str, Any]:
@@ -786,8 +790,13 @@ def game_odds(game, battle: str | Path | None = None, *, rounds: int | None = No
         provisional ones among them: ``provisional_used``).
 
     Raises:
-        ScenarioError, DataPackError, SpecError: bad input (one line).
+        ScenarioError, DataPackError, SpecError: bad input (one line), including a seed outside
+            0..2**64-1 or more than MAX_MC_BATTLES battles.
     """
+    if not 0 <= seed < 2**64:
+        raise SpecError(f"--seed must be in 0..2**64-1 (got {seed})")
+    if games is not None and not 1 <= games <= MAX_MC_BATTLES:
+        raise SpecError(f"--mc must be 1..{MAX_MC_BATTLES:,} battles (got {games})")
     if data is not None and not Path(data).is_file():
         raise DataPackError(f"data pack override not found: {data}")
     pack = game.load_data(data)
