@@ -254,6 +254,13 @@ def report(
         _print_report(rows, man)
         if man.get("status") != "complete":
             err_console.print(f"note: this sweep is {man.get('status')}; the table covers the games written so far")
+        written = man.get("games_written")
+        if isinstance(written, dict):
+            expected = sum(int(v) for v in written.values() if isinstance(v, int))
+            found = sum(r["games"] for r in rows)
+            if found != expected:
+                err_console.print(f"warning: the manifest records {expected:,} games written but {found:,} are there "
+                                  "(Parquet parts missing or added by hand); `simlab sweep ... --resume` replays missing chunks")
 
 
 # --------------------------------------------------------------------------- tune

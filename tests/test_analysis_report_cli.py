@@ -169,3 +169,15 @@ def test_a_report_on_an_analysis_folder_points_to_its_sweep(tmp_path, summary, w
     (tmp_path / summary).write_text("{}")
     with pytest.raises(SweepStateError, match=f"no manifest.json.*{summary}.*{tmp_path}/{where}"):
         load_manifest(tmp_path)
+
+
+def test_report_warns_when_parts_are_missing(tmp_path, capsys):
+    import simlab
+    from simlab.cli import main
+    out = tmp_path / "s"
+    simlab.sweep(game="doe-battle", games=200, chunk_size=50, seed=1, out=out, workers=1, progress=False)
+    sorted((out / "games").rglob("part-*.parquet"))[0].unlink()
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "records 200 games written but 150 are there" in " ".join(err.split())
