@@ -268,7 +268,9 @@ def render_points(summary: dict) -> Table:
     """The bid/handicap table of a tune: each value's win, draw and loss rates with 95% intervals
     (with two sides one side's losses are the other's wins, so loss columns are shown for more)."""
     sides = summary["sides"]
-    t = Table(title=f"{summary['param']}: win / draw / loss rates, % [95% Wilson interval]")
+    pols = ", ".join(f"{k}={v}" for k, v in (summary.get("policies") or {}).items())
+    where = f"{summary.get('game', '')} / {summary.get('scenario', '')}" + (f", {pols}" if pols else "")
+    t = Table(title=f"{summary['param']}: win / draw / loss rates, % [95% Wilson interval]\n({where})")
     t.add_column(summary["param"] + (f" ({summary['unit']})" if summary.get("unit") else ""), justify="right")
     t.add_column("games", justify="right")
     for s in sides:

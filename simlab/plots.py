@@ -83,8 +83,9 @@ def tune_figure(summary: dict) -> Figure:
     ax.set_ylim(-0.02, 1.02)
     what = ("equal win rates" if summary.get("target") is None
             else f"{summary.get('side')} win rate = {summary['target']:g}")
+    pols = ", ".join(f"{k}={v}" for k, v in (summary.get("policies") or {}).items())
     ax.set_title(f"{summary['game']} / {summary['scenario']}: {summary['param']} for {what} "
-                 f"({summary['method']})", fontsize=10)
+                 f"({summary['method']})" + (f"\n{pols}" if pols else ""), fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="best")
     return fig
