@@ -11,17 +11,27 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .analysis import compare, meta, tune
 from .errors import DataPackError, SpecError
 from .games import game_names, get_game
-from .plots import plot
 from .results import load, report
 from .sweeps.runner import SweepResult, run_sweep
 from .sweeps.spec import SweepSpec, load_spec, spec_from_args
 from .tomlio import read_toml
 
-__all__ = ["compare", "data_check", "data_show", "list_games", "load", "meta", "odds", "plot", "report", "sweep",
-           "tune"]
+__all__ = ["compare", "data_check", "data_show", "list_games", "load", "meta", "odds", "plot", "report", "sweep",  # noqa: F822
+           "tune"]  # compare, meta, plot, tune: loaded by __getattr__ below
+
+
+def __getattr__(name: str):
+    # the analyses and plots import scipy.optimize and matplotlib: load them when first asked
+    # for, so that `simlab sweep` starts without them
+    if name in ("compare", "meta", "tune"):
+        from . import analysis
+        return getattr(analysis, name)
+    if name == "plot":
+        from .plots import plot
+        return plot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None = None,
