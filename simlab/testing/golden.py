@@ -1,0 +1,221 @@
+"""Golden outputs: proof that a change moved no output row.
+
+For every registered game, every built-in scenario is played under the default policies, and every
+policy of each side against the other sides' defaults: 256 games per cell at a fixed master seed,
+through the real sweep runner (one worker), exactly as ``simlab sweep`` writes them. Each cell's
+entry holds the sha256 of its sorted games table (:func:`table_digest`) and a short readable trace
+of game 0 (:func:`trace_game0`: the game's events table grouped by turn, when it has one).
+
+``make golden`` (``python -m simlab.testing.golden --write tests/golden``) regenerates the files;
+``tests/test_golden.py`` replays every cell and compares. A refactor keeps them byte for byte; a
+rule or policy change that moves rows on purpose regenerates them in a commit that names the rule.
+
+What the digest covers: every column of the games table except ``experiment`` (the sweep's name)
+and the ``knob_*`` columns (the policies' knob values, which describe what played rather than what
+happened), sorted by name, each with its Arrow type, rows in ``game_index`` order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+__all__ = ["GAMES_PER_CELL", "SEED", "golden_cells", "play_cell", "table_digest", "trace_game0", "write_golden"]
+
+#: games per golden cell
+GAMES_PER_CELL = 256
+#: master seed of every golden sweep
+SEED = 20261201
+#: columns the digest leaves out (see the module docstring)
+EXCLUDED = ("experiment",)
+EXCLUDED_PREFIXES = ("knob_",)
+#: options that turn on a game's events table, by game (the trace is read from it)
+TRACE_OPTIONS = {"dreadnought": {"shots": True}, "mar-rojo": {"card_events": True}}
+#: at most this many events of game 0 are written to a trace
+TRACE_EVENTS = 12
+#: cells beyond the policy pairings, by game: options the README's main jobs use
+EXTRA_CELLS = {"doe-battle": [{"scenario": "puerto-rico-passage", "options": {"speed_disengage": "when-able"}}]}
+
+
+def golden_cells(game_name: str) -> list[dict]:
+    """The golden cells of one game: ``[{"scenario": str, "policies": {side: policy}}]``.
+
+    Every built-in scenario under the default policies, then, per side, every other policy of
+    that side against the other sides' defaults (no cell twice).
+    """
+    from ..games import get_game
+
+    game = get_game(game_name)
+    cells: list[dict] = []
+    seen: set = set()
+    for sc in game.scenarios:
+        sides = game.sides or game.load_scenario(sc, game.load_data()).sides
+        base = game.resolve_policies(sides, {})
+        variants = [dict(base)]
+        for s in sides:
+            for p in game.side_policies(s):
+                variants.append({**base, s: p})
+        for pol in variants:
+            key = (sc, tuple(sorted(pol.items())))
+            if key in seen:
+                continue
+            seen.add(key)
+            cells.append({"scenario": sc, "policies": pol, "options": {}})
+    for extra in EXTRA_CELLS.get(game_name, []):
+        sides = game.sides or game.load_scenario(extra["scenario"], game.load_data()).sides
+        cells.append({"scenario": extra["scenario"], "policies": game.resolve_policies(sides, {}),
+                      "options": dict(extra["options"])})
+    return cells
+
+
+def table_digest(t: pa.Table) -> str:
+    """sha256 of a games table: columns sorted by name (less ``EXCLUDED``), each as ``name:type``
+    and then its values in row order, as Arrow IPC bytes. Rows must already be in a fixed order.
+    """
+    names = sorted(c for c in t.column_names
+                   if c not in EXCLUDED and not c.startswith(EXCLUDED_PREFIXES))
+    h = hashlib.sha256()
+    for c in names:
+        col = t.column(c).combine_chunks()
+        if pa.types.is_dictionary(col.type):
+            col = col.cast(col.type.value_type)
+        h.update(f"{c}:{col.type}\n".encode())
+        sink = pa.BufferOutputStream()
+        one = pa.table({c: col})
+        with pa.ipc.new_stream(sink, one.schema) as w:
+            w.write_table(one)
+        h.update(sink.getvalue().to_pybytes())
+    return h.hexdigest()
+
+
+def _jsonable(v):
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (np.floating,)):
+        return round(float(v), 6)
+    if isinstance(v, float):
+        return round(v, 6)
+    if isinstance(v, (np.bool_,)):
+        return bool(v)
+    return v
+
+
+def play_cell(game_name: str, scenario: str, policies: dict, options: dict | None = None,
+              games: int = GAMES_PER_CELL, seed: int = SEED, tmp: Path | None = None) -> pa.Table:
+    """Play one golden cell through the sweep runner (one worker) and return its games table,
+    sorted by ``game_index``.
+    """
+    from ..results import load_table
+    from ..sweeps.runner import run_sweep
+    from ..sweeps.spec import spec_from_args
+
+    spec = spec_from_args(game_name, scenario=scenario, policy=[f"{s}={p}" for s, p in policies.items()],
+                          set_=[f"{k}={v}" for k, v in (options or {}).items()], games=games, seed=seed, name="golden")
+    with tempfile.TemporaryDirectory(dir=tmp) as d:
+        run_sweep(spec, Path(d) / "s", workers=1, progress=False)
+        return load_table(Path(d) / "s")
+
+
+def trace_game0(game_name: str, scenario: str, policies: dict, options: dict, row0: dict, seed0: int) -> dict:
+    """A short readable trace of game 0: its games-table row and, where the game writes an events
+    table, how many events fell in each turn and the first ``TRACE_EVENTS`` of them.
+
+    The events are played again with ``play_batch`` on game 0's own seed and the options that turn
+    the events on (``TRACE_OPTIONS``); those options only add a table.
+    """
+    from ..games import get_game
+
+    game = get_game(game_name)
+    sc = game.load_scenario(scenario, game.load_data())
+    opts = game.resolve_options({**options, **TRACE_OPTIONS.get(game_name, {})})
+    batch = game.play_batch(sc, opts, policies, np.array([seed0], dtype=np.uint64))
+    out: dict = {"row": {k: _jsonable(v) for k, v in row0.items()
+                         if k not in EXCLUDED and not k.startswith(EXCLUDED_PREFIXES)}}
+    for table in sorted(batch.events):
+        cols = batch.events[table]
+        if not cols:
+            continue
+        names = [c for c in cols if c != "game"]
+        n = len(np.asarray(cols["game"]))
+        rows = []
+        for i in range(n):
+            r = {}
+            for c in names:
+                v = np.asarray(cols[c])[i]
+                labels = batch.categories.get(f"{table}.{c}")
+                if labels is not None and 0 <= int(v) < len(labels):
+                    v = labels[int(v)]
+                r[c] = _jsonable(v)
+            rows.append(r)
+        out[table] = {"events": n}
+        if "turn" in names:
+            per_turn: dict = {}
+            for r in rows:
+                per_turn[str(r["turn"])] = per_turn.get(str(r["turn"]), 0) + 1
+            out[table]["per_turn"] = per_turn
+        out[table]["first"] = rows[:TRACE_EVENTS]
+    return out
+
+
+def cell_id(game_name: str, scenario: str, policies: dict, options: dict) -> str:
+    tail = "".join(f";{k}={v}" for k, v in options.items())
+    return f"{game_name}/{scenario}/" + ",".join(f"{s}={p}" for s, p in policies.items()) + tail
+
+
+def compute(game_name: str, tmp: Path | None = None) -> dict:
+    """Every golden cell of one game: ``{"game", "games_per_cell", "seed", "cells": [...]}``."""
+    entries = []
+    for c in golden_cells(game_name):
+        t = play_cell(game_name, c["scenario"], c["policies"], c["options"], tmp=tmp)
+        row0 = {k: v[0] for k, v in t.slice(0, 1).to_pydict().items()}
+        entries.append({
+            "id": cell_id(game_name, c["scenario"], c["policies"], c["options"]),
+            "scenario": c["scenario"],
+            "policies": c["policies"],
+            "options": c["options"],
+            "sha256": table_digest(t),
+            "trace_game0": trace_game0(game_name, c["scenario"], c["policies"], c["options"], row0,
+                                       int(row0["seed"])),
+        })
+    return {"game": game_name, "games_per_cell": GAMES_PER_CELL, "seed": SEED, "cells": entries}
+
+
+def golden_path(folder: Path, game_name: str) -> Path:
+    return Path(folder) / f"{game_name}.json"
+
+
+def write_golden(folder: Path, games: Iterable[str]) -> list[Path]:
+    """Regenerate the golden files of ``games`` under ``folder`` (one JSON per game)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for g in games:
+        data = compute(g)
+        p = golden_path(folder, g)
+        p.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
+        written.append(p)
+        print(f"{p}: {len(data['cells'])} cells", file=sys.stderr)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ..games import game_names
+
+    ap = argparse.ArgumentParser(description="regenerate the golden output files")
+    ap.add_argument("--write", required=True, help="folder of the golden files (tests/golden)")
+    ap.add_argument("--game", action="append", help="only these games (default: every registered game)")
+    a = ap.parse_args(argv)
+    write_golden(Path(a.write), a.game or game_names())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
