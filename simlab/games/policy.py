@@ -1,0 +1,349 @@
+"""Policies as data: families with knobs, named presets, and the resolved policy a game plays.
+
+A game declares **policy families** (:class:`Family`): a family is one way of playing, implemented
+once in the game's kernels, that reads a vector of named **knobs** (:class:`Knob`, each a real or an
+integer with a default and bounds ``[lo, hi]``). Its named policies are **presets**
+(:class:`Preset`: a family plus knob values) kept in ``simlab/games/<game>/policies.toml``:
+
+.. code-block:: toml
+
+    [families.scripted]
+    doc = "..."
+    sides = ["us"]                       # omit for any side
+    knobs.share = { default = 0.5, lo = 0.0, hi = 1.0, doc = "share of the fleet sent (fraction)" }
+    knobs.ratio = { default = 1500, lo = 0, hi = 5000, kind = "int", doc = "permille" }
+
+    [presets.blockade]
+    family = "scripted"
+    doc = "..."
+    knobs = { share = 0.7 }              # the family's defaults fill the rest
+
+A sweep resolves each side's policy to a :class:`Policy`: the preset's name, its family and the
+full knob vector, with the user's knob settings (``--set us.share=0.7``, ``--grid
+us.share=0.3,0.5``, ``[options]``/``[grid]`` in an experiment file) applied on top. The games
+table gets a column ``knob_<side>_<knob>`` per knob in force and the manifest records each cell's
+vectors, so a cell can be replayed from its row alone.
+
+Knob values are checked against ``[lo, hi]`` here; the engine still checks every plan a policy
+writes, so no knob value can make a policy play an illegal move or see what its side may not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import SpecError
+from ..tomlio import read_toml
+
+__all__ = ["Family", "Knob", "Policy", "PolicyBook", "Preset", "fixed_book", "load_policy_book",
+           "split_knob_name"]
+
+KNOB_SEP = "."
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One number a policy family reads.
+
+    Attributes:
+        name: ``snake_case``; set as ``<side>.<name>``.
+        default: the value when neither the preset nor the user sets it.
+        lo, hi: inclusive bounds (a search explores ``[lo, hi]``; values outside are refused).
+        doc: one line with the unit (MP, hexes, VP, fraction, permille...) and what it weighs.
+        kind: ``float`` or ``int``.
+    """
+
+    name: str
+    default: float
+    lo: float
+    hi: float
+    doc: str = ""
+    kind: type = float
+
+    def __post_init__(self):
+        if self.kind not in (int, float):
+            raise ValueError(f"knob {self.name}: kind must be int or float")
+        if not (self.lo <= self.default <= self.hi):
+            raise ValueError(f"knob {self.name}: default {self.default} outside [{self.lo}, {self.hi}]")
+
+    def parse(self, raw: Any, where: str = "") -> float | int:
+        """A knob value from TOML or a CLI string, checked against the kind and ``[lo, hi]``.
+
+        Raises:
+            SpecError: a value of the wrong type, not finite, or outside ``[lo, hi]``.
+        """
+        label = where or self.name
+        v: Any = raw
+        try:
+            if isinstance(raw, bool):
+                raise ValueError
+            if isinstance(raw, str):
+                s = raw.strip()
+                v = int(s) if self.kind is int else float(s)
+            elif self.kind is int:
+                if isinstance(raw, float):
+                    if not raw.is_integer():
+                        raise ValueError
+                    v = int(raw)
+                elif isinstance(raw, (int, np.integer)):
+                    v = int(raw)
+                else:
+                    raise ValueError
+            else:
+                if not isinstance(raw, (int, float, np.integer, np.floating)):
+                    raise ValueError
+                v = float(raw)
+        except (TypeError, ValueError):
+            raise SpecError(f"knob {label}: {raw!r} is not a valid {self.kind.__name__}") from None
+        if self.kind is float and not math.isfinite(v):
+            raise SpecError(f"knob {label}: {raw!r} is not finite")
+        if v < self.lo or v > self.hi:
+            raise SpecError(f"knob {label}: {v} is outside [{self.lo}, {self.hi}]")
+        return v
+
+    def describe(self) -> dict:
+        return {"name": self.name, "type": self.kind.__name__, "default": self.default, "lo": self.lo,
+                "hi": self.hi, "doc": self.doc}
+
+
+@dataclass(frozen=True)
+class Family:
+    """A way of playing: one kernel path, driven by its knobs.
+
+    Attributes:
+        name: the family's name.
+        knobs: the knobs, in the order of the kernel's knob vector.
+        sides: the sides that may play it (empty: any side).
+        doc: what the family does, in a sentence or two.
+    """
+
+    name: str
+    knobs: tuple[Knob, ...] = ()
+    sides: tuple[str, ...] = ()
+    doc: str = ""
+
+    def knob(self, name: str) -> Knob:
+        for k in self.knobs:
+            if k.name == name:
+                return k
+        known = ", ".join(k.name for k in self.knobs) or "none"
+        raise SpecError(f"policy family {self.name} has no knob '{name}' (knobs: {known})")
+
+    def for_side(self, side: str) -> bool:
+        return not self.sides or side in self.sides
+
+    def describe(self) -> dict:
+        return {"name": self.name, "doc": self.doc, "sides": list(self.sides) or "any",
+                "knobs": [k.describe() for k in self.knobs]}
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named policy: a family plus knob values (the family's defaults fill the rest).
+
+    Attributes:
+        name: the policy's name (what ``--policy side=NAME`` takes).
+        family: the family's name.
+        knobs: ``{knob: value}`` the preset sets.
+        sides: the sides it is listed for (empty: every side its family allows).
+        doc: what it plays.
+        exploitability: ``{scenario: {"gain": float, "ci": [lo, hi], "source": str}}`` where a
+            best-response search has measured it (empty: unmeasured).
+    """
+
+    name: str
+    family: str
+    knobs: Mapping[str, float] = field(default_factory=dict)
+    sides: tuple[str, ...] = ()
+    doc: str = ""
+    exploitability: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What a side plays in a cell: the preset's name, its family and the full knob vector.
+
+    Attributes:
+        name: the preset's name (the ``policy_<side>`` column).
+        family: the family's name.
+        knobs: ``((knob, value), ...)`` in the family's knob order, every knob present.
+    """
+
+    name: str
+    family: str
+    knobs: tuple[tuple[str, float], ...] = ()
+
+    def __str__(self) -> str:
+        return self.name
+
+    def value(self, knob: str) -> float:
+        """One knob's value. Raises KeyError for a knob the family does not have."""
+        for k, v in self.knobs:
+            if k == knob:
+                return v
+        raise KeyError(knob)
+
+    def as_dict(self) -> dict[str, float]:
+        return dict(self.knobs)
+
+    def vector(self) -> np.ndarray:
+        """``ndarray(float64, shape=(n_knobs,))`` in the family's knob order."""
+        return np.array([float(v) for _, v in self.knobs], dtype=np.float64)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "family": self.family, "knobs": dict(self.knobs)}
+
+
+def split_knob_name(name: str) -> tuple[str, str] | None:
+    """``"us.share"`` -> ``("us", "share")``; a name without the separator -> None."""
+    if KNOB_SEP not in name:
+        return None
+    side, knob = name.split(KNOB_SEP, 1)
+    return side.strip(), knob.strip()
+
+
+class PolicyBook:
+    """A game's families and presets.
+
+    Raises (constructor): ValueError on an inconsistent book (a preset of an unknown family, a
+    preset knob the family lacks or out of bounds): a programming error in the game, not user input.
+    """
+
+    def __init__(self, families: Iterable[Family], presets: Iterable[Preset]):
+        self.families: dict[str, Family] = {}
+        for f in families:
+            if f.name in self.families:
+                raise ValueError(f"policy family {f.name} declared twice")
+            self.families[f.name] = f
+        self.presets: dict[str, Preset] = {}
+        for p in presets:
+            if p.name in self.presets:
+                raise ValueError(f"preset {p.name} declared twice")
+            if p.family not in self.families:
+                raise ValueError(f"preset {p.name}: unknown family {p.family}")
+            fam = self.families[p.family]
+            for k, v in p.knobs.items():
+                try:
+                    fam.knob(k).parse(v)
+                except SpecError as e:
+                    raise ValueError(f"preset {p.name}: {e}") from None
+            self.presets[p.name] = p
+
+    def side_presets(self, side: str) -> tuple[str, ...]:
+        """Preset names a side may play, in declaration order."""
+        out = []
+        for p in self.presets.values():
+            if p.sides and side not in p.sides:
+                continue
+            if not self.families[p.family].for_side(side):
+                continue
+            out.append(p.name)
+        return tuple(out)
+
+    def resolve(self, side: str, preset: str, settings: Mapping[str, Any] | None = None) -> Policy:
+        """The full policy of ``side`` playing ``preset`` with knob ``settings`` applied.
+
+        Raises:
+            SpecError: an unknown preset for the side, an unknown knob, or a bad knob value.
+        """
+        allowed = self.side_presets(side)
+        if preset not in allowed:
+            raise SpecError(f"unknown policy '{preset}' for side {side} (policies: {', '.join(allowed)})")
+        p = self.presets[preset]
+        fam = self.families[p.family]
+        vals = {k.name: k.default for k in fam.knobs}
+        vals.update({k: fam.knob(k).parse(v) for k, v in p.knobs.items()})
+        for k, v in (settings or {}).items():
+            kn = fam.knob(k)
+            vals[k] = kn.parse(v, where=f"{side}{KNOB_SEP}{k}")
+        return Policy(p.name, fam.name, tuple((k.name, vals[k.name]) for k in fam.knobs))
+
+    def describe(self, sides: Sequence[str] | None) -> dict:
+        """``{"families": [...], "presets": {side: [{name, family, knobs, doc}]}}`` for ``simlab games``."""
+        out_p: dict[str, list] = {}
+        for s in (sides or ["*"]):
+            rows = []
+            for name in (self.side_presets(s) if s != "*" else self.presets):
+                pol = self.resolve(s, name) if s != "*" else self._resolve_any(name)
+                pre = self.presets[name]
+                row = {"name": name, "family": pol.family, "knobs": dict(pol.knobs), "doc": pre.doc}
+                row["exploitability"] = dict(pre.exploitability) or "unmeasured"
+                rows.append(row)
+            out_p[s] = rows
+        return {"families": [f.describe() for f in self.families.values()], "presets": out_p}
+
+    def _resolve_any(self, name: str) -> Policy:
+        p = self.presets[name]
+        fam = self.families[p.family]
+        vals = {k.name: k.default for k in fam.knobs}
+        vals.update(p.knobs)
+        return Policy(p.name, fam.name, tuple((k.name, vals[k.name]) for k in fam.knobs))
+
+
+_KNOB_FIELDS = {"default", "lo", "hi", "doc", "kind"}
+
+
+def load_policy_book(path: str | Path, extra: Iterable[Family] = ()) -> PolicyBook:
+    """Read a ``policies.toml`` (see the module docstring for its form).
+
+    Args:
+        path: the file.
+        extra: families declared in code, added before the file's.
+
+    Raises:
+        SpecError: on a malformed file (one line naming the entry); ValueError on an inconsistent
+            book (see :class:`PolicyBook`).
+    """
+    doc = read_toml(path, SpecError, "policies file")
+    name = Path(path).name
+    unknown = set(doc) - {"families", "presets"}
+    if unknown:
+        raise SpecError(f"{name}: unknown table '{sorted(unknown)[0]}' (tables: families, presets)")
+    fams = list(extra)
+    for fname, f in (doc.get("families") or {}).items():
+        if not isinstance(f, dict):
+            raise SpecError(f"{name}: families.{fname} must be a table")
+        knobs = []
+        for kname, k in (f.get("knobs") or {}).items():
+            if not isinstance(k, dict) or not {"default", "lo", "hi"} <= set(k) or set(k) - _KNOB_FIELDS:
+                raise SpecError(f"{name}: families.{fname}.knobs.{kname} needs default, lo, hi "
+                                f"(and optionally doc, kind)")
+            kind = {"int": int, "float": float}.get(k.get("kind", "float"))
+            if kind is None:
+                raise SpecError(f"{name}: families.{fname}.knobs.{kname}: kind must be 'int' or 'float'")
+            try:
+                knobs.append(Knob(kname, kind(k["default"]), kind(k["lo"]), kind(k["hi"]), str(k.get("doc", "")),
+                                  kind))
+            except (TypeError, ValueError) as e:
+                raise SpecError(f"{name}: families.{fname}.knobs.{kname}: {e}") from None
+        fams.append(Family(fname, tuple(knobs), tuple(f.get("sides", ())), str(f.get("doc", ""))))
+    presets = []
+    for pname, p in (doc.get("presets") or {}).items():
+        if not isinstance(p, dict) or "family" not in p:
+            raise SpecError(f"{name}: presets.{pname} needs a family")
+        presets.append(Preset(pname, str(p["family"]), dict(p.get("knobs", {})), tuple(p.get("sides", ())),
+                              str(p.get("doc", "")), dict(p.get("exploitability", {}))))
+    return PolicyBook(fams, presets)
+
+
+def fixed_book(policies: Mapping[str, Sequence[str]]) -> PolicyBook:
+    """A book for a game that declares only policy names (``Game.policies``): each name is a preset
+    of a knob-less family of the same name, for the sides it is listed for.
+    """
+    fams: dict[str, set] = {}
+    order: list[str] = []
+    for side, names in policies.items():
+        for n in names:
+            if n not in fams:
+                fams[n] = set()
+                order.append(n)
+            fams[n].add(side)
+    families = [Family(n, (), () if "*" in fams[n] else tuple(sorted(fams[n])), "") for n in order]
+    presets = [Preset(n, n, {}, () if "*" in fams[n] else tuple(sorted(fams[n]))) for n in order]
+    return PolicyBook(families, presets)
