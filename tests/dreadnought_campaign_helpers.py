@@ -94,7 +94,7 @@ def play_turns(rules, st, sh, fm, trail, sc, turns: int, vis_base: int = 10, pol
         ``(result tuple of tactical_nb, out row, dy)``; ``sh`` is played on in place.
     """
     from simlab.games.dreadnought.game import POLICIES
-    from simlab.games.dreadnought.kernels import reset_dy_nb, tactical_nb
+    from simlab.games.dreadnought.kernels.turn import reset_dy_nb, tactical_nb
     pc = np.zeros((2, L.NPC), dtype=np.int64)
     kn = np.zeros((2, L.NKN), dtype=np.float64)
     for s in range(2):
@@ -109,9 +109,10 @@ def play_turns(rules, st, sh, fm, trail, sc, turns: int, vis_base: int = 10, pol
     out = np.zeros((1, L.NOUT), dtype=np.int64)
     ev = np.zeros((0, L.NEV), dtype=np.int32)
     trace = np.zeros((0, st.shape[0], L.NTR), dtype=np.int64)
-    res = tactical_nb(st, sh, fm, trail, sc, rules.rl if rl is None else rl, rules.dpt, rules.band_low, rules.crt,
-                      rules.range_tab, rules.tracks, rules.eff_gun, rules.eff_crt, pc, kn, 0, 1, out, 0, ev, 0,
-                      trace, False, rng, dy, 0, turns, vis_base)
+    tb = (rules.rl if rl is None else rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks,
+          rules.eff_gun, rules.eff_crt)
+    res = tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, 0, 1, out, 0, ev, 0, trace, False, rng, dy, 0, turns,
+                      vis_base)
     return res, out[0], dy
 
 

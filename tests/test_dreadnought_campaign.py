@@ -33,21 +33,16 @@ from simlab.games.dreadnought.enums import (
 )
 from simlab.games.dreadnought.game import campaign_setup, rules_for
 from simlab.games.dreadnought.geometry import offset_to_cube
-from simlab.games.dreadnought.kernels import (
-    allocate_nb,
+from simlab.games.dreadnought.kernels.campaign import final_states_nb, score_scenario_nb, score_uncontested_nb
+from simlab.games.dreadnought.kernels.contact import (
     approach_nb,
-    build_fleet_nb,
     enter_delayed_nb,
-    final_states_nb,
-    hex_dist_nb,
-    interception_bonus_nb,
     place_tf_nb,
-    reset_dy_nb,
-    rotate_nb,
-    score_scenario_nb,
-    score_uncontested_nb,
     step_toward_nb,
 )
+from simlab.games.dreadnought.kernels.geometry import hex_dist_nb, rotate_nb
+from simlab.games.dreadnought.kernels.turn import reset_dy_nb
+from simlab.games.dreadnought.policies.campaign import allocate_nb, build_fleet_nb, interception_bonus_nb
 from simlab.rng import STATE_WORDS, game_seeds, new_state_nb
 
 GAME = get_game("dreadnought")

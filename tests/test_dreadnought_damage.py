@@ -20,12 +20,8 @@ from simlab.games.dreadnought.enums import (
     VC_SINK_NAMED_AND_POINTS,
     VC_SINK_NAMED_OR_ESCAPE,
 )
-from simlab.games.dreadnought.kernels import (
-    apply_pending_nb,
-    damage_control_nb,
-    final_result_nb,
-    ship_award_nb,
-)
+from simlab.games.dreadnought.kernels.damage import damage_control_nb, final_result_nb, ship_award_nb
+from simlab.games.dreadnought.kernels.fire import apply_pending_nb
 
 VP = np.array([0, 20, 40, 60, 80], dtype=np.int64)
 

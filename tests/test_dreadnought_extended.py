@@ -16,7 +16,7 @@ from simlab.games.dreadnought.enums import (
     BUILD_VALUE_GREEDY,
     EXTENDED_END_NAMES,
 )
-from simlab.games.dreadnought.kernels import repair_nb, schedule_nb
+from simlab.games.dreadnought.policies.campaign import repair_nb, schedule_nb
 from simlab.rng import STATE_WORDS, game_seeds, new_state_nb
 
 GAME = get_game("dreadnought")

@@ -21,22 +21,21 @@ from simlab.games.dreadnought.enums import (
 )
 from simlab.games.dreadnought.game import rules_for
 from simlab.games.dreadnought.geometry import cube_to_offset, offset_to_cube
-from simlab.games.dreadnought.kernels import (
-    DXA,
-    DZA,
-    arc_nb,
-    candidates_nb,
-    collisions_nb,
+from simlab.games.dreadnought.kernels.formations import (
     column_member_path_nb,
     commit_column_nb,
-    hex_dist_nb,
+    straight_column_nb,
+)
+from simlab.games.dreadnought.kernels.geometry import DXA, DZA, arc_nb, hex_dist_nb
+from simlab.games.dreadnought.kernels.movement import (
+    collisions_nb,
     plot_end_nb,
     plot_mp_nb,
     plot_path_nb,
     speed_bounds_nb,
     stack_ok_nb,
-    straight_column_nb,
 )
+from simlab.games.dreadnought.policies.movement import candidates_nb
 from simlab.rng import STATE_WORDS, new_state_nb
 
 
@@ -217,7 +216,7 @@ def test_arcs_agree_with_angles_everywhere():
     # stern if within 30 degrees of the opposite, broadside otherwise (boundaries included)
     import math
 
-    from simlab.games.dreadnought.kernels import bearing_nb
+    from simlab.games.dreadnought.kernels.geometry import bearing_nb
 
     def angle(dx, dz):       # flat-topped hexes: x to the east, z rows to the south-south-east
         px, py = 1.5 * dx, math.sqrt(3) * (dz + dx / 2)

@@ -14,7 +14,7 @@ from simlab import cli
 from simlab.games import get_game
 from simlab.games.dreadnought.enums import RESULT_NAMES
 from simlab.games.dreadnought.game import rules_for
-from simlab.games.dreadnought.kernels import crt_shot_nb, gun_shot_nb
+from simlab.games.dreadnought.kernels.fire import crt_shot_nb, gun_shot_nb
 from simlab.games.dreadnought.odds import OUTCOMES, odds, shot_distribution
 from simlab.rng import STATE_WORDS, new_state_nb
 

@@ -14,25 +14,19 @@ from simlab.games import get_game
 from simlab.games.dreadnought import layout as L
 from simlab.games.dreadnought.enums import AFLOAT, NE, SE, SW, N, S
 from simlab.games.dreadnought.game import rules_for
-from simlab.games.dreadnought.kernels import (
-    DXA,
-    DZA,
+from simlab.games.dreadnought.kernels.fire import gun_shot_mod_nb, gun_shot_nb
+from simlab.games.dreadnought.kernels.geometry import DXA, DZA, hex_dist_nb
+from simlab.games.dreadnought.kernels.movement import speed_bounds_nb, tow_pair_nb, towable_nb, tower_ok_nb
+from simlab.games.dreadnought.kernels.turn import reset_dy_nb
+from simlab.games.dreadnought.kernels.visibility import (
     NO_FIRE,
-    assign_tows_nb,
     fire_mod_nb,
-    gun_shot_mod_nb,
-    gun_shot_nb,
-    hex_dist_nb,
     lay_smoke_nb,
-    reset_dy_nb,
     smoke_blocks_nb,
-    speed_bounds_nb,
     sun_mod_nb,
     sun_roll_nb,
-    tow_pair_nb,
-    towable_nb,
-    tower_ok_nb,
 )
+from simlab.games.dreadnought.policies.tows import assign_tows_nb
 from simlab.games.dreadnought.rules import with_options
 from simlab.rng import STATE_WORDS, game_seeds, new_state_nb
 
@@ -132,7 +126,7 @@ def test_smoke_stops_fire_but_not_radar(rules):
 
 def _plot_fire(rules, st, sh, rl, smoke, dy, vis=20, turn=2):
     from simlab.games.dreadnought.enums import FIRE_FOCUS_ODDS, MOVE_CLOSE
-    from simlab.games.dreadnought.kernels import plot_fire_nb
+    from simlab.games.dreadnought.policies.fire import plot_fire_nb
     n = st.shape[0]
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
     new_state_nb(np.uint64(4), rng)
@@ -180,7 +174,7 @@ def test_a_breaking_side_lays_smoke_in_play(rules):
 def test_torpedo_attack_through_smoke_is_void(rules):
     # a German DD 2 hexes off a British battleship launches a torpedo at it; a smoke marker laid
     # between them in the previous Movement Phase stops the attack (12.12, ruling DN-O3)
-    from simlab.games.dreadnought.kernels import marker_path_nb
+    from simlab.games.dreadnought.kernels.torpedo import marker_path_nb
     st, sh, fm, trail, sc = position([
         {"side": 0, "type": "capital", "x": 0, "z": 0},
         {"side": 1, "type": "DD", "x": 0, "z": -2, "torp": 1}])

@@ -11,7 +11,7 @@ from simlab.games import get_game
 from simlab.games.dreadnought import provisional
 from simlab.games.dreadnought.enums import RES_NONE
 from simlab.games.dreadnought.game import rules_for
-from simlab.games.dreadnought.kernels import band_nb, clamp_roll_nb, gun_shot_nb, range_strength_nb
+from simlab.games.dreadnought.kernels.fire import band_nb, clamp_roll_nb, gun_shot_nb, range_strength_nb
 from simlab.games.dreadnought.rules import DATA_DIR, SCHEMA
 
 

@@ -8,7 +8,8 @@ from simlab.games import get_game
 from simlab.games.dreadnought import layout as L
 from simlab.games.dreadnought.enums import NE, NW, PORT, SE, STARBOARD, N, S
 from simlab.games.dreadnought.game import rules_for, run_games
-from simlab.games.dreadnought.kernels import DXA, DZA, marker_path_nb, sweep_nb
+from simlab.games.dreadnought.kernels.geometry import DXA, DZA
+from simlab.games.dreadnought.kernels.torpedo import marker_path_nb, sweep_nb
 from simlab.rng import game_seeds
 
 MAXMP = L.MAXMP

@@ -1,8 +1,8 @@
 """Kernel benchmarks of Dreadnought for ``simlab bench`` (see :meth:`Game.bench_cases`).
 
-* ``dreadnought shot resolution``: DPT + CRT gunfire shots per second (:func:`.fire.gun_shot_nb`);
+* ``dreadnought shot resolution``: DPT + CRT gunfire shots per second (:func:`.kernels.fire.gun_shot_nb`);
 * ``dreadnought torpedo sweep``: Torpedo Marker sweeps per second, 10 markers against 40 moving
-  units over 5 MP (:func:`.torpedo.sweep_nb`);
+  units over 5 MP (:func:`.kernels.torpedo.sweep_nb`);
 * ``dreadnought campaign``: whole Campaign Games per second (fleet building, allocation and the
   four scenarios A-D; WWI France against Italy at the 200 limit, close-and-engage both sides);
 * ``dreadnought extended campaign``: whole Extended Campaigns per second (up to twelve campaign
@@ -16,7 +16,8 @@ from numba import njit
 
 from ...rng import STATE_WORDS, new_state_nb, roll_nb
 from . import layout as L
-from .kernels import gun_shot_nb, marker_path_nb, sweep_nb
+from .kernels.fire import gun_shot_nb
+from .kernels.torpedo import marker_path_nb, sweep_nb
 
 
 @njit(cache=True)
@@ -72,10 +73,15 @@ def sweeps_loop_nb(k, tracks, seed):
     return total
 
 
-def bench_cases(quick: bool = False) -> list[dict]:
-    """Benchmarks beyond the generic per-scenario ones (see :meth:`Game.bench_cases`)."""
-    from .game import GAME, rules_for
-    rules, _ = rules_for(GAME.load_data())
+def bench_cases(game, quick: bool = False) -> list[dict]:
+    """Benchmarks beyond the generic per-scenario ones (see :meth:`Game.bench_cases`).
+
+    Args:
+        game: the Dreadnought game (its data pack and options).
+        quick: a few items per case instead of a timed run's worth.
+    """
+    from .runtime import rules_for
+    rules, _ = rules_for(game.load_data())
     k_shots = 20_000 if quick else 1_000_000
     k_sweeps = 200 if quick else 20_000
 
@@ -86,14 +92,13 @@ def bench_cases(quick: bool = False) -> list[dict]:
         sweeps_loop_nb(k_sweeps, rules.tracks, 7)
 
     from ...rng import game_seeds
-    from .campaign import run_campaigns
-    from .game import campaign_setup
-    pack = GAME.load_data()
+    from .runtime import campaign_setup, run_campaigns
+    pack = game.load_data()
     k_camp = 40 if quick else 4000
     k_ext = 4 if quick else 300
     pols = {"north": "close-and-engage", "south": "close-and-engage"}
-    wwi = GAME.resolve_options({})
-    wwii = GAME.resolve_options({"period": "wwii", "north": "us", "south": "japanese"})
+    wwi = game.resolve_options({})
+    wwii = game.resolve_options({"period": "wwii", "north": "us", "south": "japanese"})
 
     def campaigns():
         run_campaigns(campaign_setup(pack, rules, "wwi", "french", "italian"), rules, wwi, pols,

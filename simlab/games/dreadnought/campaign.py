@@ -4,11 +4,12 @@ The campaign is played as the scenarios ``campaign`` and ``extended-campaign`` o
 ``dreadnought`` game (sides ``north`` and ``south``: the players holding the ``north`` and
 ``south`` options' navies). This module compiles what the kernel needs from the data pack and the
 options: each player's national fleet listing (11.1) as an array of units, the campaign's
-parameters, the map's lettered hexes and the cruising formations' slots; runs
-:func:`.kernels.play_campaign_batch_nb` (fleet building, allocation, the four scenarios and,
-in the extended campaign, up to twelve campaign games with treasuries, all in one numba call);
-and turns its output into a :class:`~simlab.games.base.Batch`: one row per campaign (or extended
-campaign) and the events table ``scenarios`` with one row per campaign scenario played.
+parameters, the map's lettered hexes and the cruising formations' slots; and turns the output of
+:func:`.runtime.run_campaigns` (:func:`.kernels.campaign.play_campaign_batch_nb`: fleet building,
+allocation, the four scenarios and, in the extended campaign, up to twelve campaign games with
+treasuries, all in one numba call) into a :class:`~simlab.games.base.Batch`: one row per campaign
+(or extended campaign) and the events table ``scenarios`` with one row per campaign scenario
+played.
 """
 
 from __future__ import annotations
@@ -41,15 +42,10 @@ from .enums import (
     VC_POINTS,
 )
 from .geometry import offset_to_cube
-from .kernels import play_campaign_batch_nb
-from .rules import RuleArrays, with_options
+from .rules import RuleArrays
 from .scenario import RADAR_SIDES
 
 SIDES = ("north", "south")
-#: scripted policies' withdrawal threshold in the campaign (9.41): a side withdraws once its Attack
-#: Strength in play falls below this share of the enemy's (0: never)
-WITHDRAW = {"close-and-engage": 0.35, "hold-range": 0.6, "break-contact": 0.0, "make-for-objective": 0.35,
-            "random-legal": 0.0}
 #: capital ships per stack in a Task Force's cruising formation (policy; 6.31 allows four)
 STACK = 2
 #: Game-Turns the approach may take before it counts as a loop cap (9.26 promises contact)
@@ -97,7 +93,7 @@ SLOTS_SCREENS = _slots([(0, 0)], range(1, 4), skip_astern=False)
 
 @dataclass(frozen=True)
 class CampaignSetup:
-    """A compiled campaign: what :func:`run_campaigns` hands the kernel.
+    """A compiled campaign: what :func:`.runtime.run_campaigns` hands the kernel.
 
     Attributes:
         period, navies: the options' period and each player's navy (player 0 ``north``).
@@ -308,44 +304,6 @@ def campaign_parameters(setup: CampaignSetup, rules: RuleArrays, options: Mappin
     return cp
 
 
-def run_campaigns(setup: CampaignSetup, rules: RuleArrays, options: Mapping, policies: Mapping[str, str],
-                  seeds: np.ndarray, extended: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play one campaign (or extended campaign) per seed.
-
-    Args:
-        setup, rules: from :func:`compile_campaign` and the pack.
-        options: the game's resolved options; policies: ``{"north": ..., "south": ...}``.
-        seeds: ``uint64[g]``; extended: the extended campaign (12.6; towing 12.4 is then on,
-            ruling DN-X3).
-
-    Returns:
-        ``(gout, rows, cp)``: ``int64[g, NGO]`` per game, ``int64[k, NRS]`` per campaign scenario,
-        and the parameters played.
-    """
-    from .game import POLICIES, _refresh_cache
-    _refresh_cache()
-    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-    g = int(seeds.shape[0])
-    cp = campaign_parameters(setup, rules, options, policies, extended)
-    pc = np.zeros((2, L.NPC), dtype=np.int64)
-    kn = np.zeros((2, L.NKN), dtype=np.float64)
-    for p, side in enumerate(SIDES):
-        codes, knobs = POLICIES[policies[side]]
-        pc[p] = codes
-        kn[p] = knobs
-        kn[p, L.K_WITHDRAW] = WITHDRAW[policies[side]]
-    opts = dict(options)
-    if extended:
-        opts["towing"] = True
-    rl = with_options(rules.rl, opts)
-    tb = (rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks, rules.eff_gun, rules.eff_crt)
-    per_game = 4 * (int(cp[L.CP_LAST_TURN]) if extended else 1)
-    gout = np.zeros((g, L.NGO), dtype=np.int64)
-    rows = np.zeros((max(1, g * per_game), L.NRS), dtype=np.int64)
-    nrow = play_campaign_batch_nb(seeds, setup.po, setup.npool, cp, setup.sc0, setup.geo, tb, pc, kn, gout, rows)
-    return gout, rows[:nrow].copy(), cp
-
-
 def _take(arr: np.ndarray, specs) -> dict[str, np.ndarray]:
     """Columns ``{name: arr[:, slot] as dtype}`` for ``(name, slot, dtype)`` specs."""
     return {name: arr[:, slot].astype(dtype) for name, slot, dtype in specs}
@@ -449,4 +407,4 @@ def campaign_batch(setup: CampaignSetup, gout: np.ndarray, rows: np.ndarray, cp:
 
 
 __all__ = ["CampaignSetup", "SIDES", "campaign_batch", "campaign_parameters", "campaign_used", "compile_campaign",
-           "listing_units", "run_campaigns"]
+           "listing_units"]

@@ -3,7 +3,8 @@ Campaign Game, the Extended Campaign and the optional rules.
 
 The façade the runner calls: historical scenarios (Rule 10.1-10.7) are compiled from
 ``scenarios/*.toml`` and the data pack (``data/``), and :meth:`Dreadnought.play_batch` plays one
-complete scenario per seed inside one numba kernel (:func:`.kernels.play_batch_nb`). The scenarios
+complete scenario per seed inside one numba kernel (:func:`.kernels.turn.play_batch_nb`, run by
+:func:`.runtime.run_games`). The scenarios
 ``campaign`` and ``extended-campaign`` play one Campaign Game (11.0-11.9) or Extended Campaign
 (12.6) per seed, also in one kernel (:mod:`.campaign`); their sides are ``north`` and ``south``.
 The optional rules (12.1-12.5) are options of every scenario.
@@ -21,77 +22,28 @@ from pathlib import Path
 
 import numpy as np
 
-from ... import kernel_cache
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
 from . import layout as L
-from .campaign import campaign_batch, campaign_used, compile_campaign, run_campaigns
+from .campaign import campaign_batch, campaign_used
 from .enums import (
     ALLOCATION_NAMES,
     ARC_NAMES,
     BUILDER_NAMES,
-    COLUMN,
     END_REASONS,
-    FIRE_FOCUS_ODDS,
-    FIRE_NEAREST,
-    FIRE_RANDOM,
-    FIRE_SPREAD_VALUE,
     LEVEL_NAMES,
-    LINE,
-    MOVE_BREAK,
-    MOVE_CLOSE,
-    MOVE_HOLD,
-    MOVE_OBJECTIVE,
-    MOVE_RANDOM,
     NAVIES,
     PERIODS,
     RESULT_NAMES,
     SHOT_KIND_NAMES,
-    TORP_USE_AGGRESSIVE,
-    TORP_USE_DEFENSIVE,
-    TORP_USE_RANDOM,
-    TORP_USE_SELECTIVE,
 )
-from .kernels import play_batch_nb
-from .rules import DATA_DIR, SCHEMA, RuleArrays, compile_rules, with_options
+from .rules import DATA_DIR, SCHEMA
+from .runtime import POLICIES, campaign_setup, rules_for, run_campaigns, run_games
 from .scenario import BUILTIN, SCENARIO_DIR, ScenarioSetup, read_scenario
 
 #: the campaign scenarios (Rules 11.0-11.9 and 12.6)
 CAMPAIGNS = ("campaign", "extended-campaign")
-
-
-def _knobs(kw: dict | None = None) -> np.ndarray:
-    base = {L.K_RANGE: 2.0, L.K_BROADSIDE: 0.6, L.K_TORP_MIN: 1.0, L.K_NEAR: 0.1, L.K_SAFE: 1.0,
-            L.K_FOCUS: 0.5, L.K_SCREEN_RANGE: 2.0, L.K_PARALLEL: 0.4,
-            L.K_TURNCOST: 0.3, L.K_SUPPORT: 8.0}
-    base.update(kw or {})
-    k = np.zeros(L.NKN, dtype=np.float64)
-    for slot, v in base.items():
-        k[slot] = v
-    return k
-
-
-#: policy name -> (movement, fire allocation, torpedo use, preferred formation mode), knobs
-POLICIES: dict[str, tuple[tuple[int, int, int, int], np.ndarray]] = {
-    "close-and-engage": ((MOVE_CLOSE, FIRE_FOCUS_ODDS, TORP_USE_AGGRESSIVE, COLUMN), _knobs()),
-    "hold-range": ((MOVE_HOLD, FIRE_SPREAD_VALUE, TORP_USE_SELECTIVE, COLUMN), _knobs({L.K_BROADSIDE: 1.0})),
-    "break-contact": ((MOVE_BREAK, FIRE_NEAREST, TORP_USE_DEFENSIVE, LINE), _knobs()),
-    "make-for-objective": ((MOVE_OBJECTIVE, FIRE_FOCUS_ODDS, TORP_USE_AGGRESSIVE, COLUMN), _knobs()),
-    "random-legal": ((MOVE_RANDOM, FIRE_RANDOM, TORP_USE_RANDOM, -1), _knobs()),
-}
-
-_RULES_CACHE: dict[str, tuple[RuleArrays, frozenset]] = {}
-_CAMPAIGN_CACHE: dict[tuple, tuple] = {}
-
-
-def rules_for(pack: DataPack) -> tuple[RuleArrays, frozenset]:
-    """The compiled rules of a pack and the pack values they read (cached by the pack's hash)."""
-    if pack.hash not in _RULES_CACHE:
-        view = pack.view()
-        arrays = compile_rules(view)
-        _RULES_CACHE[pack.hash] = (arrays, frozenset(view.used))
-    return _RULES_CACHE[pack.hash]
 
 
 class Dreadnought(Game):
@@ -197,7 +149,7 @@ class Dreadnought(Game):
 
     def play_batch(self, scenario: Scenario, options: Mapping, policies: Mapping[str, str], seeds) -> Batch:
         """Play one complete scenario, campaign or extended campaign per seed (see the module
-        docstring, :func:`run_games` and :func:`.campaign.run_campaigns`)."""
+        docstring, :func:`.runtime.run_games` and :func:`.runtime.run_campaigns`)."""
         if scenario.payload[0] == "campaign":
             _, pack, rules = scenario.payload
             setup = campaign_setup(pack, rules, options["period"], options["north"], options["south"])
@@ -235,7 +187,7 @@ class Dreadnought(Game):
         out = super().invariant_violations(scenario, batch, options)
         if scenario.payload[0] == "campaign":
             from .invariants import campaign_violations
-            return out + campaign_violations(scenario, batch, options)
+            return out + campaign_violations(scenario, batch, options, self.load_data())
         setup, _ = scenario.payload
         g = batch.games
         if "violations" in g and int(np.asarray(g["violations"]).max(initial=0)) > 0:
@@ -269,7 +221,7 @@ class Dreadnought(Game):
 
     def bench_cases(self, quick: bool = False) -> list[dict]:
         from .bench import bench_cases
-        return bench_cases(quick)
+        return bench_cases(self, quick)
 
     @property
     def odds(self):  # type: ignore[override]
@@ -280,75 +232,6 @@ class Dreadnought(Game):
     def odds_command(self):  # type: ignore[override]
         from .odds import odds_command
         return odds_command
-
-
-_CACHE_CHECKED = False
-
-
-def _refresh_cache() -> None:
-    """Drop cached kernels compiled from older sources (kernels.py embeds enums, layout and the RNG)."""
-    global _CACHE_CHECKED
-    if not _CACHE_CHECKED:
-        _CACHE_CHECKED = True
-        here = Path(__file__).parent
-        sources = [here / f"{m}.py" for m in ("kernels", "enums", "layout", "bench")] + [kernel_cache.RNG_SOURCE]
-        kernel_cache.refresh(kernel_cache.cache_path(play_batch_nb), "dreadnought-kernels.digest", sources,
-                             ("kernels", "bench"))
-
-
-def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, str], seeds: np.ndarray,
-              options: Mapping | None = None, check: bool = False,
-              trace: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game per seed; raw kernel output.
-
-    Args:
-        setup, rules: the compiled scenario and rules.
-        policies: ``{side: policy name}`` for both sides.
-        seeds: ``uint64[g]`` stream seeds.
-        options: ``shots`` (bool), ``game_length`` (0 = scenario's), ``visibility_base`` (-1 =
-            scenario's).
-        check: count broken invariants after every Movement Phase (column ``O_VIOLATIONS``).
-        trace: ``int64[turns + 2, n, NTR]`` to receive game 0's units turn by turn (set-up, after
-            each Movement Phase, final state in the last row).
-
-    Returns:
-        ``(out, ev)``: ``int64[g, NOUT]`` results (layout ``O_*``) and ``int32[k, NEV]`` shots
-        (empty unless ``shots``).
-    """
-    _refresh_cache()
-    opts = dict(options or {})
-    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-    g = int(seeds.shape[0])
-    pc = np.zeros((2, L.NPC), dtype=np.int64)
-    kn = np.zeros((2, L.NKN), dtype=np.float64)
-    for k, side in enumerate(setup.sides):
-        codes, knobs = POLICIES[policies[side]]
-        pc[k] = codes
-        kn[k] = knobs
-    length = int(opts.get("game_length") or 0) or int(setup.sc[L.SC_LENGTH])
-    vb = int(opts.get("visibility_base", -1))
-    vis = int(setup.sc[L.SC_VIS_BASE]) if vb < 0 else vb
-    record = 1 if opts.get("shots") else 0
-    rl = with_options(rules.rl, opts)
-    opt = np.array([length, vis, record, 1 if check else 0], dtype=np.int64)
-    tr = trace if trace is not None else np.zeros((0, setup.n, L.NTR), dtype=np.int64)
-    out = np.zeros((g, L.NOUT), dtype=np.int64)
-    cap = max(16, g * setup.n * 2) if record else 0
-    ev = np.zeros((cap, L.NEV), dtype=np.int32)
-    chunks = []
-    start = 0
-    while True:
-        nxt, rows = play_batch_nb(seeds, start, setup.st, setup.sh0, setup.fm0, setup.trail0, setup.sc, rl,
-                                  rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks, rules.eff_gun,
-                                  rules.eff_crt, pc, kn, opt, out, ev, tr)
-        chunks.append(ev[:rows].copy())
-        if nxt >= g:
-            break
-        start = int(nxt)
-        ev = np.zeros((max(cap, 16) * 2, L.NEV), dtype=np.int32)
-        cap = ev.shape[0]
-    evs = np.concatenate(chunks) if chunks else np.zeros((0, L.NEV), dtype=np.int32)
-    return out, evs
 
 
 #: the ``shots`` events table: column, slot of ``ev`` (layout ``E_*``), dtype
@@ -396,15 +279,7 @@ def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batc
     return Batch(games=cols, categories=cats, events={"shots": shots})
 
 
-def campaign_setup(pack: DataPack, rules: RuleArrays, period: str, north: str, south: str):
-    """The compiled campaign for a period and two navies (cached by the pack's hash)."""
-    key = (pack.hash, period, north, south)
-    if key not in _CAMPAIGN_CACHE:
-        _CAMPAIGN_CACHE[key] = compile_campaign(pack, rules, period, north, south)[0]
-    return _CAMPAIGN_CACHE[key]
-
-
 GAME = Dreadnought()
 
-__all__ = ["Dreadnought", "GAME", "POLICIES", "run_games"]
+__all__ = ["GAME", "POLICIES", "Dreadnought", "campaign_setup", "rules_for", "run_games"]
 

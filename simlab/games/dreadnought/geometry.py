@@ -16,7 +16,7 @@ Three coordinate systems are used:
   ... firing ship exclusive, target inclusive") is ``max(|dx|, |dy|, |dz|)``.
 
 The map is endless (Rule 9.11): coordinates may leave the initial six sections in any direction.
-The numba helpers on cube coordinates (distance, arcs of fire) are in :mod:`.kernels`.
+The numba helpers on cube coordinates (distance, arcs of fire) are in :mod:`.kernels.geometry`.
 """
 
 from __future__ import annotations

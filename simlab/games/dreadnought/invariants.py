@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ...datapack import DataPack
 from ..base import Batch, Scenario
 from .enums import CAMPAIGN_END_NAMES, END_REASONS, EXTENDED_END_NAMES, LEVEL_NAMES
 
@@ -27,9 +28,9 @@ def _first(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
-def campaign_violations(scenario: Scenario, batch: Batch, options: Mapping) -> list[str]:
-    """Everything wrong with a batch of campaigns, one line each (empty: nothing wrong)."""
-    from .game import GAME
+def campaign_violations(scenario: Scenario, batch: Batch, options: Mapping, pack: DataPack) -> list[str]:
+    """Everything wrong with a batch of campaigns, one line each (empty: nothing wrong); ``pack`` is
+    the game's data pack (its ``campaign_rules``)."""
     out: list[str] = []
     name = scenario.name
     extended = name == "extended-campaign"
@@ -38,7 +39,7 @@ def campaign_violations(scenario: Scenario, batch: Batch, options: Mapping) -> l
     n = len(g["winner"])
     if not ev:
         return [f"{name}: no scenarios table"]
-    vals = {k: int(v["value"].value) for k, v in GAME.load_data().tables["campaign_rules"].items()}
+    vals = {k: int(v["value"].value) for k, v in pack.tables["campaign_rules"].items()}
     bonus = {LEVEL_NAMES.index("marginal"): vals["victory_marginal"],
              LEVEL_NAMES.index("substantial"): vals["victory_substantial"],
              LEVEL_NAMES.index("decisive"): vals["victory_decisive"]}

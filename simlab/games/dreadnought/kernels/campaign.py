@@ -1,0 +1,608 @@
+"""The Campaign Game (Rules 9.2-9.3, 11.0-11.9) and the Extended Campaign (12.6).
+
+A campaign game, per seed: each player builds a fleet under the fleet value limit (11.8) by its
+builder policy; assigns it secretly to scenarios A-D by its allocation policy (11.0, 11.6; the
+South also sets the Interception Bonus, 11.4); then A, B, C and D are played in order (11.6):
+base visibility 2d6 (11.7), Task Forces entering on their sides and sweeping every lettered hex
+until contact (9.22-9.28), ships placed (9.25), the tactical game to its end (``tactical_nb``), and
+the scenario's Victory Points with the 9.55 bonus, the Bombardment Bonus (11.3) and the
+Interception Bonus (11.4). Uncontested scenarios are conceded (11.6). The extended campaign
+plays up to twelve campaign games with treasuries, construction, repairs, scuttling and the
+peace roll (12.61-12.66). Per side arrays of a scenario are by role: side 0 is North. The
+players' choices (builders, allocation, schedule, repairs) are in :mod:`..policies.campaign`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ....rng import STATE_WORDS, new_state_nb, roll_nb
+from .. import layout as L
+from ..enums import (
+    BUILD_BALANCED,
+    BUILD_VALUE_GREEDY,
+    CAMP_COMPLETE,
+    CAMP_LOOP_CAP,
+    CAPITAL,
+    END_LOOP_CAP,
+    END_UNCONTESTED,
+    EXT_BANKRUPT,
+    EXT_LOOP_CAP,
+    EXT_PEACE,
+    EXT_TURN_LIMIT,
+    LEVEL_DECISIVE,
+    LEVEL_DRAW,
+    LEVEL_MARGINAL,
+    LEVEL_SUBSTANTIAL,
+    MOVE_RANDOM,
+    SCEN_B,
+    SCEN_C,
+    SUNK,
+    TYPE_CA,
+    TYPE_CAPITAL,
+    WAITING,
+    N,
+    S,
+)
+from ..policies.campaign import allocate_nb, build_fleet_nb, interception_bonus_nb, repair_nb, schedule_nb
+from .contact import approach_nb, deploy_after_contact_nb, first_off_map_nb
+from .damage import by_damage_nb, final_result_nb, wrecked_nb
+from .movement import under_tow_nb
+from .turn import reset_dy_nb, tactical_nb, vp_table_nb
+from .visibility import sun_roll_nb
+
+#: a scenario's results and counters copied into its campaign row: (slot of ``out`` or ``dy``, ``RS_*``)
+OUT_RESULT = np.array([[L.O_SCORE0, L.RS_DAMAGE0], [L.O_SCORE1, L.RS_DAMAGE1], [L.O_SUNK0, L.RS_SUNK0],
+                       [L.O_SUNK1, L.RS_SUNK1], [L.O_WRECKED0, L.RS_WRECKED0], [L.O_WRECKED1, L.RS_WRECKED1],
+                       [L.O_WINNER, L.RS_WINNER], [L.O_LEVEL, L.RS_LEVEL]], dtype=np.int64)
+
+
+OUT_COUNTS = np.array([[L.O_SHOTS0, L.RS_SHOTS0], [L.O_SHOTS1, L.RS_SHOTS1], [L.O_TORP0, L.RS_TORP0],
+                       [L.O_TORP1, L.RS_TORP1], [L.O_DISPLACED, L.RS_COLLISIONS],
+                       [L.O_VIOLATIONS, L.RS_VIOLATIONS]], dtype=np.int64)
+
+
+DY_COUNTS = np.array([[L.DY_ENTERED, L.RS_DELAYED], [L.DY_WITHDRAW0, L.RS_WITHDREW0],
+                      [L.DY_WITHDRAW1, L.RS_WITHDREW1], [L.DY_SMOKE_LAID, L.RS_SMOKE]], dtype=np.int64)
+
+
+@njit(cache=True, error_model="numpy")
+def final_states_nb(g, s, dc, defense):
+    """Damage states left after the end-of-scenario recovery (Rule 9.53): steps within the
+    damage-control limit are removed, G before S (ruling DN-C8); a wreck keeps all four.
+
+    Returns:
+        ``(g_left, s_left, recovered)``.
+    """
+    if g >= 2 and s >= 2:
+        return g, s, 0
+    room = defense - dc
+    if room < 0:
+        room = 0
+    rg = g if g < room else room
+    room -= rg
+    rs = s if s < room else room
+    return g - rg, s - rs, rg + rs
+
+
+@njit(cache=True, error_model="numpy")
+def setup_scenario_nb(s, players, po, npool, ps, scen, cp, sc0, centres, tours_n, tours_s, slots_cap, slots_scr,
+                      delays, rng):
+    """Compile campaign scenario ``s`` (0-3 = A-D) for the units assigned to it (Rules 9.21-9.22).
+
+    Side 0 is the North player's units (``players[0]``), side 1 the South's. Each side forms a
+    main Task Force (capital ships in a column of stacks of ``CP_STACK``, CA units on a screen
+    around its head) entering on Game-Turn 1, and a light one (CL and DD units) entering
+    ``delays[side]`` Game-Turns later (9.28; -1: a random 0-5; merged into the main body at 0;
+    all screen units form one Task Force when there is no capital ship). Both
+    sweep the same tour of the lettered hexes, drawn at random (9.22, 9.26).
+
+    Returns:
+        ``(st, sh, fm, trail, sc, ta, idx)``: the scenario arrays, the Task Forces, and each
+        unit's row in its player's listing.
+    """
+    n0 = 0
+    n1 = 0
+    for r in range(2):
+        p = players[r]
+        for u in range(npool[p]):
+            if ps[p, u, L.PS_STATUS] == L.PS_FLEET and scen[p, u] == s:
+                if r == 0:
+                    n0 += 1
+                else:
+                    n1 += 1
+    n = n0 + n1
+    st = np.zeros((n, L.NST), dtype=np.int64)
+    sh = np.zeros((n, L.NSH), dtype=np.int64)
+    fm = np.zeros((n, L.NFM), dtype=np.int64)
+    trail = np.zeros((n, L.TRAIL, 3), dtype=np.int64)
+    idx = np.zeros(n, dtype=np.int64)
+    ta = np.zeros((L.NTF, L.NTA), dtype=np.int64)
+    k = 0
+    for r in range(2):
+        p = players[r]
+        for u in range(npool[p]):
+            if ps[p, u, L.PS_STATUS] != L.PS_FLEET or scen[p, u] != s:
+                continue
+            st[k, L.ST_SIDE] = r
+            st[k, L.ST_KIND] = po[p, u, L.PO_KIND]
+            st[k, L.ST_TYPE] = po[p, u, L.PO_TYPE]
+            st[k, L.ST_ATT] = po[p, u, L.PO_ATT]
+            st[k, L.ST_DEF] = po[p, u, L.PO_DEF]
+            st[k, L.ST_RNG] = po[p, u, L.PO_RNG]
+            st[k, L.ST_MOV] = po[p, u, L.PO_MOV]
+            st[k, L.ST_TORP] = po[p, u, L.PO_TORP]
+            st[k, L.ST_VAL] = po[p, u, L.PO_VAL]
+            st[k, L.ST_RADAR] = po[p, u, L.PO_RADAR]
+            st[k, L.ST_PLANES] = po[p, u, L.PO_PLANES]
+            for c in L.SH_MINUS_ONE:
+                sh[k, c] = -1
+            sh[k, L.SH_FORM] = -1
+            sh[k, L.SH_STATUS] = WAITING
+            sh[k, L.SH_TLEFT] = cp[L.CP_TORP_SCEN] if st[k, L.ST_TORP] else 0
+            idx[k] = u
+            k += 1
+    stack = cp[L.CP_STACK] if cp[L.CP_STACK] > 0 else 1
+    for r in range(2):
+        lo = 0 if r == 0 else n0
+        hi = n0 if r == 0 else n
+        if hi == lo:
+            continue
+        main = 2 * r
+        light = 2 * r + 1
+        ncap = 0
+        vals = np.zeros(hi - lo, dtype=np.int64)
+        for i in range(lo, hi):
+            vals[i - lo] = -st[i, L.ST_VAL] * 4 - (3 - st[i, L.ST_TYPE])
+            if st[i, L.ST_KIND] == CAPITAL:
+                ncap += 1
+        order = np.argsort(vals, kind="mergesort")
+        delay = delays[r] if delays[r] >= 0 else roll_nb(rng, 6) - 1
+        last = cp[L.CP_DELAY_LAST] - 1
+        if delay > last:
+            delay = last
+        c = 0
+        js = 0
+        jl = 0
+        for a in range(hi - lo):
+            i = lo + order[a]
+            t = st[i, L.ST_TYPE]
+            if ncap > 0 and t == TYPE_CAPITAL:
+                sh[i, L.SH_TF] = main
+                sh[i, L.SH_OX] = 0
+                sh[i, L.SH_OZ] = c // stack
+                c += 1
+            elif ncap > 0 and (t == TYPE_CA or delay == 0):
+                sh[i, L.SH_TF] = main
+                sh[i, L.SH_OX] = slots_cap[js % slots_cap.shape[0], 0]
+                sh[i, L.SH_OZ] = slots_cap[js % slots_cap.shape[0], 1] + 2 * (js // slots_cap.shape[0])
+                js += 1
+            else:
+                sh[i, L.SH_TF] = light if ncap > 0 else main
+                sh[i, L.SH_OX] = slots_scr[jl % slots_scr.shape[0], 0]
+                sh[i, L.SH_OZ] = slots_scr[jl % slots_scr.shape[0], 1] + 2 * (jl // slots_scr.shape[0])
+                jl += 1
+        tours = tours_n if r == 0 else tours_s
+        tour = roll_nb(rng, tours.shape[0]) - 1
+        x = centres[tours[tour, 0], 0]
+        row = sc0[L.SC_MAP_R0] if r == 0 else sc0[L.SC_MAP_R1]
+        for tf in (main, light):
+            ta[tf, L.TA_SIDE] = r
+            ta[tf, L.TA_MEMBERS] = 0
+            sp = 1 << 30
+            for i in range(lo, hi):
+                if sh[i, L.SH_TF] == tf:
+                    ta[tf, L.TA_MEMBERS] += 1
+                    if st[i, L.ST_MOV] < sp:
+                        sp = st[i, L.ST_MOV]
+            if ta[tf, L.TA_MEMBERS] == 0:
+                continue
+            ta[tf, L.TA_SPEED] = sp
+            ta[tf, L.TA_ENTRY] = 1 if tf == main else 1 + delay
+            ta[tf, L.TA_STATE] = L.TF_WAITING
+            ta[tf, L.TA_TOUR] = tour
+            ta[tf, L.TA_EX] = x
+            ta[tf, L.TA_EZ] = row - (x - (x & 1)) // 2
+            ta[tf, L.TA_EF] = S if r == 0 else N
+            for i in range(lo, hi):
+                if sh[i, L.SH_TF] == tf:
+                    sh[i, L.SH_SPD] = sp
+    sc = sc0.copy()
+    sc[L.SC_N] = n
+    sc[L.SC_N0] = n0
+    sc[L.SC_SCEN] = s
+    sc[L.SC_NORTH_STAY] = 1 if (s == SCEN_B or s == SCEN_C) else 0
+    sc[L.SC_LENGTH] = cp[L.CP_TURN_LIMIT]
+    return st, sh, fm, trail, sc, ta, idx
+
+
+@njit(cache=True, error_model="numpy")
+def score_scenario_nb(st, sh, n, sc, s, ended_by, contact_end, ibonus, cp, vp, dy, row):
+    """Victory Points of a played campaign scenario (Rules 9.5, 11.2-11.5) into ``row`` (``RS_*``).
+
+    Damage VPs (9.52-9.54) and the victory level (9.55) of each side; the winner's bonus (10, 20,
+    30); in B the South's Bombardment Bonus: the Attack Strength (after its final G states) of
+    its capital ships afloat that never fired, if it won at least a Substantial Victory without
+    causing the end, or sank or wrecked every North ship, or the North moved a ship off the initial
+    Map Area first (11.3); in C the North's interception: the Attack Strength of its ships
+    undamaged after the final recovery (9.53), up to the Interception Bonus, unless it caused the
+    end or moved a ship off the initial Map Area first; the South gets the balance (11.4).
+    """
+    tmp = np.zeros((1, L.NOUT), dtype=np.int64)
+    final_result_nb(st, sh, n, sc, vp, tmp, 0, ended_by, contact_end, 0)
+    winner = tmp[0, L.O_WINNER]
+    level = tmp[0, L.O_LEVEL]
+    for k in range(OUT_RESULT.shape[0]):
+        row[OUT_RESULT[k, 1]] = tmp[0, OUT_RESULT[k, 0]]
+    bonus = 0
+    if level == LEVEL_MARGINAL:
+        bonus = cp[L.CP_BONUS_M]
+    elif level == LEVEL_SUBSTANTIAL:
+        bonus = cp[L.CP_BONUS_S]
+    elif level == LEVEL_DECISIVE:
+        bonus = cp[L.CP_BONUS_D]
+    row[L.RS_BONUS0] = bonus if winner == 0 else 0
+    row[L.RS_BONUS1] = bonus if winner == 1 else 0
+    off = first_off_map_nb(dy)
+    row[L.RS_OFF_FIRST] = off
+    bomb = 0
+    if s == SCEN_B:
+        north_left = 0
+        for i in range(n):
+            if st[i, L.ST_SIDE] == 0 and sh[i, L.SH_STATUS] != SUNK and not wrecked_nb(sh, i):
+                north_left += 1
+        if (winner == 1 and level >= LEVEL_SUBSTANTIAL and ended_by != 1) or north_left == 0 or off == 0:
+            for i in range(n):
+                if st[i, L.ST_SIDE] == 1 and st[i, L.ST_KIND] == CAPITAL and sh[i, L.SH_STATUS] != SUNK \
+                        and sh[i, L.SH_FIRED] == 0:
+                    gl, sl, rec = final_states_nb(sh[i, L.SH_G], sh[i, L.SH_S], sh[i, L.SH_DC], st[i, L.ST_DEF])
+                    bomb += by_damage_nb(st[i, L.ST_ATT], gl)
+    row[L.RS_BOMBARD] = bomb
+    i0 = 0
+    i1 = 0
+    if s == SCEN_C:
+        if ended_by != 0 and off != 0:
+            und = 0
+            for i in range(n):
+                if st[i, L.ST_SIDE] == 0 and sh[i, L.SH_STATUS] != SUNK:
+                    gl, sl, rec = final_states_nb(sh[i, L.SH_G], sh[i, L.SH_S], sh[i, L.SH_DC], st[i, L.ST_DEF])
+                    if gl + sl == 0:
+                        und += st[i, L.ST_ATT]
+            i0 = und if und < ibonus else ibonus
+        i1 = ibonus - i0
+    row[L.RS_INTERCEPT0] = i0
+    row[L.RS_INTERCEPT1] = i1
+    row[L.RS_SCORE0] = row[L.RS_DAMAGE0] + row[L.RS_BONUS0] + i0
+    row[L.RS_SCORE1] = row[L.RS_DAMAGE1] + row[L.RS_BONUS1] + i1 + bomb
+
+
+@njit(cache=True, error_model="numpy")
+def score_uncontested_nb(s, cap_att0, att0, cap_att1, n0, n1, ibonus, cp, row):
+    """Victory Points of an uncontested campaign scenario (Rule 11.6): the side that assigned
+    ships wins a Substantial Victory (20 VPs) plus its objective: in B the South's Bombardment
+    Bonus (all its capital ships' Attack Strength), in C the North's interception (its Attack
+    Strength up to the Interception Bonus, the South keeping the balance) or, with no North ships,
+    the whole bonus for the South (ruling DN-C4). Neither side: no VPs but the convoy's bonus.
+
+    Args:
+        cap_att0/1, att0: the capital ships' and all units' Attack Strength of the North
+            (``cap_att1``: the South's capital ships); n0, n1: units assigned.
+    """
+    winner = -1
+    level = LEVEL_DRAW
+    if n0 > 0 and n1 == 0:
+        winner = 0
+        level = LEVEL_SUBSTANTIAL
+    elif n1 > 0 and n0 == 0:
+        winner = 1
+        level = LEVEL_SUBSTANTIAL
+    row[L.RS_WINNER] = winner
+    row[L.RS_LEVEL] = level
+    row[L.RS_BONUS0] = cp[L.CP_BONUS_S] if winner == 0 else 0
+    row[L.RS_BONUS1] = cp[L.CP_BONUS_S] if winner == 1 else 0
+    row[L.RS_OFF_FIRST] = -1
+    bomb = 0
+    if s == SCEN_B and winner == 1:
+        bomb = cap_att1
+    row[L.RS_BOMBARD] = bomb
+    i0 = 0
+    i1 = 0
+    if s == SCEN_C:
+        if n0 > 0:
+            i0 = att0 if att0 < ibonus else ibonus
+        i1 = ibonus - i0
+    row[L.RS_INTERCEPT0] = i0
+    row[L.RS_INTERCEPT1] = i1
+    row[L.RS_SCORE0] = row[L.RS_BONUS0] + i0
+    row[L.RS_SCORE1] = row[L.RS_BONUS1] + i1 + bomb
+
+
+@njit(cache=True, error_model="numpy")
+def campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ibonus, cp, sc0, geo, tb, pcr, knr, rng,
+                         row, treasury, gout):
+    """Play (or concede) campaign scenario ``s`` and write its row (``RS_*``). In the extended
+    campaign also apply its treasury flows and fleet changes (Rules 12.63-12.64).
+
+    Args:
+        players: ``int64[2]`` the players who are North and South.
+        pcr, knr: policy codes and knobs by role (side 0 North).
+        geo: ``(centres, tours_n, tours_s, slots_cap, slots_scr)``; tb: the compiled rules.
+        treasury: ``int64[2]`` by player (extended campaign; written).
+    """
+    centres, tours_n, tours_s, slots_cap, slots_scr = geo
+    rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt = tb
+    delays = np.zeros(2, dtype=np.int64)
+    for r in range(2):
+        if cp[L.CP_DELAY] >= 0:
+            delays[r] = cp[L.CP_DELAY]
+        else:
+            delays[r] = -1 if pcr[r, L.PC_MOVE] == MOVE_RANDOM else 2
+    st, sh, fm, trail, sc, ta, idx = setup_scenario_nb(s, players, po, npool, ps, scen, cp, sc0, centres, tours_n,
+                                                       tours_s, slots_cap, slots_scr, delays, rng)
+    n = st.shape[0]
+    n0 = sc[L.SC_N0]
+    n1 = n - n0
+    for k in range(L.NRS):
+        row[k] = 0
+    row[L.RS_GAME] = g
+    row[L.RS_EXT_TURN] = ext_turn
+    row[L.RS_SCEN] = s
+    row[L.RS_NORTH] = players[0]
+    row[L.RS_UNITS0] = n0
+    row[L.RS_UNITS1] = n1
+    row[L.RS_ENDED_BY] = -1
+    row[L.RS_OFF_FIRST] = -1
+    row[L.RS_IBONUS] = ibonus if s == SCEN_C else 0
+    cap_att0 = 0
+    att0 = 0
+    cap_att1 = 0
+    for i in range(n):
+        row[L.RS_VALUE0 + st[i, L.ST_SIDE]] += st[i, L.ST_VAL]
+        if st[i, L.ST_SIDE] == 0:
+            att0 += st[i, L.ST_ATT]
+            if st[i, L.ST_KIND] == CAPITAL:
+                cap_att0 += st[i, L.ST_ATT]
+        elif st[i, L.ST_KIND] == CAPITAL:
+            cap_att1 += st[i, L.ST_ATT]
+    row[L.RS_CAP_ATT1] = cap_att1
+    vp = vp_table_nb(rl)
+    if n0 == 0 or n1 == 0:
+        row[L.RS_END] = END_UNCONTESTED
+        score_uncontested_nb(s, cap_att0, att0, cap_att1, n0, n1, row[L.RS_IBONUS], cp, row)
+    else:
+        dy = np.zeros(L.NDY, dtype=np.int64)
+        reset_dy_nb(dy)
+        if rl[L.RL_OPT_SUN]:
+            dy[L.DY_SUN] = sun_roll_nb(rng, rl)
+        row[L.RS_SUN] = dy[L.DY_SUN]
+        vb = 0
+        for _ in range(cp[L.CP_VIS_DICE]):
+            vb += roll_nb(rng, 6)
+        row[L.RS_VIS_BASE] = vb
+        sc[L.SC_VIS_BASE] = vb
+        t, m, vis = approach_nb(ta, centres, tours_n, tours_s, sc, vb, rl, rng, cp[L.CP_APPROACH_CAP])
+        out = np.zeros((1, L.NOUT), dtype=np.int64)
+        if t == 0:
+            row[L.RS_END] = END_LOOP_CAP
+            row[L.RS_TURNS] = cp[L.CP_APPROACH_CAP]
+            row[L.RS_WINNER] = -1
+        else:
+            row[L.RS_CONTACT] = t
+            out[0, L.O_DISPLACED] += deploy_after_contact_nb(st, sh, fm, trail, n, ta, rl, sc, rng)
+            dy[L.DY_VIS_CARRY] = vis
+            ev = np.zeros((0, L.NEV), dtype=np.int32)
+            trace = np.zeros((0, n, L.NTR), dtype=np.int64)
+            turn, reason, ended_by, contact, contact_end, exit_met, ev_n = tactical_nb(
+                st, sh, fm, trail, sc, tb, pcr, knr, 0, cp[L.CP_CHECK], out, 0, ev, 0, trace, False, rng, dy, t,
+                cp[L.CP_TURN_LIMIT], vb)
+            row[L.RS_TURNS] = turn
+            row[L.RS_END] = reason
+            row[L.RS_ENDED_BY] = ended_by
+            score_scenario_nb(st, sh, n, sc, s, ended_by, contact_end, row[L.RS_IBONUS], cp, vp, dy, row)
+        for k in range(OUT_COUNTS.shape[0]):
+            row[OUT_COUNTS[k, 1]] = out[0, OUT_COUNTS[k, 0]]
+        for k in range(DY_COUNTS.shape[0]):
+            row[DY_COUNTS[k, 1]] = dy[DY_COUNTS[k, 0]]
+        for i in range(n):
+            if sh[i, L.SH_STATUS] != SUNK and wrecked_nb(sh, i) and under_tow_nb(sh, i):
+                row[L.RS_TOWED0 + st[i, L.ST_SIDE]] += 1
+        if cp[L.CP_EXTENDED]:
+            # 12.64: cures cost a point each; wrecks not under tow are scuttled; permanent damage waits
+            for i in range(n):
+                r = st[i, L.ST_SIDE]
+                p = players[r]
+                u = idx[i]
+                gl, sl, rec = final_states_nb(sh[i, L.SH_G], sh[i, L.SH_S], sh[i, L.SH_DC], st[i, L.ST_DEF])
+                cured = sh[i, L.SH_DC] + rec
+                row[L.RS_CURED0 + r] += cured
+                treasury[p] -= cured * cp[L.CP_DC_COST]
+                if sh[i, L.SH_STATUS] == SUNK:
+                    ps[p, u, L.PS_STATUS] = L.PS_LOST
+                    gout[g, L.GO_LOST0 + p] += 1
+                elif wrecked_nb(sh, i) and not under_tow_nb(sh, i):
+                    ps[p, u, L.PS_STATUS] = L.PS_LOST
+                    row[L.RS_SCUTTLED0 + r] += 1
+                    gout[g, L.GO_SCUTTLED0 + p] += 1
+                elif gl + sl > 0:
+                    ps[p, u, L.PS_STATUS] = L.PS_DAMAGED
+                    ps[p, u, L.PS_G] = gl
+                    ps[p, u, L.PS_S] = sl
+    if cp[L.CP_EXTENDED]:
+        # 12.63: victory bonuses and the convoy's balance go to the treasury; the Bombardment
+        # Bonus comes out of the North's; damage VPs only decide the scenario
+        if row[L.RS_WINNER] >= 0:
+            treasury[players[row[L.RS_WINNER]]] += row[L.RS_BONUS0] + row[L.RS_BONUS1]
+        treasury[players[1]] += row[L.RS_INTERCEPT1]
+        treasury[players[0]] -= row[L.RS_BOMBARD]
+
+
+@njit(cache=True, error_model="numpy")
+def campaign_game_nb(g, ext_turn, players, po, npool, ps, cp, sc0, geo, tb, pc, kn, rng, rows, nrow, treasury, gout):
+    """One campaign game (Rules 11.0-11.9): allocation, the Interception Bonus, and scenarios A-D
+    in order. ``players[0]`` is North. In the extended campaign the game stops at once when a
+    treasury falls to zero (12.66).
+
+    Returns:
+        ``(nrow, totals)``: rows written so far and ``int64[2]`` campaign VPs by role.
+    """
+    P = po.shape[1]
+    scen = np.full((2, P), -1, dtype=np.int64)
+    for r in range(2):
+        p = players[r]
+        allocate_nb(po[p], npool[p], ps[p], cp[L.CP_ALLOC0 + p], rng, scen[p])
+    south = players[1]
+    ib = interception_bonus_nb(po[south], npool[south], ps[south], scen[south], cp[L.CP_ALLOC0 + south], rng,
+                               cp[L.CP_IBONUS], cp[L.CP_IB_MIN], cp[L.CP_IB_MAX])
+    pcr = np.zeros_like(pc)
+    knr = np.zeros_like(kn)
+    for r in range(2):
+        pcr[r] = pc[players[r]]
+        knr[r] = kn[players[r]]
+    totals = np.zeros(2, dtype=np.int64)
+    for s in range(4):
+        row = rows[nrow]
+        campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ib, cp, sc0, geo, tb, pcr, knr, rng, row,
+                             treasury, gout)
+        totals[0] += row[L.RS_SCORE0]
+        totals[1] += row[L.RS_SCORE1]
+        nrow += 1
+        if cp[L.CP_EXTENDED] and (treasury[0] <= 0 or treasury[1] <= 0):
+            break
+    return nrow, totals
+
+
+@njit(cache=True, error_model="numpy")
+def play_campaign_batch_nb(seeds, po, npool, cp, sc0, geo, tb, pc, kn, gout, rows):
+    """Play one campaign game (or extended campaign) per seed (Rules 11.0-11.9, 12.6).
+
+    Args:
+        seeds: ``uint64[g]``.
+        po: ``int64[2, P, NPO]`` each player's national listing; npool: ``int64[2]`` its units.
+        cp: ``int64[NCP]`` the campaign's parameters; sc0: ``int64[NSC]`` the scenario template.
+        geo: ``(centres, tours_n, tours_s, slots_cap, slots_scr)``; tb: the compiled rules.
+        pc, kn: policy codes and knobs by player.
+        gout: ``int64[g, NGO]`` one row per game (written); rows: ``int64[cap, NRS]`` one row per
+            campaign scenario (written, in game order).
+
+    Returns:
+        The number of scenario rows written.
+    """
+    rng = np.zeros(STATE_WORDS, dtype=np.uint64)
+    P = po.shape[1]
+    nrow = 0
+    players = np.zeros(2, dtype=np.int64)
+    treasury = np.zeros(2, dtype=np.int64)
+    for g in range(seeds.shape[0]):
+        new_state_nb(seeds[g], rng)
+        for k in range(L.NGO):
+            gout[g, k] = 0
+        ps = np.zeros((2, P, L.NPS), dtype=np.int64)
+        start = nrow
+        if cp[L.CP_EXTENDED] == 0:
+            for p in range(2):
+                gout[g, L.GO_FLEET_VALUE0 + p] = build_fleet_nb(po[p], npool[p], ps[p], cp[L.CP_LIMIT0 + p],
+                                                                 cp[L.CP_BUILD0 + p], rng, L.PS_FLEET)
+            players[0] = 0
+            players[1] = 1
+            nrow, totals = campaign_game_nb(g, 0, players, po, npool, ps, cp, sc0, geo, tb, pc, kn, rng, rows, nrow,
+                                            treasury, gout)
+            gout[g, L.GO_SCORE0] = totals[0]
+            gout[g, L.GO_SCORE1] = totals[1]
+            gout[g, L.GO_END] = CAMP_COMPLETE
+            turns = 0
+            for r in range(start, nrow):
+                turns += rows[r, L.RS_TURNS]
+                if rows[r, L.RS_END] == END_LOOP_CAP:
+                    gout[g, L.GO_END] = CAMP_LOOP_CAP
+            gout[g, L.GO_TURNS] = turns
+            gout[g, L.GO_NORTH_TURNS0] = 1
+        else:
+            for p in range(2):
+                treasury[p] = cp[L.CP_TREASURY0 + p]
+                v = build_fleet_nb(po[p], npool[p], ps[p], cp[L.CP_LIMIT0 + p], cp[L.CP_BUILD0 + p], rng, L.PS_FLEET)
+                gout[g, L.GO_FLEET_VALUE0 + p] = v
+                treasury[p] -= v
+                share = 80 if cp[L.CP_BUILD0 + p] == BUILD_VALUE_GREEDY else (
+                    50 if cp[L.CP_BUILD0 + p] == BUILD_BALANCED else roll_nb(rng, 101) - 1)
+                budget = treasury[p] * share // 100
+                gout[g, L.GO_SCHEDULED0 + p] = schedule_nb(po[p], npool[p], ps[p], cp[L.CP_BUILD0 + p], rng, budget,
+                                                           cp[L.CP_BUILD_LIMIT], cp[L.CP_LAST_TURN])
+                gout[g, L.GO_TREAS0 + 13 * p] = treasury[p]
+            end = EXT_TURN_LIMIT
+            turn = 0
+            for t in range(1, cp[L.CP_LAST_TURN] + 1):
+                # peace resolution (12.62)
+                r = 0
+                for _ in range(cp[L.CP_PEACE_DICE]):
+                    r += roll_nb(rng, 6)
+                if r == t:
+                    end = EXT_PEACE
+                    gout[g, L.GO_PEACE_TURN] = t
+                    break
+                turn = t
+                north = roll_nb(rng, 2) - 1                  # 12.63: a coin decides who is North
+                players[0] = north
+                players[1] = 1 - north
+                if north == 0:
+                    gout[g, L.GO_NORTH_TURNS0] += 1
+                before = nrow
+                nrow, totals = campaign_game_nb(g, t, players, po, npool, ps, cp, sc0, geo, tb, pc, kn, rng, rows,
+                                                nrow, treasury, gout)
+                for rr in range(before, nrow):
+                    if rows[rr, L.RS_END] == END_LOOP_CAP:
+                        end = EXT_LOOP_CAP
+                if treasury[0] <= 0 or treasury[1] <= 0:
+                    end = EXT_BANKRUPT
+                if end == EXT_LOOP_CAP or end == EXT_BANKRUPT:
+                    for p in range(2):
+                        gout[g, L.GO_TREAS0 + 13 * p + t] = treasury[p]
+                    break
+                # repair phase, North first (12.64); build phase (12.65)
+                for r2 in range(2):
+                    p = players[r2]
+                    nxt = 0
+                    for u in range(npool[p]):
+                        if ps[p, u, L.PS_STATUS] == L.PS_SCHEDULED and ps[p, u, L.PS_BUILD] == t + 1:
+                            nxt += po[p, u, L.PO_VAL]
+                    spent = repair_nb(po[p], npool[p], ps[p], treasury[p], cp[L.CP_BUILD0 + p], rng,
+                                      cp[L.CP_REPAIR_PCT], nxt + 50)
+                    treasury[p] -= spent
+                    gout[g, L.GO_REPAIRED0 + p] += spent
+                for p in range(2):
+                    for u in range(npool[p]):
+                        if ps[p, u, L.PS_STATUS] == L.PS_SCHEDULED and ps[p, u, L.PS_BUILD] == t:
+                            ps[p, u, L.PS_STATUS] = L.PS_FLEET
+                            treasury[p] -= po[p, u, L.PO_VAL]
+                            gout[g, L.GO_BUILT0 + p] += po[p, u, L.PO_VAL]
+                    gout[g, L.GO_TREAS0 + 13 * p + t] = treasury[p]
+                if treasury[0] <= 0 or treasury[1] <= 0:
+                    end = EXT_BANKRUPT
+                    break
+            # the treasury stays as it ended for the turns not played
+            for p in range(2):
+                last = gout[g, L.GO_TREAS0 + 13 * p + turn] if turn > 0 else gout[g, L.GO_TREAS0 + 13 * p]
+                for t in range(turn + 1, 13):
+                    gout[g, L.GO_TREAS0 + 13 * p + t] = last
+            gout[g, L.GO_SCORE0] = treasury[0]
+            gout[g, L.GO_SCORE1] = treasury[1]
+            gout[g, L.GO_TURNS] = turn
+            gout[g, L.GO_END] = end
+        # the winner: more campaign VPs, or the larger treasury (12.66)
+        a = gout[g, L.GO_SCORE0]
+        b = gout[g, L.GO_SCORE1]
+        gout[g, L.GO_WINNER] = 0 if a > b else (1 if b > a else -1)
+        lev = LEVEL_DRAW
+        if a != b:
+            hi = a if a > b else b
+            lo = b if a > b else a
+            lev = LEVEL_SUBSTANTIAL if (hi >= 2 * lo and cp[L.CP_EXTENDED] == 0) else LEVEL_MARGINAL
+        gout[g, L.GO_LEVEL] = lev
+        for p in range(2):
+            for u in range(npool[p]):
+                if ps[p, u, L.PS_STATUS] != L.PS_NONE and ps[p, u, L.PS_STATUS] != L.PS_SCHEDULED:
+                    gout[g, L.GO_FLEET_UNITS0 + p] += 1
+                    if po[p, u, L.PO_KIND] == CAPITAL:
+                        gout[g, L.GO_FLEET_CAP0 + p] += 1
+        gout[g, L.GO_ROWS] = nrow - start
+    return nrow

@@ -1,0 +1,290 @@
+"""Gunfire (Rules 5.0-5.9, 7.1, 8.41): dice, the Range Effects Table, the Damage Point Table, the
+Combat Results Table, secondary batteries and the Fire Execution Phase.
+
+Results are held face down until the end of the phase (:func:`add_pending_nb`, Rule 5.0) and
+applied by :func:`apply_pending_nb` (5.42). Every attack may be written to the ``shots`` buffer
+(layout ``E_*``) by :func:`record_shot_nb`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ....rng import roll_nb
+from .. import layout as L
+from ..enums import (
+    CRT_E,
+    RES_E_2G1S,
+    RES_E_SUNK,
+    RES_NONE,
+    RESULT_G,
+    RESULT_S,
+    SHOT_GUN,
+    SHOT_SECONDARY,
+    SUNK,
+)
+from .damage import by_damage_nb
+from .geometry import arc_nb, hex_dist_nb
+
+RES_G = np.array(RESULT_G, dtype=np.int64)
+
+
+RES_S = np.array(RESULT_S, dtype=np.int64)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def two_d6_nb(rng):
+    """A 2d6 roll (2..12) from the game's stream."""
+    return roll_nb(rng, 6) + roll_nb(rng, 6)
+
+
+@njit(cache=True, error_model="numpy")
+def clamp_roll_nb(r):
+    """A modified roll below 2 reads as 2 and above 12 as 12 (ruling DN-F2)."""
+    if r < 2:
+        return 2
+    if r > 12:
+        return 12
+    return r
+
+
+@njit(cache=True, error_model="numpy")
+def range_strength_nb(strength, hexes, range_tab):
+    """Attack Strength modified for range (Rule 5.5, Range Effects Table 5.51).
+
+    Args:
+        strength: Attack Strength after damage and the multiple-fire halving (Rule 5.31).
+        hexes: firing range in hexes (>= 1).
+        range_tab: ``int64[k, 3]`` (max hexes, multiply, divide), ascending.
+
+    Returns:
+        The modified strength, fractions dropped (17 at 2, 4, 7, 13 hexes -> 51, 34, 17, 8).
+    """
+    k = range_tab.shape[0]
+    for i in range(k):
+        if hexes <= range_tab[i, 0]:
+            return strength * range_tab[i, 1] // range_tab[i, 2]
+    return strength * range_tab[k - 1, 1] // range_tab[k - 1, 2]
+
+
+@njit(cache=True, error_model="numpy")
+def band_nb(strength, band_low):
+    """Column (attack band) of the Damage Point Table for a modified strength (Rule 5.8)."""
+    b = 0
+    for k in range(band_low.shape[0]):
+        if strength >= band_low[k]:
+            b = k
+    return b
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def crt_result_nb(crt, roll, col, rl, rng):
+    """Read the CRT (Rule 5.9) and settle an E result (Rule 5.41).
+
+    Args:
+        crt: the compiled CRT; roll: the (clamped) 2d6 roll; col: ratio column (>= 1).
+        rl: rule scalars (the E sinking rolls).
+        rng: the game's stream (one 2d6 is drawn after an E).
+
+    Returns:
+        A result code: ``RES_*`` (``RES_E_SUNK`` or ``RES_E_2G1S`` after an E).
+    """
+    ncols = crt.shape[1] - 1
+    c = col if col <= ncols else ncols
+    code = crt[roll, c]
+    if code == CRT_E:
+        r2 = two_d6_nb(rng)
+        if r2 == rl[L.RL_E_SINK_A] or r2 == rl[L.RL_E_SINK_B]:
+            return RES_E_SUNK
+        return RES_E_2G1S
+    return code
+
+
+@njit(cache=True, error_model="numpy")
+def gun_shot_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out):
+    """Resolve one ship's gunfire at one target (Rules 5.0, 5.31, 5.5, 5.6, 7.1, 5.8, 5.9, 5.41):
+    :func:`gun_shot_mod_nb` without an optional-rule modifier. Same arguments and result."""
+    return gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out, extra):
+    """Resolve one ship's gunfire at one target (Rules 5.0, 5.31, 5.5, 5.6, 7.1, 5.8, 5.9, 5.41).
+
+    Args:
+        attack: the firer's Attack Strength after damage (Rule 5.41).
+        halved: 1 if the firer is not the designated unhalved ship of a multiple attack (5.31).
+        hexes: range in hexes; upon: 1 if the firer is fired at this phase (5.6);
+        arc: ARC_* of the target from the firer (7.1); defense: the target's Defense Strength.
+        dpt, band_low, crt, range_tab, rl: compiled tables; rng: the game's stream.
+        extra: further DPT roll modifier of the optional rules (radar -2, spotting planes -3, sun
+            +1/-1; Rules 12.21, 12.22, 12.52).
+        out: ``int64[6]`` written: strength, DPT roll (modified, clamped), damage points, combat
+            ratio (0 = below 1-1), CRT roll (0 if none), result code.
+
+    Returns:
+        The result code (``RES_*``).
+    """
+    a = attack // 2 if halved else attack
+    strength = range_strength_nb(a, hexes, range_tab)
+    out[0] = strength
+    if strength <= 0:
+        out[1] = 0
+        out[2] = 0
+        out[3] = 0
+        out[4] = 0
+        out[5] = RES_NONE
+        return RES_NONE
+    r = two_d6_nb(rng)
+    if upon:
+        r += rl[L.RL_FIRED_UPON]
+    if arc != 0:
+        r += rl[L.RL_BOW_STERN]
+    r = clamp_roll_nb(r + extra)
+    dp = dpt[r, band_nb(strength, band_low)]
+    ratio = dp // defense
+    out[1] = r
+    out[2] = dp
+    out[3] = ratio
+    if ratio < 1:
+        out[4] = 0
+        out[5] = RES_NONE
+        return RES_NONE
+    cr = two_d6_nb(rng)
+    res = crt_result_nb(crt, cr, ratio, rl, rng)
+    out[4] = cr
+    out[5] = res
+    return res
+
+
+@njit(cache=True, error_model="numpy")
+def crt_shot_nb(col, penalty, crt, rl, rng, out):
+    """An attack read straight on the CRT: secondary batteries (8.41) and torpedoes (8.0, 8.32).
+
+    Args:
+        col: ratio column (1 for 1:1, 2 for 2:1); penalty: amount subtracted from the roll
+            (3 when combing, 8.32).
+        out: ``int64[2]`` written: the modified, clamped roll and the result code.
+
+    Returns:
+        The result code.
+    """
+    r = clamp_roll_nb(two_d6_nb(rng) - penalty)
+    res = crt_result_nb(crt, r, col, rl, rng)
+    out[0] = r
+    out[1] = res
+    return res
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def add_pending_nb(sh, t, res):
+    """Hold a result on a target until the end of the phase (Rule 5.0: markers face down)."""
+    if res == RES_E_SUNK:
+        sh[t, L.SH_PSUNK] = 1
+    else:
+        sh[t, L.SH_PG] += RES_G[res]
+        sh[t, L.SH_PS] += RES_S[res]
+
+
+@njit(cache=True, error_model="numpy")
+def apply_pending_nb(sh, n, rl):
+    """Turn the markers face up (Rule 5.0): cumulative damage capped at 2G and 2S (5.42); sinking.
+
+    Returns:
+        The number of units sunk now.
+    """
+    sunk = 0
+    for i in range(n):
+        if sh[i, L.SH_STATUS] == SUNK:
+            sh[i, L.SH_PG] = 0
+            sh[i, L.SH_PS] = 0
+            sh[i, L.SH_PSUNK] = 0
+            continue
+        if sh[i, L.SH_PSUNK]:
+            sh[i, L.SH_STATUS] = SUNK
+            sunk += 1
+        g = sh[i, L.SH_G] + sh[i, L.SH_PG]
+        s = sh[i, L.SH_S] + sh[i, L.SH_PS]
+        sh[i, L.SH_G] = g if g < rl[L.RL_MAX_G] else rl[L.RL_MAX_G]
+        sh[i, L.SH_S] = s if s < rl[L.RL_MAX_S] else rl[L.RL_MAX_S]
+        sh[i, L.SH_PG] = 0
+        sh[i, L.SH_PS] = 0
+        sh[i, L.SH_PSUNK] = 0
+    return sunk
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def record_shot_nb(ev, k, g, turn, kind, firer, target, rng_hexes, strength, halved, upon, arc, dptr, dp, ratio,
+               crtr, res, comb):
+    if k >= ev.shape[0]:
+        return ev.shape[0] + 1
+    ev[k, L.E_GAME] = g
+    ev[k, L.E_TURN] = turn
+    ev[k, L.E_KIND] = kind
+    ev[k, L.E_FIRER] = firer
+    ev[k, L.E_TARGET] = target
+    ev[k, L.E_RANGE] = rng_hexes
+    ev[k, L.E_STRENGTH] = strength
+    ev[k, L.E_HALVED] = halved
+    ev[k, L.E_UPON] = upon
+    ev[k, L.E_ARC] = arc
+    ev[k, L.E_DPT_ROLL] = dptr
+    ev[k, L.E_DP] = dp
+    ev[k, L.E_RATIO] = ratio
+    ev[k, L.E_CRT_ROLL] = crtr
+    ev[k, L.E_RESULT] = res
+    ev[k, L.E_COMBING] = comb
+    return k + 1
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev, ev_n, g,
+                      turn, record, out):
+    """The Fire Execution Phase (Rules 5.0, 5.31, 5.6, 8.41): every plotted attack is resolved
+    against the state at the start of the phase; results are applied at its end. A main-battery
+    shot takes the optional-rule DPT modifier plotted with it (``SH_FMOD``); every firer is marked
+    ``SH_FIRED`` (the Bombardment Bonus counts ships that never fired, 11.3)."""
+    for i in range(n):
+        sh[i, L.SH_UPON] = 0
+        desig[i] = -1
+    for i in range(n):
+        t = sh[i, L.SH_TGT]
+        if t >= 0:
+            sh[t, L.SH_UPON] = 1
+            a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
+            d = desig[t]
+            if d < 0 or a > by_damage_nb(st[d, L.ST_ATT], sh[d, L.SH_G]):
+                desig[t] = i
+        s = sh[i, L.SH_SB]
+        if s >= 0:
+            sh[s, L.SH_UPON] = 1
+    for i in range(n):
+        t = sh[i, L.SH_TGT]
+        if t < 0:
+            continue
+        halved = 1 if (rl[L.RL_HALVE_MULTI] and desig[t] != i) else 0
+        d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[t, L.SH_X], sh[t, L.SH_Z])
+        arc = arc_nb(sh[i, L.SH_F], sh[t, L.SH_X] - sh[i, L.SH_X], sh[t, L.SH_Z] - sh[i, L.SH_Z])
+        a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
+        res = gun_shot_mod_nb(a, halved, d, sh[i, L.SH_UPON], arc, st[t, L.ST_DEF], dpt, band_low, crt, range_tab, rl,
+                              rng, shot, sh[i, L.SH_FMOD])
+        sh[i, L.SH_FIRED] = 1
+        add_pending_nb(sh, t, res)
+        out[g, L.O_SHOTS0 + st[i, L.ST_SIDE]] += 1
+        if record:
+            ev_n = record_shot_nb(ev, ev_n, g, turn, SHOT_GUN, i, t, d, shot[0], halved, sh[i, L.SH_UPON], arc,
+                              shot[1], shot[2], shot[3], shot[4], shot[5], 0)
+    for i in range(n):
+        t = sh[i, L.SH_SB]
+        if t < 0:
+            continue
+        d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[t, L.SH_X], sh[t, L.SH_Z])
+        res = crt_shot_nb(rl[L.RL_SB_COL], 0, crt, rl, rng, crt_out)
+        sh[i, L.SH_FIRED] = 1
+        add_pending_nb(sh, t, res)
+        if record:
+            ev_n = record_shot_nb(ev, ev_n, g, turn, SHOT_SECONDARY, i, t, d, -1, 0, sh[i, L.SH_UPON], 0, 0, 0,
+                              rl[L.RL_SB_COL], crt_out[0], crt_out[1], 0)
+    apply_pending_nb(sh, n, rl)
+    return ev_n

@@ -1,0 +1,185 @@
+"""Torpedoes (Rule 8): Torpedo Marker tracks, the launch at the start of the Movement Phase and
+the MP-by-MP sweep for hits.
+
+A screen unit's plotted torpedo attack names a track of the Torpedo Track Chart and an arc
+(starboard or port, 8.31). At the start of the Movement Execution Phase a marker is placed in the
+launcher's hex (:func:`launch_torpedoes_nb`; 8.51-8.52); it then moves along the track, one hex
+per MP, during the first 2, 3 or 5 MP of the phase (8.6, 8.23), simultaneously with the ships. It
+hits a unit (friend or foe, 8.13) when:
+
+* at the end of the same MP both are in one hex and the marker entered it during that MP
+  (Rule 8.0 "enters a hex at the same instant"; a unit that stays in its hex during that MP,
+  turning or stopped, is met too: ruling DN-T1); or
+* the marker and the unit cross the same hexside in opposite directions during the same MP.
+
+A marker attacks each unit it meets once (8.11: each unit in a stack separately; ruling DN-T2)
+and is not removed by hitting (8.12). A unit is combing the wakes when its facing is parallel or
+opposite to the marker's direction at that MP (8.32). :func:`torpedo_attacks_nb` resolves the
+hits on the CRT (8.0, 8.32; smoke 12.12).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .. import layout as L
+from ..enums import (
+    AFLOAT,
+    PORT,
+    SHOT_TORPEDO,
+)
+from .fire import add_pending_nb, crt_shot_nb, record_shot_nb
+from .geometry import DXA, DZA, hex_dist_nb
+from .visibility import smoke_blocks_nb
+
+
+@njit(cache=True, error_model="numpy")
+def marker_path_nb(x, z, facing, track, arc, ma, tracks, mx, mz, md, row):
+    """Write the hexes of a Torpedo Marker into row ``row`` of ``mx, mz, md``.
+
+    Args:
+        x, z, facing: the launcher's hex and facing at launch.
+        track: index into ``tracks`` (``int64[ntracks, MAXTRACK]``, starboard-relative directions).
+        arc: STARBOARD or PORT (a port launch mirrors the track, 8.31).
+        ma: the marker's Movement Points (8.6).
+        mx, mz: ``int64[m, MAXTRACK + 1]`` positions after each MP (entry 0 = launch hex);
+        md: ``int64[m, MAXTRACK + 1]`` direction of the step made at each MP.
+    """
+    mx[row, 0] = x
+    mz[row, 0] = z
+    md[row, 0] = facing
+    for t in range(1, ma + 1):
+        rel = tracks[track, t - 1]
+        if arc == PORT:
+            rel = (6 - rel) % 6
+        d = (facing + rel) % 6
+        x += DXA[d]
+        z += DZA[d]
+        mx[row, t] = x
+        mz[row, t] = z
+        md[row, t] = d
+
+
+@njit(cache=True, error_model="numpy")
+def sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mp, alive, exit_mp, hitmask, hits):
+    """Find every hit of ``nm`` markers on ``n`` units during one Movement Phase (Rule 8.0).
+
+    Args:
+        nm: markers placed this phase; ma: their Movement Points.
+        mx, mz, md: marker paths (:func:`marker_path_nb`).
+        px, pz, pf: ``int64[n, MAXMP + 1]`` unit paths; mp: ``int64[n]`` MP each unit expends.
+        alive: ``int64[n]`` 1 for units in play when movement starts.
+        exit_mp: ``int64[n]`` MP at which a unit leaves play through an exit (MAXMP + 1: never).
+        hitmask: ``int8[>= nm, n]`` scratch (zeroed here).
+        hits: ``int64[>= nm * n, 4]`` written: (marker, unit, MP, combing) in the order found
+            (by MP, then marker, then unit).
+
+    Returns:
+        The number of hits.
+    """
+    for m in range(nm):
+        for s in range(n):
+            hitmask[m, s] = 0
+    k = 0
+    for t in range(1, ma + 1):
+        for m in range(nm):
+            h0x = mx[m, t - 1]
+            h0z = mz[m, t - 1]
+            h1x = mx[m, t]
+            h1z = mz[m, t]
+            d = md[m, t]
+            for s in range(n):
+                if alive[s] == 0 or hitmask[m, s] != 0:
+                    continue
+                if exit_mp[s] < t:
+                    continue
+                t0 = t - 1 if t - 1 < mp[s] else mp[s]
+                t1 = t if t < mp[s] else mp[s]
+                a0x = px[s, t0]
+                a0z = pz[s, t0]
+                a1x = px[s, t1]
+                a1z = pz[s, t1]
+                hit = (a1x == h1x and a1z == h1z) or (a0x == h1x and a0z == h1z and a1x == h0x and a1z == h0z)
+                if hit:
+                    hitmask[m, s] = 1
+                    f = pf[s, t1]
+                    comb = 1 if (f == d or f == (d + 3) % 6) else 0
+                    hits[k, 0] = m
+                    hits[k, 1] = s
+                    hits[k, 2] = t
+                    hits[k, 3] = comb
+                    k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def launch_torpedoes_nb(st, sh, n, ma, tracks, mx, mz, md, mowner, out, g):
+    """Place the Torpedo Markers of the attacks plotted this Game-Turn (Rules 8.0, 8.51-8.52).
+
+    A unit's plotted attack (``SH_TTRACK``, ``SH_TARC``) is cleared; a screen at 2G (or sunk)
+    after the Fire Execution Phase, or with no torpedo attack left, does not launch. Each marker's
+    track is written to row ``k`` of ``mx, mz, md`` (``int64[n, MAXTRACK + 1]``; ``ma`` MP) and its
+    launcher to ``mowner[k]``; ``out[g, O_LAUNCH*]`` counts the launches.
+
+    Returns:
+        The number of markers placed.
+    """
+    nm = 0
+    for i in range(n):
+        tr = sh[i, L.SH_TTRACK]
+        if tr < 0:
+            continue
+        sh[i, L.SH_TTRACK] = -1
+        # 8.51-8.52: a screen at 2G (or sunk) after the fire phase does not launch
+        if sh[i, L.SH_STATUS] != AFLOAT or sh[i, L.SH_G] >= 2 or sh[i, L.SH_TLEFT] <= 0:
+            continue
+        sh[i, L.SH_TLEFT] -= 1
+        out[g, L.O_LAUNCH0 + st[i, L.ST_SIDE]] += 1
+        marker_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], tr, sh[i, L.SH_TARC], ma, tracks, mx,
+                       mz, md, nm)
+        mowner[nm] = i
+        nm += 1
+    return nm
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def torpedo_attacks_nb(st, sh, n, nm, ma, mx, mz, md, mowner, px, pz, pf, mpu, alive, exit_mp, hitmask, hits, rl,
+                       crt, rng, crt_out, smoke, dy, out, g, ev, ev_n, turn, record):
+    """The torpedo attacks of the Movement Execution Phase (Rules 8.0, 8.11-8.13, 8.32; 12.12).
+
+    The ``nm`` markers sweep the plotted paths ``px, pz, pf`` (:func:`sweep_nb`; ``mpu``, written:
+    each unit's plotted MP); each hit is read on the CRT at the launcher's column, less the
+    combing penalty (8.32), and held until the end of the phase. With smoke (12.12) no attack is
+    made between two ships with a Smoke Marker between them when it was plotted (ruling DN-O3).
+    Counts ``O_TORP*`` and ``O_FRIENDLY_TORP``; writes each attack to ``ev`` when ``record``.
+
+    Returns:
+        ``ev_n``, the shots buffer's rows so far.
+    """
+    for i in range(n):
+        mpu[i] = sh[i, L.SH_MP]
+    if nm > 0:
+        smoking = rl[L.RL_OPT_SMOKE] != 0
+        nh = sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mpu, alive, exit_mp, hitmask, hits)
+        for h in range(nh):
+            o = mowner[hits[h, 0]]
+            t = hits[h, 1]
+            comb = hits[h, 3]
+            # 12.12: no torpedo attack between two ships with smoke between them when it was
+            # plotted (the markers of the Fire Phase; ruling DN-O3)
+            if smoking and dy[L.DY_NSMOKE] > 0 and smoke_blocks_nb(mx[hits[h, 0], 0], mz[hits[h, 0], 0],
+                                                                   px[t, 0], pz[t, 0], smoke, dy[L.DY_NSMOKE]):
+                continue
+            res = crt_shot_nb(st[o, L.ST_TORP], -rl[L.RL_COMBING] if comb else 0, crt, rl, rng, crt_out)
+            add_pending_nb(sh, t, res)
+            sh[t, L.SH_TORPHIT] += 1
+            if st[o, L.ST_SIDE] == st[t, L.ST_SIDE]:
+                out[g, L.O_FRIENDLY_TORP] += 1
+            else:
+                out[g, L.O_TORP0 + st[o, L.ST_SIDE]] += 1
+            if record:
+                ev_n = record_shot_nb(ev, ev_n, g, turn, SHOT_TORPEDO, o, t,
+                                      hex_dist_nb(mx[hits[h, 0], 0], mz[hits[h, 0], 0], px[t, hits[h, 2]],
+                                                  pz[t, hits[h, 2]]),
+                                      -1, 0, 0, 0, 0, 0, st[o, L.ST_TORP], crt_out[0], crt_out[1], comb)
+    return ev_n

@@ -1,0 +1,413 @@
+"""The Game-Turn (Rules 4.0-4.2) and the whole historical scenario (Rules 9.5, 10.x).
+
+:func:`tactical_nb` plays a scenario Game-Turn by Game-Turn, each phase one kernel: visibility
+and sighting (5.71, 9.42; :mod:`.visibility`), the fire plot (:func:`fire_plot_phase_nb`, the
+sides' policies), fire execution (:func:`.fire.fire_execution_nb`), torpedo launch
+(:func:`.torpedo.launch_torpedoes_nb`), the movement plot (:func:`movement_plot_phase_nb`),
+movement execution with torpedo attacks, exits and collisions (:func:`movement_execution_nb`),
+damage control (:func:`.damage.damage_control_nb`) and the end checks
+(:func:`.damage.scenario_end_nb`). :func:`play_batch_nb` plays one scenario per seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ....rng import STATE_WORDS, new_state_nb
+from .. import layout as L
+from ..enums import (
+    AFLOAT,
+    END_AGREEMENT,
+    END_GAME_LENGTH,
+    END_NO_SIGHTING,
+    END_OBJECTIVE,
+    MOVE_BREAK,
+    MOVE_HOLD,
+    MOVE_RANDOM,
+    MOVE_WITHDRAW,
+)
+from ..policies.fire import plot_fire_nb, preferred_range_nb
+from ..policies.knowledge import predict_nb
+from ..policies.movement import (
+    MAXC,
+    maintain_formations_nb,
+    plot_movement_nb,
+    plot_smoke_nb,
+    withdraw_check_nb,
+)
+from ..policies.torpedo import plot_torpedoes_nb
+from ..policies.tows import assign_tows_nb, plan_tows_nb
+from .contact import enter_delayed_nb, track_off_map_nb
+from .damage import damage_control_nb, final_result_nb, scenario_end_nb
+from .fire import apply_pending_nb, fire_execution_nb
+from .movement import commit_moves_nb, resolve_collisions_nb, tow_pair_nb, update_tows_nb
+from .torpedo import launch_torpedoes_nb, torpedo_attacks_nb
+from .visibility import lay_smoke_nb, sighting_nb, sun_roll_nb, visibility_roll_nb
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def invariants_nb(st, sh, n, sc, rl):
+    """Count broken invariants of a position (a self-check for tests and modified data packs).
+
+    Counts: a side over-stacked in a hex (more than the stack limit, mixed facings, or a screen
+    unit sharing a hex; Rules 6.31-6.33), opposing units in one hex (6.13), damage steps outside
+    0..2 (5.42), more steps removed than the damage-control limit (5.44), a unit in play outside a
+    scenario's confinement (10.5). A towing unit and the ship it tows share a hex (12.41).
+    """
+    bad = 0
+    for i in range(n):
+        if sh[i, L.SH_G] < 0 or sh[i, L.SH_G] > 2 or sh[i, L.SH_S] < 0 or sh[i, L.SH_S] > 2:
+            bad += 1
+        if sh[i, L.SH_DC] > st[i, L.ST_DEF]:
+            bad += 1
+        if sh[i, L.SH_STATUS] != AFLOAT:
+            continue
+        if sc[L.SC_CONF]:
+            row = sh[i, L.SH_Z] + (sh[i, L.SH_X] - (sh[i, L.SH_X] & 1)) // 2
+            if not (sc[L.SC_CONF_C0] <= sh[i, L.SH_X] <= sc[L.SC_CONF_C1] and sc[L.SC_CONF_R0] <= row <= sc[L.SC_CONF_R1]):
+                bad += 1
+        cnt = 1
+        for j in range(i):
+            if sh[j, L.SH_STATUS] != AFLOAT or sh[j, L.SH_X] != sh[i, L.SH_X] or sh[j, L.SH_Z] != sh[i, L.SH_Z]:
+                continue
+            if st[j, L.ST_SIDE] != st[i, L.ST_SIDE]:
+                bad += 1
+            elif tow_pair_nb(sh, i, j, rl):
+                continue
+            elif st[j, L.ST_KIND] != st[i, L.ST_KIND] or st[i, L.ST_KIND] == 1:
+                bad += 1
+            elif sh[j, L.SH_F] != sh[i, L.SH_F]:
+                bad += 1
+            else:
+                cnt += 1
+        if cnt > rl[L.RL_STACK]:
+            bad += 1
+    return bad
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _trace_nb(trace, t, sh, n):
+    for i in range(n):
+        trace[t, i, L.TR_X] = sh[i, L.SH_X]
+        trace[t, i, L.TR_Z] = sh[i, L.SH_Z]
+        trace[t, i, L.TR_F] = sh[i, L.SH_F]
+        trace[t, i, L.TR_G] = sh[i, L.SH_G]
+        trace[t, i, L.TR_S] = sh[i, L.SH_S]
+        trace[t, i, L.TR_STATUS] = sh[i, L.SH_STATUS]
+        trace[t, i, L.TR_MP] = sh[i, L.SH_SPD]
+        trace[t, i, L.TR_FORM] = sh[i, L.SH_FORM]
+        trace[t, i, L.TR_DC] = sh[i, L.SH_DC]
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def vp_table_nb(rl):
+    v = np.zeros(5, dtype=np.int64)
+    v[1] = rl[L.RL_VP1]
+    v[2] = rl[L.RL_VP2]
+    v[3] = rl[L.RL_VP3]
+    v[4] = rl[L.RL_VP4]
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def reset_dy_nb(dy):
+    """A scenario's running state at its start (layout ``DY_*``)."""
+    for k in range(L.NDY):
+        dy[k] = 0
+    dy[L.DY_OFF_TURN0] = L.NEVER
+    dy[L.DY_OFF_TURN1] = L.NEVER
+    dy[L.DY_OFF_MP0] = L.NEVER
+    dy[L.DY_OFF_MP1] = L.NEVER
+    dy[L.DY_VIS_CARRY] = -1
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, band_low, pc, pcs, kn, vis, rng, order,
+                       cnt, smoke, dy, turn, mx, mz, md, ppx, ppz, pred):
+    """The Fire Plot Phase (Rules 4.1, 5.3, 8.3-8.4): each side's policy plots its gunfire and
+    secondary targets (``SH_TGT``, ``SH_SB``, ``SH_FMOD``) and its torpedo attacks (``SH_TTRACK``,
+    ``SH_TARC``); side 0 first.
+
+    Args:
+        pc: ``int64[2, NPC]`` the policies' codes; pcs: the codes in force this Game-Turn (a
+            campaign side's movement code may have turned to ``MOVE_WITHDRAW``, 9.41).
+        kn: ``float64[2, NKN]`` the policies' knobs; vis: visibility (hexes).
+        order, cnt: ``int64[n]`` scratch; mx, mz, md, ppx, ppz: ``int64[n, MAXTRACK + 1]`` scratch
+            for predicted torpedo tracks; pred: ``int64[n, 2]`` predicted positions, written.
+    """
+    predict_nb(sh, n, pred)
+    for side in range(2):
+        plot_fire_nb(side, st, sh, n, vis, pcs[side, L.PC_FIRE], kn[side], rl, eff_gun, eff_crt, range_tab,
+                     band_low, rng, order, cnt, smoke, dy, turn, sc, pc[side, L.PC_MOVE])
+        plot_torpedoes_nb(side, st, sh, n, pcs[side, L.PC_TORP], kn[side], sc, rl, tracks, eff_crt, rng,
+                          mx, mz, md, order, ppx, ppz)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def movement_plot_phase_nb(st, sh, fm, trail, n, sc, rl, eff_gun, range_tab, band_low, pc, pcs, kn, vis, rng, dy,
+                           pred, px, pz, pf, planned, exit_mp, alive, cand, scores, buf, tk, tk_none):
+    """The Movement Plot Phase (Rules 4.1, 6.1-6.4, 7.0): each side's policy keeps its formations,
+    decides withdrawal (campaign, 9.41), assigns and plans tows (12.4), plots every formation and
+    unit, and plots smoke (12.1); side 0 first.
+
+    Args:
+        pc, pcs, kn: as :func:`fire_plot_phase_nb` (``pcs[side, PC_MOVE]`` is set to
+            ``MOVE_WITHDRAW`` here when the side withdraws).
+        px, pz, pf: ``int64[n, MAXMP + 1]`` the plotted paths, written; planned, exit_mp, alive:
+            ``int64[n]`` written (plotted, MP of an exit or ``MAXMP + 1``, afloat at the start).
+        cand, scores: candidate plots scratch (``int64[MAXC, 8]``, ``float64[MAXC]``);
+            buf: ``int64[n, 3]`` scratch; tk, tk_none: the torpedo markers a policy avoids (the
+            random policy's are empty).
+    """
+    campaign = sc[L.SC_CAMPAIGN] != 0
+    smoking = rl[L.RL_OPT_SMOKE] != 0
+    towing = rl[L.RL_OPT_TOWING] != 0
+    for i in range(n):
+        planned[i] = 0
+        exit_mp[i] = L.MAXMP + 1
+        sh[i, L.SH_MP] = 0
+        alive[i] = 1 if sh[i, L.SH_STATUS] == AFLOAT else 0
+    predict_nb(sh, n, pred)
+    for side in range(2):
+        maintain_formations_nb(side, st, sh, fm, trail, n, rl, pcs[side], buf)
+        wd = False
+        if campaign:
+            wd = withdraw_check_nb(side, st, sh, n, kn[side], dy)
+            if wd and pc[side, L.PC_MOVE] != MOVE_BREAK and pc[side, L.PC_MOVE] != MOVE_RANDOM:
+                pcs[side, L.PC_MOVE] = MOVE_WITHDRAW
+        if towing:
+            assign_tows_nb(side, st, sh, n, vis, rl, wd, pcs[side, L.PC_MOVE], rng)
+            plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn[side], pred, px, pz, pf, planned, exit_mp, cand,
+                         scores, tk)
+        rstar = 8
+        if pcs[side, L.PC_MOVE] == MOVE_HOLD:
+            rstar = preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low)
+        plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pcs[side], kn[side], vis, rstar, pred, px, pz,
+                         pf, planned, exit_mp, cand, scores, rng,
+                         tk_none if pcs[side, L.PC_MOVE] == MOVE_RANDOM else tk, dy)
+        if smoking:
+            plot_smoke_nb(side, st, sh, n, pcs[side, L.PC_MOVE], rng)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by, px, pz, pf, alive, exit_mp, mpu,
+                          tk, hitmask, hits, crt_out, smoke, smoke_new, displaced, dy, out, g, ev, ev_n, record):
+    """The Movement Execution Phase (Rules 4.1, 6.0-6.3, 8.0, 9.15, 12.1, 12.4): units move along
+    their plots MP by MP with the Torpedo Markers (:func:`.torpedo.torpedo_attacks_nb`); moves off
+    the initial Map Area are tracked (campaign, 11.3-11.4); smoke is laid (12.11); positions,
+    wakes, exits and safe zones are committed (:func:`.movement.commit_moves_nb`); collisions and
+    stacking are settled (6.13, 6.31-6.33); the phase's results are applied (5.0); tows are kept
+    or released (12.4).
+
+    Args:
+        ended_by: the side that first reached its safe zone so far (-1: none).
+        mpu: ``int64[n]`` scratch; tk: ``(nmark, mx, mz, md, mowner)`` the markers placed this
+            Game-Turn; hitmask, hits: sweep scratch; smoke, smoke_new: ``int64[k, 2]`` Smoke
+            Marker hexes; displaced: ``int64[n]`` scratch.
+        out, g, ev, ev_n, record: the game's counters row and the shots buffer.
+
+    Returns:
+        ``(ev_n, ended_by)``.
+    """
+    campaign = sc[L.SC_CAMPAIGN] != 0
+    nmark, mx, mz, md, mowner = tk
+    ev_n = torpedo_attacks_nb(st, sh, n, nmark[0], sc[L.SC_TORP_MA], mx, mz, md, mowner, px, pz, pf, mpu, alive,
+                              exit_mp, hitmask, hits, rl, crt, rng, crt_out, smoke, dy, out, g, ev, ev_n, turn,
+                              record)
+    if campaign:
+        track_off_map_nb(st, sh, n, px, pz, alive, exit_mp, sc, dy, turn)
+    if rl[L.RL_OPT_SMOKE] != 0:
+        # 12.11: the markers of the last Movement Phase go; this phase's are laid
+        ns = lay_smoke_nb(st, sh, n, px, pz, alive, exit_mp, smoke_new, 0)
+        for k in range(ns):
+            smoke[k, 0] = smoke_new[k, 0]
+            smoke[k, 1] = smoke_new[k, 1]
+        dy[L.DY_NSMOKE] = ns
+        dy[L.DY_SMOKE_LAID] += ns
+    ended_by = commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive, exit_mp)
+    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g)
+    apply_pending_nb(sh, n, rl)
+    if rl[L.RL_OPT_TOWING] != 0:
+        update_tows_nb(sh, n, rl)
+    return ev_n, ended_by
+
+
+@njit(cache=True, error_model="numpy")
+def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, turn0,
+                length, vis_base):
+    """Play one scenario from its present position to its end, Game-Turn by Game-Turn (Rule 4.1).
+
+    Each Game-Turn: visibility (base + one die, 5.71; carried over once after a campaign contact,
+    9.32) and, in a campaign, delayed Task Forces entering (9.28); sighting (9.42); fire plot and
+    execution (5.0-5.9, 8.4); torpedo markers placed (8.0); movement plot with formations, tows
+    (12.4), withdrawal (campaign, 9.41) and smoke (12.1); movement execution with the torpedo
+    sweep, exits, safe zones (9.15), moves off the initial Map Area (11.3-11.4), collisions and
+    stacking (6.13, 6.31-6.33); damage control (5.43). The scenario ends after Game-Turn
+    ``length`` (a campaign scenario then ends by agreement, 9.43), or as
+    :func:`.damage.scenario_end_nb` finds.
+
+    Args:
+        st, sh, fm, trail, sc: the scenario's arrays (``sh``, ``fm``, ``trail`` are played on).
+        tb: the compiled rules ``(rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt)``
+            (``rl`` with the run's optional-rule switches).
+        pc, kn: ``int64[2, NPC]`` policy codes and ``float64[2, NKN]`` knobs.
+        record, check: write shots to ``ev``; count broken invariants into ``out[g, O_VIOLATIONS]``.
+        out: ``int64[*, NOUT]``; row ``g`` collects the counters (shots, torpedo hits, collisions).
+        ev, ev_n: the shots buffer and its rows so far.
+        trace, tracing: ``int64[turns + 2, n, NTR]`` written after each Movement Phase if tracing.
+        rng: the game's stream; dy: ``int64[NDY]`` running state (:func:`reset_dy_nb`, sun set).
+        turn0: Game-Turns already played (the campaign's approach; contact counts as made when > 0).
+        length: the last Game-Turn; vis_base: base visibility (hexes).
+
+    Returns:
+        ``(turn, reason, ended_by, contact, contact_at_end, exit_met, ev_n)``.
+    """
+    rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt = tb
+    n = st.shape[0]
+    px = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
+    pz = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
+    pf = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
+    planned = np.zeros(n, dtype=np.int64)
+    exit_mp = np.zeros(n, dtype=np.int64)
+    alive = np.zeros(n, dtype=np.int64)
+    mpu = np.zeros(n, dtype=np.int64)
+    order = np.zeros(n, dtype=np.int64)
+    cnt = np.zeros(n, dtype=np.int64)
+    desig = np.zeros(n, dtype=np.int64)
+    displaced = np.zeros(n, dtype=np.int64)
+    pred = np.zeros((n, 2), dtype=np.int64)
+    buf = np.zeros((n, 3), dtype=np.int64)
+    cand = np.zeros((MAXC, 8), dtype=np.int64)
+    scores = np.zeros(MAXC, dtype=np.float64)
+    mx = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
+    mz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
+    md = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
+    mowner = np.zeros(n, dtype=np.int64)
+    nmark = np.zeros(1, dtype=np.int64)
+    tk = (nmark, mx, mz, md, mowner)
+    tk_none = (np.zeros(1, dtype=np.int64), mx, mz, md, mowner)   # random-legal ignores its torpedoes
+    ppx = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
+    ppz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
+    hitmask = np.zeros((n, n), dtype=np.int8)
+    hits = np.zeros((n * n, 4), dtype=np.int64)
+    shot = np.zeros(6, dtype=np.int64)
+    crt_out = np.zeros(2, dtype=np.int64)
+    smoke = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
+    smoke_new = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
+    pcs = pc.copy()
+    campaign = sc[L.SC_CAMPAIGN] != 0
+    turn = turn0
+    contact = turn0
+    nosight = 0
+    ended_by = -1
+    reason = END_AGREEMENT if campaign else END_GAME_LENGTH
+    exit_met = 0
+    vis = vis_base if dy[L.DY_VIS_CARRY] < 0 else dy[L.DY_VIS_CARRY]
+    while turn < length:
+        turn += 1
+        # ---- 1. visibility (5.71; carried over for one turn after contact, 9.32) and sighting (9.42)
+        vis = visibility_roll_nb(vis_base, rl, rng, dy)
+        if campaign:
+            dy[L.DY_ENTERED] += enter_delayed_nb(st, sh, fm, trail, n, turn, vis, rl, sc, rng, buf, displaced)
+        if sighting_nb(st, sh, n, vis):
+            nosight = 0
+            if contact == 0:
+                contact = turn
+        elif contact > 0:
+            nosight += 1
+        # ---- 2. fire plot
+        fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, band_low, pc, pcs, kn, vis, rng,
+                           order, cnt, smoke, dy, turn, mx, mz, md, ppx, ppz, pred)
+        # ---- 3. fire execution
+        ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev,
+                                 ev_n, g, turn, record, out)
+        # torpedo attacks: markers are placed when movement starts (8.0, 8.51-8.52); each side
+        # knows where its own will run when it plots its movement
+        nmark[0] = launch_torpedoes_nb(st, sh, n, sc[L.SC_TORP_MA], tracks, mx, mz, md, mowner, out, g)
+        # ---- 4. movement plot
+        movement_plot_phase_nb(st, sh, fm, trail, n, sc, rl, eff_gun, range_tab, band_low, pc, pcs, kn, vis, rng, dy,
+                               pred, px, pz, pf, planned, exit_mp, alive, cand, scores, buf, tk, tk_none)
+        # ---- 5. movement execution with the Torpedo Markers (8.0)
+        ev_n, ended_by = movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by, px, pz, pf,
+                                               alive, exit_mp, mpu, tk, hitmask, hits, crt_out, smoke, smoke_new,
+                                               displaced, dy, out, g, ev, ev_n, record)
+        if check:
+            out[g, L.O_VIOLATIONS] += invariants_nb(st, sh, n, sc, rl)
+        if tracing and turn < trace.shape[0] - 1:
+            _trace_nb(trace, turn, sh, n)
+        # ---- 6. damage control
+        damage_control_nb(st, sh, n, rl, rng)
+        # ---- end of the Game-Turn
+        r = scenario_end_nb(st, sh, n, sc, rl, turn, nosight)
+        if r >= 0:
+            reason = r
+            if r == END_OBJECTIVE:
+                exit_met = 1
+            break
+    contact_end = 0 if reason == END_NO_SIGHTING else (1 if sighting_nb(st, sh, n, vis) else 0)
+    return turn, reason, ended_by, contact, contact_end, exit_met, ev_n
+
+
+@njit(cache=True, error_model="numpy")
+def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_tab, tracks, eff_gun,
+                  eff_crt, pc, kn, opt, out, ev, trace):
+    """Play games ``start..len(seeds)-1``, one per seed (Rules 4.0-9.5): :func:`tactical_nb` from the
+    scenario's set-up, then the accounting of 9.5 and 10.x.
+
+    Args:
+        seeds: ``uint64[g]``; start: first game to play.
+        st, sh0, fm0, trail0, sc: the compiled scenario (:mod:`.scenario`).
+        rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt: the compiled rules (``rl``
+            with the run's optional-rule switches).
+        pc: ``int64[2, NPC]`` policy codes; kn: ``float64[2, NKN]`` policy knobs.
+        opt: ``int64[4]``: game length (Game-Turns), visibility base (hexes), record shots (0/1),
+            check invariants after every Movement Phase (0/1; counted in ``O_VIOLATIONS``).
+        out: ``int64[g, NOUT]`` results, written; ev: ``int32[cap, NEV]`` shots, written.
+        trace: ``int64[turns + 2, n, NTR]``: game 0's units after set-up (row 0), after the
+            Movement Phase of each Game-Turn t (row t) and at the end (last row); a zero-length
+            array for none.
+
+    Returns:
+        ``(next_game, ev_rows)``: ``next_game < len(seeds)`` when the shots buffer filled up
+        during that game (call again from it with a bigger buffer); ``ev_rows`` rows written.
+    """
+    n = st.shape[0]
+    rng = np.zeros(STATE_WORDS, dtype=np.uint64)
+    sh = np.zeros_like(sh0)
+    fm = np.zeros_like(fm0)
+    trail = np.zeros_like(trail0)
+    dy = np.zeros(L.NDY, dtype=np.int64)
+    length = opt[0]
+    vis_base = opt[1]
+    record = opt[2]
+    check = opt[3]
+    vp = vp_table_nb(rl)
+    tb = (rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt)
+    ev_n = 0
+    for g in range(start, seeds.shape[0]):
+        ev_start = ev_n
+        new_state_nb(seeds[g], rng)
+        sh[:, :] = sh0
+        fm[:, :] = fm0
+        trail[:, :, :] = trail0
+        for k in range(L.NOUT):
+            out[g, k] = 0
+        reset_dy_nb(dy)
+        if rl[L.RL_OPT_SUN]:
+            dy[L.DY_SUN] = sun_roll_nb(rng, rl)
+        tracing = g == 0 and trace.shape[0] > 0
+        if tracing:
+            _trace_nb(trace, 0, sh, n)
+        turn, reason, ended_by, contact, contact_end, exit_met, ev_n = tactical_nb(
+            st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, 0, length,
+            vis_base)
+        if tracing:
+            _trace_nb(trace, trace.shape[0] - 1, sh, n)
+        if ev_n > ev.shape[0]:
+            return g, ev_start
+        out[g, L.O_TURNS] = turn
+        out[g, L.O_END] = reason
+        out[g, L.O_CONTACT] = contact
+        final_result_nb(st, sh, n, sc, vp, out, g, ended_by, contact_end, exit_met)
+    return seeds.shape[0], ev_n

@@ -1,0 +1,177 @@
+"""Scripted towing (optional rule 12.4): which cruiser or capital ship takes an immobile capital
+ship in tow, and the plots that bring the tower alongside and take the pair home.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ....rng import roll_nb
+from .. import layout as L
+from ..enums import (
+    MOVE_BREAK,
+    MOVE_RANDOM,
+    TYPE_CAPITAL,
+)
+from ..kernels.damage import wrecked_nb
+from ..kernels.formations import detach_nb
+from ..kernels.geometry import bearing_nb, hex_dist_nb
+from ..kernels.movement import (
+    plot_end_nb,
+    plot_mp_nb,
+    release_tow_nb,
+    role_of_nb,
+    speed_bounds_nb,
+    towable_nb,
+    tower_ok_nb,
+)
+from .knowledge import alive_nb
+from .movement import candidates_nb, fallback_plot_nb, goal_nb, plan_best_nb, score_nb, stay_plot_nb
+
+TURNS6 = (0, 1, -1, 2, -2, 3)
+
+
+@njit(cache=True, error_model="numpy")
+def assign_tows_nb(side, st, sh, n, vis, rl, withdrawing, code, rng):
+    """Give each immobile capital ship of ``side`` a towing ship (policy; Rule 12.4).
+
+    A tow is taken when no enemy unit is within the visibility of the cripple, or at once when
+    the side withdraws; the nearest able cruiser unit goes, a capital ship only if no cruiser is
+    much nearer (within 16 hexes). ``random-legal`` takes a tow on a coin flip.
+    """
+    for j in range(n):
+        if st[j, L.ST_SIDE] != side or not towable_nb(st, sh, j, rl):
+            continue
+        if code == MOVE_RANDOM:
+            if roll_nb(rng, 2) != 1:
+                continue
+        elif not withdrawing:
+            near = False
+            for e in range(n):
+                if st[e, L.ST_SIDE] != side and alive_nb(sh, e) and \
+                        hex_dist_nb(sh[e, L.SH_X], sh[e, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z]) <= vis:
+                    near = True
+                    break
+            if near:
+                continue
+        best = -1
+        bestd = 1 << 30
+        for i in range(n):
+            if st[i, L.ST_SIDE] != side or i == j or not tower_ok_nb(st, sh, i):
+                continue
+            d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z])
+            if d > 16:
+                continue
+            if st[i, L.ST_TYPE] == TYPE_CAPITAL:
+                d += 8
+            if d < bestd:
+                bestd = d
+                best = i
+        if best >= 0:
+            sh[best, L.SH_TOW] = j
+            sh[j, L.SH_TOWED_BY] = best
+            sh[best, L.SH_TOW_WAIT] = 0
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, exit_mp, tk):
+    """Plot towing ship ``i`` toward the hex of ``j``, arriving at 1 MP or less so that it can lie
+    still there next Game-Turn (6.4: a ship decelerates by at most half); every legal plot is
+    weighed."""
+    mn, mx = speed_bounds_nb(st, sh, i, rl)
+    wx = sh[j, L.SH_X]
+    wz = sh[j, L.SH_Z]
+    noabout = st[i, L.ST_NOABOUT]
+    cap = 4096
+    sc_ = np.empty(cap, dtype=np.float64)
+    shp = np.empty((cap, 8), dtype=np.int64)
+    k = 0
+    for v in range(mn, mx + 1):
+        for a in range(6):
+            for b in range(6):
+                t1 = TURNS6[a]
+                t2 = TURNS6[b]
+                for l1 in range(0, v + 1):
+                    for l2 in range(0, v + 1):
+                        mp = plot_mp_nb(t1, l1, t2, l2, rl)
+                        if mp != v or k >= cap or (noabout and (t1 == 3 or t2 == 3)):
+                            continue
+                        ex, ez, ef = plot_end_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], t1, l1, t2, l2)
+                        d = hex_dist_nb(ex, ez, wx, wz)
+                        s = -10.0 * d
+                        if d == 0:
+                            s += 1000.0 if v <= 1 else -50.0
+                        elif d == 1:
+                            kk, tie = bearing_nb(wx - ex, wz - ez)
+                            df = (kk - ef) % 6
+                            if df == 0 or df == 1 or df == 5:
+                                s += 3.0
+                        if d <= 2:
+                            s -= v
+                        sc_[k] = s
+                        shp[k, 0] = t1
+                        shp[k, 1] = l1
+                        shp[k, 2] = t2
+                        shp[k, 3] = l2
+                        shp[k, 4] = mp
+                        shp[k, 5] = ex
+                        shp[k, 6] = ez
+                        shp[k, 7] = ef
+                        k += 1
+    f = sh[i, L.SH_FORM]
+    if plan_best_nb(st, sh, fm, trail, f, i, n, shp, sc_, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
+        return True
+    return fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn, pred, px, pz, pf, planned, exit_mp, cand, scores, tk):
+    """Movement plots of ``side``'s tows (Rule 12.41): the towed ship lies still; the towing ship
+    closes on it, lies still beside it for two Game-Turns, then moves at most 2 MP away from the
+    enemy with the towed ship in its hex (same path)."""
+    for i in range(n):
+        if st[i, L.ST_SIDE] != side or sh[i, L.SH_TOW] < 0:
+            continue
+        j = sh[i, L.SH_TOW]
+        if not alive_nb(sh, i) or wrecked_nb(sh, i) or not alive_nb(sh, j):
+            release_tow_nb(sh, i)
+            continue
+        if fm[sh[i, L.SH_FORM], L.FM_MEMBERS] > 1:
+            detach_nb(sh, fm, i, n)
+        if fm[sh[j, L.SH_FORM], L.FM_MEMBERS] > 1:
+            detach_nb(sh, fm, j, n)
+        same = sh[i, L.SH_X] == sh[j, L.SH_X] and sh[i, L.SH_Z] == sh[j, L.SH_Z]
+        established = same and sh[i, L.SH_TOW_WAIT] >= rl[L.RL_TOW_WAIT]
+        if not planned[j]:
+            stay_plot_nb(sh, j, rl, px, pz, pf, planned, exit_mp)
+        if planned[i]:
+            continue
+        fi = sh[i, L.SH_FORM]
+        if not established:
+            _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+            continue
+        mn, mx = speed_bounds_nb(st, sh, i, rl)
+        gx, gz, gf, dstar, gmode = goal_nb(side, st, sh, n, fi, i, MOVE_BREAK, kn, sc, 8, pred, True)
+        k = candidates_nb(mn, mx, mx, rl, st[i, L.ST_NOABOUT], cand, True)
+        role = role_of_nb(side, sc)
+        for c in range(k):
+            ex, ez, ef = plot_end_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], cand[c, 0], cand[c, 1], cand[c, 2],
+                                     cand[c, 3])
+            cand[c, 5] = ex
+            cand[c, 6] = ez
+            cand[c, 7] = ef
+            scores[c] = score_nb(ex, ez, ef, cand[c, 4], cand[c, 4] - cand[c, 1] - cand[c, 3], gx, gz, gf, dstar,
+                                  gmode, kn, role, sh[i, L.SH_X], sh[i, L.SH_Z])
+        if not plan_best_nb(st, sh, fm, trail, fi, i, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
+            fallback_plot_nb(st, sh, fm, trail, fi, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+        # the towed ship goes where its towing ship goes
+        for t in range(L.MAXMP + 1):
+            px[j, t] = px[i, t]
+            pz[j, t] = pz[i, t]
+            pf[j, t] = pf[i, t]
+        sh[j, L.SH_MP] = sh[i, L.SH_MP]
+        exit_mp[j] = exit_mp[i]
+        sh[j, L.SH_PX] = sh[i, L.SH_PX]
+        sh[j, L.SH_PZ] = sh[i, L.SH_PZ]
+        sh[j, L.SH_PF] = sh[i, L.SH_PF]

@@ -1,0 +1,192 @@
+"""Dreadnought's runtime: what the façade (:mod:`.game`) calls to play.
+
+The compiled rules of a data pack and the compiled campaigns (cached by the pack's hash), the
+policy packing (a side's policy into the kernels' ``pc``/``kn`` rows), the numba-cache refresh over
+every kernel module (:data:`KERNEL_MODULES`), and the two entry points that run the kernels:
+:func:`run_games` (historical scenarios, Rules 4.0-10.7) and :func:`run_campaigns` (the Campaign
+Game 11.0-11.9 and the Extended Campaign 12.6). Nothing here imports the façade.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from ... import kernel_cache
+from ...datapack import DataPack
+from . import layout as L
+from .campaign import SIDES, CampaignSetup, campaign_parameters, compile_campaign
+from .kernels.campaign import play_campaign_batch_nb
+from .kernels.turn import play_batch_nb
+from .presets import POLICIES, WITHDRAW
+from .rules import RuleArrays, compile_rules, with_options
+from .scenario import ScenarioSetup
+
+#: dotted names of every Dreadnought module that defines ``@njit`` kernels: the numba cache of all
+#: of them is dropped together when any of them, :mod:`.enums`, :mod:`.layout` or
+#: :mod:`simlab.rng` changes (a kernel embeds the kernels it calls from other files)
+KERNEL_MODULES = (
+    "simlab.games.dreadnought.kernels.geometry",
+    "simlab.games.dreadnought.kernels.visibility",
+    "simlab.games.dreadnought.kernels.fire",
+    "simlab.games.dreadnought.kernels.movement",
+    "simlab.games.dreadnought.kernels.formations",
+    "simlab.games.dreadnought.kernels.torpedo",
+    "simlab.games.dreadnought.kernels.damage",
+    "simlab.games.dreadnought.kernels.contact",
+    "simlab.games.dreadnought.kernels.turn",
+    "simlab.games.dreadnought.kernels.campaign",
+    "simlab.games.dreadnought.policies.knowledge",
+    "simlab.games.dreadnought.policies.fire",
+    "simlab.games.dreadnought.policies.torpedo",
+    "simlab.games.dreadnought.policies.movement",
+    "simlab.games.dreadnought.policies.tows",
+    "simlab.games.dreadnought.policies.campaign",
+    "simlab.games.dreadnought.bench",
+)
+
+_RULES_CACHE: dict[str, tuple[RuleArrays, frozenset]] = {}
+_CAMPAIGN_CACHE: dict[tuple, CampaignSetup] = {}
+_CACHE_CHECKED = False
+
+
+def rules_for(pack: DataPack) -> tuple[RuleArrays, frozenset]:
+    """The compiled rules of a pack and the pack values they read (cached by the pack's hash)."""
+    if pack.hash not in _RULES_CACHE:
+        view = pack.view()
+        arrays = compile_rules(view)
+        _RULES_CACHE[pack.hash] = (arrays, frozenset(view.used))
+    return _RULES_CACHE[pack.hash]
+
+
+def campaign_setup(pack: DataPack, rules: RuleArrays, period: str, north: str, south: str) -> CampaignSetup:
+    """The compiled campaign for a period and two navies (cached by the pack's hash)."""
+    key = (pack.hash, period, north, south)
+    if key not in _CAMPAIGN_CACHE:
+        _CAMPAIGN_CACHE[key] = compile_campaign(pack, rules, period, north, south)[0]
+    return _CAMPAIGN_CACHE[key]
+
+
+def refresh_cache() -> None:
+    """Drop cached kernels compiled from older sources, once per process: every module of
+    :data:`KERNEL_MODULES` (each folder's numba cache), against the digest of those modules,
+    :mod:`.enums`, :mod:`.layout` and the RNG."""
+    global _CACHE_CHECKED
+    if _CACHE_CHECKED:
+        return
+    _CACHE_CHECKED = True
+    here = Path(__file__).parent
+    mods = [importlib.import_module(m) for m in KERNEL_MODULES]
+    sources = [Path(m.__file__) for m in mods] + [here / "enums.py", here / "layout.py", kernel_cache.RNG_SOURCE]
+    folders: dict[Path, tuple[object, list[str]]] = {}
+    for m in mods:
+        disp = next(v for v in vars(m).values() if hasattr(v, "_cache") and getattr(v, "__module__", "") == m.__name__)
+        key = Path(m.__file__).parent
+        folders.setdefault(key, (disp, []))[1].append(Path(m.__file__).stem)
+    for disp, stems in folders.values():
+        kernel_cache.refresh(kernel_cache.cache_path(disp), "dreadnought-kernels.digest", sources, stems)
+
+
+def pack_policies(policies: Mapping[str, str], sides: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' policy rows for both sides.
+
+    Args:
+        policies: ``{side: policy name}``; sides: the two sides in kernel order.
+
+    Returns:
+        ``(pc, kn)``: ``int64[2, NPC]`` codes (layout ``PC_*``) and ``float64[2, NKN]`` knobs
+        (layout ``K_*``; ``K_WITHDRAW`` is the campaign's withdrawal threshold, 9.41).
+    """
+    pc = np.zeros((2, L.NPC), dtype=np.int64)
+    kn = np.zeros((2, L.NKN), dtype=np.float64)
+    for k, side in enumerate(sides):
+        codes, knobs = POLICIES[policies[side]]
+        pc[k] = codes
+        kn[k] = knobs
+    return pc, kn
+
+
+def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, str], seeds: np.ndarray,
+              options: Mapping | None = None, check: bool = False,
+              trace: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Play one game per seed; raw kernel output.
+
+    Args:
+        setup, rules: the compiled scenario and rules.
+        policies: ``{side: policy name}`` for both sides.
+        seeds: ``uint64[g]`` stream seeds.
+        options: ``shots`` (bool), ``game_length`` (0 = scenario's), ``visibility_base`` (-1 =
+            scenario's), and the optional rules' switches.
+        check: count broken invariants after every Movement Phase (column ``O_VIOLATIONS``).
+        trace: ``int64[turns + 2, n, NTR]`` to receive game 0's units turn by turn (set-up, after
+            each Movement Phase, final state in the last row).
+
+    Returns:
+        ``(out, ev)``: ``int64[g, NOUT]`` results (layout ``O_*``) and ``int32[k, NEV]`` shots
+        (empty unless ``shots``).
+    """
+    refresh_cache()
+    opts = dict(options or {})
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    g = int(seeds.shape[0])
+    pc, kn = pack_policies(policies, setup.sides)
+    length = int(opts.get("game_length") or 0) or int(setup.sc[L.SC_LENGTH])
+    vb = int(opts.get("visibility_base", -1))
+    vis = int(setup.sc[L.SC_VIS_BASE]) if vb < 0 else vb
+    record = 1 if opts.get("shots") else 0
+    rl = with_options(rules.rl, opts)
+    opt = np.array([length, vis, record, 1 if check else 0], dtype=np.int64)
+    tr = trace if trace is not None else np.zeros((0, setup.n, L.NTR), dtype=np.int64)
+    out = np.zeros((g, L.NOUT), dtype=np.int64)
+    cap = max(16, g * setup.n * 2) if record else 0
+    ev = np.zeros((cap, L.NEV), dtype=np.int32)
+    chunks = []
+    start = 0
+    while True:
+        nxt, rows = play_batch_nb(seeds, start, setup.st, setup.sh0, setup.fm0, setup.trail0, setup.sc, rl,
+                                  rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks, rules.eff_gun,
+                                  rules.eff_crt, pc, kn, opt, out, ev, tr)
+        chunks.append(ev[:rows].copy())
+        if nxt >= g:
+            break
+        start = int(nxt)
+        ev = np.zeros((max(cap, 16) * 2, L.NEV), dtype=np.int32)
+        cap = ev.shape[0]
+    evs = np.concatenate(chunks) if chunks else np.zeros((0, L.NEV), dtype=np.int32)
+    return out, evs
+
+
+def run_campaigns(setup: CampaignSetup, rules: RuleArrays, options: Mapping, policies: Mapping[str, str],
+                  seeds: np.ndarray, extended: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play one campaign (or extended campaign) per seed (Rules 11.0-11.9, 12.6).
+
+    Args:
+        setup, rules: from :func:`.campaign.compile_campaign` and the pack.
+        options: the game's resolved options; policies: ``{"north": ..., "south": ...}``.
+        seeds: ``uint64[g]``; extended: the extended campaign (12.6; towing 12.4 is then on,
+            ruling DN-X3).
+
+    Returns:
+        ``(gout, rows, cp)``: ``int64[g, NGO]`` per game, ``int64[k, NRS]`` per campaign scenario,
+        and the parameters played.
+    """
+    refresh_cache()
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    g = int(seeds.shape[0])
+    cp = campaign_parameters(setup, rules, options, policies, extended)
+    pc, kn = pack_policies(policies, SIDES)
+    for p, side in enumerate(SIDES):
+        kn[p, L.K_WITHDRAW] = WITHDRAW[policies[side]]
+    opts = dict(options)
+    if extended:
+        opts["towing"] = True
+    rl = with_options(rules.rl, opts)
+    tb = (rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks, rules.eff_gun, rules.eff_crt)
+    per_game = 4 * (int(cp[L.CP_LAST_TURN]) if extended else 1)
+    gout = np.zeros((g, L.NGO), dtype=np.int64)
+    rows = np.zeros((max(1, g * per_game), L.NRS), dtype=np.int64)
+    nrow = play_campaign_batch_nb(seeds, setup.po, setup.npool, cp, setup.sc0, setup.geo, tb, pc, kn, gout, rows)
+    return gout, rows[:nrow].copy(), cp
