@@ -8,47 +8,47 @@ columns, so the six hexsides face N, NE, SE, S, SW and NW. Cube coordinates ``(x
 from __future__ import annotations
 
 # ---- directions (Rule 7.0), clockwise from north
-N, NE, SE, S, SW, NW = 0, 1, 2, 3, 4, 5
 FACING_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
+N, NE, SE, S, SW, NW = range(len(FACING_NAMES))
 # cube steps (dx, dz) of each direction; dy = -dx - dz
 DX = (0, 1, 1, 0, -1, -1)
 DZ = (-1, -1, 0, 1, 1, 0)
 
 # ---- unit kinds (Rules 3.21-3.22, 8.0)
-CAPITAL, SCREEN = 0, 1
 KIND_NAMES = ("capital", "screen")
+CAPITAL, SCREEN = range(len(KIND_NAMES))
 
 # ---- status of a unit (WAITING: a delayed Task Force not yet on the map, Rule 9.28)
-AFLOAT, SUNK, EXITED, WAITING = 0, 1, 2, 3
 STATUS_NAMES = ("afloat", "sunk", "exited", "waiting")
+AFLOAT, SUNK, EXITED, WAITING = range(len(STATUS_NAMES))
 
 # ---- unit types (Rules 3.21-3.23): capital ship, screen units of CAs, CLs, DDs
-TYPE_CAPITAL, TYPE_CA, TYPE_CL, TYPE_DD = 0, 1, 2, 3
 TYPE_NAMES = ("capital", "CA", "CL", "DD")
+TYPE_CAPITAL, TYPE_CA, TYPE_CL, TYPE_DD = range(len(TYPE_NAMES))
 
 # ---- formations (Rule 6.2)
-COLUMN, LINE = 0, 1
 MODE_NAMES = ("column", "line")
+COLUMN, LINE = range(len(MODE_NAMES))
 
 # ---- arcs of fire (Rule 7.1)
-ARC_BROADSIDE, ARC_BOW, ARC_STERN = 0, 1, 2
 ARC_NAMES = ("broadside", "bow", "stern")
+ARC_BROADSIDE, ARC_BOW, ARC_STERN = range(len(ARC_NAMES))
 
 # ---- torpedo launch arcs (Rule 8.31)
 STARBOARD, PORT = 0, 1
 
 # ---- torpedo ratings printed on screen units (Rule 8.0): none, 1:1T, 2:1T
-TORP_NONE, TORP_1_1, TORP_2_1 = 0, 1, 2
 TORP_NAMES = ("", "1:1", "2:1")
+TORP_NONE, TORP_1_1, TORP_2_1 = range(len(TORP_NAMES))
 
 # ---- kinds of attack in the shots table
-SHOT_GUN, SHOT_SECONDARY, SHOT_TORPEDO = 0, 1, 2
 SHOT_KIND_NAMES = ("gun", "secondary", "torpedo")
+SHOT_GUN, SHOT_SECONDARY, SHOT_TORPEDO = range(len(SHOT_KIND_NAMES))
 
 # ---- shot results (Rule 5.41, 5.9): index into RESULT_NAMES
-RES_NONE, RES_1G, RES_1S, RES_1G1S, RES_2G, RES_2S, RES_2G1S, RES_1G2S, RES_2G2S = 0, 1, 2, 3, 4, 5, 6, 7, 8
-RES_E_SUNK, RES_E_2G1S = 9, 10
 RESULT_NAMES = ("none", "1G", "1S", "1G,1S", "2G", "2S", "2G,1S", "1G,2S", "2G,2S", "E:sunk", "E:2G,1S")
+(RES_NONE, RES_1G, RES_1S, RES_1G1S, RES_2G, RES_2S, RES_2G1S, RES_1G2S, RES_2G2S, RES_E_SUNK,
+ RES_E_2G1S) = range(len(RESULT_NAMES))
 # (G steps, S steps) of each plain result code
 RESULT_G = (0, 1, 0, 1, 2, 0, 2, 1, 2, 0, 2)
 RESULT_S = (0, 0, 1, 1, 0, 2, 1, 2, 2, 0, 1)
@@ -71,8 +71,8 @@ END_REASONS = ("game_length", "no_sighting", "side_gone", "objective", "agreemen
                "uncontested", "loop_cap")
 
 # ---- victory levels (Rule 9.55); "objective": won on the scenario's condition, not on points
-LEVEL_DRAW, LEVEL_OBJECTIVE, LEVEL_MARGINAL, LEVEL_SUBSTANTIAL, LEVEL_DECISIVE = 0, 1, 2, 3, 4
 LEVEL_NAMES = ("draw", "objective", "marginal", "substantial", "decisive")
+LEVEL_DRAW, LEVEL_OBJECTIVE, LEVEL_MARGINAL, LEVEL_SUBSTANTIAL, LEVEL_DECISIVE = range(len(LEVEL_NAMES))
 
 # ---- victory conditions of the historical scenarios (Rule 10.1-10.7)
 VC_POINTS = 0                 # more Victory Points wins; equal is a draw (10.5-10.7)
@@ -83,8 +83,8 @@ VC_EXIT_OR_POINTS = 4         # side wins decisively by exiting its objective sh
 VC_NAMES = ("points", "sink-named-and-points", "sink-named-or-escape", "sink-named", "exit-or-points")
 
 # ---- safe-zone roles (Rule 9.13)
-ROLE_NORTH, ROLE_SOUTH = 0, 1
 ROLE_NAMES = ("north", "south")
+ROLE_NORTH, ROLE_SOUTH = range(len(ROLE_NAMES))
 
 # ---- policies: movement behaviour codes
 MOVE_CLOSE, MOVE_HOLD, MOVE_BREAK, MOVE_OBJECTIVE, MOVE_RANDOM, MOVE_WITHDRAW = 0, 1, 2, 3, 4, 5
@@ -94,22 +94,22 @@ FIRE_FOCUS_ODDS, FIRE_SPREAD_VALUE, FIRE_NEAREST, FIRE_RANDOM = 0, 1, 2, 3
 TORP_USE_AGGRESSIVE, TORP_USE_SELECTIVE, TORP_USE_DEFENSIVE, TORP_USE_RANDOM = 0, 1, 2, 3
 
 # ---- sun position (Rule 12.5)
-SUN_NONE, SUN_RISING_EAST, SUN_SETTING_WEST = 0, 1, 2
 SUN_NAMES = ("none", "rising-east", "setting-west")
+SUN_NONE, SUN_RISING_EAST, SUN_SETTING_WEST = range(len(SUN_NAMES))
 
 # ---- the campaign (Rules 11.0-11.9): periods, scenarios, policies
 PERIODS = ("wwi", "inter-war", "wwii")
 CAMPAIGN_SCENARIOS = ("A", "B", "C", "D")
-SCEN_A, SCEN_B, SCEN_C, SCEN_D = 0, 1, 2, 3
+SCEN_A, SCEN_B, SCEN_C, SCEN_D = range(len(CAMPAIGN_SCENARIOS))
 NAVIES = ("british", "us", "french", "austro-hungarian", "russian-baltic", "russian-black-sea", "brazilian",
           "german", "japanese", "spanish", "italian", "argentine")
 # fleet builders (11.8) and force allocation (11.0, 11.6)
-BUILD_VALUE_GREEDY, BUILD_BALANCED, BUILD_RANDOM = 0, 1, 2
 BUILDER_NAMES = ("value-greedy", "balanced", "random")
-ALLOC_SPREAD, ALLOC_MAIN_BODY, ALLOC_CONCENTRATE, ALLOC_RANDOM = 0, 1, 2, 3
+BUILD_VALUE_GREEDY, BUILD_BALANCED, BUILD_RANDOM = range(len(BUILDER_NAMES))
 ALLOCATION_NAMES = ("spread", "main-body", "concentrate", "random")
+ALLOC_SPREAD, ALLOC_MAIN_BODY, ALLOC_CONCENTRATE, ALLOC_RANDOM = range(len(ALLOCATION_NAMES))
 # what ended a campaign game, and an extended campaign (12.66)
-CAMP_COMPLETE, CAMP_LOOP_CAP = 0, 1
 CAMPAIGN_END_NAMES = ("complete", "loop_cap")
-EXT_PEACE, EXT_TURN_LIMIT, EXT_BANKRUPT, EXT_LOOP_CAP = 0, 1, 2, 3
+CAMP_COMPLETE, CAMP_LOOP_CAP = range(len(CAMPAIGN_END_NAMES))
 EXTENDED_END_NAMES = ("peace", "turn_limit", "bankrupt", "loop_cap")
+EXT_PEACE, EXT_TURN_LIMIT, EXT_BANKRUPT, EXT_LOOP_CAP = range(len(EXTENDED_END_NAMES))

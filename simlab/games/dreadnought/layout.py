@@ -44,23 +44,28 @@ kernel reads the same layout.
 
 from __future__ import annotations
 
+#: an upper bound on the slots of any record below: each record unpacks its names from
+#: ``range(SLOTS_MAX)``, so its width is its last name + 1 and nobody counts slots by hand
+#: (``tests/test_dreadnought_layout.py`` checks every record's names are exactly ``0 .. width - 1``)
+SLOTS_MAX = 256
+
 # ---- st: static unit values
 (ST_SIDE, ST_KIND, ST_ATT, ST_DEF, ST_RNG, ST_MOV, ST_TORP, ST_VAL, ST_NAMED, ST_EXIT, ST_NOABOUT, ST_TYPE,
- ST_RADAR, ST_PLANES) = range(14)
-NST = 14
+ ST_RADAR, ST_PLANES, *_) = range(SLOTS_MAX)
+NST = ST_PLANES + 1
 
 # ---- sh: dynamic unit state
 (SH_X, SH_Z, SH_F, SH_SPD, SH_G, SH_S, SH_DC, SH_STATUS, SH_FORM, SH_CUR, SH_TLEFT, SH_SAFE, SH_TGT,
  SH_SB, SH_UPON, SH_PG, SH_PS, SH_PSUNK, SH_TTRACK, SH_TARC, SH_MP, SH_TORPHIT, SH_EXIT_TURN,
  SH_PX, SH_PZ, SH_PF, SH_FMOD, SH_FIRED, SH_SMOKE, SH_TOW, SH_TOWED_BY, SH_TOW_WAIT, SH_TF, SH_ENTRY, SH_OX,
- SH_OZ) = range(36)
-NSH = 36
+ SH_OZ, *_) = range(SLOTS_MAX)
+NSH = SH_OZ + 1
 #: columns that start at -1 (no target, no track, no tow, ...)
 SH_MINUS_ONE = (SH_TGT, SH_SB, SH_TTRACK, SH_EXIT_TURN, SH_TOW, SH_TOWED_BY, SH_TF, SH_ENTRY)
 
 # ---- fm: formations
-FM_MODE, FM_FLAG, FM_HEAD, FM_MEMBERS, FM_T1, FM_L1, FM_T2, FM_L2, FM_MP = range(9)
-NFM = 9
+FM_MODE, FM_FLAG, FM_HEAD, FM_MEMBERS, FM_T1, FM_L1, FM_T2, FM_L2, FM_MP, *_ = range(SLOTS_MAX)
+NFM = FM_MP + 1
 TRAIL = 64          # entries in a column's wake ring (a column may be at most TRAIL - MAXMP - 1 long)
 MAXMP = 16          # the most Movement Points any unit may expend in one Game-Turn
 MAXTRACK = 8        # the longest torpedo track (Rule 8.6 needs 5)
@@ -70,8 +75,8 @@ MAXTRACK = 8        # the longest torpedo track (Rule 8.6 needs 5)
  SC_ROLE0, SC_CONF, SC_CONF_C0, SC_CONF_C1, SC_CONF_R0, SC_CONF_R1, SC_EXIT, SC_EXIT_SIDE, SC_EXIT_C0,
  SC_EXIT_C1, SC_EXIT_R0, SC_EXIT_R1, SC_EXIT_SCORES, SC_EXIT_NEED, SC_EXIT_DEADLINE, SC_SAFE_N_ROW,
  SC_SAFE_S_ROW, SC_NFORM, SC_SHOTS, SC_CAMPAIGN, SC_MAP_C0, SC_MAP_C1, SC_MAP_R0, SC_MAP_R1, SC_NORTH_STAY,
- SC_SCEN, SC_YEAR) = range(36)
-NSC = 36
+ SC_SCEN, SC_YEAR, *_) = range(SLOTS_MAX)
+NSC = SC_YEAR + 1
 
 # ---- rl: rule scalars (from the data pack)
 (RL_FIRED_UPON, RL_BOW_STERN, RL_COMBING, RL_SB_RANGE, RL_SB_COL, RL_DC_G, RL_DC_S, RL_STACK,
@@ -81,41 +86,41 @@ NSC = 36
  # optional rules (12.1-12.5): switches (set per run) and values (optional_rules table)
  RL_OPT_SMOKE, RL_OPT_RADAR, RL_OPT_PLANES, RL_OPT_CREEP, RL_OPT_TOWING, RL_OPT_SUN, RL_RADAR_YEAR, RL_RADAR_MOD,
  RL_PLANES_YEAR, RL_PLANES_MOD, RL_CREEP_MP, RL_TOW_WAIT, RL_TOW_MP, RL_SUN_RISE, RL_SUN_SET, RL_SUN_T0, RL_SUN_T1,
- RL_SUN_TOWARD, RL_SUN_AWAY) = range(48)
-NRL = 48
+ RL_SUN_TOWARD, RL_SUN_AWAY, *_) = range(SLOTS_MAX)
+NRL = RL_SUN_AWAY + 1
 
 # ---- dy: a scenario's running state, int64[NDY] (first Game-Turn and MP a side's unit moved off
 #      the initial Map Area (11.3-11.4), sun (12.5), withdrawal, smoke markers, visibility carried
 #      over after contact (9.32))
 (DY_OFF_TURN0, DY_OFF_TURN1, DY_OFF_MP0, DY_OFF_MP1, DY_SUN, DY_WITHDRAW0, DY_WITHDRAW1, DY_NSMOKE,
- DY_SMOKE_LAID, DY_VIS_CARRY, DY_TOWS, DY_ENTERED) = range(12)
-NDY = 12
+ DY_SMOKE_LAID, DY_VIS_CARRY, DY_TOWS, DY_ENTERED, *_) = range(SLOTS_MAX)
+NDY = DY_ENTERED + 1
 NEVER = 1 << 40
 
 # ---- out: one row per game
 (O_WINNER, O_LEVEL, O_SCORE0, O_SCORE1, O_TURNS, O_END, O_ENDED_BY, O_SUNK0, O_SUNK1, O_WRECKED0,
  O_WRECKED1, O_EXITED0, O_EXITED1, O_TORP0, O_TORP1, O_FRIENDLY_TORP, O_SHOTS0, O_SHOTS1, O_DISPLACED,
- O_CONTACT, O_LAUNCH0, O_LAUNCH1, O_VIOLATIONS, O_RESTACKED) = range(24)
-NOUT = 24
+ O_CONTACT, O_LAUNCH0, O_LAUNCH1, O_VIOLATIONS, O_RESTACKED, *_) = range(SLOTS_MAX)
+NOUT = O_RESTACKED + 1
 
 # ---- ev: one row per shot
 (E_GAME, E_TURN, E_KIND, E_FIRER, E_TARGET, E_RANGE, E_STRENGTH, E_HALVED, E_UPON, E_ARC, E_DPT_ROLL,
- E_DP, E_RATIO, E_CRT_ROLL, E_RESULT, E_COMBING) = range(16)
-NEV = 16
+ E_DP, E_RATIO, E_CRT_ROLL, E_RESULT, E_COMBING, *_) = range(SLOTS_MAX)
+NEV = E_COMBING + 1
 
 # ---- tr: trace of one game, int64[turns + 2, n, NTR] (row 0 set-up, row t after the Movement
 #      Phase of Game-Turn t, last row the final state)
-TR_X, TR_Z, TR_F, TR_G, TR_S, TR_STATUS, TR_MP, TR_FORM, TR_DC = range(9)
-NTR = 9
+TR_X, TR_Z, TR_F, TR_G, TR_S, TR_STATUS, TR_MP, TR_FORM, TR_DC, *_ = range(SLOTS_MAX)
+NTR = TR_DC + 1
 
 # ---- kn: policy knobs, float64[2, NKN]
 (K_RANGE, K_BROADSIDE, K_TORP_MIN, K_NEAR, K_SAFE, K_FOCUS, K_SCREEN_RANGE, K_PARALLEL, K_TURNCOST,
- K_SUPPORT, K_WITHDRAW) = range(11)
-NKN = 11
+ K_SUPPORT, K_WITHDRAW, *_) = range(SLOTS_MAX)
+NKN = K_WITHDRAW + 1
 
 # ---- pc: policy codes, int64[2, NPC]
-PC_MOVE, PC_FIRE, PC_TORP, PC_MODE = range(4)
-NPC = 4
+PC_MOVE, PC_FIRE, PC_TORP, PC_MODE, *_ = range(SLOTS_MAX)
+NPC = PC_MODE + 1
 
 # ==================================================================================================
 # the campaign (Rules 9.2-9.3, 11.0-11.9) and the extended campaign (12.6)
@@ -124,29 +129,29 @@ NPC = 4
 #      (player 0 the `north` option's navy, player 1 the `south` option's)::
 #
 #      kind type attack defense range movement torp value radar planes label
-(PO_KIND, PO_TYPE, PO_ATT, PO_DEF, PO_RNG, PO_MOV, PO_TORP, PO_VAL, PO_RADAR, PO_PLANES, PO_LABEL) = range(11)
-NPO = 11
+(PO_KIND, PO_TYPE, PO_ATT, PO_DEF, PO_RNG, PO_MOV, PO_TORP, PO_VAL, PO_RADAR, PO_PLANES, PO_LABEL, *_) = range(SLOTS_MAX)
+NPO = PO_LABEL + 1
 
 # ---- ps: each unit's standing in a player's fleet, int64[2, P, NPS]::
 #
 #      status G S build_turn    (status PS_*: not owned, in the fleet, permanently damaged, lost,
 #                                scheduled for construction; G, S: damage states left, 12.64)
-PS_STATUS, PS_G, PS_S, PS_BUILD = range(4)
-NPS = 4
+PS_STATUS, PS_G, PS_S, PS_BUILD, *_ = range(SLOTS_MAX)
+NPS = PS_BUILD + 1
 PS_NONE, PS_FLEET, PS_DAMAGED, PS_LOST, PS_SCHEDULED = 0, 1, 2, 3, 4
 
 # ---- cp: the campaign's parameters, int64[NCP] (options and data-pack values)
 (CP_LIMIT0, CP_LIMIT1, CP_BUILD0, CP_BUILD1, CP_ALLOC0, CP_ALLOC1, CP_IBONUS, CP_DELAY, CP_VIS_DICE,
  CP_TURN_LIMIT, CP_BONUS_M, CP_BONUS_S, CP_BONUS_D, CP_IB_MIN, CP_IB_MAX, CP_DELAY_LAST, CP_EXTENDED,
  CP_TREASURY0, CP_TREASURY1, CP_BUILD_LIMIT, CP_LAST_TURN, CP_REPAIR_PCT, CP_DC_COST, CP_PEACE_DICE, CP_CHECK,
- CP_APPROACH_CAP, CP_STACK, CP_TORP_SCEN) = range(28)
-NCP = 28
+ CP_APPROACH_CAP, CP_STACK, CP_TORP_SCEN, *_) = range(SLOTS_MAX)
+NCP = CP_TORP_SCEN + 1
 
 # ---- ta: the Task Forces of one campaign scenario, int64[NTF, NTA] (Rules 9.21-9.28); Task Force
 #      k of side s is row 2 * s + k (k = 0 the main body, 1 the delayed light forces)
 (TA_SIDE, TA_MEMBERS, TA_SPEED, TA_ENTRY, TA_STATE, TA_X, TA_Z, TA_F, TA_TOUR, TA_LEG, TA_TX, TA_TZ, TA_EX,
- TA_EZ, TA_EF) = range(15)
-NTA = 15
+ TA_EZ, TA_EF, *_) = range(SLOTS_MAX)
+NTA = TA_EF + 1
 NTF = 4
 TF_WAITING, TF_MARKER, TF_PLACED = 0, 1, 2
 
@@ -157,15 +162,17 @@ TF_WAITING, TF_MARKER, TF_PLACED = 0, 1, 2
  RS_BOMBARD, RS_IBONUS, RS_INTERCEPT0, RS_INTERCEPT1, RS_SCORE0, RS_SCORE1, RS_WINNER, RS_LEVEL, RS_SUNK0,
  RS_SUNK1, RS_WRECKED0, RS_WRECKED1, RS_SHOTS0, RS_SHOTS1, RS_TORP0, RS_TORP1, RS_COLLISIONS, RS_SUN,
  RS_DELAYED, RS_TOWED0, RS_TOWED1, RS_SCUTTLED0, RS_SCUTTLED1, RS_CURED0, RS_CURED1, RS_VIOLATIONS,
- RS_WITHDREW0, RS_WITHDREW1, RS_SMOKE) = range(48)
-NRS = 48
+ RS_WITHDREW0, RS_WITHDREW1, RS_SMOKE, *_) = range(SLOTS_MAX)
+NRS = RS_SMOKE + 1
 
 # ---- go: one row per game, int64[g, NGO]; per side columns are by player; GO_TREAS0/1 hold
 #      13 values each (the treasury before Extended Campaign Game-Turn 1 and after each of 12)
 (GO_WINNER, GO_LEVEL, GO_SCORE0, GO_SCORE1, GO_TURNS, GO_END, GO_FLEET_VALUE0, GO_FLEET_VALUE1,
  GO_FLEET_UNITS0, GO_FLEET_UNITS1, GO_FLEET_CAP0, GO_FLEET_CAP1, GO_ROWS, GO_BUILT0, GO_BUILT1,
  GO_REPAIRED0, GO_REPAIRED1, GO_SCUTTLED0, GO_SCUTTLED1, GO_LOST0, GO_LOST1, GO_NORTH_TURNS0,
- GO_PEACE_TURN, GO_SCHEDULED0, GO_SCHEDULED1) = range(25)
-GO_TREAS0 = 25
+ GO_PEACE_TURN, GO_SCHEDULED0, GO_SCHEDULED1, *_) = range(SLOTS_MAX)
+GO_TREAS0 = GO_SCHEDULED1 + 1
 GO_TREAS1 = GO_TREAS0 + 13
 NGO = GO_TREAS1 + 13
+
+del _
