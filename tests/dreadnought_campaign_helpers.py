@@ -93,14 +93,9 @@ def play_turns(rules, st, sh, fm, trail, sc, turns: int, vis_base: int = 10, pol
     Returns:
         ``(result tuple of tactical_nb, out row, dy)``; ``sh`` is played on in place.
     """
-    from simlab.games.dreadnought.game import POLICIES
     from simlab.games.dreadnought.kernels.turn import reset_dy_nb, tactical_nb
-    pc = np.zeros((2, L.NPC), dtype=np.int64)
-    kn = np.zeros((2, L.NKN), dtype=np.float64)
-    for s in range(2):
-        codes, knobs = POLICIES[policies[s]]
-        pc[s] = codes
-        kn[s] = knobs
+    from simlab.games.dreadnought.runtime import pack_policies
+    pc, kn = pack_policies({"side0": policies[0], "side1": policies[1]}, ("side0", "side1"))
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
     new_state_nb(np.uint64(seed), rng)
     if dy is None:

@@ -125,7 +125,7 @@ def test_smoke_stops_fire_but_not_radar(rules):
 
 
 def _plot_fire(rules, st, sh, rl, smoke, dy, vis=20, turn=2):
-    from simlab.games.dreadnought.enums import FIRE_FOCUS_ODDS, MOVE_CLOSE
+    from simlab.games.dreadnought.enums import FIRE_FOCUS_ODDS
     from simlab.games.dreadnought.policies.fire import plot_fire_nb
     n = st.shape[0]
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
@@ -133,8 +133,7 @@ def _plot_fire(rules, st, sh, rl, smoke, dy, vis=20, turn=2):
     kn = np.zeros(L.NKN, dtype=np.float64)
     sc = np.zeros(L.NSC, dtype=np.int64)
     plot_fire_nb(1, st, sh, n, vis, FIRE_FOCUS_ODDS, kn, rl, rules.eff_gun, rules.eff_crt, rules.range_tab,
-                 rules.band_low, rng, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), smoke, dy, turn, sc,
-                 MOVE_CLOSE)
+                 rules.band_low, rng, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), smoke, dy, turn, sc)
     return sh[:, L.SH_TGT].copy(), sh[:, L.SH_SB].copy()
 
 

@@ -250,16 +250,20 @@ def campaign_used(pack: DataPack) -> frozenset:
     return frozenset(view.used)
 
 
-def _player_policy(options: Mapping, name: str, side: str, policy: str, choices: tuple[str, ...]) -> int:
+def _player_policy(options: Mapping, name: str, side: str, policy, choices: tuple[str, ...]) -> int:
+    """The option ``<name>_<side>`` as an index of ``choices``; ``auto``: the policy's knob ``name``."""
     v = options.get(f"{name}_{side}", "auto")
     if v == "auto":
-        v = "random" if policy == "random-legal" else ("balanced" if name == "builder" else "spread")
+        return int(policy.value(name))
     return choices.index(v)
 
 
-def campaign_parameters(setup: CampaignSetup, rules: RuleArrays, options: Mapping, policies: Mapping[str, str],
+def campaign_parameters(setup: CampaignSetup, rules: RuleArrays, options: Mapping, policies: Mapping,
                         extended: bool) -> np.ndarray:
     """The kernel's ``cp`` (layout ``CP_*``) from the options, the policies and the pack values.
+
+    ``policies``: ``{side: Policy}``; its knobs ``builder`` and ``allocation`` stand where the
+    options ``builder_<side>``/``allocation_<side>`` are ``auto`` (11.8, 11.0, 11.6).
 
     Fleet value limit (11.8): ``fleet_value_limit`` (0: the period's suggestion, or 300 for the
     extended campaign's initial fleet, 12.61; -1: none), the South's raised by

@@ -39,7 +39,7 @@ from .enums import (
     SHOT_KIND_NAMES,
 )
 from .rules import DATA_DIR, SCHEMA
-from .runtime import POLICIES, campaign_setup, rules_for, run_campaigns, run_games
+from .runtime import campaign_setup, preset_names, rules_for, run_campaigns, run_games
 from .scenario import BUILTIN, SCENARIO_DIR, ScenarioSetup, read_scenario
 
 #: the campaign scenarios (Rules 11.0-11.9 and 12.6)
@@ -90,7 +90,7 @@ class Dreadnought(Game):
         Option("south_extra_treasury", int, 0, min=-10000, max=10000,
                doc="extended campaign: VPs added to the South's treasury (a handicap)"),
     )
-    policies = {"*": tuple(POLICIES)}
+    policies = {"*": preset_names()}
     default_policies = {"*": "close-and-engage"}
     scenarios = BUILTIN + CAMPAIGNS
     default_scenario = "dogger-bank"
@@ -281,5 +281,5 @@ def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batc
 
 GAME = Dreadnought()
 
-__all__ = ["GAME", "POLICIES", "Dreadnought", "campaign_setup", "rules_for", "run_games"]
+__all__ = ["GAME", "Dreadnought", "campaign_setup", "rules_for", "run_games"]
 

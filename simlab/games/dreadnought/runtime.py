@@ -1,7 +1,8 @@
 """Dreadnought's runtime: what the façade (:mod:`.game`) calls to play.
 
 The compiled rules of a data pack and the compiled campaigns (cached by the pack's hash), the
-policy packing (a side's policy into the kernels' ``pc``/``kn`` rows), the numba-cache refresh over
+policy book (``policies.toml``) and its packing (a side's policy into the kernels' ``pc``/``kn``
+rows: :data:`CODE_SLOTS`, :data:`KNOB_SLOTS`), the numba-cache refresh over
 every kernel module (:data:`KERNEL_MODULES`), and the two entry points that run the kernels:
 :func:`run_games` (historical scenarios, Rules 4.0-10.7) and :func:`run_campaigns` (the Campaign
 Game 11.0-11.9 and the Extended Campaign 12.6). Nothing here imports the façade.
@@ -11,17 +12,18 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from ... import kernel_cache
 from ...datapack import DataPack
+from ..policy import Policy, PolicyBook, load_policy_book
 from . import layout as L
 from .campaign import SIDES, CampaignSetup, campaign_parameters, compile_campaign
 from .kernels.campaign import play_campaign_batch_nb
 from .kernels.turn import play_batch_nb
-from .presets import POLICIES, WITHDRAW
 from .rules import RuleArrays, compile_rules, with_options
 from .scenario import ScenarioSetup
 
@@ -47,6 +49,23 @@ KERNEL_MODULES = (
     "simlab.games.dreadnought.policies.campaign",
     "simlab.games.dreadnought.bench",
 )
+
+#: the policy families, their knobs and the named presets (:mod:`simlab.games.policy`)
+POLICY_FILE = Path(__file__).parent / "policies.toml"
+#: knob -> slot of the kernels' policy codes ``pc[side]`` (layout ``PC_*``; enums ``MOVE_*``,
+#: ``FIRE_*``, ``TORP_USE_*``, ``COLUMN``/``LINE``)
+CODE_SLOTS = {"movement": L.PC_MOVE, "fire": L.PC_FIRE, "torpedoes": L.PC_TORP, "formation": L.PC_MODE}
+#: knob -> slot of the kernels' knob vector ``kn[side]`` (layout ``K_*``)
+KNOB_SLOTS = {
+    "range": L.K_RANGE, "broadside": L.K_BROADSIDE, "torp_min": L.K_TORP_MIN, "near": L.K_NEAR, "safe": L.K_SAFE,
+    "focus": L.K_FOCUS, "screen_range": L.K_SCREEN_RANGE, "parallel": L.K_PARALLEL, "turncost": L.K_TURNCOST,
+    "support": L.K_SUPPORT, "withdraw": L.K_WITHDRAW, "speed": L.K_SPEED, "on_goal": L.K_ON_GOAL,
+    "run_speed": L.K_RUN_SPEED, "spread": L.K_SPREAD, "defensive": L.K_DEFENSIVE, "bombard_hold": L.K_BOMBARD_HOLD,
+    "delay": L.K_DELAY,
+}
+#: knobs read before the kernels run (:func:`.campaign.campaign_parameters`): the campaign's fleet
+#: builder (11.8) and allocation (11.0, 11.6) when the options leave them ``auto``
+CAMPAIGN_KNOBS = ("builder", "allocation")
 
 _RULES_CACHE: dict[str, tuple[RuleArrays, frozenset]] = {}
 _CAMPAIGN_CACHE: dict[tuple, CampaignSetup] = {}
@@ -90,22 +109,49 @@ def refresh_cache() -> None:
         kernel_cache.refresh(kernel_cache.cache_path(disp), "dreadnought-kernels.digest", sources, stems)
 
 
-def pack_policies(policies: Mapping[str, str], sides: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+@cache
+def policy_book() -> PolicyBook:
+    """The families and presets of :data:`POLICY_FILE` (read once)."""
+    return load_policy_book(POLICY_FILE)
+
+
+def preset_names() -> tuple[str, ...]:
+    """The named policies (presets), in file order."""
+    return tuple(policy_book().presets)
+
+
+def as_policy(policy: str | Policy, side: str) -> Policy:
+    """A side's policy with every knob: a :class:`~simlab.games.policy.Policy` as given, or a
+    preset's name resolved with its family's defaults.
+
+    Raises:
+        SpecError: an unknown preset.
+    """
+    if isinstance(policy, Policy):
+        return policy
+    return policy_book().resolve(side, str(policy))
+
+
+def pack_policies(policies: Mapping[str, str | Policy], sides: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     """The kernels' policy rows for both sides.
 
     Args:
-        policies: ``{side: policy name}``; sides: the two sides in kernel order.
+        policies: ``{side: preset name or Policy}``; sides: the two sides in kernel order.
 
     Returns:
-        ``(pc, kn)``: ``int64[2, NPC]`` codes (layout ``PC_*``) and ``float64[2, NKN]`` knobs
-        (layout ``K_*``; ``K_WITHDRAW`` is the campaign's withdrawal threshold, 9.41).
+        ``(pc, kn)``: ``int64[2, NPC]`` codes (layout ``PC_*``, from the integer knobs of
+        :data:`CODE_SLOTS`) and ``float64[2, NKN]`` knobs (layout ``K_*``, :data:`KNOB_SLOTS`).
     """
     pc = np.zeros((2, L.NPC), dtype=np.int64)
     kn = np.zeros((2, L.NKN), dtype=np.float64)
     for k, side in enumerate(sides):
-        codes, knobs = POLICIES[policies[side]]
-        pc[k] = codes
-        kn[k] = knobs
+        for name, v in as_policy(policies[side], side).knobs:
+            if name in CODE_SLOTS:
+                pc[k, CODE_SLOTS[name]] = int(v)
+            elif name in KNOB_SLOTS:
+                kn[k, KNOB_SLOTS[name]] = float(v)
+            elif name not in CAMPAIGN_KNOBS:
+                raise ValueError(f"dreadnought policy knob {name} has no kernel slot")
     return pc, kn
 
 
@@ -116,7 +162,7 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
 
     Args:
         setup, rules: the compiled scenario and rules.
-        policies: ``{side: policy name}`` for both sides.
+        policies: ``{side: preset name or Policy}`` for both sides.
         seeds: ``uint64[g]`` stream seeds.
         options: ``shots`` (bool), ``game_length`` (0 = scenario's), ``visibility_base`` (-1 =
             scenario's), and the optional rules' switches.
@@ -165,7 +211,8 @@ def run_campaigns(setup: CampaignSetup, rules: RuleArrays, options: Mapping, pol
 
     Args:
         setup, rules: from :func:`.campaign.compile_campaign` and the pack.
-        options: the game's resolved options; policies: ``{"north": ..., "south": ...}``.
+        options: the game's resolved options; policies: ``{"north": ..., "south": ...}`` (preset
+            names or Policies).
         seeds: ``uint64[g]``; extended: the extended campaign (12.6; towing 12.4 is then on,
             ruling DN-X3).
 
@@ -176,10 +223,9 @@ def run_campaigns(setup: CampaignSetup, rules: RuleArrays, options: Mapping, pol
     refresh_cache()
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     g = int(seeds.shape[0])
-    cp = campaign_parameters(setup, rules, options, policies, extended)
-    pc, kn = pack_policies(policies, SIDES)
-    for p, side in enumerate(SIDES):
-        kn[p, L.K_WITHDRAW] = WITHDRAW[policies[side]]
+    pols = {side: as_policy(policies[side], side) for side in SIDES}
+    cp = campaign_parameters(setup, rules, options, pols, extended)
+    pc, kn = pack_policies(pols, SIDES)
     opts = dict(options)
     if extended:
         opts["towing"] = True

@@ -35,7 +35,6 @@ from ..enums import (
     LEVEL_DRAW,
     LEVEL_MARGINAL,
     LEVEL_SUBSTANTIAL,
-    MOVE_RANDOM,
     SCEN_B,
     SCEN_C,
     SUNK,
@@ -337,7 +336,7 @@ def campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ibonus, c
         if cp[L.CP_DELAY] >= 0:
             delays[r] = cp[L.CP_DELAY]
         else:
-            delays[r] = -1 if pcr[r, L.PC_MOVE] == MOVE_RANDOM else 2
+            delays[r] = np.int64(knr[r, L.K_DELAY])   # -1: at random (9.28)
     st, sh, fm, trail, sc, ta, idx = setup_scenario_nb(s, players, po, npool, ps, scen, cp, sc0, centres, tours_n,
                                                        tours_s, slots_cap, slots_scr, delays, rng)
     n = st.shape[0]

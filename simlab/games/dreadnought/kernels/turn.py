@@ -139,7 +139,7 @@ def fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, b
     predict_nb(sh, n, pred)
     for side in range(2):
         plot_fire_nb(side, st, sh, n, vis, pcs[side, L.PC_FIRE], kn[side], rl, eff_gun, eff_crt, range_tab,
-                     band_low, rng, order, cnt, smoke, dy, turn, sc, pc[side, L.PC_MOVE])
+                     band_low, rng, order, cnt, smoke, dy, turn, sc)
         plot_torpedoes_nb(side, st, sh, n, pcs[side, L.PC_TORP], kn[side], sc, rl, tracks, eff_crt, rng,
                           mx, mz, md, order, ppx, ppz)
 

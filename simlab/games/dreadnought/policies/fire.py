@@ -21,7 +21,6 @@ from ..enums import (
     FIRE_NEAREST,
     FIRE_RANDOM,
     FIRE_SPREAD_VALUE,
-    MOVE_OBJECTIVE,
     ROLE_SOUTH,
     SCEN_B,
     SCREEN,
@@ -107,7 +106,7 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
             v = _shot_value_nb(st, sh, i, j, d, cnt[j] > 0, eff_gun, range_tab, band_low, rl, mod) * st[j, L.ST_VAL]
             v *= 1.0 + kn[L.K_FOCUS] * (sh[j, L.SH_G] + sh[j, L.SH_S])
         elif code == FIRE_SPREAD_VALUE:
-            v = st[j, L.ST_VAL] - 1000.0 * cnt[j]
+            v = st[j, L.ST_VAL] - kn[L.K_SPREAD] * cnt[j]
             if _shot_value_nb(st, sh, i, j, d, cnt[j] > 0, eff_gun, range_tab, band_low, rl, mod) <= 0.0:
                 v -= 1e6
         else:  # FIRE_NEAREST
@@ -124,17 +123,17 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def _holds_fire_nb(side, st, sh, i, sc, code):
-    """Campaign scenario B (11.3): under ``make-for-objective`` the South's capital ships never
-    fire - they are the bombardment force, whose Attack Strength is the Bombardment Bonus if the
-    South wins (or the North leaves the map first); its screen units fight."""
-    return (sc[L.SC_CAMPAIGN] != 0 and sc[L.SC_SCEN] == SCEN_B and code == MOVE_OBJECTIVE
+def _holds_fire_nb(side, st, sh, i, sc, kn):
+    """Campaign scenario B (11.3): with the knob ``K_BOMBARD_HOLD`` (``make-for-objective``) the
+    South's capital ships never fire - they are the bombardment force, whose Attack Strength is the
+    Bombardment Bonus if the South wins (or the North leaves the map first); its screen units fight."""
+    return (sc[L.SC_CAMPAIGN] != 0 and sc[L.SC_SCEN] == SCEN_B and kn[L.K_BOMBARD_HOLD] != 0
             and role_of_nb(side, sc) == ROLE_SOUTH and st[i, L.ST_KIND] == CAPITAL)
 
 
 @njit(cache=True, error_model="numpy")
 def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt,
-                 smoke, dy, turn, sc, move_code):
+                 smoke, dy, turn, sc):
     """Plot the fire of one side (Rules 5.1-5.3, 5.21-5.23, 8.4): ``SH_TGT`` and ``SH_SB``.
 
     A ship fires at most at one target within its range and the visibility (5.22-5.23); a
@@ -150,7 +149,7 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
         sh[i, L.SH_SB] = -1
         sh[i, L.SH_FMOD] = 0
         if alive_nb(sh, i) and by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) > 0 and \
-                not _holds_fire_nb(side, st, sh, i, sc, move_code):
+                not _holds_fire_nb(side, st, sh, i, sc, kn):
             order[k] = i
             k += 1
     # strongest first
@@ -178,7 +177,7 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
     for i in range(n):
         if st[i, L.ST_SIDE] != side or st[i, L.ST_KIND] != CAPITAL or not alive_nb(sh, i):
             continue
-        if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, move_code):
+        if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, kn):
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
                                          rng, cnt, vis, smoke, dy, turn)

@@ -198,24 +198,24 @@ def score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz)
             dd = gx - row
         if dd < 0:
             dd = 0
-        return -float(dd) + 0.01 * mp
+        return -float(dd) + kn[L.K_SPEED] * mp
     if gmode < 0:
-        return 0.01 * mp
+        return kn[L.K_SPEED] * mp
     d = hex_dist_nb(ex, ez, gx, gz)
     tc = kn[L.K_TURNCOST] * turnmp
     if gmode == 3:
         # withdraw (campaign): open the range without running for the safe zone
-        s = float(d) + 0.05 * mp - tc
+        s = float(d) + kn[L.K_RUN_SPEED] * mp - tc
         if d == 0:
-            s -= 5.0
+            s -= kn[L.K_ON_GOAL]
         return s
     if gmode == 1:
         row0 = row_of_nb(sx, sz)
         row1 = row_of_nb(ex, ez)
         prog = float(row0 - row1) if role == ROLE_NORTH else float(row1 - row0)
-        s = float(d) + kn[L.K_SAFE] * prog + 0.05 * mp - tc
+        s = float(d) + kn[L.K_SAFE] * prog + kn[L.K_RUN_SPEED] * mp - tc
         if d == 0:
-            s -= 5.0
+            s -= kn[L.K_ON_GOAL]
         return s
     off = abs(float(d) - dstar)
     s = -off
@@ -228,8 +228,8 @@ def score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz)
             df = 6 - df
         s -= kn[L.K_PARALLEL] * df
     if d == 0:
-        s -= 5.0
-    return s + 0.01 * mp - tc
+        s -= kn[L.K_ON_GOAL]
+    return s + kn[L.K_SPEED] * mp - tc
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)

@@ -120,7 +120,7 @@ def plot_torpedoes_nb(side, st, sh, n, code, kn, sc, rl, tracks, eff_crt, rng, m
                     bdirect = direct
         thr = kn[L.K_TORP_MIN]
         if code == TORP_USE_DEFENSIVE:
-            thr = thr * 0.5
+            thr = thr * kn[L.K_DEFENSIVE]
         if bt >= 0 and best > thr and (selective == 0 or bdirect > 0):
             sh[i, L.SH_TTRACK] = bt
             sh[i, L.SH_TARC] = ba
