@@ -10,7 +10,7 @@ Game 11.0-11.9 and the Extended Campaign 12.6). Nothing here imports the façade
 
 from __future__ import annotations
 
-import importlib
+import sys
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -20,6 +20,7 @@ import numpy as np
 from ... import kernel_cache
 from ...datapack import DataPack
 from ..policy import Policy, PolicyBook, load_policy_book
+from . import bench as _bench  # noqa: F401  (its kernels are refreshed with the game's)
 from . import layout as L
 from .campaign import SIDES, CampaignSetup, campaign_parameters, compile_campaign
 from .kernels.campaign import play_campaign_batch_nb
@@ -98,7 +99,7 @@ def refresh_cache() -> None:
         return
     _CACHE_CHECKED = True
     here = Path(__file__).parent
-    mods = [importlib.import_module(m) for m in KERNEL_MODULES]
+    mods = [sys.modules[m] for m in KERNEL_MODULES]   # every one is imported with this module
     sources = [Path(m.__file__) for m in mods] + [here / "enums.py", here / "layout.py", kernel_cache.RNG_SOURCE]
     folders: dict[Path, tuple[object, list[str]]] = {}
     for m in mods:
