@@ -24,7 +24,7 @@ import numpy as np
 
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
-from ..base import Batch, Game, Option, Scenario
+from ..base import Batch, Game, Option, Policy, Scenario
 from . import layout as L
 from .campaign import campaign_batch, campaign_used
 from .enums import (
@@ -39,7 +39,7 @@ from .enums import (
     SHOT_KIND_NAMES,
 )
 from .rules import DATA_DIR, SCHEMA
-from .runtime import campaign_setup, preset_names, rules_for, run_campaigns, run_games
+from .runtime import campaign_setup, rules_for, run_campaigns, run_games
 from .scenario import BUILTIN, SCENARIO_DIR, ScenarioSetup, read_scenario
 
 #: the campaign scenarios (Rules 11.0-11.9 and 12.6)
@@ -90,7 +90,8 @@ class Dreadnought(Game):
         Option("south_extra_treasury", int, 0, min=-10000, max=10000,
                doc="extended campaign: VPs added to the South's treasury (a handicap)"),
     )
-    policies = {"*": preset_names()}
+    #: the policy families, knobs and presets (the base class derives the policy lists from it)
+    policy_file = Path(__file__).parent / "policies.toml"
     default_policies = {"*": "close-and-engage"}
     scenarios = BUILTIN + CAMPAIGNS
     default_scenario = "dogger-bank"
@@ -147,9 +148,14 @@ class Dreadnought(Game):
         return Scenario(name=name, sides=setup.sides, payload=(setup, rules), source=source,
                         used=frozenset(view.used) | used, title=setup.title)
 
-    def play_batch(self, scenario: Scenario, options: Mapping, policies: Mapping[str, str], seeds) -> Batch:
+    def play_batch(self, scenario: Scenario, options: Mapping, policies: Mapping[str, Policy | str], seeds) -> Batch:
         """Play one complete scenario, campaign or extended campaign per seed (see the module
-        docstring, :func:`.runtime.run_games` and :func:`.runtime.run_campaigns`)."""
+        docstring, :func:`.runtime.run_games` and :func:`.runtime.run_campaigns`).
+
+        ``policies[side]`` is a :class:`~simlab.games.policy.Policy` (a preset name is resolved by
+        :meth:`policies_of`); its knobs are packed into the kernels' arrays by
+        :func:`.runtime.pack_policies`."""
+        policies = self.policies_of(scenario.sides, policies)
         if scenario.payload[0] == "campaign":
             _, pack, rules = scenario.payload
             setup = campaign_setup(pack, rules, options["period"], options["north"], options["south"])
