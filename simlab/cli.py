@@ -241,7 +241,7 @@ def report(
     """Win rates with 95% Wilson intervals, scores and turns per cell of a sweep."""
     from .results import report as rep
     from .results import report_frame
-    from .sweeps.runner import load_manifest
+    from .sweeps.manifest import load_manifest
     if json_ and csv:
         raise InputError("choose one of --json and --csv")
     rows = rep(directory)
@@ -620,10 +620,10 @@ def soak_cmd(
     Prints crashes, invariant violations and hangs (games stopped at a loop cap, batches over
     --timeout) per game and case; exits 1 if there is any.
     """
-    from .sweeps.spec import _split_kv
+    from .sweeps.spec import split_kv
     from .testing.soak import soak as run_soak
     opts = {}
-    for k, v in _split_kv(set_ or [], "--set"):
+    for k, v in split_kv(set_ or [], "--set"):
         if k in opts:
             raise InputError(f"--set {k} given twice")
         opts[k] = v

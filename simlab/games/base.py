@@ -46,6 +46,7 @@ import numpy as np
 
 from ..datapack import DataPack, PackSchema, apply_override, load_pack
 from ..errors import SpecError
+from .contract import batch_violation
 
 __all__ = ["Batch", "Game", "Option", "Scenario", "SIDE_NAME"]
 
@@ -374,18 +375,14 @@ class Game:
     def invariant_violations(self, scenario: Scenario, batch: Batch, options: Mapping[str, Any]) -> list[str]:
         """Everything wrong with a played batch, as one-line messages (empty: nothing wrong).
 
-        The default checks the generic contract (:func:`simlab.testing.conformance.check_batch`:
+        The default checks the generic contract (:func:`simlab.games.contract.batch_violation`:
         columns, dtypes, winner range, finite scores, category codes, events). Override to add the
         game's own invariants (units conserved, scores consistent with losses, ...) and call
         ``super()`` first.
         """
-        from ..testing.conformance import check_batch
         n = len(np.asarray(batch.games.get("winner", ())))
-        try:
-            check_batch(self.name, scenario, batch, n)
-        except AssertionError as e:
-            return [" ".join(str(e).split())]
-        return []
+        bad = batch_violation(self.name, scenario, batch, n)
+        return [" ".join(bad.split())] if bad else []
 
     def capped(self, scenario: Scenario, batch: Batch, options: Mapping[str, Any]) -> np.ndarray:
         """``ndarray(bool, shape=(n,))``: games that stopped at a loop cap (see ``cap_reasons``).
