@@ -18,7 +18,8 @@ their labels, ships sunk, ...). ``Batch.events`` optionally holds more tables (`
 whose column ``game`` is the row of the game within the batch (the runner maps it to
 ``game_index``).
 
-Optional hooks: ``odds``/``odds_command`` (combat odds), ``bench_cases``/``bench_scenarios``
+Declarations the framework acts on: ``kernel_modules`` (numba's cache of them is kept fresh before
+the first batch). Optional hooks: ``odds``/``odds_command`` (combat odds), ``bench_cases``/``bench_scenarios``
 (benchmarks) and ``rescore`` (winners recomputed for other values of ``score_only`` options, which
 lets ``simlab tune`` draw a handicap's whole curve from one sweep).
 
@@ -36,6 +37,7 @@ instead of passing over it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -193,6 +195,41 @@ class Game:
     default_scenario: str = ""
     #: the folder of the game's data pack (None: the game has no pack)
     data_dir: Path | None = None
+    #: dotted names of every module the game's compiled kernels are built from: each ``@njit``
+    #: file and each constant module they read (``enums``, ``layout``). The framework keeps numba's
+    #: on-disk cache of them fresh (:meth:`ensure_kernels_fresh`); ``simlab.rng`` is always included.
+    kernel_modules: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Make every subclass's ``play_batch`` refresh the kernel cache before its first batch."""
+        super().__init_subclass__(**kwargs)
+        play = cls.__dict__.get("play_batch")
+        if play is not None and not getattr(play, "_refreshes_kernels", False):
+            @functools.wraps(play)
+            def play_batch(self, *args, **kw):
+                if not self._kernels_fresh:
+                    self.ensure_kernels_fresh()
+                return play(self, *args, **kw)
+
+            play_batch._refreshes_kernels = True  # type: ignore[attr-defined]
+            cls.play_batch = play_batch  # type: ignore[method-assign]
+
+    _kernels_fresh: bool = False
+
+    def ensure_kernels_fresh(self) -> bool:
+        """Drop numba's cached kernels of :attr:`kernel_modules` if their sources changed since they
+        were cached (:func:`simlab.kernel_cache.ensure_fresh`); once per process.
+
+        The framework calls it before a game's first batch (``play_batch`` is wrapped), its first
+        odds and its benchmarks; a game never needs to. Returns True if cache files were removed.
+
+        Raises:
+            ModuleNotFoundError: a declared kernel module that does not exist.
+        """
+        from .. import kernel_cache  # numba is imported only when a game is about to play
+        removed = kernel_cache.ensure_fresh(self.kernel_modules)
+        self._kernels_fresh = True
+        return removed
 
     # ------------------------------------------------------------------ data
     def data_schema(self) -> PackSchema | None:

@@ -32,6 +32,7 @@ from ...errors import ScenarioError
 from ...tomlio import read_toml
 from ..base import SIDE_NAME, Batch, Game, Option, Scenario
 from . import rules
+from ._cache import KERNEL_MODULES
 from .enums import (
     END_REASONS,
     LEADER_KILLED,
@@ -229,6 +230,7 @@ class DoeBattle(Game):
     title = "Dawn of Empire: one battle between two squadrons (Rules 6.2-6.3, 8.3, 10)"
     rulebook = "000_965723e62316277e.txt"
     sides = None
+    kernel_modules = KERNEL_MODULES
     options = (
         Option("max_rounds", int, 1000, min=1, max=1_000_000,
                doc="battle rounds before a still-undecided battle is stopped and counted a draw"),

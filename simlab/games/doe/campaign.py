@@ -31,6 +31,7 @@ from ...rng import game_seeds
 from ..base import Batch, Game, Option, Scenario
 from . import campaign_layout as lay
 from . import rules
+from ._cache import KERNEL_MODULES
 from .enums import END_REASONS as BATTLE_END_REASONS
 from .enums import SPEED_MODES, TYPE_NAMES
 from .rules import CampaignData, compile_campaign
@@ -216,6 +217,7 @@ class DawnOfEmpire(Game):
     title = "Dawn of Empire: the 1898 naval campaign in the Atlantic (Rules 4.0-14.12)"
     rulebook = "000_965723e62316277e.txt"
     sides = SIDES
+    kernel_modules = KERNEL_MODULES
     options = (
         Option("turns", int, 6, min=1, max=9,
                doc="game length in turns (Rule 4.5 B: 6; 14.1 Extra Time: 7-9)"),

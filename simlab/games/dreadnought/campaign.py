@@ -322,8 +322,7 @@ def run_campaigns(setup: CampaignSetup, rules: RuleArrays, options: Mapping, pol
         ``(gout, rows, cp)``: ``int64[g, NGO]`` per game, ``int64[k, NRS]`` per campaign scenario,
         and the parameters played.
     """
-    from .game import POLICIES, _refresh_cache
-    _refresh_cache()
+    from .game import POLICIES
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     g = int(seeds.shape[0])
     cp = campaign_parameters(setup, rules, options, policies, extended)

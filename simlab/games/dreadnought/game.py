@@ -21,7 +21,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ... import kernel_cache
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
@@ -94,6 +93,11 @@ def rules_for(pack: DataPack) -> tuple[RuleArrays, frozenset]:
     return _RULES_CACHE[pack.hash]
 
 
+#: the modules the kernels are compiled from (kernels.py embeds enums, layout and the RNG); the
+#: framework keeps numba's cache of them fresh (``Game.kernel_modules``)
+KERNEL_MODULES = tuple(f"{__package__}.{m}" for m in ("kernels", "enums", "layout", "bench"))
+
+
 class Dreadnought(Game):
     """SPI's Dreadnought: the tactical game and its seven historical scenarios (Rules 4.0-10.7)."""
 
@@ -101,6 +105,7 @@ class Dreadnought(Game):
     title = "Dreadnought: surface combat in the battleship era, 1906-45 (historical scenarios, Rules 4-10)"
     rulebook = "002_9de470c512feaeb5.txt"
     sides = None
+    kernel_modules = KERNEL_MODULES
     options = (
         Option("shots", bool, False, doc="historical scenarios: write the events table 'shots' (one row per gun, secondary or torpedo attack; large)"),
         Option("game_length", int, 0, min=0, max=1000,
@@ -282,20 +287,6 @@ class Dreadnought(Game):
         return odds_command
 
 
-_CACHE_CHECKED = False
-
-
-def _refresh_cache() -> None:
-    """Drop cached kernels compiled from older sources (kernels.py embeds enums, layout and the RNG)."""
-    global _CACHE_CHECKED
-    if not _CACHE_CHECKED:
-        _CACHE_CHECKED = True
-        here = Path(__file__).parent
-        sources = [here / f"{m}.py" for m in ("kernels", "enums", "layout", "bench")] + [kernel_cache.RNG_SOURCE]
-        kernel_cache.refresh(kernel_cache.cache_path(play_batch_nb), "dreadnought-kernels.digest", sources,
-                             ("kernels", "bench"))
-
-
 def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, str], seeds: np.ndarray,
               options: Mapping | None = None, check: bool = False,
               trace: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -315,7 +306,6 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
         ``(out, ev)``: ``int64[g, NOUT]`` results (layout ``O_*``) and ``int32[k, NEV]`` shots
         (empty unless ``shots``).
     """
-    _refresh_cache()
     opts = dict(options or {})
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     g = int(seeds.shape[0])

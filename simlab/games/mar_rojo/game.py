@@ -31,7 +31,7 @@ from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
 from . import rules
-from .cache import refresh_cache
+from .cache import MODULE_NAMES
 from .engine import play_games_nb
 from .enums import (
     ACTION_NAMES,
@@ -196,7 +196,6 @@ def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping
     Raises:
         ScenarioError: if a points-built squadron cannot meet the Rule 9 table from its pool.
     """
-    refresh_cache()
     length = setup.length if options["length"] == "scenario" else LENGTH_NAMES.index(options["length"])
     akind, included = action_deck(setup.ak, bool(options["night_combat"]), bool(options["faccioso_cabo_palos"]))
     avail = build_pool_mask(setup, options["neutral_fleets"], options["intervention_fleets"], options["build_year"])
@@ -281,6 +280,7 @@ class MarRojo(Game):
     title = "Mar Rojo: naval card game of the Spanish Civil War (Rules 3-12)"
     rulebook = "004_de35405c1f288ce0.txt"
     sides = SIDE_NAMES
+    kernel_modules = MODULE_NAMES
     options = (
         Option("length", str, "scenario", choices=("scenario",) + LENGTH_NAMES,
                doc="game length (Rule 6): The End ends the drawing at its 1st (short), 2nd (average) or 3rd "
