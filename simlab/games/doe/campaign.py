@@ -386,6 +386,10 @@ class DawnOfEmpire(Game):
         """Campaigns per second in one process and the dice floor (see :func:`bench_cases`)."""
         return bench_cases(self, quick)
 
+    def bench_targets(self) -> dict[str, tuple[str, float]]:
+        """The campaign's speed target: 5,000 campaigns/s through a 2-worker sweep."""
+        return {"standard sweep 2 workers": (">=", 5_000)}
+
 
 def bench_cases(game: DawnOfEmpire, quick: bool = False) -> list[dict]:
     """Two cases whose rate ratio is the *dice-floor ratio* (time per campaign / time to draw the

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -53,6 +54,7 @@ from .enums import (
     TORP_USE_SELECTIVE,
 )
 from .kernels import play_batch_nb
+from .odds import ODDS_OPTIONS, odds_report
 from .rules import DATA_DIR, SCHEMA, RuleArrays, compile_rules, with_options
 from .scenario import BUILTIN, SCENARIO_DIR, ScenarioSetup, read_scenario
 
@@ -91,6 +93,20 @@ def rules_for(pack: DataPack) -> tuple[RuleArrays, frozenset]:
         arrays = compile_rules(view)
         _RULES_CACHE[pack.hash] = (arrays, frozenset(view.used))
     return _RULES_CACHE[pack.hash]
+
+
+class BattlePayload(NamedTuple):
+    """The payload of a historical scenario: the compiled scenario and rules."""
+
+    setup: ScenarioSetup
+    rules: RuleArrays
+
+
+class CampaignPayload(NamedTuple):
+    """The payload of ``campaign`` / ``extended-campaign``: the pack and rules the campaign is set up from."""
+
+    pack: DataPack
+    rules: RuleArrays
 
 
 #: the modules the kernels are compiled from (kernels.py embeds enums, layout and the RNG); the
@@ -184,7 +200,7 @@ class Dreadnought(Game):
         if name in CAMPAIGNS:
             title = ("Campaign Game (11.0-11.9)" if name == "campaign"
                      else "Extended Campaign (12.6)")
-            return Scenario(name=name, sides=("north", "south"), payload=("campaign", pack, rules),
+            return Scenario(name=name, sides=("north", "south"), payload=CampaignPayload(pack, rules),
                             source=f"builtin:{name}", used=campaign_used(pack) | used, title=title)
         view = pack.view()
         if name in BUILTIN:
@@ -197,14 +213,14 @@ class Dreadnought(Game):
         else:
             raise ScenarioError(
                 f"unknown dreadnought scenario '{name}' (built-in: {', '.join(BUILTIN)}; or a .toml scenario file)")
-        return Scenario(name=name, sides=setup.sides, payload=(setup, rules), source=source,
+        return Scenario(name=name, sides=setup.sides, payload=BattlePayload(setup, rules), source=source,
                         used=frozenset(view.used) | used, title=setup.title)
 
     def play_batch(self, scenario: Scenario, options: Mapping, policies: Mapping[str, str], seeds) -> Batch:
         """Play one complete scenario, campaign or extended campaign per seed (see the module
         docstring, :func:`run_games` and :func:`.campaign.run_campaigns`)."""
-        if scenario.payload[0] == "campaign":
-            _, pack, rules = scenario.payload
+        if isinstance(scenario.payload, CampaignPayload):
+            pack, rules = scenario.payload
             setup = campaign_setup(pack, rules, options["period"], options["north"], options["south"])
             extended = scenario.name == "extended-campaign"
             gout, rows, cp = run_campaigns(setup, rules, options, policies, seeds, extended)
@@ -238,7 +254,7 @@ class Dreadnought(Game):
         for draws.
         """
         out = super().invariant_violations(scenario, batch, options)
-        if scenario.payload[0] == "campaign":
+        if isinstance(scenario.payload, CampaignPayload):
             from .invariants import campaign_violations
             return out + campaign_violations(scenario, batch, options)
         setup, _ = scenario.payload
@@ -276,15 +292,23 @@ class Dreadnought(Game):
         from .bench import bench_cases
         return bench_cases(quick)
 
-    @property
-    def odds(self):  # type: ignore[override]
-        from .odds import odds
-        return odds
+    def bench_targets(self) -> dict[str, tuple[str, float]]:
+        """Games/s through a 2-worker sweep: Dogger Bank >= 1,000, Jutland >= 100."""
+        return {"dogger-bank sweep 2 workers": (">=", 1_000), "jutland sweep 2 workers": (">=", 100)}
 
-    @property
-    def odds_command(self):  # type: ignore[override]
-        from .odds import odds_command
-        return odds_command
+    odds_options = ODDS_OPTIONS
+
+    def odds(self, *args, **kwargs) -> dict:
+        """Exact odds of one Dreadnought attack on an undamaged target, gunfire or torpedo (Rules 5.3-5.9, 7.1, 8.0).
+
+        See :func:`simlab.games.dreadnought.odds.odds`.
+        """
+        from .odds import odds
+        return odds(*args, **kwargs)
+
+    def odds_report(self, result) -> list:
+        """The lines and table ``simlab odds dreadnought`` prints (:func:`simlab.games.dreadnought.odds.odds_report`)."""
+        return odds_report(result)
 
 
 def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, str], seeds: np.ndarray,

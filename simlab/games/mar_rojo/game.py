@@ -91,6 +91,7 @@ from .layout import (
     RT_POINTS,
     VIOLATION_NAMES,
 )
+from .odds import ODDS_OPTIONS, odds_report
 from .policies import POLICY_PARAMS
 from .scenario import BUILTIN, MarRojoSetup, parse_scenario, read_scenario_file
 
@@ -402,14 +403,18 @@ class MarRojo(Game):
 
     # ------------------------------------------------------------------ hooks
     def odds(self, *args, **kwargs) -> dict:
-        """Exact odds of one Mar Rojo combat (see :func:`simlab.games.mar_rojo.odds.odds`)."""
+        """Exact hits that stand after saves for one Mar Rojo attack (Rule 5.3.1).
+
+        See :func:`simlab.games.mar_rojo.odds.odds`.
+        """
         from .odds import odds
         return odds(*args, **kwargs)
 
-    @property
-    def odds_command(self):
-        from .odds import odds_command
-        return odds_command
+    odds_options = ODDS_OPTIONS
+
+    def odds_report(self, result) -> list:
+        """The table and line ``simlab odds mar-rojo`` prints (:func:`simlab.games.mar_rojo.odds.odds_report`)."""
+        return odds_report(result)
 
     def bench_scenarios(self):
         return ("cabo-de-palos", "strait-of-gibraltar", "mediterranean-campaign")
@@ -417,6 +422,10 @@ class MarRojo(Game):
     def bench_cases(self, quick: bool = False) -> list[dict]:
         from .bench import bench_cases
         return bench_cases(self, quick)
+
+    def bench_targets(self) -> dict[str, tuple[str, float]]:
+        """Games/s through a 2-worker sweep of Cabo de Palos: at least 10,000."""
+        return {"cabo-de-palos sweep 2 workers": (">=", 10_000)}
 
 
 GAME = MarRojo()
