@@ -722,9 +722,11 @@ def _odds_command(name: str):
     opts = game.odds_options
 
     def run(**given) -> None:
-        from .api import odds as odds_fn
+        # what simlab.odds does, without importing simlab.api (its sweeps and scipy.stats cost ~1 s)
         json_ = given.pop("json_")
-        res = odds_fn(name, **odds_keywords(opts, given))
+        kwargs = odds_keywords(opts, given)
+        game.ensure_kernels_fresh()
+        res = game.odds(**kwargs)
         if json_:
             _print_json(res)
         else:
