@@ -19,6 +19,7 @@ import numpy as np
 from simlab.errors import ScenarioError, SpecError
 from simlab.games import Batch, Game, Option, Scenario
 from simlab.games.odds import OddsOption, Table
+from simlab.games.policy import policy_names
 
 POLICIES = ("steady", "bold")
 END_REASONS = ("reached", "max_turns")
@@ -64,6 +65,7 @@ class LadderRace(Game):
                    seeds: np.ndarray) -> Batch:
         """One race per seed: ``winner``, ``turns``, ``score_<side>`` (final rung), ``end_reason``."""
         from .kernels import play_races_nb
+        policies = policy_names(self.policies_of(scenario.sides, policies))
         g = int(seeds.shape[0])
         cols = {"winner": np.empty(g, np.int8), "turns": np.empty(g, np.int32),
                 "score_red": np.empty(g, np.float32), "score_blue": np.empty(g, np.float32),
