@@ -101,11 +101,12 @@ def odds(game: str, *args, **kwargs) -> dict:
     Raises:
         SpecError: if the game has no odds function; the game's own errors otherwise.
     """
+    from .games import Game
     g = get_game(game)
-    fn = getattr(g, "odds", None)
-    if fn is None:
+    if type(g).odds is Game.odds:
         raise SpecError(f"game {game} has no odds calculator")
-    return fn(*args, **kwargs)
+    g.ensure_kernels_fresh()
+    return g.odds(*args, **kwargs)
 
 
 def _game_for_pack(name: str):

@@ -6,6 +6,7 @@ Every command calls one public function (``simlab.sweep``, ``simlab.report``, ``
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -25,10 +26,10 @@ from .errors import InputError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="simlab: Monte Carlo balance toolkit for Dawn of Empire, Dreadnought and Mar Rojo.")
-odds_app = typer.Typer(no_args_is_help=True, help="Exact or Monte Carlo odds of a game's combat.")
 data_app = typer.Typer(no_args_is_help=True, help="Show and check data packs (game values with provenance).")
-app.add_typer(odds_app, name="odds")
 app.add_typer(data_app, name="data")
+#: ``simlab odds <game>``: built from each game's declared odds options when asked for (:class:`_OddsGroup`)
+odds_app = typer.Typer(no_args_is_help=True, help="Exact or Monte Carlo odds of a game's combat.")
 
 # rich assumes 80 columns when output is not a terminal; tables of many sides need more
 out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
@@ -241,7 +242,7 @@ def report(
     """Win rates with 95% Wilson intervals, scores and turns per cell of a sweep."""
     from .results import report as rep
     from .results import report_frame
-    from .sweeps.runner import load_manifest
+    from .sweeps.manifest import load_manifest
     if json_ and csv:
         raise InputError("choose one of --json and --csv")
     rows = rep(directory)
@@ -647,10 +648,10 @@ def soak_cmd(
     Prints crashes, invariant violations and hangs (games stopped at a loop cap, batches over
     --timeout) per game and case; exits 1 if there is any.
     """
-    from .sweeps.spec import _split_kv
+    from .sweeps.spec import split_kv
     from .testing.soak import soak as run_soak
     opts = {}
-    for k, v in _split_kv(set_ or [], "--set"):
+    for k, v in split_kv(set_ or [], "--set"):
         if k in opts:
             raise InputError(f"--set {k} given twice")
         opts[k] = v
@@ -682,16 +683,122 @@ def version() -> None:
     out_console.print(__version__)
 
 
-def _register_game_commands() -> None:
-    from .games import game_names, get_game
-    for name in game_names():
-        g = get_game(name)
-        fn = getattr(g, "odds_command", None)
-        if fn is not None:
-            odds_app.command(name=name)(fn)
+# --------------------------------------------------------------------------- odds
 
 
-_register_game_commands()
+def _odds_signature(options) -> tuple[inspect.Signature, dict]:
+    """A typer-readable signature (and annotations) for a game's declared odds options
+    (:class:`simlab.games.odds.OddsOption`), plus ``--json``."""
+    params, ann = [], {}
+    for o in options:
+        t = bool if o.kind is bool else (list[str] | None if o.pairs else (o.kind if o.required else o.kind | None))
+        if o.argument:
+            info = typer.Argument(help=o.doc, show_default=False)
+        elif o.kind is bool:
+            info = typer.Option(o.cli_flag, help=o.doc)
+        else:
+            info = typer.Option(o.cli_flag, help=o.doc, show_default=o.default is not None)
+        a = Annotated[t, info]
+        default = inspect.Parameter.empty if o.required else (False if o.kind is bool else o.default)
+        params.append(inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=a))
+        ann[o.name] = a
+    a = Annotated[bool, typer.Option("--json", help="print JSON")]
+    params.append(inspect.Parameter("json_", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=a))
+    ann["json_"] = a
+    return inspect.Signature(params), ann
+
+
+def odds_keywords(options, given: dict) -> dict:
+    """The keywords for ``Game.odds`` from parsed command-line values of its declared options.
+
+    An option left out (``None``, an unset flag, no ``--set``) passes nothing, so ``Game.odds``'s
+    own default applies; a ``pairs`` option becomes a ``{key: value}`` dict.
+
+    Raises:
+        InputError: a malformed ``KEY=VALUE`` or one given twice, or two options that pass one
+            keyword different values (``--exact`` with ``--mc``).
+    """
+    out: dict = {}
+    by: dict = {}
+    for o in options:
+        v = given.get(o.name)
+        if v is None or v is False or (o.pairs and not v):
+            continue
+        if o.pairs:
+            d = {}
+            for item in v:
+                if "=" not in item:
+                    raise InputError(f"{o.cli_flag} wants OPTION=VALUE, got '{item}'")
+                k, val = item.split("=", 1)
+                d[k.strip()] = val.strip()
+            v = d
+        for k, val in o.passes(v).items():
+            if k in out and out[k] != val:
+                raise InputError(f"choose one of {by[k]} and {o.cli_flag}")
+            out[k] = val
+            by.setdefault(k, o.cli_flag)
+    return out
+
+
+def _odds_command(name: str):
+    """The command ``simlab odds <name>`` built from the game's declarations (None: it has none)."""
+    from .games import get_game
+    game = get_game(name)
+    if not game.odds_options:
+        return None
+    opts = game.odds_options
+
+    def run(**given) -> None:
+        # what simlab.odds does, without importing simlab.api (its sweeps and scipy.stats cost ~1 s)
+        json_ = given.pop("json_")
+        kwargs = odds_keywords(opts, given)
+        game.ensure_kernels_fresh()
+        res = game.odds(**kwargs)
+        if json_:
+            _print_json(res)
+        else:
+            _print_odds(game.odds_report(res))
+
+    run.__signature__, run.__annotations__ = _odds_signature(opts)
+    run.__doc__ = (type(game).odds.__doc__ or "").strip().split("\n\n")[0]
+    sub = typer.Typer(add_completion=False)
+    sub.command(name=name, no_args_is_help=any(o.required for o in opts))(run)
+    return typer.main.get_command(sub)
+
+
+def _print_odds(parts) -> None:
+    """Draw a game's odds report: plain lines, and :class:`simlab.games.odds.Table` s as rich tables."""
+    from .games.odds import Table as PlainTable
+    con = Console(highlight=False)
+    for p in parts:
+        if isinstance(p, PlainTable):
+            t = Table(title=p.title or None, caption=p.caption or None)
+            for c in p.columns:
+                t.add_column(c, justify="right" if c in p.right else "left")
+            for r in p.rows:
+                t.add_row(*r)
+            con.print(t)
+        else:
+            con.print(str(p), markup=False)
+
+
+class _OddsGroup(typer.core.TyperGroup):
+    """``simlab odds``: one sub-command per game that declares odds options, each built only when
+    it is asked for, so ``simlab --help`` and every other command load no game."""
+
+    def list_commands(self, ctx) -> list[str]:
+        from .games import game_names
+        return [n for n in game_names() if self.get_command(ctx, n) is not None]
+
+    def get_command(self, ctx, cmd_name):
+        from .games import game_names
+        if cmd_name not in game_names():
+            return None
+        return _odds_command(cmd_name)
+
+
+odds_app.info.cls = _OddsGroup
+app.add_typer(odds_app, name="odds")
 
 
 def _click_errors() -> dict[str, tuple[type, ...]]:

@@ -4,24 +4,35 @@ numba's ``cache=True`` re-validates a cached function only against the modificat
 own source file. A kernel that calls (and so compiles into itself) functions of other files — every
 game's loop embeds :mod:`simlab.rng` and its phase modules — keeps the old machine code after those
 files change. :func:`refresh` stamps a cache folder with a digest of every source a package's
-kernels are built from, and deletes the package's cached kernels when the digest changes. Each game
-calls it once per process before its first kernel call.
+kernels are built from, and deletes the package's cached kernels when the digest changes.
+
+A game does not call it: it declares its kernel modules (``Game.kernel_modules``, dotted names of
+every module its compiled code is built from, ``@njit`` files and the constant modules they read)
+and the framework calls :func:`ensure_fresh` once per process before the game's first batch
+(:meth:`simlab.games.base.Game.ensure_kernels_fresh`). The shared random-stream kernels
+(:data:`FRAMEWORK_MODULES`) are part of every game's digest.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
+import importlib.util
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numba
 
-__all__ = ["RNG_SOURCE", "cache_path", "digest", "refresh"]
+__all__ = ["FRAMEWORK_MODULES", "RNG_SOURCE", "cache_path", "digest", "ensure_fresh", "module_source", "refresh"]
 
 #: the random-stream kernels every game embeds
 RNG_SOURCE = Path(__file__).resolve().parent / "rng.py"
+#: framework modules with kernels that every game's kernels embed (added to every game's digest)
+FRAMEWORK_MODULES = ("simlab.rng",)
+
+_DONE: set[tuple[str, ...]] = set()
 
 
 def digest(sources: Iterable[Path]) -> str:
@@ -81,4 +92,66 @@ def refresh(folder: Path | None, stamp_name: str, sources: Sequence[Path], modul
         os.replace(tmp, stamp)
     except OSError:  # pragma: no cover - read-only cache folder
         pass
+    return removed
+
+
+def module_source(name: str) -> Path:
+    """The source file of module ``name`` (dotted), found without importing the module itself.
+
+    Raises:
+        ModuleNotFoundError: if no such module can be found.
+    """
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        raise ModuleNotFoundError(f"kernel module {name!r} has no Python source file")
+    return Path(spec.origin).resolve()
+
+
+def _dispatcher_folders(modules: Sequence[str]) -> dict[Path, set[str]]:
+    """``{numba cache folder: {module file stems}}`` of the modules that hold cached dispatchers."""
+    out: dict[Path, set[str]] = {}
+    for name in modules:
+        mod = importlib.import_module(name)
+        stem = Path(mod.__file__).stem
+        for v in vars(mod).values():
+            if getattr(v, "__module__", None) != name or not hasattr(v, "_cache"):
+                continue
+            folder = cache_path(v)
+            if folder is not None:
+                out.setdefault(folder, set()).add(stem)
+                break
+    return out
+
+
+def ensure_fresh(modules: Sequence[str]) -> bool:
+    """Make numba's on-disk cache of the kernels compiled from ``modules`` match their sources.
+
+    Once per process and module set: digest the sources of ``modules`` and of
+    :data:`FRAMEWORK_MODULES`; in each cache folder that holds a cached kernel of one of ``modules``
+    compare with the stamp left there last time and, when it differs, delete the cached kernels of
+    those modules (numba recompiles them on their next call) and write the new stamp. It imports
+    ``modules`` (to ask numba where it caches them) but loads no kernel: call it before the first
+    kernel call of the process.
+
+    Args:
+        modules: dotted names of every module the kernels are compiled from (``@njit`` files
+            and the constant modules they read), e.g. ``("simlab.games.doe.kernels", ...)``.
+
+    Returns:
+        True if cache files were removed. Never raises for a cache folder it cannot read or write
+        (see :func:`refresh`).
+
+    Raises:
+        ModuleNotFoundError: a declared module that does not exist (a stale declaration).
+    """
+    key = tuple(sorted(set(modules)))
+    if not key or key in _DONE:
+        return False
+    sources = sorted({module_source(m) for m in key + FRAMEWORK_MODULES})
+    want = digest(sources)
+    stamp = "simlab-kernels-" + hashlib.sha256("\n".join(key).encode()).hexdigest()[:12] + ".digest"
+    removed = False
+    for folder, stems in sorted(_dispatcher_folders(key).items()):
+        removed = refresh(folder, stamp, (), stems, want=want) or removed
+    _DONE.add(key)
     return removed

@@ -106,7 +106,7 @@ def winrate_figure(path: str | Path, param: str | None = None) -> Figure:
     if (p / "tune.json").exists():
         return tune_figure(_read_json(p / "tune.json"))
     from .results import report
-    from .sweeps.runner import load_manifest
+    from .sweeps.manifest import load_manifest
     man = load_manifest(p)
     rows = report(p)
     numeric = [k for k in man.get("grid_options", [])
@@ -148,13 +148,13 @@ def winrate_figure(path: str | Path, param: str | None = None) -> Figure:
 
 
 def _option_unit(game: str, param: str) -> str:
-    from .analysis.tune import _unit
+    from .analysis.tune import unit_of
     from .games import get_game
     try:
         opt = get_game(game).option_map().get(param)
     except InputError:
         return ""
-    return _unit(opt.doc) if opt is not None else ""
+    return unit_of(opt.doc) if opt is not None else ""
 
 
 def scores_figure(path: str | Path, max_cells: int = 36) -> Figure:
@@ -165,7 +165,7 @@ def scores_figure(path: str | Path, max_cells: int = 36) -> Figure:
         SweepStateError: if ``path`` is not a sweep directory with games.
     """
     from .results import load_table
-    from .sweeps.runner import load_manifest
+    from .sweeps.manifest import load_manifest
     p = Path(path)
     man = load_manifest(p)
     sides = man["sides"]
@@ -295,7 +295,7 @@ def _sweep_dir(p: Path) -> Path:
 
 
 def _has_numeric_grid(p: Path) -> bool:
-    from .sweeps.runner import load_manifest
+    from .sweeps.manifest import load_manifest
     man = load_manifest(_sweep_dir(p))  # a damaged manifest is reported here, in one line
     for k in man.get("grid_options", []):
         vals = [c["params"].get(k) for c in man.get("cells", [])]

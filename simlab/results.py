@@ -17,7 +17,7 @@ import pyarrow.dataset as ds
 
 from .errors import SweepStateError
 from .stats.intervals import wilson_interval
-from .sweeps.runner import load_manifest
+from .sweeps.manifest import load_manifest
 from .sweeps.store import Store
 
 __all__ = ["end_reason_rates", "length_distribution", "load", "load_table", "report", "side_advantage"]

@@ -519,12 +519,16 @@ def test_api_bad_arguments():
 
 
 def test_bench_cases_name_the_issue_targets():
-    from simlab.bench import TARGETS
-    cases = {c["name"]: c for c in GAME.bench_cases(quick=True)}
+    from simlab.bench import all_targets
+    cases = {c.name: c for c in GAME.bench_cases(quick=True)}
     assert {"kernel puerto-rico-passage", "pure Python puerto-rico-passage", "exact single round 4 v 7",
             "exact whole battle 3 v 3"} <= set(cases)
-    assert "doe-battle/exact single round 4 v 7" in TARGETS
-    r = cases["exact single round 4 v 7"]["fn"]()
+    targets = all_targets([GAME])
+    assert targets["doe-battle/exact single round 4 v 7"] == ("<=", 0.1)
+    assert targets["doe-battle/kernel vs pure Python"] == (">=", 50.0)
+    assert cases["kernel puerto-rico-passage"].ratio_to == "pure Python puerto-rico-passage"
+    assert cases["kernel puerto-rico-passage"].ratio_name == "kernel vs pure Python"
+    r = cases["exact single round 4 v 7"].fn()
     assert r.mean_rounds == 1.0 and r.detail["engine"].startswith("single round")
-    out = cases["pure Python puerto-rico-passage"]["fn"]()
-    assert len(out) == cases["pure Python puerto-rico-passage"]["items"]
+    out = cases["pure Python puerto-rico-passage"].fn()
+    assert len(out) == cases["pure Python puerto-rico-passage"].items

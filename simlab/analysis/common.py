@@ -56,11 +56,11 @@ def preflight(*specs) -> None:
     Raises:
         InputError: what the game raises.
     """
-    from ..sweeps.runner import _preflight
+    from ..sweeps.runner import preflight
     from ..sweeps.spec import expand
     for spec in specs:
         game, cells, info = expand(spec)
-        _preflight(game, cells, info, spec)
+        preflight(game, cells, info, spec)
 
 
 def clear_out(p: Path, summary: str) -> None:

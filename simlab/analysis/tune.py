@@ -52,7 +52,7 @@ from .common import (
     write_json,
 )
 
-__all__ = ["METHODS", "bid_table", "parse_range", "tune"]
+__all__ = ["METHODS", "bid_table", "parse_range", "tune", "unit_of"]
 
 METHODS = ("auto", "replay", "score")
 MAX_POINTS = 2001
@@ -343,7 +343,7 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
         "target": target, "side": sides[side_i] if target is not None else None,
         "method": "score" if use_score else "replay", "method_note": method_note, "fit": fit,
         "confidence": confidence, "replicates": replicates, "seed": seed,
-        "unit": _unit(opt.doc), "kind": opt.kind.__name__,
+        "unit": unit_of(opt.doc), "kind": opt.kind.__name__,
         "curve": curve,
         "bootstrap": {"replicates": replicates, "below": below, "above": above,
                       "failed": int(np.isnan(boots).sum())},
@@ -356,7 +356,7 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
 
 def _played_sweep(g: Game, path, cell, param, scenario, policy, set_, data, games, precision, max_games, method):
     """The cell of an existing sweep that ``--from-sweep`` rescores (see :func:`tune`)."""
-    from ..sweeps.runner import load_manifest
+    from ..sweeps.manifest import load_manifest
     if scenario or policy or set_ or data or games or precision is not None or max_games is not None:
         raise SpecError("--from-sweep takes the scenario, policies, options and games of that sweep; "
                         "do not also give --scenario, --policy, --set, --data, --games or --precision")
@@ -514,7 +514,8 @@ def _curves(x, pats, counts, sides, c_fair, decided_only) -> dict:
 _UNITS = ("VP", "MP", "hexes", "turns", "points", "dice", "rounds", "games")
 
 
-def _unit(doc: str) -> str:
+def unit_of(doc: str) -> str:
+    """The unit an option's ``doc`` names (``"VP"``, ``"hexes"`` ...), or ``""`` when it names none."""
     for u in _UNITS:
         if f"({u})" in doc or f" {u} " in f" {doc} " or f" {u};" in doc or f" {u}," in doc:
             return u

@@ -1,7 +1,9 @@
 """The game registry: name -> plug-in, imported lazily so start-up stays fast.
 
 To add a game, add one line to ``_REGISTRY`` pointing at a module attribute holding a
-:class:`simlab.games.base.Game` instance.
+:class:`simlab.games.base.Game` instance (or, for a game outside this package, call
+:func:`register` at run time); docs/adding-a-game.md walks through it. Nothing is imported until a
+game is asked for.
 """
 
 from __future__ import annotations
@@ -9,9 +11,9 @@ from __future__ import annotations
 import importlib
 
 from ..errors import SpecError
-from .base import Batch, Game, Option, Scenario
+from .base import Batch, BenchCase, Game, Option, Scenario
 
-__all__ = ["Batch", "Game", "Option", "Scenario", "game_names", "game_target", "get_game", "register"]
+__all__ = ["Batch", "BenchCase", "Game", "Option", "Scenario", "game_names", "game_target", "get_game", "register", "unregister"]
 
 _REGISTRY: dict[str, str] = {
     "doe-battle": "simlab.games.doe.battle:GAME",
@@ -67,4 +69,16 @@ def register(name: str, target: str) -> None:
     if ":" not in target:
         raise SpecError(f"register {name}: target must be 'module:attribute', got {target!r}")
     _REGISTRY[name] = target
+    _LOADED.pop(name, None)
+
+
+def unregister(name: str) -> None:
+    """Forget a game registered at run time (tests that register one clean up with it).
+
+    Raises:
+        SpecError: if no game has that name.
+    """
+    if name not in _REGISTRY:
+        raise SpecError(f"unknown game '{name}' (games: {', '.join(game_names())})")
+    del _REGISTRY[name]
     _LOADED.pop(name, None)

@@ -18,8 +18,11 @@ their labels, ships sunk, ...). ``Batch.events`` optionally holds more tables (`
 whose column ``game`` is the row of the game within the batch (the runner maps it to
 ``game_index``).
 
-Optional hooks: ``odds``/``odds_command`` (combat odds), ``bench_cases``/``bench_scenarios``
-(benchmarks) and ``rescore`` (winners recomputed for other values of ``score_only`` options, which
+Declarations the framework acts on: ``kernel_modules`` (numba's cache of them is kept fresh before
+the first batch), ``odds_options`` (the ``simlab odds <game>`` command). Optional hooks, all
+methods: ``odds``/``odds_report`` (combat odds as plain values and their human-readable form),
+``bench_cases``/``bench_scenarios``/``bench_targets`` (benchmarks and the game's speed targets) and
+``rescore`` (winners recomputed for other values of ``score_only`` options, which
 lets ``simlab tune`` draw a handicap's whole curve from one sweep).
 
 Bad input (an unknown scenario, a malformed scenario file, a bad option value) raises
@@ -36,19 +39,24 @@ instead of passing over it.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from ..datapack import DataPack, PackSchema, apply_override, load_pack
 from ..errors import SpecError
+from .contract import batch_violation
+from .odds import OddsOption, Table
 from .policy import Policy, PolicyBook, fixed_book, load_policy_book, split_knob_name
 
-__all__ = ["Batch", "Game", "Option", "Policy", "Scenario", "SIDE_NAME"]
+__all__ = ["BenchCase", "Batch", "Game", "Option", "Policy", "Scenario", "SIDE_NAME"]
+
+P = TypeVar("P")
 
 SIDE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
@@ -135,13 +143,16 @@ class Option:
 
 
 @dataclass
-class Scenario:
+class Scenario(Generic[P]):
     """A prepared scenario: what ``play_batch`` needs, plus what the manifest records.
+
+    ``Scenario[P]`` names the payload's type: a game whose scenarios come in several kinds gives
+    each its own payload dataclass and tells them apart with ``isinstance``, never by a tag.
 
     Attributes:
         name: the scenario's name (a built-in name, or the file's stem).
         sides: side names in a fixed order; ``winner`` indexes this tuple.
-        payload: game-specific compiled data (numpy arrays, ...).
+        payload: the game's compiled scenario (a dataclass of numpy arrays, ...), of type ``P``.
         source: ``builtin:<name>`` or the file path.
         used: the ``(table, key, field)`` data-pack values this scenario (and the rules it
             compiled) read, for provenance accounting (``PackView.used``).
@@ -150,7 +161,7 @@ class Scenario:
 
     name: str
     sides: tuple[str, ...]
-    payload: Any
+    payload: P
     source: str = ""
     used: frozenset = frozenset()
     title: str = ""
@@ -169,6 +180,44 @@ class Batch:
     games: dict[str, np.ndarray]
     categories: dict[str, Sequence[str]] = field(default_factory=dict)
     events: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    """One kernel-level benchmark of a game (:meth:`Game.bench_cases`).
+
+    Attributes:
+        name: shown as ``<game>/<name>``.
+        unit: what ``fn`` does ``items`` of (``"battles"``, ``"games"``); ``"s"`` reports seconds
+            per call instead of a rate.
+        items: units of work one ``fn()`` call does.
+        fn: the work; its first call (compilation) is not timed.
+        detail: one line for the table.
+        ratio_to: another case's ``name`` of this game: the harness also reports this case's rate
+            over that one's, named ``ratio_name``.
+    """
+
+    name: str
+    unit: str
+    items: int
+    fn: Callable[[], object]
+    detail: str = ""
+    ratio_to: str = ""
+    ratio_name: str = ""
+
+    @classmethod
+    def of(cls, case: BenchCase | Mapping[str, Any]) -> BenchCase:
+        """A case from a :class:`BenchCase` or a dict with the same keys.
+
+        Raises:
+            SpecError: a dict without ``name``, ``unit``, ``items`` or ``fn``, or with other keys.
+        """
+        if isinstance(case, BenchCase):
+            return case
+        try:
+            return cls(**dict(case))
+        except TypeError as e:
+            raise SpecError(f"bad bench case {case.get('name', '?')!r}: {e}") from None
 
 
 class Game:
@@ -197,6 +246,41 @@ class Game:
     default_scenario: str = ""
     #: the folder of the game's data pack (None: the game has no pack)
     data_dir: Path | None = None
+    #: dotted names of every module the game's compiled kernels are built from: each ``@njit``
+    #: file and each constant module they read (``enums``, ``layout``). The framework keeps numba's
+    #: on-disk cache of them fresh (:meth:`ensure_kernels_fresh`); ``simlab.rng`` is always included.
+    kernel_modules: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Make every subclass's ``play_batch`` refresh the kernel cache before its first batch."""
+        super().__init_subclass__(**kwargs)
+        play = cls.__dict__.get("play_batch")
+        if play is not None and not getattr(play, "_refreshes_kernels", False):
+            @functools.wraps(play)
+            def play_batch(self, *args, **kw):
+                if not self._kernels_fresh:
+                    self.ensure_kernels_fresh()
+                return play(self, *args, **kw)
+
+            play_batch._refreshes_kernels = True  # type: ignore[attr-defined]
+            cls.play_batch = play_batch  # type: ignore[method-assign]
+
+    _kernels_fresh: bool = False
+
+    def ensure_kernels_fresh(self) -> bool:
+        """Drop numba's cached kernels of :attr:`kernel_modules` if their sources changed since they
+        were cached (:func:`simlab.kernel_cache.ensure_fresh`); once per process.
+
+        The framework calls it before a game's first batch (``play_batch`` is wrapped), its first
+        odds and its benchmarks; a game never needs to. Returns True if cache files were removed.
+
+        Raises:
+            ModuleNotFoundError: a declared kernel module that does not exist.
+        """
+        from .. import kernel_cache  # numba is imported only when a game is about to play
+        removed = kernel_cache.ensure_fresh(self.kernel_modules)
+        self._kernels_fresh = True
+        return removed
 
     # ------------------------------------------------------------------ data
     def data_schema(self) -> PackSchema | None:
@@ -391,23 +475,50 @@ class Game:
         """
         return None
 
-    # ------------------------------------------------------------------ optional hooks
-    #: ``odds(*args, **kwargs) -> dict``: the game's combat odds for ``simlab.odds(game, ...)``.
-    odds = None
-    #: a typer-compatible function registered as ``simlab odds <game>`` (thin: parse, call
-    #: ``self.odds``, print a table or ``--json``).
-    odds_command = None
+    # ------------------------------------------------------------------ odds (`simlab odds <game>`)
+    #: the options of ``simlab odds <game>`` (:class:`~simlab.games.odds.OddsOption`); empty: the
+    #: game has no odds calculator and no such command
+    odds_options: tuple[OddsOption, ...] = ()
 
-    def bench_cases(self, quick: bool = False) -> list[dict]:
+    def odds(self, *args: Any, **kwargs: Any) -> dict:
+        """The game's combat odds as plain values (``simlab.odds(game, ...)``, ``simlab odds <game>``).
+
+        Takes the keywords named by :attr:`odds_options`. Returns a JSON-ready dict (what
+        ``--json`` prints).
+
+        Raises:
+            SpecError: the default: the game has no odds calculator; a game's own bad-input errors
+                otherwise (one-line :class:`~simlab.errors.InputError` s).
+        """
+        raise SpecError(f"game {self.name} has no odds calculator")
+
+    def odds_report(self, result: Mapping[str, Any]) -> list[str | Table]:
+        """The human-readable form of an :meth:`odds` result: lines and :class:`~simlab.games.odds.Table` s
+        of plain strings, in order (the CLI draws them). The default lists the result's top-level
+        numbers and strings, one per line."""
+        return [f"{k}: {v}" for k, v in result.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)]
+
+    # ------------------------------------------------------------------ benchmarks (`simlab bench`)
+    def bench_cases(self, quick: bool = False) -> list[BenchCase]:
         """Kernel-level benchmarks for ``simlab bench`` beyond the generic per-scenario ones.
 
+        Args:
+            quick: a smoke run (fewer items per case).
+
         Returns:
-            A list of ``{"name": str, "unit": str, "items": int, "fn": callable}``: ``fn()`` does
-            ``items`` units of work (battles, shots, draws...); the harness times it several
-            times and reports the median rate. ``fn`` must be warmed up (compiled) by the harness's
-            first call, which is not counted.
+            :class:`BenchCase` s (a plain ``{"name", "unit", "items", "fn", ...}`` dict with the same
+            keys is accepted too). ``fn()`` does ``items`` units of work (battles, shots, draws...); the
+            harness times it several times and reports the median rate (seconds when ``unit`` is
+            ``"s"``). ``fn`` must be warmed up (compiled) by the harness's first call, which is not
+            counted.
         """
         return []
+
+    def bench_targets(self) -> dict[str, tuple[str, float]]:
+        """The game's own speed targets: ``{benchmark name without the "<game>/" prefix: (op, value)}``
+        with ``op`` ``">="`` or ``"<="`` in the benchmark's unit, e.g. ``{"standard sweep 2 workers":
+        (">=", 5000)}``. ``simlab bench`` reports each as met or missed. Default: none."""
+        return {}
 
     def bench_scenarios(self) -> Sequence[str]:
         """Scenarios the generic benchmark times (games/s in one process, and a 2-worker sweep)."""
@@ -441,18 +552,14 @@ class Game:
     def invariant_violations(self, scenario: Scenario, batch: Batch, options: Mapping[str, Any]) -> list[str]:
         """Everything wrong with a played batch, as one-line messages (empty: nothing wrong).
 
-        The default checks the generic contract (:func:`simlab.testing.conformance.check_batch`:
+        The default checks the generic contract (:func:`simlab.games.contract.batch_violation`:
         columns, dtypes, winner range, finite scores, category codes, events). Override to add the
         game's own invariants (units conserved, scores consistent with losses, ...) and call
         ``super()`` first.
         """
-        from ..testing.conformance import check_batch
         n = len(np.asarray(batch.games.get("winner", ())))
-        try:
-            check_batch(self.name, scenario, batch, n)
-        except AssertionError as e:
-            return [" ".join(str(e).split())]
-        return []
+        bad = batch_violation(self.name, scenario, batch, n)
+        return [" ".join(bad.split())] if bad else []
 
     def capped(self, scenario: Scenario, batch: Batch, options: Mapping[str, Any]) -> np.ndarray:
         """``ndarray(bool, shape=(n,))``: games that stopped at a loop cap (see ``cap_reasons``).

@@ -162,6 +162,7 @@ class Synthetic(Game):
     scenarios = tuple(SCENARIO_CODES)
     default_scenario = "coin"
     data_dir = None
+    kernel_modules = ("simlab.games.synthetic",)
 
     def load_scenario(self, name_or_path: str | None, data=None) -> Scenario:
         """A built-in scenario (``coin`` or ``dice-race``).

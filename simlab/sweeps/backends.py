@@ -38,8 +38,17 @@ from ..errors import SpecError
 from .chunks import ChunkTask, die_with_parent, play_chunk
 from .isolate import one_line, play_isolated
 
-__all__ = ["BACKENDS", "Backend", "Dask", "InProcess", "Outcome", "Processes", "check_backend",
+__all__ = ["BACKENDS", "Backend", "Dask", "InProcess", "Outcome", "Processes", "check_backend", "default_workers",
            "current_backend", "dask_client", "make_backend", "sweep_backend"]
+
+
+def default_workers() -> int:
+    """Cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
 
 BACKENDS = ("local", "dask")
 #: worker processes one machine may be asked for
@@ -414,7 +423,6 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
     Raises:
         SpecError: as :class:`Dask`.
     """
-    from .runner import default_workers
     check_backend("dask", scheduler, workers)
     d = Dask(scheduler, workers or default_workers())
     try:
@@ -451,7 +459,6 @@ def sweep_backend(backend: str | None = None, scheduler: Any = None, workers: in
         finally:
             _CURRENT.reset(token)
         return
-    from .runner import default_workers
     with dask_client(scheduler, workers or default_workers()) as client:
         token = _CURRENT.set(("dask", client))
         try:

@@ -29,7 +29,7 @@ from ..games.policy import policy_names
 from ..rng import game_seeds
 from .store import Store
 
-__all__ = ["ChunkTask", "build_games_table", "games_part_rel", "part_name", "play_chunk"]
+__all__ = ["ChunkTask", "build_games_table", "games_part_rel", "part_name", "play_chunk", "worker_game", "worker_scenario"]
 
 #: names of events tables (they become folder names under ``events/``)
 EVENTS_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
@@ -97,17 +97,29 @@ _SCENARIOS: dict[tuple, Scenario] = {}
 _STORES: dict[str, Store] = {}
 
 
-def _game(name: str, plugin: str | None) -> Game:
+def worker_game(name: str, plugin: str | None = None) -> Game:
+    """The plug-in of game ``name`` in a worker process, registering it from ``plugin``
+    (``"module:attribute"``, :func:`simlab.games.game_target`) when this process does not know it.
+
+    Raises:
+        SpecError: if the game is unknown here and no ``plugin`` is given.
+    """
     from ..games import game_names
     if plugin is not None and name not in game_names():
         register(name, plugin)
     return get_game(name)
 
 
-def _scenario(game_name: str, scenario: str, data: str | None, plugin: str | None = None) -> Scenario:
+def worker_scenario(game_name: str, scenario: str, data: str | None = None, plugin: str | None = None) -> Scenario:
+    """Scenario ``scenario`` of a game compiled with data-pack override ``data``, compiled once per
+    process and reused by every later chunk (see :func:`worker_game` for ``plugin``).
+
+    Raises:
+        ScenarioError, DataPackError: what the game's ``load_scenario``/``load_data`` raise.
+    """
     key = (game_name, scenario, data)
     if key not in _SCENARIOS:
-        game = _game(game_name, plugin)
+        game = worker_game(game_name, plugin)
         _SCENARIOS[key] = game.load_scenario(scenario, game.load_data(data))
     return _SCENARIOS[key]
 
@@ -205,8 +217,8 @@ def play_chunk(task: ChunkTask) -> dict:
         ValueError: if the game's batch breaks the contract (see :func:`build_games_table`) or
             names an events table with anything but a plain lower-case name.
     """
-    game = _game(task.game, task.plugin)
-    scenario = _scenario(task.game, task.scenario, task.data, task.plugin)
+    game = worker_game(task.game, task.plugin)
+    scenario = worker_scenario(task.game, task.scenario, task.data, task.plugin)
     store = _store(task.out)
     seeds = game_seeds(task.master_seed, task.cell_key, task.start, task.stop)
     batch = game.play_batch(scenario, task.options, task.policies, seeds)

@@ -39,23 +39,13 @@ from ..errors import SpecError, SweepStateError
 from ..games import game_target
 from ..games.policy import policy_names, split_knob_name
 from ..rng import game_seeds
-from .backends import Backend, check_backend, current_backend, make_backend
+from .backends import Backend, check_backend, current_backend, default_workers, make_backend
 from .chunks import ChunkTask, games_part_rel, part_name
+from .manifest import MANIFEST, load_manifest
 from .spec import Cell, SweepSpec, check_name, expand
 from .store import Store
 
-__all__ = ["SweepResult", "default_workers", "load_manifest", "run_sweep"]
-
-MANIFEST = "manifest.json"
-
-
-def default_workers() -> int:
-    """Cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
+__all__ = ["PREFLIGHT_CELLS", "SweepResult", "default_workers", "load_manifest", "preflight", "run_sweep"]
 
 def auto_chunk_size(games: int, workers: int) -> int:
     """Games per chunk when none is given: about four chunks per worker per cell, 1,000 to 50,000."""
@@ -212,7 +202,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     # play one game of each cell here first: an error that only a scenario together with its options
     # reveals (e.g. a points budget too small for a legal squadron) is bad input, reported before
     # anything is written; it also compiles the kernels before workers start
-    _preflight(game, cells, info, spec)
+    preflight(game, cells, info, spec)
     # a scheduler we connect to is reached before anything is written (a wrong address writes nothing)
     ex: Backend | None = make_backend(backend, workers, scheduler) if scheduler is not None else None
     try:
@@ -645,7 +635,7 @@ def _task(spec: SweepSpec, c: Cell, out: str, start: int, stop: int, grid_option
 PREFLIGHT_CELLS = 2000
 
 
-def _preflight(game, cells: list[Cell], info: dict, spec: SweepSpec) -> None:
+def preflight(game, cells: list[Cell], info: dict, spec: SweepSpec) -> None:
     """Play one game of each distinct cell (at most :data:`PREFLIGHT_CELLS`) in this process.
 
     Raises:
@@ -721,43 +711,6 @@ class _Progress:
         if self.p is not None:
             self.p.__exit__(*exc)
         return False
-
-
-def load_manifest(path: str | Path) -> dict:
-    """The manifest of a sweep directory (a local path or an fsspec URL).
-
-    Raises:
-        SweepStateError: if ``path`` holds no readable manifest.
-    """
-    store = path if isinstance(path, Store) else Store(path)
-    try:
-        man = store.read_json(MANIFEST)
-    except FileNotFoundError:
-        hint = ""
-        d = store.display
-        for summary, what, where in (("tune.json", "a tune", f"its sweep is {d}/played"),
-                                     ("meta.json", "a meta-game", f"its sweep is {d}/sweep"),
-                                     ("compare.json", "a comparison", f"its sweeps are {d}/a and {d}/b")):
-            try:
-                if store.exists(summary):
-                    hint = f"; it holds {what} ({summary}): {where}"
-                    break
-            except OSError:
-                break
-        raise SweepStateError(f"{store.display} is not a sweep directory (no {MANIFEST}){hint}") from None
-    except (OSError, ValueError) as e:
-        raise SweepStateError(f"{store.display}/{MANIFEST}: unreadable manifest ({' '.join(str(e).split())})") from None
-    if not isinstance(man, dict) or "sides" not in man or "cells" not in man:
-        raise SweepStateError(f"{store.display}/{MANIFEST} is not a simlab sweep manifest")
-    sides, cells = man["sides"], man["cells"]
-    ok = (isinstance(sides, list) and sides and all(isinstance(x, str) for x in sides)
-          and isinstance(cells, list)
-          and all(isinstance(c, dict) and type(c.get("cell")) is int and isinstance(c.get("params"), dict)
-                  for c in cells)
-          and isinstance(man.get("grid_options", []), list))
-    if not ok:
-        raise SweepStateError(f"{store.display}/{MANIFEST} is damaged (sides, cells or grid options malformed)")
-    return man
 
 
 if __name__ == "__main__":  # pragma: no cover

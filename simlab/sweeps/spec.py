@@ -45,7 +45,7 @@ from ..games.policy import split_knob_name
 from ..rng import cell_key
 from ..tomlio import read_toml
 
-__all__ = ["Cell", "SweepSpec", "check_name", "expand", "load_spec", "spec_from_args"]
+__all__ = ["Cell", "SweepSpec", "check_name", "expand", "load_spec", "spec_from_args", "split_kv"]
 
 MAX_CELLS = 100_000
 MAX_GAMES = 10**12
@@ -269,7 +269,12 @@ def _rel(x: str, base: Path) -> str:
     return x
 
 
-def _split_kv(items: Sequence[str], flag: str) -> list[tuple[str, str]]:
+def split_kv(items: Sequence[str], flag: str) -> list[tuple[str, str]]:
+    """``KEY=VALUE`` command-line items as ``[(key, value)]`` in order, the key stripped (``--set``, ``--grid``).
+
+    Raises:
+        SpecError: an item without ``=``, naming ``flag`` in the one-line message.
+    """
     out = []
     for it in items:
         if "=" not in it:
@@ -280,6 +285,9 @@ def _split_kv(items: Sequence[str], flag: str) -> list[tuple[str, str]]:
             raise SpecError(f"{flag} {it!r}: empty name")
         out.append((k, v))
     return out
+
+
+_split_kv = split_kv  # the name the spec builders below use
 
 
 def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[str] = (),

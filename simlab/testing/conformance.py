@@ -23,44 +23,20 @@ from typing import Any
 import numpy as np
 
 from ..games import Batch, get_game
+from ..games.contract import batch_violation
 from ..rng import game_seeds
 
 __all__ = ["check_batch", "check_game", "check_workers"]
 
 
 def check_batch(game_name: str, scenario, batch: Batch, n: int, max_turns: int | None = None) -> None:
-    """Assert that one batch honours the contract (see the module docstring)."""
-    g = batch.games
-    where = f"{game_name}/{scenario.name}"
-    req = ["winner", "turns"] + [f"score_{s}" for s in scenario.sides]
-    for c in req:
-        assert c in g, f"{where}: missing column {c}"
-    for k, v in g.items():
-        a = np.asarray(v)
-        assert a.shape == (n,), f"{where}: column {k} has shape {a.shape}, expected ({n},)"
-        assert a.dtype.kind in "iufb", f"{where}: column {k} has dtype {a.dtype} (numeric columns only)"
-        if a.dtype.kind == "f":
-            assert np.isfinite(a).all(), f"{where}: column {k} has non-finite values"
-    w = np.asarray(g["winner"])
-    assert w.dtype.kind == "i", f"{where}: winner must be an integer column"
-    assert ((w >= -1) & (w < len(scenario.sides))).all(), f"{where}: winner outside -1..{len(scenario.sides) - 1}"
-    t = np.asarray(g["turns"])
-    assert (t >= 0).all(), f"{where}: negative turns"
-    if max_turns is not None:
-        assert (t <= max_turns).all(), f"{where}: a game ran past {max_turns} turns"
-    for k, labels in batch.categories.items():
-        if "." in k:
-            table, col = k.split(".", 1)
-            a = np.asarray(batch.events[table][col])
-        else:
-            a = np.asarray(g[k])
-        assert a.size == 0 or (a.min() >= 0 and a.max() < len(labels)), f"{where}: {k} codes outside its labels"
-    for name, ev in batch.events.items():
-        assert "game" in ev, f"{where}: events table {name} has no 'game' column"
-        rows = np.asarray(ev["game"])
-        assert rows.size == 0 or (rows.min() >= 0 and rows.max() < n), f"{where}: events {name} point outside the batch"
-        lens = {np.asarray(v).shape[0] for v in ev.values()}
-        assert len(lens) == 1, f"{where}: events table {name} has columns of different lengths"
+    """Assert that one batch honours the contract (:func:`simlab.games.contract.batch_violation`).
+
+    Raises:
+        AssertionError: with the first violation's one-line message.
+    """
+    bad = batch_violation(game_name, scenario, batch, n, max_turns)
+    assert bad is None, bad
 
 
 def _same(a: Batch, b: Batch, where: str) -> None:

@@ -79,9 +79,9 @@ def play_soak_batch(game: str, plugin: str | None, scenario: str, options: dict,
     Returns:
         ``{"games": n, "violations": [messages], "capped": count}``.
     """
-    from ..sweeps.chunks import _game, _scenario
-    g = _game(game, plugin)
-    sc = _scenario(game, scenario, None, plugin)
+    from ..sweeps.chunks import worker_game, worker_scenario
+    g = worker_game(game, plugin)
+    sc = worker_scenario(game, scenario, None, plugin)
     opts = g.resolve_options(options)
     seeds = game_seeds(seed, key, start, stop)
     batch = g.play_batch(sc, opts, policies, seeds)
@@ -115,9 +115,9 @@ def soak_cases(names: list[str] | None = None, options: dict[str, Any] | None = 
 
 def _warm(game: str, plugin: str | None, scenario: str) -> int:  # pragma: no cover - runs in workers
     """Import and compile in a worker before any batch's clock starts."""
-    from ..sweeps.chunks import _game, _scenario
-    g = _game(game, plugin)
-    sc = _scenario(game, scenario, None, plugin)
+    from ..sweeps.chunks import worker_game, worker_scenario
+    g = worker_game(game, plugin)
+    sc = worker_scenario(game, scenario, None, plugin)
     g.play_batch(sc, g.resolve_options({}), g.resolve_policies(sc.sides, g.soak_policies(sc.sides)),
                  game_seeds(0, 0, 0, 1))
     return 1
@@ -153,7 +153,7 @@ def soak(games: int = 100_000, names: list[str] | None = None, *, options: dict[
         raise SpecError(f"--timeout must be a positive number of seconds (got {timeout})")
     if workers is not None and workers < 1:
         raise SpecError(f"--workers must be at least 1 (got {workers})")
-    from ..sweeps.runner import default_workers
+    from ..sweeps.backends import default_workers
     workers = workers or default_workers()
     names = list(names) if names else game_names()
     for n in names:

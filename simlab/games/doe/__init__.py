@@ -1,9 +1,5 @@
 """Dawn of Empire (1898): the battle line (``doe-battle``) and the campaign (``dawn-of-empire``).
 
-Importing the package first makes sure numba's on-disk cache of its kernels matches their sources
-(:mod:`._cache`: numba does not notice when a kernel's callee in another module changes).
+Both games declare the kernel modules of :mod:`._cache`; the framework keeps numba's on-disk cache
+of them fresh before their first batch. Importing the package has no side effect.
 """
-
-from ._cache import ensure_fresh as _ensure_fresh
-
-_ensure_fresh()

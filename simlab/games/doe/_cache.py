@@ -1,51 +1,20 @@
-"""Keep numba's on-disk cache of the Dawn of Empire kernels consistent with their sources.
+"""The modules the Dawn of Empire kernels are compiled from (``doe-battle`` and ``dawn-of-empire``).
 
-numba's ``cache=True`` checks only the source file of the function it loads: a cached kernel that
-calls kernels of *other* modules keeps their old machine code after those modules change (the
-campaign loop would keep playing last week's policies). :func:`ensure_fresh` hashes the sources of
-every module the DoE kernels are built from and, when the hash differs from the one recorded beside
-the cache, deletes those modules' cache files so they recompile. It runs once per process, before
-the first kernel is loaded.
+numba's ``cache=True`` checks only the source file of the function it loads, so a cached kernel
+keeps old machine code after a module it embeds changes. Both games declare :data:`KERNEL_MODULES`
+(``Game.kernel_modules``) and the framework (:func:`simlab.kernel_cache.ensure_fresh`) drops their
+cached kernels before the first batch of a process when any of these sources changed. Keep the list
+complete: ``tests/test_layers.py`` checks that every file with ``@njit`` is declared by some game.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from ... import kernel_cache
-
-_DONE: set[str] = set()
-
-#: modules whose compiled code ends up in the campaign and battle kernels
+#: modules whose compiled code ends up in the campaign and battle kernels (paths from the repository root)
 MODULES = ("simlab/rng.py", "simlab/games/doe/dice.py", "simlab/games/doe/enums.py",
            "simlab/games/doe/kernels.py", "simlab/games/doe/campaign_layout.py",
            "simlab/games/doe/campaign_kernels.py", "simlab/games/doe/campaign_combat.py",
            "simlab/games/doe/policies.py", "simlab/games/doe/campaign_loop.py",
            "simlab/games/doe/odds_kernels.py")
 
-
-def _root() -> Path:
-    return Path(__file__).resolve().parents[3]
-
-
-def sources_hash() -> str:
-    """SHA-256 (16 hex digits) of the kernel modules' sources and the numba version."""
-    return kernel_cache.digest(_root() / m for m in MODULES)
-
-
-def cache_dir() -> Path:
-    """Where numba caches this package's kernels (asked of numba itself, so ``NUMBA_CACHE_DIR``
-    and the user-wide fallback are honoured; every module of the folder shares it)."""
-    from .dice import d6_nb
-
-    return kernel_cache.cache_path(d6_nb) or Path(__file__).resolve().parent / "__pycache__"
-
-
-def ensure_fresh() -> bool:
-    """Delete stale cache files of the DoE kernels; returns True if it deleted any."""
-    d = cache_dir()
-    if str(d) in _DONE:
-        return False
-    _DONE.add(str(d))
-    stems = [Path(m).stem for m in MODULES if m.startswith("simlab/games/doe/")]
-    return kernel_cache.refresh(d, "simlab-doe-kernels.sha256", [_root() / m for m in MODULES], stems)
+#: the same modules as dotted names (``Game.kernel_modules``)
+KERNEL_MODULES = tuple(m.removesuffix(".py").replace("/", ".") for m in MODULES)

@@ -20,206 +20,19 @@ given. ``damage`` (damage points already taken) defaults to 0 and must not excee
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from ...datapack import DataPack, PackView
+from ...datapack import DataPack
 from ...errors import ScenarioError
-from ...tomlio import read_toml
-from ..base import SIDE_NAME, Batch, Game, Option, Scenario
+from ..base import Batch, Game, Option, Scenario
 from . import rules
-from .enums import (
-    END_REASONS,
-    LEADER_KILLED,
-    LEADER_NAMES,
-    LOSS_HALF_VP,
-    SPEED_MODES,
-    STATUS_NAMES,
-    TYPE_CODE,
-    TYPE_NAMES,
-)
-from .kernels import play_battles_nb
-
-SCENARIO_DIR = Path(__file__).parent / "scenarios"
-BUILTIN = {"puerto-rico-passage": SCENARIO_DIR / "puerto-rico-passage.toml"}
-
-
-class _UnitIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: StrictStr = Field(min_length=1, max_length=64)
-    type: StrictStr | None = None
-    attack: StrictInt | None = Field(default=None, ge=0, le=20)
-    defense: StrictInt | None = Field(default=None, ge=0, le=20)
-    movement: StrictInt | None = Field(default=None, ge=0, le=20)
-    damage: StrictInt = Field(default=0, ge=0, le=40)
-
-
-class _SideIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    units: list[_UnitIn] = Field(min_length=1, max_length=40)
-    leader_stars: StrictInt | None = Field(default=None, ge=0, le=6)
-    leader: StrictStr | None = None
-
-
-@dataclass(frozen=True)
-class BattleSetup:
-    """Two squadrons ready for the kernel (arrays in line order, side 0 first).
-
-    Attributes:
-        sides: the two side names.
-        names: unit names, ``n`` of them.
-        unit_side: ``int8[n]``, 0 or 1.
-        type: ``int8[n]`` type codes (enums.TYPE_NAMES).
-        attack, defense, movement, damage: ``int64[n]`` (damage = initial damage points).
-        n0, n1: squadron sizes.
-        stars: leader stars per side; leaders: leader names (or "").
-    """
-
-    sides: tuple[str, str]
-    names: tuple[str, ...]
-    unit_side: np.ndarray
-    type: np.ndarray
-    attack: np.ndarray
-    defense: np.ndarray
-    movement: np.ndarray
-    damage: np.ndarray
-    n0: int
-    n1: int
-    stars: tuple[int, int]
-    leaders: tuple[str, str]
-    title: str = ""
-
-    @property
-    def n(self) -> int:
-        return self.n0 + self.n1
-
-
-def _pydantic_line(e: ValidationError, where: str) -> str:
-    err = e.errors()[0]
-    loc = ".".join(str(x) for x in err["loc"])
-    msg = err["msg"]
-    if err["type"] == "extra_forbidden":
-        msg = "unknown key"
-    return f"{where}: {loc}: {msg}"
-
-
-def parse_battle(doc: Mapping[str, Any], view: PackView | None, where: str = "battle file") -> BattleSetup:
-    """Check a parsed battle file and build the kernel's arrays.
-
-    Args:
-        doc: the TOML document (a dict).
-        view: the DoE data pack (read through a view, so provenance is counted), or None.
-        where: the file name, for messages.
-
-    Returns:
-        A :class:`BattleSetup`.
-
-    Raises:
-        ScenarioError: on anything but exactly two sides, a bad side name, an empty line, an
-            unknown key, a negative or non-integer value, an unknown unit type, a duplicate unit
-            name, damage above defense, or a unit with missing values that is not in the pack.
-    """
-    title = doc.get("title", "")
-    if not isinstance(title, str):
-        raise ScenarioError(f"{where}: 'title' must be a string")
-    extra = [k for k, v in doc.items() if not isinstance(v, dict) and k not in ("title", "description")]
-    if extra:
-        raise ScenarioError(f"{where}: unknown top-level key '{extra[0]}' (a battle file has two side tables)")
-    sides = [k for k, v in doc.items() if isinstance(v, dict)]
-    if len(sides) != 2:
-        raise ScenarioError(f"{where}: needs exactly two side tables, found {len(sides)} ({', '.join(sides) or 'none'})")
-    for s in sides:
-        if not SIDE_NAME.match(s) or s == "draw":
-            raise ScenarioError(f"{where}: bad side name '{s}' (lower case letters, digits and _, not 'draw')")
-    names: list[str] = []
-    cols: dict[str, list[int]] = {k: [] for k in ("side", "type", "attack", "defense", "movement", "damage")}
-    stars = []
-    leaders = []
-    for si, s in enumerate(sides):
-        try:
-            side = _SideIn.model_validate(doc[s])
-        except ValidationError as e:
-            raise ScenarioError(_pydantic_line(e, f"{where}: [{s}]")) from None
-        if side.leader is not None:
-            if view is None or not view.has("leaders", side.leader):
-                raise ScenarioError(f"{where}: [{s}] leader '{side.leader}' is not in the data pack")
-            st = view.value("leaders", side.leader, "stars") if side.leader_stars is None else side.leader_stars
-            leaders.append(side.leader)
-        else:
-            st = side.leader_stars or 0
-            leaders.append("")
-        stars.append(int(st))
-        for u in side.units:
-            if u.name in names:
-                raise ScenarioError(f"{where}: duplicate unit name '{u.name}'")
-            names.append(u.name)
-            vals = {"type": u.type, "attack": u.attack, "defense": u.defense, "movement": u.movement}
-            missing = [k for k, v in vals.items() if v is None]
-            if missing:
-                if view is None or not view.has("units", u.name):
-                    raise ScenarioError(
-                        f"{where}: [{s}] unit '{u.name}' needs {', '.join(missing)} (no unit of that name in the data pack)"
-                    )
-                for k in missing:
-                    vals[k] = view.value("units", u.name, k)
-            if vals["type"] not in TYPE_CODE:
-                raise ScenarioError(f"{where}: [{s}] unit '{u.name}': unknown type '{vals['type']}' (types: {' '.join(TYPE_NAMES)})")
-            if u.damage > vals["defense"]:
-                raise ScenarioError(
-                    f"{where}: [{s}] unit '{u.name}': damage {u.damage} exceeds defense {vals['defense']} (it would be sunk)"
-                )
-            cols["side"].append(si)
-            cols["type"].append(TYPE_CODE[vals["type"]])
-            for k in ("attack", "defense", "movement"):
-                cols[k].append(int(vals[k]))
-            cols["damage"].append(u.damage)
-    n0 = cols["side"].count(0)
-    i64 = {k: np.asarray(cols[k], dtype=np.int64) for k in ("attack", "defense", "movement", "damage")}
-    return BattleSetup(
-        sides=(sides[0], sides[1]), names=tuple(names), unit_side=np.asarray(cols["side"], dtype=np.int8),
-        type=np.asarray(cols["type"], dtype=np.int8), n0=n0, n1=len(names) - n0,
-        stars=(stars[0], stars[1]), leaders=(leaders[0], leaders[1]), title=title, **i64,
-    )
-
-
-def read_battle_file(path: str | Path, view: PackView | None) -> BattleSetup:
-    """Read and check a battle file (see :func:`parse_battle`).
-
-    Raises:
-        ScenarioError: on a missing file, a TOML syntax error or any :func:`parse_battle` error.
-    """
-    p = Path(path)
-    return parse_battle(read_toml(p, ScenarioError, "battle file"), view, p.name)
-
-
-def run_battles(setup: BattleSetup, seeds: np.ndarray, max_rounds: int, speed_mode: int) -> dict[str, np.ndarray]:
-    """Play one battle per seed; raw per-unit results.
-
-    Args:
-        setup: the squadrons.
-        seeds: ``uint64[g]`` stream seeds.
-        max_rounds: round limit (``>= 1``); a battle still going is a draw (``winner = -1``).
-        speed_mode: index into ``enums.SPEED_MODES``.
-
-    Returns:
-        ``winner int8[g]``, ``rounds int32[g]``, ``reason int8[g]``, ``status int8[g, n]``,
-        ``damage int16[g, n]`` (final damage points), ``leader int8[g, 2]``.
-    """
-    g = int(seeds.shape[0])
-    n = setup.n
-    out = {
-        "winner": np.empty(g, np.int8), "rounds": np.empty(g, np.int32), "reason": np.empty(g, np.int8),
-        "status": np.empty((g, n), np.int8), "damage": np.empty((g, n), np.int16), "leader": np.empty((g, 2), np.int8),
-    }
-    play_battles_nb(np.ascontiguousarray(seeds, dtype=np.uint64), setup.attack, setup.defense, setup.movement,
-                    setup.damage, setup.n0, setup.n1, setup.stars[0], setup.stars[1], int(max_rounds),
-                    int(speed_mode), out["winner"], out["rounds"], out["reason"], out["status"], out["damage"],
-                    out["leader"])
-    return out
+from ._cache import KERNEL_MODULES
+from .battle_setup import BUILTIN, STATUS_NAMES, BattleSetup, parse_battle, read_battle_file, run_battles
+from .enums import END_REASONS, LEADER_KILLED, LEADER_NAMES, LOSS_HALF_VP, SPEED_MODES
+from .odds_options import ODDS_OPTIONS, odds_report
 
 
 class DoeBattle(Game):
@@ -229,6 +42,7 @@ class DoeBattle(Game):
     title = "Dawn of Empire: one battle between two squadrons (Rules 6.2-6.3, 8.3, 10)"
     rulebook = "000_965723e62316277e.txt"
     sides = None
+    kernel_modules = KERNEL_MODULES
     options = (
         Option("max_rounds", int, 1000, min=1, max=1_000_000,
                doc="battle rounds before a still-undecided battle is stopped and counted a draw"),
@@ -306,7 +120,11 @@ class DoeBattle(Game):
     def odds(self, battle: str | Path | None = None, *, rounds: int | None = None, method: str = "auto",
              games: int | None = None, seed: int = 0, data: str | Path | None = None,
              options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Exact or Monte Carlo odds of one battle: ``simlab.odds("doe-battle", battle, ...)``.
+        """Exact or Monte Carlo odds of one Dawn of Empire battle (Rules 6.2-6.3, 8.3, 10).
+
+        ``simlab.odds("doe-battle", battle, ...)``; ``simlab odds doe-battle BATTLE``: without
+        ``--exact`` or ``--mc`` the odds are exact when the battle is small enough (always for
+        ``--rounds 1``), else Monte Carlo with 200,000 battles; the output says which.
 
         Args:
             battle: a battle file or a built-in scenario name (default ``puerto-rico-passage``).
@@ -326,11 +144,17 @@ class DoeBattle(Game):
         return game_odds(self, battle, rounds=rounds, method=method, games=games, seed=seed, data=data,
                          options=dict(options or {}))
 
-    @property
-    def odds_command(self):
-        """The typer command ``simlab odds doe-battle`` (see :func:`simlab.games.doe.odds.odds_command`)."""
-        from .odds import odds_command
-        return odds_command
+    odds_options = ODDS_OPTIONS
+
+    def odds_report(self, result) -> list:
+        """The tables and lines ``simlab odds doe-battle`` prints (:func:`simlab.games.doe.odds_options.odds_report`)."""
+        return odds_report(result)
+
+    def bench_targets(self) -> dict[str, tuple[str, float]]:
+        """Issue 2's targets: the kernel plays >= 1,000,000 battles/s on one core, >= 50 times the
+        pure-Python reference, and exact odds of the 4 v 7 first round take <= 0.1 s."""
+        return {"kernel puerto-rico-passage": (">=", 1_000_000), "kernel vs pure Python": (">=", 50),
+                "exact single round 4 v 7": ("<=", 0.1)}
 
     def bench_cases(self, quick: bool = False) -> list[dict]:
         """The battle kernel and the pure-Python reference on the 18.2.6 battle (battles/s), exact

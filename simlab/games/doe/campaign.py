@@ -32,6 +32,7 @@ from ..base import Batch, Game, Option, Scenario
 from ..policy import policy_names
 from . import campaign_layout as lay
 from . import rules
+from ._cache import KERNEL_MODULES
 from .enums import END_REASONS as BATTLE_END_REASONS
 from .enums import SPEED_MODES, TYPE_NAMES
 from .rules import CampaignData, compile_campaign
@@ -217,6 +218,7 @@ class DawnOfEmpire(Game):
     title = "Dawn of Empire: the 1898 naval campaign in the Atlantic (Rules 4.0-14.12)"
     rulebook = "000_965723e62316277e.txt"
     sides = SIDES
+    kernel_modules = KERNEL_MODULES
     options = (
         Option("turns", int, 6, min=1, max=9,
                doc="game length in turns (Rule 4.5 B: 6; 14.1 Extra Time: 7-9)"),
@@ -385,6 +387,10 @@ class DawnOfEmpire(Game):
     def bench_cases(self, quick: bool = False) -> list[dict]:
         """Campaigns per second in one process and the dice floor (see :func:`bench_cases`)."""
         return bench_cases(self, quick)
+
+    def bench_targets(self) -> dict[str, tuple[str, float]]:
+        """The campaign's speed target: 5,000 campaigns/s through a 2-worker sweep."""
+        return {"standard sweep 2 workers": (">=", 5_000)}
 
 
 def bench_cases(game: DawnOfEmpire, quick: bool = False) -> list[dict]:

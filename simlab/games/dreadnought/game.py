@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -38,12 +39,27 @@ from .enums import (
     RESULT_NAMES,
     SHOT_KIND_NAMES,
 )
-from .rules import DATA_DIR, SCHEMA
-from .runtime import campaign_setup, rules_for, run_campaigns, run_games
+from .odds import ODDS_OPTIONS, odds_report
+from .rules import DATA_DIR, SCHEMA, RuleArrays
+from .runtime import KERNEL_MODULES, campaign_setup, rules_for, run_campaigns, run_games
 from .scenario import BUILTIN, SCENARIO_DIR, ScenarioSetup, read_scenario
 
 #: the campaign scenarios (Rules 11.0-11.9 and 12.6)
 CAMPAIGNS = ("campaign", "extended-campaign")
+
+
+class BattlePayload(NamedTuple):
+    """The payload of a historical scenario: the compiled scenario and rules."""
+
+    setup: ScenarioSetup
+    rules: RuleArrays
+
+
+class CampaignPayload(NamedTuple):
+    """The payload of ``campaign`` / ``extended-campaign``: the pack and rules the campaign is set up from."""
+
+    pack: DataPack
+    rules: RuleArrays
 
 
 class Dreadnought(Game):
@@ -53,6 +69,9 @@ class Dreadnought(Game):
     title = "Dreadnought: surface combat in the battleship era, 1906-45 (historical scenarios, Rules 4-10)"
     rulebook = "002_9de470c512feaeb5.txt"
     sides = None
+    #: every @njit module, and the constant modules the kernels embed (the framework keeps numba's
+    #: cache of them fresh)
+    kernel_modules = KERNEL_MODULES + (f"{__package__}.enums", f"{__package__}.layout")
     options = (
         Option("shots", bool, False, doc="historical scenarios: write the events table 'shots' (one row per gun, secondary or torpedo attack; large)"),
         Option("game_length", int, 0, min=0, max=1000,
@@ -132,7 +151,7 @@ class Dreadnought(Game):
         if name in CAMPAIGNS:
             title = ("Campaign Game (11.0-11.9)" if name == "campaign"
                      else "Extended Campaign (12.6)")
-            return Scenario(name=name, sides=("north", "south"), payload=("campaign", pack, rules),
+            return Scenario(name=name, sides=("north", "south"), payload=CampaignPayload(pack, rules),
                             source=f"builtin:{name}", used=campaign_used(pack) | used, title=title)
         view = pack.view()
         if name in BUILTIN:
@@ -145,7 +164,7 @@ class Dreadnought(Game):
         else:
             raise ScenarioError(
                 f"unknown dreadnought scenario '{name}' (built-in: {', '.join(BUILTIN)}; or a .toml scenario file)")
-        return Scenario(name=name, sides=setup.sides, payload=(setup, rules), source=source,
+        return Scenario(name=name, sides=setup.sides, payload=BattlePayload(setup, rules), source=source,
                         used=frozenset(view.used) | used, title=setup.title)
 
     def play_batch(self, scenario: Scenario, options: Mapping, policies: Mapping[str, Policy | str], seeds) -> Batch:
@@ -156,8 +175,8 @@ class Dreadnought(Game):
         :meth:`policies_of`); its knobs are packed into the kernels' arrays by
         :func:`.runtime.pack_policies`."""
         policies = self.policies_of(scenario.sides, policies)
-        if scenario.payload[0] == "campaign":
-            _, pack, rules = scenario.payload
+        if isinstance(scenario.payload, CampaignPayload):
+            pack, rules = scenario.payload
             setup = campaign_setup(pack, rules, options["period"], options["north"], options["south"])
             extended = scenario.name == "extended-campaign"
             gout, rows, cp = run_campaigns(setup, rules, options, policies, seeds, extended)
@@ -191,7 +210,7 @@ class Dreadnought(Game):
         for draws.
         """
         out = super().invariant_violations(scenario, batch, options)
-        if scenario.payload[0] == "campaign":
+        if isinstance(scenario.payload, CampaignPayload):
             from .invariants import campaign_violations
             return out + campaign_violations(scenario, batch, options, self.load_data())
         setup, _ = scenario.payload
@@ -229,15 +248,23 @@ class Dreadnought(Game):
         from .bench import bench_cases
         return bench_cases(self, quick)
 
-    @property
-    def odds(self):  # type: ignore[override]
-        from .odds import odds
-        return odds
+    def bench_targets(self) -> dict[str, tuple[str, float]]:
+        """Games/s through a 2-worker sweep: Dogger Bank >= 1,000, Jutland >= 100."""
+        return {"dogger-bank sweep 2 workers": (">=", 1_000), "jutland sweep 2 workers": (">=", 100)}
 
-    @property
-    def odds_command(self):  # type: ignore[override]
-        from .odds import odds_command
-        return odds_command
+    odds_options = ODDS_OPTIONS
+
+    def odds(self, *args, **kwargs) -> dict:
+        """Exact odds of one Dreadnought attack on an undamaged target, gunfire or torpedo (Rules 5.3-5.9, 7.1, 8.0).
+
+        See :func:`simlab.games.dreadnought.odds.odds`.
+        """
+        from .odds import odds
+        return odds(*args, **kwargs)
+
+    def odds_report(self, result) -> list:
+        """The lines and table ``simlab odds dreadnought`` prints (:func:`simlab.games.dreadnought.odds.odds_report`)."""
+        return odds_report(result)
 
 
 #: the ``shots`` events table: column, slot of ``ev`` (layout ``E_*``), dtype

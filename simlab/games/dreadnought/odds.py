@@ -2,18 +2,18 @@
 
 ``simlab odds dreadnought --attack 36 --defense 10 --range 7 [--fired-upon] [--arc bow]
 [--halved] [--torpedo 1:1|2:1] [--combing] [--json] [--data FILE]`` enumerates every pair of
-dice exactly, from the active data pack (``--data`` applies an override pack first).
+dice exactly, from the active data pack (``--data`` applies an override pack first). This module
+knows nothing of the command line: :func:`odds` returns plain values, :data:`ODDS_OPTIONS` types
+the command's options and :func:`odds_report` gives the lines and table the CLI prints.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
-
-import typer
 
 from ...errors import SpecError
+from ..odds import OddsOption, Table
 from . import layout as L
 from .enums import CRT_E, RES_E_2G1S, RES_E_SUNK
 from .provisional import BANDS
@@ -174,46 +174,38 @@ def odds(attack: int | None = None, defense: int | None = None, range: int | Non
     return res
 
 
-def odds_command(
-    attack: Annotated[int | None, typer.Option(help="firer's Attack Strength after damage (5.41)")] = None,
-    defense: Annotated[int | None, typer.Option(help="target's Defense Strength")] = None,
-    range_: Annotated[int | None, typer.Option("--range", help="range in hexes (5.5)")] = None,
-    fired_upon: Annotated[bool, typer.Option("--fired-upon", help="the firer is fired at this phase: -2 (5.6)")] = False,
-    arc: Annotated[str, typer.Option(help="arc of the target from the firer: broadside, bow or stern (7.1)")] = "broadside",
-    halved: Annotated[bool, typer.Option("--halved", help="not the designated firer of a multiple attack (5.31)")] = False,
-    torpedo: Annotated[str | None, typer.Option(help="torpedo attack at 1:1 or 2:1 on the CRT (8.0)")] = None,
-    combing: Annotated[bool, typer.Option("--combing", help="target combing the wakes: -3 (8.32)")] = False,
-    data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
-    json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-) -> None:
-    """Exact odds of one Dreadnought attack on an undamaged target (gunfire or torpedo)."""
-    from rich.console import Console
-    from rich.table import Table
+#: the options of ``simlab odds dreadnought`` (keywords of :func:`odds`)
+ODDS_OPTIONS = (
+    OddsOption("attack", int, doc="firer's Attack Strength after damage (5.41)"),
+    OddsOption("defense", int, doc="target's Defense Strength"),
+    OddsOption("range", int, doc="range in hexes (5.5)"),
+    OddsOption("fired_upon", bool, doc="the firer is fired at this phase: -2 (5.6)"),
+    OddsOption("arc", str, "broadside", doc="arc of the target from the firer: broadside, bow or stern (7.1)"),
+    OddsOption("halved", bool, doc="not the designated firer of a multiple attack (5.31)"),
+    OddsOption("torpedo", str, doc="torpedo attack at 1:1 or 2:1 on the CRT (8.0)"),
+    OddsOption("combing", bool, doc="target combing the wakes: -3 (8.32)"),
+    OddsOption("data", str, doc="data pack override (TOML)"),
+)
 
-    from ...cli import _print_json
-    res = odds(attack=attack, defense=defense, range=range_, fired_upon=fired_upon, arc=arc, halved=halved,
-               torpedo=torpedo, combing=combing, data=data)
-    if json_:
-        _print_json(res)
-        return
-    con = Console(highlight=False)
-    if torpedo:
-        head = f"torpedo attack at {torpedo}" + (" (combing, -3)" if combing else "") + f" on defense {defense}"
+
+def odds_report(res: dict) -> list[str | Table]:
+    """The human-readable form of an :func:`odds` result: the attack, the outcome table (probability
+    and exact fraction of each CRT result), the Damage Point Table roll and the provisional values used."""
+    inp = res["inputs"]
+    if inp["torpedo"]:
+        head = (f"torpedo attack at {inp['torpedo']}" + (" (combing, -3)" if inp["combing"] else "")
+                + f" on defense {inp['defense']}")
     else:
-        head = (f"attack {attack} at {range_} hexes -> strength {res['strength']} (DPT column {res['band']}), "
-                f"DPT roll modifier {res['dpt_modifier']:+d}, defense {defense}")
-    con.print(head)
-    t = Table()
-    t.add_column("outcome")
-    t.add_column("probability", justify="right")
-    t.add_column("exact", justify="right")
+        head = (f"attack {inp['attack']} at {inp['range']} hexes -> strength {res['strength']} (DPT column "
+                f"{res['band']}), DPT roll modifier {res['dpt_modifier']:+d}, defense {inp['defense']}")
+    t = Table(("outcome", "probability", "exact"), right=("probability", "exact"))
     for k in OUTCOMES:
         t.add_row(k, f"{res['outcomes'][k]:.4f}", res["outcomes_exact"][k])
-    con.print(t)
+    out: list[str | Table] = [head, t]
     if res["damage_points"]:
         dp = ", ".join(f"{k}: {v:.3f}" for k, v in res["damage_points"].items())
-        con.print(f"Damage Point Table roll (2d6, before dividing by the target's Defense Strength), "
-                  f"damage points: probability — {dp}")
+        out.append("Damage Point Table roll (2d6, before dividing by the target's Defense Strength), "
+                   f"damage points: probability — {dp}")
     c = res["data"]["counts"]
-    con.print(f"data pack {res['data']['name']} ({res['data']['hash']}): {c['provisional']} provisional values used")
-
+    out.append(f"data pack {res['data']['name']} ({res['data']['hash']}): {c['provisional']} provisional values used")
+    return out

@@ -2,22 +2,20 @@
 
 The compiled rules of a data pack and the compiled campaigns (cached by the pack's hash), the
 policy book (``policies.toml``) and its packing (a side's policy into the kernels' ``pc``/``kn``
-rows: :data:`CODE_SLOTS`, :data:`KNOB_SLOTS`), the numba-cache refresh over
-every kernel module (:data:`KERNEL_MODULES`), and the two entry points that run the kernels:
+rows: :data:`CODE_SLOTS`, :data:`KNOB_SLOTS`), the list of every kernel module
+(:data:`KERNEL_MODULES`, whose numba cache the framework keeps fresh), and the two entry points:
 :func:`run_games` (historical scenarios, Rules 4.0-10.7) and :func:`run_campaigns` (the Campaign
 Game 11.0-11.9 and the Extended Campaign 12.6). Nothing here imports the façade.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 
-from ... import kernel_cache
 from ...datapack import DataPack
 from ..policy import Policy, PolicyBook, load_policy_book
 from . import bench as _bench  # noqa: F401  (its kernels are refreshed with the game's)
@@ -70,7 +68,6 @@ CAMPAIGN_KNOBS = ("builder", "allocation")
 
 _RULES_CACHE: dict[str, tuple[RuleArrays, frozenset]] = {}
 _CAMPAIGN_CACHE: dict[tuple, CampaignSetup] = {}
-_CACHE_CHECKED = False
 
 
 def rules_for(pack: DataPack) -> tuple[RuleArrays, frozenset]:
@@ -88,26 +85,6 @@ def campaign_setup(pack: DataPack, rules: RuleArrays, period: str, north: str, s
     if key not in _CAMPAIGN_CACHE:
         _CAMPAIGN_CACHE[key] = compile_campaign(pack, rules, period, north, south)[0]
     return _CAMPAIGN_CACHE[key]
-
-
-def refresh_cache() -> None:
-    """Drop cached kernels compiled from older sources, once per process: every module of
-    :data:`KERNEL_MODULES` (each folder's numba cache), against the digest of those modules,
-    :mod:`.enums`, :mod:`.layout` and the RNG."""
-    global _CACHE_CHECKED
-    if _CACHE_CHECKED:
-        return
-    _CACHE_CHECKED = True
-    here = Path(__file__).parent
-    mods = [sys.modules[m] for m in KERNEL_MODULES]   # every one is imported with this module
-    sources = [Path(m.__file__) for m in mods] + [here / "enums.py", here / "layout.py", kernel_cache.RNG_SOURCE]
-    folders: dict[Path, tuple[object, list[str]]] = {}
-    for m in mods:
-        disp = next(v for v in vars(m).values() if hasattr(v, "_cache") and getattr(v, "__module__", "") == m.__name__)
-        key = Path(m.__file__).parent
-        folders.setdefault(key, (disp, []))[1].append(Path(m.__file__).stem)
-    for disp, stems in folders.values():
-        kernel_cache.refresh(kernel_cache.cache_path(disp), "dreadnought-kernels.digest", sources, stems)
 
 
 @cache
@@ -175,7 +152,6 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
         ``(out, ev)``: ``int64[g, NOUT]`` results (layout ``O_*``) and ``int32[k, NEV]`` shots
         (empty unless ``shots``).
     """
-    refresh_cache()
     opts = dict(options or {})
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     g = int(seeds.shape[0])
@@ -221,7 +197,6 @@ def run_campaigns(setup: CampaignSetup, rules: RuleArrays, options: Mapping, pol
         ``(gout, rows, cp)``: ``int64[g, NGO]`` per game, ``int64[k, NRS]`` per campaign scenario,
         and the parameters played.
     """
-    refresh_cache()
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     g = int(seeds.shape[0])
     pols = {side: as_policy(policies[side], side) for side in SIDES}

@@ -32,7 +32,7 @@ from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
 from ..policy import policy_names
 from . import rules
-from .cache import refresh_cache
+from .cache import MODULE_NAMES
 from .engine import play_games_nb
 from .enums import (
     ACTION_NAMES,
@@ -92,6 +92,7 @@ from .layout import (
     RT_POINTS,
     VIOLATION_NAMES,
 )
+from .odds import ODDS_OPTIONS, odds_report
 from .policies import POLICY_PARAMS
 from .scenario import BUILTIN, MarRojoSetup, parse_scenario, read_scenario_file
 
@@ -197,7 +198,6 @@ def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping
     Raises:
         ScenarioError: if a points-built squadron cannot meet the Rule 9 table from its pool.
     """
-    refresh_cache()
     length = setup.length if options["length"] == "scenario" else LENGTH_NAMES.index(options["length"])
     akind, included = action_deck(setup.ak, bool(options["night_combat"]), bool(options["faccioso_cabo_palos"]))
     avail = build_pool_mask(setup, options["neutral_fleets"], options["intervention_fleets"], options["build_year"])
@@ -282,6 +282,7 @@ class MarRojo(Game):
     title = "Mar Rojo: naval card game of the Spanish Civil War (Rules 3-12)"
     rulebook = "004_de35405c1f288ce0.txt"
     sides = SIDE_NAMES
+    kernel_modules = MODULE_NAMES
     options = (
         Option("length", str, "scenario", choices=("scenario",) + LENGTH_NAMES,
                doc="game length (Rule 6): The End ends the drawing at its 1st (short), 2nd (average) or 3rd "
@@ -404,14 +405,18 @@ class MarRojo(Game):
 
     # ------------------------------------------------------------------ hooks
     def odds(self, *args, **kwargs) -> dict:
-        """Exact odds of one Mar Rojo combat (see :func:`simlab.games.mar_rojo.odds.odds`)."""
+        """Exact hits that stand after saves for one Mar Rojo attack (Rule 5.3.1).
+
+        See :func:`simlab.games.mar_rojo.odds.odds`.
+        """
         from .odds import odds
         return odds(*args, **kwargs)
 
-    @property
-    def odds_command(self):
-        from .odds import odds_command
-        return odds_command
+    odds_options = ODDS_OPTIONS
+
+    def odds_report(self, result) -> list:
+        """The table and line ``simlab odds mar-rojo`` prints (:func:`simlab.games.mar_rojo.odds.odds_report`)."""
+        return odds_report(result)
 
     def bench_scenarios(self):
         return ("cabo-de-palos", "strait-of-gibraltar", "mediterranean-campaign")
@@ -419,6 +424,10 @@ class MarRojo(Game):
     def bench_cases(self, quick: bool = False) -> list[dict]:
         from .bench import bench_cases
         return bench_cases(self, quick)
+
+    def bench_targets(self) -> dict[str, tuple[str, float]]:
+        """Games/s through a 2-worker sweep of Cabo de Palos: at least 10,000."""
+        return {"cabo-de-palos sweep 2 workers": (">=", 10_000)}
 
 
 GAME = MarRojo()

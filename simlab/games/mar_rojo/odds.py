@@ -3,7 +3,9 @@
 ``simlab odds mar-rojo --weapon torpedo --dice 2 --distance short --target destroyer --armour L``
 prints the exact distribution of the hits that stand after saving rolls and, for torpedoes, the
 probability that the target is sunk outright. Everything is computed with exact fractions from
-the rule tables of the data pack (so ``--data`` overrides apply).
+the rule tables of the data pack (so ``--data`` overrides apply). The module knows nothing of the
+command line: :func:`odds` returns plain values, :data:`ODDS_OPTIONS` types the command's options
+and :func:`odds_report` gives the table and line the CLI prints.
 
 ``--dice`` is the number of dice the weapon rolls *now* (after damage and stress, 5.3.2); 0
 means the value was reduced to zero, which still rolls for a lucky hit (a 6, then 4+; never at
@@ -18,11 +20,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
-
-import typer
 
 from ...errors import SpecError
+from ..odds import OddsOption, Table
 from .enums import ARMOUR_NAMES, ROW_NAMES, TYPE_NAMES, WEAPON_NAMES
 from .layout import (
     R_ESCORT_TORP_SAVE,
@@ -37,7 +37,7 @@ from .layout import (
     RT_TORP,
 )
 
-__all__ = ["odds", "odds_command"]
+__all__ = ["ODDS_OPTIONS", "odds", "odds_report"]
 
 _SURFACE = ("capital", "destroyer", "auxiliary", "merchant")
 _TARGETS = {
@@ -195,38 +195,31 @@ def odds(weapon: str, dice: int, distance: str | None = None, target: str = "cap
     }
 
 
-def odds_command(
-    weapon: Annotated[str, typer.Option(help="main | secondary | torpedo | aa | asw | air | bombing")],
-    dice: Annotated[int, typer.Option(help="dice rolled now, after damage and stress (0: lucky hit only)")],
-    target: Annotated[str, typer.Option(help="capital | destroyer | auxiliary | submarine | merchant | aircraft")],
-    armour: Annotated[str, typer.Option(help="the target's armour / save: X | L | H | S | E")] = "X",
-    distance: Annotated[str | None, typer.Option(help="combat distance: short | medium | long "
-                                                      "(default: medium for aircraft, else short)")] = None,
-    optics: Annotated[bool, typer.Option("--optics", help="the Optics support card: +1 to each hit die")] = False,
-    night: Annotated[bool, typer.Option("--night", help="night combat (Rule 10.2)")] = False,
-    data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
-    json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-) -> None:
-    """Exact hits that stand after saves for one Mar Rojo attack (Rule 5.3.1)."""
-    import json
-    import sys
-    res = odds(weapon, dice, distance, target, armour, optics=optics, night=night, data=data)
-    if json_:
-        sys.stdout.write(json.dumps(res, indent=2) + "\n")
-        return
-    from rich.console import Console
-    from rich.table import Table
-    t = Table(title=f"{res['weapon']} x{res['dice']} at {res['distance']} vs {res['target']} ({res['armour']})"
+#: the options of ``simlab odds mar-rojo`` (keywords of :func:`odds`)
+ODDS_OPTIONS = (
+    OddsOption("weapon", str, required=True, doc="main | secondary | torpedo | aa | asw | air | bombing"),
+    OddsOption("dice", int, required=True, doc="dice rolled now, after damage and stress (0: lucky hit only)"),
+    OddsOption("target", str, required=True, doc="capital | destroyer | auxiliary | submarine | merchant | aircraft"),
+    OddsOption("armour", str, "X", doc="the target's armour / save: X | L | H | S | E"),
+    OddsOption("distance", str, doc="combat distance: short | medium | long (default: medium for aircraft, else short)"),
+    OddsOption("optics", bool, doc="the Optics support card: +1 to each hit die"),
+    OddsOption("night", bool, doc="night combat (Rule 10.2)"),
+    OddsOption("data", str, doc="data pack override (TOML)"),
+)
+
+
+def odds_report(res: dict) -> list[str | Table]:
+    """The human-readable form of an :func:`odds` result: hits that stand after saves (probability
+    and exact fraction; torpedoes also sink outright) and one line on the die and the mean."""
+    optics, night = bool(res["optics"]), bool(res["night"])
+    t = Table(("hits that stand", "probability", "exact"), right=("hits that stand", "probability", "exact"),
+              title=f"{res['weapon']} x{res['dice']} at {res['distance']} vs {res['target']} ({res['armour']})"
                     + (" + Optics" if optics else "") + (" at night" if night else ""))
-    t.add_column("hits that stand", justify="right")
-    t.add_column("probability", justify="right")
-    t.add_column("exact", justify="right")
     for k, p in res["hits"].items():
         t.add_row(str(k), f"{100 * p:.3f}%", res["hits_exact"][k])
-    if weapon == "torpedo":
+    if res["weapon"] == "torpedo":
         t.add_row("Sunk", f"{100 * res['p_sunk']:.3f}%", res["p_sunk_exact"])
-    con = Console(highlight=False)
-    con.print(t)
-    con.print(f"each die hits on {res['need']}+ ({100 * res['p_die']:.1f}%); mean {res['mean_hits']:.4f} hits"
-              + ("; lucky hit roll" if res["lucky_hit"] else "")
-              + (f"; submarine evades {100 * res['p_evaded']:.1f}%" if res["p_evaded"] else ""))
+    line = (f"each die hits on {res['need']}+ ({100 * res['p_die']:.1f}%); mean {res['mean_hits']:.4f} hits"
+            + ("; lucky hit roll" if res["lucky_hit"] else "")
+            + (f"; submarine evades {100 * res['p_evaded']:.1f}%" if res["p_evaded"] else ""))
+    return [t, line]

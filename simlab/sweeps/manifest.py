@@ -1,0 +1,55 @@
+"""A sweep directory's ``manifest.json``: its name and the reader every consumer of a sweep uses.
+
+The runner (:mod:`simlab.sweeps.runner`) writes the manifest first (status ``running``) and last
+(``complete``, ``failed`` or ``interrupted``); :mod:`simlab.results`, the analyses and the plots read
+it with :func:`load_manifest`, without importing the runner.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import SweepStateError
+from .store import Store
+
+__all__ = ["MANIFEST", "load_manifest"]
+
+#: the manifest's file name inside a sweep directory
+MANIFEST = "manifest.json"
+
+
+def load_manifest(path: str | Path) -> dict:
+    """The manifest of a sweep directory (a local path or an fsspec URL).
+
+    Raises:
+        SweepStateError: if ``path`` holds no readable manifest.
+    """
+    store = path if isinstance(path, Store) else Store(path)
+    try:
+        man = store.read_json(MANIFEST)
+    except FileNotFoundError:
+        hint = ""
+        d = store.display
+        for summary, what, where in (("tune.json", "a tune", f"its sweep is {d}/played"),
+                                     ("meta.json", "a meta-game", f"its sweep is {d}/sweep"),
+                                     ("compare.json", "a comparison", f"its sweeps are {d}/a and {d}/b")):
+            try:
+                if store.exists(summary):
+                    hint = f"; it holds {what} ({summary}): {where}"
+                    break
+            except OSError:
+                break
+        raise SweepStateError(f"{store.display} is not a sweep directory (no {MANIFEST}){hint}") from None
+    except (OSError, ValueError) as e:
+        raise SweepStateError(f"{store.display}/{MANIFEST}: unreadable manifest ({' '.join(str(e).split())})") from None
+    if not isinstance(man, dict) or "sides" not in man or "cells" not in man:
+        raise SweepStateError(f"{store.display}/{MANIFEST} is not a simlab sweep manifest")
+    sides, cells = man["sides"], man["cells"]
+    ok = (isinstance(sides, list) and sides and all(isinstance(x, str) for x in sides)
+          and isinstance(cells, list)
+          and all(isinstance(c, dict) and type(c.get("cell")) is int and isinstance(c.get("params"), dict)
+                  for c in cells)
+          and isinstance(man.get("grid_options", []), list))
+    if not ok:
+        raise SweepStateError(f"{store.display}/{MANIFEST} is damaged (sides, cells or grid options malformed)")
+    return man
