@@ -44,8 +44,8 @@ from simlab.games.mar_rojo.layout import (
     S_STRESS,
     S_UP,
 )
-from simlab.games.mar_rojo.policies import POLICY_PARAMS
 from simlab.games.mar_rojo.rules import compile_cards, compile_tables
+from simlab.games.mar_rojo.runtime import POLICY_PARAMS
 
 GAME = get_game("mar-rojo")
 

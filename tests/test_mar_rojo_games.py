@@ -24,7 +24,6 @@ from simlab.games.mar_rojo.enums import (
     TYPE_NAMES,
     V_CABO_DE_PALOS,
 )
-from simlab.games.mar_rojo.game import run_games
 from simlab.games.mar_rojo.layout import (
     C_TYPE,
     G_VICTORY,
@@ -37,6 +36,7 @@ from simlab.games.mar_rojo.layout import (
     S_ROW,
     S_STATUS,
 )
+from simlab.games.mar_rojo.runtime import run_games
 from simlab.games.mar_rojo.victory import winner_nb
 from simlab.rng import game_seeds
 
@@ -191,15 +191,15 @@ def test_invariant_checker_must_fail_on_broken_state():
     sqo = np.zeros((2 * MAXC, 3), np.int16)
     arrays = engine.new_game_arrays(setup.pool.shape[0])
     cs, st, g, piles, hands, wk, fw, rng, taken, tmp = arrays
-    from simlab.games.mar_rojo.game import action_deck, build_limits, build_pool_mask
     from simlab.games.mar_rojo.layout import NQ, Q_FIRST, Q_FIRST_OVERRIDE, Q_LENGTH
+    from simlab.games.mar_rojo.runtime import action_deck, build_limits, build_pool_mask
     akind, inc = action_deck(setup.ak, False, False)
     q = np.zeros(NQ, np.int64)
     q[Q_LENGTH] = 0
     q[Q_FIRST] = 1
     q[Q_FIRST_OVERRIDE] = -1
     pols = np.array([1, 1])
-    from simlab.games.mar_rojo.policies import POLICY_PARAMS
+    from simlab.games.mar_rojo.runtime import POLICY_PARAMS
     engine.play_game_nb(np.uint64(5), setup.pool, setup.squads, setup.reinf, build_pool_mask(setup, False, False, 0),
                         build_limits(setup.rt, 0, (0, 0)), np.zeros(2, np.int64), akind, inc, setup.ak, setup.rt,
                         np.ascontiguousarray(POLICY_PARAMS[pols]), pols, q, 1, np.zeros(2, np.int64), cs, st, g,

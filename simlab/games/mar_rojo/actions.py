@@ -60,15 +60,9 @@ from .layout import (
     S_UP,
     V_LAYOUT,
 )
-from .policies import (
-    choose_discover_card_nb,
-    choose_fog_card_nb,
-    choose_mines_target_nb,
-    choose_pending_nb,
-    choose_reinforcement_row_nb,
-    choose_reorg_slot_nb,
-    choose_transfer_victim_nb,
-)
+from .policy_cards import choose_fog_card_nb, choose_mines_target_nb, choose_reorg_slot_nb
+from .policy_combat import choose_discover_card_nb, choose_pending_nb
+from .policy_setup import choose_reinforcement_row_nb, choose_transfer_victim_nb
 
 __all__ = ["apply_specials_nb", "declare_pending_nb", "discover_nb", "fog_nb", "general_quarters_nb", "mines_nb",
            "perform_action_nb", "reorganise_nb", "resolve_pending_nb"]
@@ -164,7 +158,7 @@ def resolve_pending_nb(rt, cs, st, g, side_passive, rng, scr):
 @njit(cache=True, _nrt=False)
 def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1, p2, effect_mode, rng, scr):
     """Carry out one activation of fleet card ``slot`` (Rules 5.1-5.5); the caller has checked it
-    with ``policies.action_legal_nb``.
+    with ``legality.action_legal_nb``.
 
     Args:
         act: enums.ACT_*; p1, p2: its arguments (attack: target slot; move: destination row;

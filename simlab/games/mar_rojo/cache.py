@@ -17,7 +17,8 @@ from ... import kernel_cache
 __all__ = ["KERNEL_MODULES", "refresh_cache", "source_digest"]
 
 KERNEL_MODULES = ("actions", "bench", "build", "combat", "deck", "dice", "engine", "enums", "fleet", "layout",
-                  "policies", "solo", "victory")
+                  "legality", "policy_activation", "policy_cards", "policy_combat", "policy_setup", "policy_value",
+                  "solo", "victory")
 _STAMP = "mar_rojo-kernels.digest"
 _done = False
 

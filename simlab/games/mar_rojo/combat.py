@@ -1,7 +1,7 @@
 """The combat procedure of Mar Rojo, compiled (Rule 5.3.1 steps 1-13, 5.3.2, 5.4, 10.2).
 
 ``attack_nb`` resolves one combat action of an activated fleet card against an enemy card,
-asking the policies (policies.py) for every choice a player makes on the way: the Speed
+asking the policies (policy_combat.py) for every choice a player makes on the way: the Speed
 distance, the weapon (chosen once the combat distance is known), the escort that attacks a
 submarine before its torpedoes, the support and interruption cards, Faccioso, the submarine's
 dive and the discovery after main armament fire.
@@ -91,8 +91,8 @@ from .layout import (
     S_STRESS,
     S_UP,
 )
-from .policies import (
-    can_return_fire_nb,
+from .legality import can_return_fire_nb
+from .policy_combat import (
     choose_distance_nb,
     choose_dive_nb,
     choose_escort_vs_sub_nb,

@@ -3,7 +3,7 @@
 ``play_games_nb`` plays one game per seed: squadron building (9) or the scenario's squadrons
 (8.x), deployment (4, 12.2), the deal, then sub-turns until the drawing has stopped and both
 hands are empty (6), and writes one ``out`` row per game (layout ``O_*``). Every decision is a
-policy's (policies.py, solo.py); every die comes from the game's own stream, seeded by its seed,
+policy's (policy_*.py, solo.py); every die comes from the game's own stream, seeded by its seed,
 so a game's row depends on nothing else.
 
 With ``debug = 1`` the kernel checks its invariants after every sub-turn and every move (every
@@ -26,7 +26,7 @@ from .actions import (
     reorganise_nb,
     resolve_pending_nb,
 )
-from .build import build_squadron_nb, deploy_nb, solo_deploy_nb
+from .build import build_squadron_nb, solo_deploy_nb
 from .combat import uncover_nb
 from .deck import (
     conservation_ok_nb,
@@ -85,6 +85,7 @@ from .layout import (
     G_FIRST,
     G_HAND0_N,
     G_HITS0,
+    G_ILLEGAL,
     G_INTERRUPT_USED,
     G_LENGTH,
     G_LIMIT,
@@ -166,16 +167,10 @@ from .layout import (
     V_STRESS,
     WK_SEEN,
 )
-from .policies import (
-    _class_member_nb,
-    action_legal_nb,
-    choose_activation_nb,
-    choose_play_nb,
-    choose_reveal_nb,
-    choose_scout_rows_nb,
-    effect_restrict_nb,
-    is_mass_activation_nb,
-)
+from .legality import action_legal_nb, class_member_nb, effect_restrict_nb, is_mass_activation_nb
+from .policy_activation import choose_activation_nb
+from .policy_cards import choose_play_nb, choose_scout_rows_nb
+from .policy_setup import choose_reveal_nb, deploy_nb
 from .solo import ai_subturn_nb
 from .victory import merchants_short_nb, score_nb, ships_sunk_nb, winner_nb
 
@@ -262,11 +257,11 @@ def run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, budget,
         if not action_legal_nb(rt, cs, st, g, slot, act, p1, p2, effect_mode):
             if g[G_VIOLATION] == 0:
                 g[G_VIOLATION] = V_ILLEGAL
-                g[52] = slot
-                g[53] = act
-                g[54] = p1
-                g[55] = p2
-                g[56] = effect_mode
+                g[G_ILLEGAL] = slot
+                g[G_ILLEGAL + 1] = act
+                g[G_ILLEGAL + 2] = p1
+                g[G_ILLEGAL + 3] = p2
+                g[G_ILLEGAL + 4] = effect_mode
             break
         if g[G_DEBUG] == 1 and act == ACT_ATTACK and st[slot, S_UP] == 0 and g[G_VIOLATION] == 0:
             g[G_VIOLATION] = V_COVERED_FIRE
@@ -288,7 +283,7 @@ def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode
         base = side * MAXC
         for s in range(base, base + MAXC):
             st[s, S_MASK] = 0
-            if st[s, S_STATUS] == ST_IN_PLAY and _class_member_nb(cs, s, kind):
+            if st[s, S_STATUS] == ST_IN_PLAY and class_member_nb(cs, s, kind):
                 st[s, S_MASK] = rt[R_AIR_ACTS] if kind == K_PLANES else 1
         g[G_RESTRICT] = effect_restrict_nb(kind)
         run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, np.int64(1 << 20), np.bool_(True), rng, scr, wk, fw)
@@ -511,7 +506,7 @@ def play_games_nb(seeds, pool, squads, reinf, avail, lim, builders, akind, inclu
         pool: ``int64[npool, NC]`` fleet cards; squads: ``int64[2, MAXC]`` pool indices of the
             scenario's squadrons (-1 pad); reinf: ``int64[2]`` a reinforcement per side (8.3) or
             -1; avail: ``int8[2, npool]`` cards each side may build with (9, 11); lim:
-            ``int64[2, 8]`` the Rule 9 limits per side; builders: ``int64[2]`` enums.B_*;
+            ``int64[2, NPT]`` the Rule 9 limits per side; builders: ``int64[2]`` enums.B_*;
             akind, included: the action cards' kinds and whether each is used; ak: the action
             kind table; rt: rule tables; pp: ``float64[2, NPP]`` policy parameters; pols:
             ``int64[2]`` policy codes; setup: ``int64[NQ]`` (layout ``Q_*``); debug: 1 to check

@@ -79,7 +79,7 @@ from .layout import (
     S_STATUS,
     S_UP,
 )
-from .policies import covered_in_row_nb
+from .legality import covered_in_row_nb
 
 __all__ = ["ai_action_nb", "ai_subturn_nb"]
 
