@@ -47,6 +47,7 @@ from .enums import (
     AK_RED,
     END_LIMIT,
     END_THE_END,
+    FAM_SOLO,
     K_GENERAL_QUARTERS,
     K_PLANES,
     K_RETREAT,
@@ -56,7 +57,6 @@ from .enums import (
     MODE_ACTIONS,
     MODE_EFFECT,
     MODE_REORG,
-    POL_SOLO,
     SHORT,
     ST_ABSENT,
     ST_IN_PLAY,
@@ -194,7 +194,7 @@ def check_invariants_nb(rt, cs, st, g, piles, hands, wk):
     for s in range(2):
         if g[G_HAND0_N + s] > rt[R_HAND_LIMIT] or g[G_HAND0_N + s] < 0:
             return V_HAND
-        if g[G_POL0 + s] == POL_SOLO and g[G_HAND0_N + s] != 0:
+        if g[G_POL0 + s] == FAM_SOLO and g[G_HAND0_N + s] != 0:
             return V_HAND
     for i in range(NSLOT):
         if st[i, S_STATUS] != ST_IN_PLAY:
@@ -203,7 +203,7 @@ def check_invariants_nb(rt, cs, st, g, piles, hands, wk):
             return V_ROW
         if st[i, S_DMG] >= cs[i, C_HULL] or st[i, S_DMG] < 0:
             return V_DAMAGE
-        if st[i, S_STRESS] < 0 or (g[G_POL0 + i // MAXC] == POL_SOLO and st[i, S_STRESS] != 0):
+        if st[i, S_STRESS] < 0 or (g[G_POL0 + i // MAXC] == FAM_SOLO and st[i, S_STRESS] != 0):
             return V_STRESS
         lim = (rt[R_AIR_ACTS] if cs[i, C_TYPE] == AIRCRAFT else 1) + st[i, S_BONUS]
         if st[i, S_ACTS] > lim:
@@ -308,12 +308,12 @@ def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr
     if hn == 0:
         if can_draw:
             draw_nb(piles, hands, g, akind, side, np.bool_(True), rng)
-            apply_specials_nb(rt, cs, st, g, rng)
+            apply_specials_nb(rt, cs, st, g, pp, rng)
         return
     i, mode = choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, rng, wk, fw)
     if i < 0:
         draw_nb(piles, hands, g, akind, side, np.bool_(True), rng)
-        apply_specials_nb(rt, cs, st, g, rng)
+        apply_specials_nb(rt, cs, st, g, pp, rng)
         return
     kind = akind[play_from_hand_nb(piles, hands, g, side, i)]
     passive = 1 - side
@@ -393,11 +393,11 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
     # the solo AI's manoeuvre (12.2) and deployment (4, 12.2)
     for side in range(2):
         g[G_AI0 + side] = AI_NONE
-        if pols[side] == POL_SOLO:
+        if pols[side] == FAM_SOLO:
             g[G_AI0 + side] = AI_AGGRESSIVE if roll_nb(rng, np.int64(6)) <= rt[R_AI_AGGR_MAX] else AI_PASSIVE
             solo_deploy_nb(rt, cs, st, side, setup[Q_LENGTH], rng, wk[WK_SEEN:WK_SEEN + MAXC])
         else:
-            deploy_nb(cs, st, side, pols[side], rng, wk[WK_SEEN:WK_SEEN + MAXC + 3])
+            deploy_nb(cs, st, side, pols[side], pp, rng, wk[WK_SEEN:WK_SEEN + MAXC + 3])
             if debug == 1 and g[G_VIOLATION] == 0 and not deployment_legal_nb(cs, st, side):
                 g[G_VIOLATION] = V_LAYOUT
     # first player (8.x, 9, 12.2, option)
@@ -412,8 +412,8 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
                 else:
                     e1 += 1
         first = 1 if e1 > e0 else 0
-    if (pols[0] == POL_SOLO) != (pols[1] == POL_SOLO):
-        ai = 0 if pols[0] == POL_SOLO else 1
+    if (pols[0] == FAM_SOLO) != (pols[1] == FAM_SOLO):
+        ai = 0 if pols[0] == FAM_SOLO else 1
         first = ai if g[G_AI0 + ai] == AI_AGGRESSIVE else 1 - ai
     if setup[Q_FIRST_OVERRIDE] >= 0:
         first = setup[Q_FIRST_OVERRIDE]
@@ -421,14 +421,14 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
     # the action deck and the deal (4)
     new_deck_nb(piles, hands, g, akind, included, rng)
     deal_to = wk[WK_SEEN + 64:WK_SEEN + 66]
-    deal_to[0] = 0 if pols[0] == POL_SOLO else 1
-    deal_to[1] = 0 if pols[1] == POL_SOLO else 1
+    deal_to[0] = 0 if pols[0] == FAM_SOLO else 1
+    deal_to[1] = 0 if pols[1] == FAM_SOLO else 1
     deal_nb(piles, hands, g, akind, rt[R_OPENING_HAND], deal_to, rng)
     # the optional initial reveal (4)
     if setup[Q_REVEAL] == 1:
         for k in range(2):
             side = first if k == 0 else 1 - first
-            own, enemy = choose_reveal_nb(cs, st, g, side, rng)
+            own, enemy = choose_reveal_nb(cs, st, g, pp, side, rng)
             if own >= 0:
                 uncover_nb(cs, st, g, own, side)
             if enemy >= 0:
@@ -442,7 +442,7 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
         if g[G_SUBTURN] >= g[G_LIMIT]:
             g[G_END_REASON] = END_LIMIT
             break
-        if g[G_FINAL] == 1 and pols[active] != POL_SOLO and g[G_HAND0_N + active] == 0:
+        if g[G_FINAL] == 1 and pols[active] != FAM_SOLO and g[G_HAND0_N + active] == 0:
             active = 1 - active
             continue
         g[G_ACTIVE] = active
@@ -450,7 +450,7 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
         if g[G_NIGHT] == 1:
             g[G_NIGHT_SUBTURNS] += 1
         _reset_subturn_nb(st, g)
-        if pols[active] == POL_SOLO:
+        if pols[active] == FAM_SOLO:
             ai_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, active, rng, scr)
         else:
             g[G_AI_CAPFOUND0 + 1 - active] = 0

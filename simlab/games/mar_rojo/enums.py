@@ -96,9 +96,10 @@ SPECIAL_NAMES = {"transfer-to-cantabrian-sea": SP_TRANSFER, "navarra-arrives": S
 END_THE_END, END_RETREAT, END_LIMIT = 0, 1, 2
 END_REASONS = ("the_end", "retreat", "limit")
 
-# Policies (scripted players). solo-ai is the Rule 12 artificial intelligence.
-POL_RANDOM, POL_AGGRESSIVE, POL_CAUTIOUS, POL_TORPEDO, POL_SOLO = 0, 1, 2, 3, 4
-POLICY_NAMES = ("random-legal", "aggressive", "cautious", "torpedo-first", "solo-ai")
+# Policy families (policies.toml): the kernel path a side's policy takes, held in g[G_POL0 + side].
+# The named policies (aggressive, cautious, torpedo-first...) are presets of these, with knob values.
+FAM_RANDOM, FAM_GREEDY, FAM_SOLO = 0, 1, 2
+FAMILY_NAMES = ("random-legal", "greedy", "solo-ai")
 
 # Squadron builders (Rule 9).
 B_BALANCED, B_GREEDY, B_RANDOM = 0, 1, 2

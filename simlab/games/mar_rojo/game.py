@@ -35,7 +35,6 @@ from .enums import (
     BUILDER_NAMES,
     END_REASONS,
     LENGTH_NAMES,
-    POLICY_NAMES,
     SIDE_NAMES,
     STATUS_NAMES,
     TYPE_NAMES,
@@ -64,7 +63,7 @@ from .layout import (
     O_WINNER,
     VIOLATION_NAMES,
 )
-from .runtime import load_setup, run_games
+from .runtime import load_setup, preset_names, run_games
 from .scenario import BUILTIN, MarRojoSetup
 
 __all__ = ["GAME", "MarRojo"]
@@ -158,7 +157,7 @@ class MarRojo(Game):
                doc="check the rules' invariants throughout every game (slower; the soak turns it on) and write "
                    "the first one broken in the 'invariant_violation' column"),
     )
-    policies = {"*": POLICY_NAMES}
+    policies = {"*": preset_names()}  # the presets of policies.toml
     default_policies = {"*": "aggressive"}
     scenarios = tuple(BUILTIN)
     default_scenario = "cabo-de-palos"

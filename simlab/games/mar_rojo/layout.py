@@ -137,23 +137,32 @@ VIOLATION_NAMES = ("ok", "deck", "hand", "layout", "row", "damage", "stress", "a
 (V_OK, V_DECK, V_HAND, V_LAYOUT, V_ROW, V_DAMAGE, V_STRESS, V_ACTS, V_REORG, V_COVERED_FIRE,
  V_ILLEGAL) = range(len(VIOLATION_NAMES))
 
-# pp: policy parameters, float64[2, NPP] (one row per side; policies.POLICY_PARAMS fills them)
-PP_DRAW = 0          # play a card only when its value reaches this; otherwise draw
-PP_HOLD = 1          # interruption cards kept in hand for the opponent's sub-turn
-PP_HOLD_VALUE = 2    # value given up by playing a held interruption or support card as actions
-PP_FORWARD = 3       # wish to close the distance (move to shorter rows, uncover)
-PP_RETREAT = 4       # wish to pull badly damaged cards back and cover them
-PP_REORG_AT = 5      # stress level at which a card reorganises
-PP_TORP = 6          # weight of torpedo attacks
-PP_MERCH = 7         # merchants to the short row: 0 never, 1 once drawing has stopped, 2 always
-PP_COVER = 8         # cover badly damaged cards
-PP_STRESS_COST = 9   # value of one stress marker
-PP_UNCOVER = 10      # share of an attack's value that uncovering the card is worth
-PP_MIN_ACT = 11      # least value of an action worth spending an action on
-PP_SUPPORT_MIN = 12  # least share of a target's remaining hull at stake to play Optics
-PP_INTERRUPT_MIN = 13  # least threat (share of the target's remaining hull) to play an interruption
-PP_RETREAT_CARD = 14  # play Retreat as an effect when the game would be won now
-NPP = 16
+# pp: the greedy family's knob vector, float64[2, NPP] (one row per side), in the order of the knobs
+# of [families.greedy] in policies.toml (runtime.py checks the names; see there for the units)
+PP_NAMES = (
+    "draw", "hold", "hold_value", "forward", "retreat", "reorg_at", "torpedo_weight", "merchants", "cover",
+    "stress_cost", "uncover", "min_act", "support_min", "interrupt_min", "retreat_card", "damage_weight", "stake",
+    "stake_cabo_capital", "stake_cabo_merchant", "stake_cabo_escort", "scenario_stakes", "reorg_blocked",
+    "reorg_base", "reorg_step", "uncover_seen", "uncover_blind", "merchant_forward", "merchant_back",
+    "merchant_cover", "retreat_move", "damaged_cover", "close_share", "advance", "advance_torpedo",
+    "advance_short_range", "discover_seen", "discover_blind", "reorg_marker", "reorg_over", "reorg_unblock",
+    "planes_weight", "scout_seen", "scout_blind", "retreat_card_value", "support_hold_share", "hold_cabo",
+    "cabo_hold_value", "small_hand", "small_hand_draw", "flares_min_dice", "reveal_best", "reinforce_back",
+    "deploy_cheap_first", "deploy_back", "deploy_subs_short", "deploy_capital_back", "deploy_torpedo_front",
+)
+(
+    PP_DRAW, PP_HOLD, PP_HOLD_VALUE, PP_FORWARD, PP_RETREAT, PP_REORG_AT, PP_TORP, PP_MERCH, PP_COVER,
+    PP_STRESS_COST, PP_UNCOVER, PP_MIN_ACT, PP_SUPPORT_MIN, PP_INTERRUPT_MIN, PP_RETREAT_CARD, PP_DAMAGE_WEIGHT,
+    PP_STAKE, PP_STAKE_CABO_CAPITAL, PP_STAKE_CABO_MERCHANT, PP_STAKE_CABO_ESCORT, PP_SCENARIO_STAKES,
+    PP_REORG_BLOCKED, PP_REORG_BASE, PP_REORG_STEP, PP_UNCOVER_SEEN, PP_UNCOVER_BLIND, PP_MERCHANT_FORWARD,
+    PP_MERCHANT_BACK, PP_MERCHANT_COVER, PP_RETREAT_MOVE, PP_DAMAGED_COVER, PP_CLOSE_SHARE, PP_ADVANCE,
+    PP_ADVANCE_TORPEDO, PP_ADVANCE_SHORT_RANGE, PP_DISCOVER_SEEN, PP_DISCOVER_BLIND, PP_REORG_MARKER, PP_REORG_OVER,
+    PP_REORG_UNBLOCK, PP_PLANES_WEIGHT, PP_SCOUT_SEEN, PP_SCOUT_BLIND, PP_RETREAT_CARD_VALUE, PP_SUPPORT_HOLD_SHARE,
+    PP_HOLD_CABO, PP_CABO_HOLD_VALUE, PP_SMALL_HAND, PP_SMALL_HAND_DRAW, PP_FLARES_MIN_DICE, PP_REVEAL_BEST,
+    PP_REINFORCE_BACK, PP_DEPLOY_CHEAP_FIRST, PP_DEPLOY_BACK, PP_DEPLOY_SUBS_SHORT, PP_DEPLOY_CAPITAL_BACK,
+    PP_DEPLOY_TORPEDO_FRONT
+) = range(len(PP_NAMES))
+NPP = len(PP_NAMES)
 
 # wk: int64 scratch for one game (kernels index it by these offsets)
 WK_SEEN = 0                  # conservation check: PILE_CAP counters

@@ -24,10 +24,10 @@ from .enums import (
     ACT_REORG,
     ACT_UNCOVER,
     AIRCRAFT,
+    FAM_RANDOM,
     LONG,
     MEDIUM,
     MERCHANT,
-    POL_RANDOM,
     SHORT,
     ST_IN_PLAY,
     SUBMARINE,
@@ -50,14 +50,30 @@ from .layout import (
     G_RESTRICT,
     MAX_CAND,
     MAXC,
+    PP_ADVANCE,
+    PP_ADVANCE_SHORT_RANGE,
+    PP_ADVANCE_TORPEDO,
+    PP_CLOSE_SHARE,
     PP_COVER,
+    PP_DAMAGED_COVER,
+    PP_DISCOVER_BLIND,
+    PP_DISCOVER_SEEN,
     PP_FORWARD,
     PP_MERCH,
+    PP_MERCHANT_BACK,
+    PP_MERCHANT_COVER,
+    PP_MERCHANT_FORWARD,
     PP_MIN_ACT,
     PP_REORG_AT,
+    PP_REORG_BASE,
+    PP_REORG_BLOCKED,
+    PP_REORG_STEP,
     PP_RETREAT,
+    PP_RETREAT_MOVE,
     PP_TORP,
     PP_UNCOVER,
+    PP_UNCOVER_BLIND,
+    PP_UNCOVER_SEEN,
     R_REORG_PER_CARD,
     S_REORG,
     S_ROW,
@@ -112,7 +128,7 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
     can_reorg = stress > 0 and st[s, S_REORG] < rt[R_REORG_PER_CARD]
     if only_reorganise_nb(cs, st, s):
         if can_reorg and restrict < 0:
-            return 1.0, ACT_REORG, -1, -1
+            return pp[side, PP_REORG_BLOCKED], ACT_REORG, -1, -1
         return 0.0, -1, -1, -1
     bv = 0.0
     ba = np.int64(-1)
@@ -130,7 +146,8 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
         v, t = fast_best_target_nb(rt, cs, st, g, pp, fw, side, s, st[s, S_ROW], restrict)
         v = v * pp[side, PP_UNCOVER]
         if t < 0:
-            v = 0.1 * pp[side, PP_FORWARD] if fw[FW_NT] > 0 else 0.03 * pp[side, PP_FORWARD]
+            v = (pp[side, PP_UNCOVER_SEEN] * pp[side, PP_FORWARD] if fw[FW_NT] > 0
+                 else pp[side, PP_UNCOVER_BLIND] * pp[side, PP_FORWARD])
         if v > bv:
             bv = v
             ba = ACT_UNCOVER
@@ -140,7 +157,7 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
     bd = badly_damaged_nb(cs, st, s)
     # reorganise
     if can_reorg and stress >= pp[side, PP_REORG_AT]:
-        v = 0.15 + 0.2 * (stress - 1)
+        v = pp[side, PP_REORG_BASE] + pp[side, PP_REORG_STEP] * (stress - 1)
         if v > bv:
             bv = v
             ba = ACT_REORG
@@ -151,15 +168,15 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
             if r == row or not move_legal_nb(cs, st, s, r):
                 continue
             if fwd:
-                v = 0.6 * (row - r)
+                v = pp[side, PP_MERCHANT_FORWARD] * (row - r)
             else:
-                v = 0.3 * (r - row) * (1.0 + pp[side, PP_RETREAT])
+                v = pp[side, PP_MERCHANT_BACK] * (r - row) * (1.0 + pp[side, PP_RETREAT])
             if v > bv:
                 bv = v
                 ba = ACT_MOVE
                 b1 = r
         if up and pp[side, PP_COVER] > 0 and not fwd:
-            v = 0.2
+            v = pp[side, PP_MERCHANT_COVER]
             if v > bv:
                 bv = v
                 ba = ACT_COVER
@@ -167,13 +184,13 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
     if bd and pp[side, PP_RETREAT] > 0:
         for r in range(row + 1, 3):
             if move_legal_nb(cs, st, s, r):
-                v = 0.25 * pp[side, PP_RETREAT] * (1.0 + cs[s, C_COST]) * (r - row) / 2.0
+                v = pp[side, PP_RETREAT_MOVE] * pp[side, PP_RETREAT] * (1.0 + cs[s, C_COST]) * (r - row) / 2.0
                 if v > bv:
                     bv = v
                     ba = ACT_MOVE
                     b1 = r
         if up and pp[side, PP_COVER] > 0:
-            v = 0.2 * (1.0 + cs[s, C_COST])
+            v = pp[side, PP_DAMAGED_COVER] * (1.0 + cs[s, C_COST])
             if v > bv:
                 bv = v
                 ba = ACT_COVER
@@ -183,12 +200,13 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
             if r == row or not move_legal_nb(cs, st, s, r):
                 continue
             v, t = fast_best_target_nb(rt, cs, st, g, pp, fw, side, s, np.int64(r), np.int64(-1))
-            v = 0.5 * v * pp[side, PP_FORWARD]
+            v = pp[side, PP_CLOSE_SHARE] * v * pp[side, PP_FORWARD]
             if t < 0 and r < row:
                 torp = printed_value_nb(cs, s, np.int64(W_TORPEDO)) > 0
-                v = (0.06 + (0.06 if torp else 0.0) * pp[side, PP_TORP]) * pp[side, PP_FORWARD]
+                v = ((pp[side, PP_ADVANCE] + (pp[side, PP_ADVANCE_TORPEDO] if torp else 0.0) * pp[side, PP_TORP])
+                     * pp[side, PP_FORWARD])
                 if t_s == SUBMARINE or t_s == AIRCRAFT:
-                    v += 0.05
+                    v += pp[side, PP_ADVANCE_SHORT_RANGE]
             if v > bv:
                 bv = v
                 ba = ACT_MOVE
@@ -198,7 +216,7 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
         cs_ = np.int64(fw[FW_COV])
         cm = np.int64(fw[FW_COV + 1])
         cl = np.int64(fw[FW_COV + 2])
-        base = 0.12 if fw[FW_NT] > 0 else 0.3
+        base = pp[side, PP_DISCOVER_SEEN] if fw[FW_NT] > 0 else pp[side, PP_DISCOVER_BLIND]
         k = (cs_ if cs_ < 2 else 2)
         r1 = SHORT
         r2 = SHORT if cs_ >= 2 else -1
@@ -231,7 +249,7 @@ def choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk, fw):
     random-legal: uniform among the legal activations and stopping. Greedy policies: the best
     card action (``card_best_nb``) if worth at least ``PP_MIN_ACT``."""
     pol = g[G_POL0 + side]
-    if pol == POL_RANDOM:
+    if pol == FAM_RANDOM:
         n = legal_actions_nb(rt, cs, st, g, side, effect_mode, wk[WK_CAND:], np.int64(MAX_CAND))
         k = roll_nb(rng, n + 1) - 1
         if k == n:
@@ -242,7 +260,7 @@ def choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk, fw):
     reuse = g[G_CB_OK] == 1 and not effect_mode and g[G_RESTRICT] < 0
     g[G_CB_OK] = 0
     if not reuse:
-        prep_eval_nb(rt, cs, st, g, side, fw)
+        prep_eval_nb(rt, cs, st, g, pp, side, fw)
     best = pp[side, PP_MIN_ACT]
     bs = np.int64(-1)
     ba = np.int64(-1)

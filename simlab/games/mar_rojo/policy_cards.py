@@ -25,6 +25,7 @@ from .enums import (
     AK_TYPE,
     AT_INTERRUPTION,
     AT_SUPPORT,
+    FAM_RANDOM,
     K_CABO_PALOS,
     K_GENERAL_QUARTERS,
     K_OPTICS,
@@ -34,8 +35,6 @@ from .enums import (
     MODE_ACTIONS,
     MODE_EFFECT,
     MODE_REORG,
-    POL_RANDOM,
-    POL_TORPEDO,
     SHORT,
     ST_IN_PLAY,
 )
@@ -54,10 +53,22 @@ from .layout import (
     G_HAND0_N,
     G_POL0,
     MAXC,
+    PP_CABO_HOLD_VALUE,
     PP_DRAW,
     PP_HOLD,
+    PP_HOLD_CABO,
     PP_HOLD_VALUE,
+    PP_PLANES_WEIGHT,
+    PP_REORG_MARKER,
+    PP_REORG_OVER,
+    PP_REORG_UNBLOCK,
     PP_RETREAT_CARD,
+    PP_RETREAT_CARD_VALUE,
+    PP_SCOUT_BLIND,
+    PP_SCOUT_SEEN,
+    PP_SMALL_HAND,
+    PP_SMALL_HAND_DRAW,
+    PP_SUPPORT_HOLD_SHARE,
     R_REORG_PER_CARD,
     S_REORG,
     S_ROW,
@@ -86,7 +97,7 @@ __all__ = ["reorg_value_nb", "winning_now_nb", "effect_value_nb", "top_sum_nb", 
 
 
 @njit(cache=True, _nrt=False)
-def reorg_value_nb(rt, cs, st, side, amount, per_card):
+def reorg_value_nb(rt, cs, st, pp, side, amount, per_card):
     """Value of removing up to ``amount`` stress markers, at most ``per_card`` from one card."""
     v = 0.0
     left = amount
@@ -105,9 +116,9 @@ def reorg_value_nb(rt, cs, st, side, amount, per_card):
         if k > 0:
             # markers beyond the first cost dice; one above hull blocks the card
             over = st[s, S_STRESS] - 1
-            v += 0.12 * k + 0.1 * (over if over < k else k)
+            v += pp[side, PP_REORG_MARKER] * k + pp[side, PP_REORG_OVER] * (over if over < k else k)
             if st[s, S_STRESS] > cs[s, C_HULL]:
-                v += 0.5
+                v += pp[side, PP_REORG_UNBLOCK]
             left -= k
     return v
 
@@ -134,18 +145,18 @@ def effect_value_nb(rt, cs, st, g, ak, pp, fw, side, kind, vals):
                     bv, bt = fast_best_target_nb(rt, cs, st, g, pp, fw, side, s, st[s, S_ROW], restrict)
                     v += bv
             else:
-                v += vals[s - base] * (1.5 if kind == K_PLANES else 1.0)
+                v += vals[s - base] * (pp[side, PP_PLANES_WEIGHT] if kind == K_PLANES else 1.0)
         return v
     if kind == K_GENERAL_QUARTERS:
-        return reorg_value_nb(rt, cs, st, side, np.int64(1000), rt[R_REORG_PER_CARD])
+        return reorg_value_nb(rt, cs, st, pp, side, np.int64(1000), rt[R_REORG_PER_CARD])
     if kind == K_SCOUT:
         enemy = 1 - side
         c = covered_in_row_nb(st, enemy, np.int64(0)) + covered_in_row_nb(st, enemy, np.int64(1)) + covered_in_row_nb(st, enemy, np.int64(2))
         k = c if c < 2 else 2
-        return (0.15 if fw[FW_NT] > 0 else 0.35) * k
+        return (pp[side, PP_SCOUT_SEEN] if fw[FW_NT] > 0 else pp[side, PP_SCOUT_BLIND]) * k
     if kind == K_RETREAT:
         if pp[side, PP_RETREAT_CARD] > 0 and winning_now_nb(cs, st, g, side):
-            return 3.0
+            return pp[side, PP_RETREAT_CARD_VALUE]
         return -1.0
     return -1.0
 
@@ -186,7 +197,7 @@ def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, r
     """
     hn = g[G_HAND0_N + side]
     pol = g[G_POL0 + side]
-    if pol == POL_RANDOM:
+    if pol == FAM_RANDOM:
         # uniform over: draw (if allowed) and every legal (card, mode)
         n = np.int64(0)
         if can_draw:
@@ -204,7 +215,7 @@ def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, r
         j = roll_nb(rng, n) - 1
         return wk[WK_CAND + 2 * j], wk[WK_CAND + 2 * j + 1]
     # greedy: each card's best single action now
-    prep_eval_nb(rt, cs, st, g, side, fw)
+    prep_eval_nb(rt, cs, st, g, pp, side, fw)
     base = side * MAXC
     vals = fw[FW_VALS:FW_VALS + MAXC]
     for s in range(base, base + MAXC):
@@ -227,15 +238,15 @@ def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, r
         if typ == AT_INTERRUPTION and held <= pp[side, PP_HOLD]:
             keep = pp[side, PP_HOLD_VALUE]
         elif typ == AT_SUPPORT and (k == K_OPTICS or (k == K_CABO_PALOS and ak[k, AK_SIDE] == side)):
-            keep = 0.5 * pp[side, PP_HOLD_VALUE]
-            if pol == POL_TORPEDO and k == K_CABO_PALOS:
-                keep = 0.8
+            keep = pp[side, PP_SUPPORT_HOLD_SHARE] * pp[side, PP_HOLD_VALUE]
+            if pp[side, PP_HOLD_CABO] > 0 and k == K_CABO_PALOS:
+                keep = pp[side, PP_CABO_HOLD_VALUE]
         va = top_sum_nb(vals, np.int64(MAXC), ak[k, AK_RED], fw[FW_TMP:]) - keep
         if va > best:
             best = va
             bi = i
             bm = MODE_ACTIONS
-        vr = reorg_value_nb(rt, cs, st, side, ak[k, AK_BLUE], rt[R_REORG_PER_CARD]) - keep
+        vr = reorg_value_nb(rt, cs, st, pp, side, ak[k, AK_BLUE], rt[R_REORG_PER_CARD]) - keep
         if vr > best:
             best = vr
             bi = i
@@ -248,8 +259,8 @@ def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, r
                 bm = MODE_EFFECT
     if can_draw:
         thr = pp[side, PP_DRAW]
-        if hn <= 2:
-            thr *= 0.5
+        if hn <= pp[side, PP_SMALL_HAND]:
+            thr *= pp[side, PP_SMALL_HAND_DRAW]
         if best < thr:
             return -1, 0
     return bi, bm
@@ -277,7 +288,7 @@ def choose_scout_rows_nb(st, g, side, rng):
     """Rows of the (up to two) cards the Scout effect discovers (-1: none)."""
     enemy = 1 - side
     pol = g[G_POL0 + side]
-    if pol == POL_RANDOM:
+    if pol == FAM_RANDOM:
         r1 = roll_nb(rng, np.int64(3)) - 1
         r2 = roll_nb(rng, np.int64(4)) - 2
         return r1, r2
@@ -302,7 +313,7 @@ def choose_fog_card_nb(cs, st, g, side, rng):
     first, then the most valuable; random-legal any or stop."""
     pol = g[G_POL0 + side]
     base = side * MAXC
-    if pol == POL_RANDOM:
+    if pol == FAM_RANDOM:
         n = np.int64(1)
         pick = np.int64(-1)
         for s in range(base, base + MAXC):
@@ -336,7 +347,7 @@ def choose_mines_target_nb(cs, st, g, side_passive, rng):
         if st[s, S_STATUS] != ST_IN_PLAY or st[s, S_ROW] != SHORT or cs[s, C_TYPE] == AIRCRAFT:
             continue
         n += 1
-        if pol == POL_RANDOM:
+        if pol == FAM_RANDOM:
             if roll_nb(rng, n) == 1:
                 best = s
             continue

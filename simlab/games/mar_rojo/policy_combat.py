@@ -23,6 +23,8 @@ from .enums import (
     AK_SIDE,
     CAPITAL,
     DESTROYER,
+    FAM_RANDOM,
+    FAM_SOLO,
     K_CABO_PALOS,
     K_COLLATERAL,
     K_FACCIOSO,
@@ -34,8 +36,6 @@ from .enums import (
     K_SURPRISE,
     MERCHANT,
     MODE_REORG,
-    POL_RANDOM,
-    POL_SOLO,
     SHORT,
     ST_IN_PLAY,
     W_ASW,
@@ -63,6 +63,7 @@ from .layout import (
     G_RESTRICT,
     MAXC,
     PP_COVER,
+    PP_FLARES_MIN_DICE,
     PP_INTERRUPT_MIN,
     PP_SUPPORT_MIN,
     R_OPTICS,
@@ -92,7 +93,7 @@ def choose_distance_nb(rt, cs, st, g, pp, chooser_side, active_side, a, t, rng):
     if r1 == r2:
         return r1
     pol = g[G_POL0 + chooser_side]
-    if pol == POL_RANDOM:
+    if pol == FAM_RANDOM:
         return r1 if roll_nb(rng, np.int64(2)) == 1 else r2
     w1, v1 = best_weapon_at_nb(rt, cs, st, g, pp, active_side, a, t, r1, g[G_RESTRICT], np.int64(0))
     w2, v2 = best_weapon_at_nb(rt, cs, st, g, pp, active_side, a, t, r2, g[G_RESTRICT], np.int64(0))
@@ -111,7 +112,7 @@ def choose_weapon_nb(rt, cs, st, g, pp, side, a, t, d, restrict, rng):
     limits it to one weapon). The solo AI fires the weapon with the most dice, escorts torpedoes
     at capital ships (12.4.2)."""
     pol = g[G_POL0 + side]
-    if pol == POL_RANDOM:
+    if pol == FAM_RANDOM:
         n = np.int64(0)
         pick = np.int64(-1)
         for w in range(7):
@@ -120,7 +121,7 @@ def choose_weapon_nb(rt, cs, st, g, pp, side, a, t, d, restrict, rng):
                 if roll_nb(rng, n) == 1:
                     pick = w
         return pick
-    if pol == POL_SOLO:
+    if pol == FAM_SOLO:
         if is_escort_nb(cs[a, C_TYPE]) and cs[t, C_TYPE] == CAPITAL and (restrict < 0 or restrict == W_TORPEDO):
             if weapon_usable_nb(cs, a, t, np.int64(W_TORPEDO)) and weapon_reaches_nb(np.int64(W_TORPEDO), d):
                 return W_TORPEDO
@@ -151,7 +152,7 @@ def choose_support_nb(rt, cs, st, g, hands, akind, ak, pp, side, a, t, w, d, rng
     none). Legal: at night only Flares (10.2); on a torpedo attack only Cabo Palos (step 5);
     otherwise Optics. One-side cards only by their side."""
     pol = g[G_POL0 + side]
-    if pol == POL_SOLO:
+    if pol == FAM_SOLO:
         return -1
     night = g[G_NIGHT] == 1
     idx = np.int64(-1)
@@ -165,7 +166,7 @@ def choose_support_nb(rt, cs, st, g, hands, akind, ak, pp, side, a, t, w, d, rng
         idx = _find_in_hand_nb(hands, g, akind, side, np.int64(K_OPTICS))
     if idx < 0:
         return -1
-    if pol == POL_RANDOM:
+    if pol == FAM_RANDOM:
         return idx if roll_nb(rng, np.int64(2)) == 1 else -1
     k = akind[hands[side, idx]]
     if k == K_CABO_PALOS:
@@ -173,7 +174,7 @@ def choose_support_nb(rt, cs, st, g, hands, akind, ak, pp, side, a, t, w, d, rng
     rem = cs[t, C_HULL] - st[t, S_DMG]
     dmg = expected_damage_nb(rt, cs, st, g, a, t, w, d, rt[R_OPTICS] if k == K_OPTICS else 0)
     if k == K_FLARES:
-        return idx if weapon_dice_nb(cs, st, a, w) >= 2 else -1
+        return idx if weapon_dice_nb(cs, st, a, w) >= pp[side, PP_FLARES_MIN_DICE] else -1
     tt = cs[t, C_TYPE]
     if tt == CAPITAL or tt == MERCHANT or dmg >= pp[side, PP_SUPPORT_MIN] * rem or g[G_FINAL] == 1:
         return idx
@@ -210,7 +211,7 @@ def choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, side_passive, a,
     if g[G_INTERRUPT_USED] == 1:
         return -1
     pol = g[G_POL0 + side_passive]
-    if pol == POL_SOLO:
+    if pol == FAM_SOLO:
         return -1
     hn = g[G_HAND0_N + side_passive]
     ism = np.int64(-1)
@@ -228,7 +229,7 @@ def choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, side_passive, a,
             ico = i
     if ism < 0 and isu < 0 and ico < 0:
         return -1
-    if pol == POL_RANDOM:
+    if pol == FAM_RANDOM:
         if roll_nb(rng, np.int64(2)) == 1:
             return -1
         n = np.int64(0)
@@ -261,12 +262,12 @@ def choose_faccioso_nb(rt, cs, st, g, hands, akind, pp, side_passive, t, hits, r
     if side_passive != 0 or g[G_INTERRUPT_USED] == 1 or hits <= 0:
         return -1
     pol = g[G_POL0 + side_passive]
-    if pol == POL_SOLO:
+    if pol == FAM_SOLO:
         return -1
     idx = _find_in_hand_nb(hands, g, akind, side_passive, np.int64(K_FACCIOSO))
     if idx < 0:
         return -1
-    if pol == POL_RANDOM:
+    if pol == FAM_RANDOM:
         return idx if roll_nb(rng, np.int64(2)) == 1 else -1
     tt = cs[t, C_TYPE]
     rem = cs[t, C_HULL] - st[t, S_DMG]
@@ -282,13 +283,13 @@ def choose_pending_nb(cs, st, g, hands, akind, ak, pp, side_passive, mode, rng):
     if g[G_INTERRUPT_USED] == 1:
         return -1
     pol = g[G_POL0 + side_passive]
-    if pol == POL_SOLO:
+    if pol == FAM_SOLO:
         return -1
     im = _find_in_hand_nb(hands, g, akind, side_passive, np.int64(K_MINES))
     ifo = _find_in_hand_nb(hands, g, akind, side_passive, np.int64(K_FOG))
     if im < 0 and ifo < 0:
         return -1
-    if pol == POL_RANDOM:
+    if pol == FAM_RANDOM:
         if roll_nb(rng, np.int64(3)) != 1:
             return -1
         if im >= 0 and ifo >= 0:
@@ -332,7 +333,7 @@ def choose_escort_vs_sub_nb(rt, cs, st, g, side_passive, sub, rng):
         if only_reorganise_nb(cs, st, s):
             continue
         n += 1
-        if pol == POL_RANDOM:
+        if pol == FAM_RANDOM:
             if roll_nb(rng, n) == 1:
                 best = s
             continue
@@ -340,7 +341,7 @@ def choose_escort_vs_sub_nb(rt, cs, st, g, side_passive, sub, rng):
         if dice > bd:
             bd = dice
             best = s
-    if pol == POL_RANDOM and best >= 0 and roll_nb(rng, np.int64(2)) == 1:
+    if pol == FAM_RANDOM and best >= 0 and roll_nb(rng, np.int64(2)) == 1:
         return -1
     return best
 
@@ -349,7 +350,7 @@ def choose_escort_vs_sub_nb(rt, cs, st, g, side_passive, sub, rng):
 def choose_dive_nb(g, side, rng):
     """Step 13 (5.3.1): cover the submarine after its torpedo attack (the AI always does, 12.4.2)."""
     pol = g[G_POL0 + side]
-    if pol == POL_RANDOM:
+    if pol == FAM_RANDOM:
         return roll_nb(rng, np.int64(2)) == 1
     return True
 
@@ -374,7 +375,7 @@ def choose_main_discovery_nb(cs, st, g, side_passive, rng):
     the firer's (slot, -1: none). Greedy policies and the AI turn up one of the firer's covered
     cards, nearest row first; random-legal picks any covered card of either side or none."""
     pol = g[G_POL0 + side_passive]
-    if pol == POL_RANDOM:
+    if pol == FAM_RANDOM:
         n = np.int64(1)
         pick = np.int64(-1)
         for s in range(2 * MAXC):

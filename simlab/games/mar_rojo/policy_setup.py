@@ -19,17 +19,16 @@ from .build import row_sizes_nb
 from .enums import (
     AIRCRAFT,
     CAPITAL,
+    FAM_GREEDY,
+    FAM_RANDOM,
+    FAM_SOLO,
     LONG,
     MEDIUM,
     MERCHANT,
-    POL_AGGRESSIVE,
-    POL_CAUTIOUS,
-    POL_RANDOM,
-    POL_SOLO,
-    POL_TORPEDO,
     SHORT,
     ST_IN_PLAY,
     SUBMARINE,
+    W_TORPEDO,
 )
 from .fleet import (
     is_escort_nb,
@@ -42,6 +41,13 @@ from .layout import (
     C_TYPE,
     G_POL0,
     MAXC,
+    PP_DEPLOY_BACK,
+    PP_DEPLOY_CAPITAL_BACK,
+    PP_DEPLOY_CHEAP_FIRST,
+    PP_DEPLOY_SUBS_SHORT,
+    PP_DEPLOY_TORPEDO_FRONT,
+    PP_REINFORCE_BACK,
+    PP_REVEAL_BEST,
     S_ROW,
     S_STATUS,
     S_UP,
@@ -64,7 +70,7 @@ def choose_transfer_victim_nb(cs, st, g, rng):
         if st[s, S_STATUS] != ST_IN_PLAY or cs[s, C_TYPE] == AIRCRAFT:
             continue
         n += 1
-        if pol == POL_RANDOM:
+        if pol == FAM_RANDOM:
             if roll_nb(rng, n) == 1:
                 best = s
             continue
@@ -76,19 +82,19 @@ def choose_transfer_victim_nb(cs, st, g, rng):
 
 
 @njit(cache=True, _nrt=False)
-def choose_reveal_nb(cs, st, g, side, rng):
+def choose_reveal_nb(cs, st, g, pp, side, rng):
     """The optional initial reveal (Rule 4): ``(own, enemy)``: one own card of the short row and
     one enemy card of any row to turn face up (-1: none)."""
     pol = g[G_POL0 + side]
     own = np.int64(-1)
     base = side * MAXC
-    if pol == POL_RANDOM or pol == POL_SOLO:
+    if pol == FAM_RANDOM or pol == FAM_SOLO:
         own = random_covered_nb(st, side, np.int64(SHORT), rng)
     else:
         bv = np.int64(-1)
         for s in range(base, base + MAXC):
             if st[s, S_STATUS] == ST_IN_PLAY and st[s, S_UP] == 0 and st[s, S_ROW] == SHORT:
-                v = cs[s, C_COST] if pol == POL_AGGRESSIVE or pol == POL_TORPEDO else 10 - cs[s, C_COST]
+                v = cs[s, C_COST] if pp[side, PP_REVEAL_BEST] > 0 else 10 - cs[s, C_COST]
                 if v > bv:
                     bv = v
                     own = s
@@ -99,7 +105,7 @@ def choose_reveal_nb(cs, st, g, side, rng):
 
 
 @njit(cache=True, _nrt=False)
-def choose_reinforcement_row_nb(cs, st, g, side, slot, rng):
+def choose_reinforcement_row_nb(cs, st, g, pp, side, slot, rng):
     """8.3 The Navarra: the row it is deployed in "at any legal position": the row that keeps the
     layout's spread smallest, preferring medium (aggressive) or long (cautious); the short row
     only when Rule 4 allows a capital ship there."""
@@ -117,9 +123,9 @@ def choose_reinforcement_row_nb(cs, st, g, side, slot, rng):
         if r == SHORT and esc_air > 0 and cs[slot, C_TYPE] != AIRCRAFT and not is_escort_nb(cs[slot, C_TYPE]):
             continue
         v = spread_nb(c0 + (r == 0), c1 + (r == 1), c2 + (r == 2)) * 10
-        if pol == POL_RANDOM:
+        if pol == FAM_RANDOM:
             v += roll_nb(rng, np.int64(5))
-        elif pol == POL_CAUTIOUS:
+        elif pol == FAM_GREEDY and pp[side, PP_REINFORCE_BACK] > 0:
             v += 2 - r
         else:
             v += 0 if r == MEDIUM else 1
@@ -130,24 +136,30 @@ def choose_reinforcement_row_nb(cs, st, g, side, slot, rng):
 
 
 @njit(cache=True, _nrt=False)
-def _deploy_key_nb(cs, s, pol, rng):
-    """Order in which a policy hands out positions (larger first)."""
-    if pol == POL_RANDOM:
+def _deploy_key_nb(cs, s, pol, pp, side, rng):
+    """Order in which a policy hands out positions (larger first): random-legal at random; greedy
+    by cost (dearest first, or cheapest with ``deploy_cheap_first``), torpedo carriers first with
+    ``deploy_torpedo_front``, ties at random."""
+    if pol == FAM_RANDOM:
         return roll_nb(rng, np.int64(1000))
-    if pol == POL_CAUTIOUS:
-        return 100 - cs[s, C_COST] * 10 + roll_nb(rng, np.int64(5))
-    if pol == POL_TORPEDO:
-        return cs[s, C_COST] * 10 + (100 if printed_value_nb(cs, s, np.int64(2)) > 0 else 0) + roll_nb(rng, np.int64(5))
-    return cs[s, C_COST] * 10 + roll_nb(rng, np.int64(5))
+    if pp[side, PP_DEPLOY_CHEAP_FIRST] > 0:
+        k = 100 - cs[s, C_COST] * 10
+    else:
+        k = cs[s, C_COST] * 10
+    if pp[side, PP_DEPLOY_TORPEDO_FRONT] > 0 and printed_value_nb(cs, s, np.int64(W_TORPEDO)) > 0:
+        k += 100
+    return k + roll_nb(rng, np.int64(5))
 
 
 @njit(cache=True, _nrt=False)
-def deploy_nb(cs, st, side, pol, rng, key):
+def deploy_nb(cs, st, side, pol, pp, rng, key):
     """Deploy a squadron face down in three rows (Rule 4): a legal split; merchants in the long
-    row; only escorts and aircraft in the short row unless none is left. Aggressive and
-    torpedo-first put the extra cards short then medium and their best escorts up front;
-    cautious long then medium, its cheapest escorts up front and capital ships at the back;
-    random-legal chooses at random. ``key`` is ``int64[MAXC + 3]`` scratch."""
+    row; only escorts and aircraft in the short row unless none is left. ``pol`` is the side's
+    family (enums.FAM_*): random-legal chooses at random; greedy puts the extra cards short then
+    medium (long then medium with ``deploy_back``), hands out the short row by ``_deploy_key_nb``
+    with submarines first among the non-escorts (``deploy_subs_short``), and sends capital ships
+    to the long row first with ``deploy_capital_back`` (the cautious preset sets all of these).
+    ``key`` is ``int64[MAXC + 3]`` scratch."""
     base = side * MAXC
     n = np.int64(0)
     nm = np.int64(0)
@@ -156,12 +168,12 @@ def deploy_nb(cs, st, side, pol, rng, key):
             n += 1
             if cs[s, C_TYPE] == MERCHANT:
                 nm += 1
-            key[s - base] = _deploy_key_nb(cs, s, pol, rng)
+            key[s - base] = _deploy_key_nb(cs, s, pol, pp, side, rng)
             st[s, S_ROW] = -1
             st[s, S_UP] = 0
-    if pol == POL_CAUTIOUS:
+    if pol == FAM_GREEDY and pp[side, PP_DEPLOY_BACK] > 0:
         f1, f2 = LONG, MEDIUM
-    elif pol == POL_RANDOM:
+    elif pol == FAM_RANDOM:
         f1 = roll_nb(rng, np.int64(3)) - 1
         f2 = (f1 + roll_nb(rng, np.int64(2))) % 3
     else:
@@ -191,7 +203,7 @@ def deploy_nb(cs, st, side, pol, rng, key):
                 if phase == 0 and not (is_escort_nb(t) or t == AIRCRAFT):
                     continue
                 k = key[s - base]
-                if phase == 1 and t == SUBMARINE and pol != POL_CAUTIOUS:
+                if phase == 1 and t == SUBMARINE and (pol != FAM_GREEDY or pp[side, PP_DEPLOY_SUBS_SHORT] > 0):
                     k += 10000
                 if k > bk:
                     bk = k
@@ -201,7 +213,7 @@ def deploy_nb(cs, st, side, pol, rng, key):
             st[bs, S_ROW] = SHORT
             left[0] -= 1
     # the rest: capital ships and submarines to medium (aggressive) or long (cautious)
-    back_first = pol == POL_CAUTIOUS
+    back_first = pol == FAM_GREEDY and pp[side, PP_DEPLOY_CAPITAL_BACK] > 0
     while True:
         bs = np.int64(-1)
         bk = -(1 << 40)
@@ -215,7 +227,7 @@ def deploy_nb(cs, st, side, pol, rng, key):
         if bs < 0:
             break
         t = cs[bs, C_TYPE]
-        if pol == POL_RANDOM:
+        if pol == FAM_RANDOM:
             r = roll_nb(rng, np.int64(2))
             r = MEDIUM if (r == 1 and left[1] > 0) or left[2] == 0 else LONG
         elif t == SUBMARINE or t == AIRCRAFT:

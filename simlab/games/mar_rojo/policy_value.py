@@ -67,6 +67,12 @@ from .layout import (
     G_NIGHT,
     G_VICTORY,
     MAXC,
+    PP_DAMAGE_WEIGHT,
+    PP_SCENARIO_STAKES,
+    PP_STAKE,
+    PP_STAKE_CABO_CAPITAL,
+    PP_STAKE_CABO_ESCORT,
+    PP_STAKE_CABO_MERCHANT,
     PP_STRESS_COST,
     PP_TORP,
     R_ESCORT_TORP_SAVE,
@@ -147,22 +153,23 @@ def expected_damage_nb(rt, cs, st, g, a, t, w, d, bonus):
 
 
 @njit(cache=True, _nrt=False)
-def target_value_nb(cs, g, side, t):
+def target_value_nb(cs, g, pp, side, t):
     """What sinking card ``t`` is worth to ``side``: its cost + 1, plus the scenario's stake
-    (capital ships and merchants score in 7, 8.2, 8.3; 8.1 is won by the Republican sinking a
-    capital ship, or a merchant and an escort)."""
+    (capital ships and merchants score in 7, 8.2, 8.3: knob ``stake``; 8.1 is won by the
+    Republican sinking a capital ship, or a merchant and an escort: the ``stake_cabo_*`` knobs,
+    with ``scenario_stakes`` = 1)."""
     tt = cs[t, C_TYPE]
     v = 1.0 + cs[t, C_COST]
-    if g[G_VICTORY] == V_CABO_DE_PALOS:
+    if g[G_VICTORY] == V_CABO_DE_PALOS and pp[side, PP_SCENARIO_STAKES] > 0:
         if side == 1:
             if tt == CAPITAL:
-                v += 6.0
+                v += pp[side, PP_STAKE_CABO_CAPITAL]
             elif tt == MERCHANT:
-                v += 3.0
+                v += pp[side, PP_STAKE_CABO_MERCHANT]
             elif is_escort_nb(tt):
-                v += 1.5
+                v += pp[side, PP_STAKE_CABO_ESCORT]
     elif tt == CAPITAL or tt == MERCHANT:
-        v += 4.0
+        v += pp[side, PP_STAKE]
     return v
 
 
@@ -174,7 +181,7 @@ def shot_value_nb(rt, cs, st, g, pp, side, a, t, w, d, bonus):
     share = dmg / rem if rem > 0 else 1.0
     if share > 1.0:
         share = 1.0
-    v = target_value_nb(cs, g, side, t) * share + 0.25 * dmg
+    v = target_value_nb(cs, g, pp, side, t) * share + pp[side, PP_DAMAGE_WEIGHT] * dmg
     if w == W_TORPEDO:
         v *= pp[side, PP_TORP]
     stress = 1 + (rt[R_MAIN_EXTRA] if w == W_MAIN else 0)
@@ -220,7 +227,7 @@ def attack_value_nb(rt, cs, st, g, pp, side, a, t, restrict):
 
 
 @njit(cache=True, _nrt=False)
-def prep_eval_nb(rt, cs, st, g, side, fw):
+def prep_eval_nb(rt, cs, st, g, pp, side, fw):
     """Fill the evaluation scratch ``fw`` (layout ``FW_*``) for ``side``'s decisions now: its
     cards' dice per weapon, the enemy cards that can be targeted with their value, remaining
     hull, save and torpedo factors, the covered enemy cards per row, and the hit chances."""
@@ -252,7 +259,7 @@ def prep_eval_nb(rt, cs, st, g, side, fw):
             continue
         fw[FW_TLIST + nt] = t
         nt += 1
-        fw[FW_TV + j] = target_value_nb(cs, g, side, t)
+        fw[FW_TV + j] = target_value_nb(cs, g, pp, side, t)
         fw[FW_REM + j] = cs[t, C_HULL] - st[t, S_DMG]
         fw[FW_SAVEF + j] = save_factor_nb(rt, cs, t)
         fw[FW_TORPF + j] = torpedo_hit_value_nb(rt, cs, st, t)
@@ -283,7 +290,7 @@ def fast_shot_nb(rt, cs, g, pp, fw, side, a, t, w, d):
     share = dmg / rem if rem > 0 else 1.0
     if share > 1.0:
         share = 1.0
-    v = fw[FW_TV + jt] * share + 0.25 * dmg
+    v = fw[FW_TV + jt] * share + pp[side, PP_DAMAGE_WEIGHT] * dmg
     if w == W_TORPEDO:
         v *= pp[side, PP_TORP]
     stress = 1 + (rt[R_MAIN_EXTRA] if w == W_MAIN else np.int64(0))

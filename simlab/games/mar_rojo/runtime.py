@@ -1,12 +1,13 @@
 """What ``game.py`` runs a batch with: the scenario from the data pack, the arrays of one batch
-(the action deck, the pools and Rule 9 limits, the policies' codes and knob vectors) and the
-kernel call (Rules 2, 4, 9, 11).
+(the action deck, the pools and Rule 9 limits, the policies' family codes and knob rows from
+``policies.toml``) and the kernel call (Rules 2, 4, 9, 11).
 
 The façade (``game.py``) imports this module; nothing here imports the façade.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import numpy as np
 
 from ...datapack import DataPack
 from ...errors import ScenarioError
+from ..policy import Policy, PolicyBook, load_policy_book
 from .cache import refresh_cache
 from .engine import play_games_nb
 from .enums import (
@@ -26,11 +28,9 @@ from .enums import (
     BUILDER_NAMES,
     F_NEUTRAL,
     FACTION_SIDE,
+    FAM_GREEDY,
+    FAMILY_NAMES,
     LENGTH_NAMES,
-    POL_AGGRESSIVE,
-    POL_CAUTIOUS,
-    POL_TORPEDO,
-    POLICY_NAMES,
     SIDE_NAMES,
 )
 from .layout import (
@@ -43,21 +43,8 @@ from .layout import (
     NPT,
     NQ,
     NSLOT,
-    PP_COVER,
-    PP_DRAW,
-    PP_FORWARD,
-    PP_HOLD,
-    PP_HOLD_VALUE,
-    PP_INTERRUPT_MIN,
-    PP_MERCH,
-    PP_MIN_ACT,
-    PP_REORG_AT,
-    PP_RETREAT,
+    PP_NAMES,
     PP_RETREAT_CARD,
-    PP_STRESS_COST,
-    PP_SUPPORT_MIN,
-    PP_TORP,
-    PP_UNCOVER,
     PT_POINTS,
     Q_BUILD,
     Q_FIRST,
@@ -71,27 +58,87 @@ from .layout import (
 )
 from .scenario import BUILTIN, MarRojoSetup, parse_scenario, read_scenario_file
 
-__all__ = ["POLICY_PARAMS", "action_deck", "build_limits", "build_pool_mask", "feasible", "load_setup", "run_games"]
+__all__ = ["POLICY_FILE", "action_deck", "build_limits", "build_pool_mask", "feasible", "load_setup", "pack_policies",
+           "policy_book", "preset_names", "resolve_policy", "run_games", "unscripted_row"]
 
-#: the parameters of the greedy policies (layout PP_* columns), by policy code; random-legal and
-#: solo-ai rows are unused.
-POLICY_PARAMS = np.zeros((5, NPP), dtype=np.float64)
-for _p, _vals in (
-    (POL_AGGRESSIVE, {PP_DRAW: 0.35, PP_HOLD: 0, PP_HOLD_VALUE: 0.0, PP_FORWARD: 1.0, PP_RETREAT: 0.0,
-                      PP_REORG_AT: 3, PP_TORP: 1.0, PP_MERCH: 2, PP_COVER: 0, PP_STRESS_COST: 0.04,
-                      PP_UNCOVER: 0.9, PP_MIN_ACT: 0.02, PP_SUPPORT_MIN: 0.25, PP_INTERRUPT_MIN: 0.3,
-                      PP_RETREAT_CARD: 1}),
-    (POL_CAUTIOUS, {PP_DRAW: 0.8, PP_HOLD: 2, PP_HOLD_VALUE: 0.6, PP_FORWARD: 0.0, PP_RETREAT: 1.0,
-                    PP_REORG_AT: 2, PP_TORP: 1.0, PP_MERCH: 1, PP_COVER: 1, PP_STRESS_COST: 0.15,
-                    PP_UNCOVER: 0.6, PP_MIN_ACT: 0.08, PP_SUPPORT_MIN: 0.5, PP_INTERRUPT_MIN: 0.15,
-                    PP_RETREAT_CARD: 1}),
-    (POL_TORPEDO, {PP_DRAW: 0.5, PP_HOLD: 1, PP_HOLD_VALUE: 0.3, PP_FORWARD: 0.6, PP_RETREAT: 0.3,
-                   PP_REORG_AT: 3, PP_TORP: 2.0, PP_MERCH: 1, PP_COVER: 0, PP_STRESS_COST: 0.08,
-                   PP_UNCOVER: 0.9, PP_MIN_ACT: 0.03, PP_SUPPORT_MIN: 0.35, PP_INTERRUPT_MIN: 0.3,
-                   PP_RETREAT_CARD: 1}),
-):
-    for _k, _v in _vals.items():
-        POLICY_PARAMS[_p, _k] = _v
+POLICY_FILE = Path(__file__).parent / "policies.toml"
+
+
+@functools.lru_cache(maxsize=1)
+def policy_book() -> PolicyBook:
+    """Mar Rojo's families and presets (``policies.toml``), checked against the kernels' layout.
+
+    Raises:
+        ValueError: if the families are not ``enums.FAMILY_NAMES`` or the greedy family's knobs are
+            not ``layout.PP_NAMES`` in that order (a programming error, not user input).
+    """
+    book = load_policy_book(POLICY_FILE)
+    if set(book.families) != set(FAMILY_NAMES):
+        raise ValueError(f"policies.toml: families {tuple(book.families)}, the kernels know {FAMILY_NAMES}")
+    knobs = tuple(k.name for k in book.families["greedy"].knobs)
+    if knobs != PP_NAMES:
+        raise ValueError(f"policies.toml: the greedy knobs {knobs} are not layout.PP_NAMES {PP_NAMES}")
+    return book
+
+
+def preset_names() -> tuple[str, ...]:
+    """The named policies, in ``policies.toml`` order."""
+    return tuple(policy_book().presets)
+
+
+def resolve_policy(side: str, policy: str | Policy) -> Policy:
+    """A side's policy as a :class:`Policy`: as given, or a preset name resolved with its defaults.
+
+    Raises:
+        SpecError: an unknown preset.
+    """
+    if isinstance(policy, Policy):
+        return policy
+    return policy_book().resolve(side, str(policy))
+
+
+@functools.lru_cache(maxsize=1)
+def unscripted_row() -> np.ndarray:
+    """``float64[NPP]``: the knob row packed for a side whose family has no knobs (random-legal,
+    solo-ai). Only a greedy opponent reads it, when it values that side's shot to choose a Speed
+    distance (``policy_combat.choose_distance_nb``, which scores with the attacker's row). It holds
+    what those rows held before policies were data: 0 for the first fifteen knobs (``draw`` ..
+    ``retreat_card``: torpedo weight and stress cost 0) and the greedy defaults for the others
+    (stakes, damage weight: the literals they replace)."""
+    fam = policy_book().families["greedy"]
+    row = np.asarray([float(k.default) for k in fam.knobs], dtype=np.float64)
+    row[:PP_RETREAT_CARD + 1] = 0.0
+    row.setflags(write=False)
+    return row
+
+
+def pack_policies(policies: Mapping[str, str | Policy]) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' view of both sides' policies.
+
+    Args:
+        policies: ``{side: preset name or Policy}`` for both sides.
+
+    Returns:
+        ``(pols, pp)``: ``int64[2]`` family codes (``enums.FAM_*``) and ``float64[2, NPP]`` knob
+        rows (layout ``PP_*``; see :func:`unscripted_row` for the families without knobs).
+
+    Raises:
+        SpecError: an unknown preset; ValueError: a Policy of a family the kernels do not know.
+    """
+    pols = np.zeros(2, dtype=np.int64)
+    pp = np.zeros((2, NPP), dtype=np.float64)
+    for s, side in enumerate(SIDE_NAMES):
+        pol = resolve_policy(side, policies[side])
+        if pol.family not in FAMILY_NAMES:
+            raise ValueError(f"mar-rojo: unknown policy family {pol.family!r} (families: {', '.join(FAMILY_NAMES)})")
+        pols[s] = FAMILY_NAMES.index(pol.family)
+        if pols[s] == FAM_GREEDY:
+            if tuple(k for k, _ in pol.knobs) != PP_NAMES:
+                raise ValueError(f"mar-rojo: policy {pol.name} does not carry the greedy knobs in layout order")
+            pp[s] = pol.vector()
+        else:
+            pp[s] = unscripted_row()
+    return pols, pp
 
 
 def action_deck(ak: np.ndarray, night: bool, optional: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -178,12 +225,13 @@ def feasible(pool: np.ndarray, avail: np.ndarray, lim: np.ndarray) -> bool:
     return total >= lim[0] and spent <= lim[2]
 
 
-def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping[str, str], seeds: np.ndarray,
+def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping[str, str | Policy], seeds: np.ndarray,
               debug: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Play one game per seed with the compiled kernel.
 
     Args:
-        setup: the scenario payload; options: resolved options; policies: ``{side: policy}``;
+        setup: the scenario payload; options: resolved options; policies: ``{side: preset name or
+            Policy}`` (see :func:`pack_policies`);
         seeds: ``uint64[n]``; debug: check invariants throughout (slower).
 
     Returns:
@@ -206,8 +254,7 @@ def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping
                     f"allowed (year {options['build_year'] or 'any'}, {lim[s, PT_POINTS]} points)")
     builders = np.asarray([BUILDER_NAMES.index(options["builder_nationalist"]),
                            BUILDER_NAMES.index(options["builder_republican"])], dtype=np.int64)
-    pols = np.asarray([POLICY_NAMES.index(policies[s]) for s in SIDE_NAMES], dtype=np.int64)
-    pp = np.ascontiguousarray(POLICY_PARAMS[pols])
+    pols, pp = pack_policies(policies)
     q = np.zeros(NQ, dtype=np.int64)
     q[Q_VICTORY] = setup.victory
     q[Q_MPTS0] = setup.merchant_points[0]
