@@ -39,6 +39,14 @@ from .layout import (
     C_COST,
     C_TYPE,
     MAXC,
+    PT_AIRSUB_MAX,
+    PT_AIRSUB_MIN,
+    PT_CAP_MAX,
+    PT_CAP_MIN,
+    PT_CARDS_MAX,
+    PT_CARDS_MIN,
+    PT_MERCHANTS,
+    PT_POINTS,
     RT_SOLO,
     S_ROW,
     S_STATUS,
@@ -67,9 +75,9 @@ def _cheapest_completion_nb(pool, avail, taken, cnt, lim, tmp):
 
     ``cnt[4]``: cards per category so far; ``lim`` = (cards_min, cards_max, points, cap_min,
     cap_max, merchants, as_min, as_max)."""
-    need_cap = lim[3] - cnt[CAT_CAP]
-    need_mer = lim[5] - cnt[CAT_MER]
-    need_as = lim[6] - cnt[CAT_AS]
+    need_cap = lim[PT_CAP_MIN] - cnt[CAT_CAP]
+    need_mer = lim[PT_MERCHANTS] - cnt[CAT_MER]
+    need_as = lim[PT_AIRSUB_MIN] - cnt[CAT_AS]
     if need_cap < 0:
         need_cap = np.int64(0)
     if need_as < 0:
@@ -96,12 +104,12 @@ def _cheapest_completion_nb(pool, avail, taken, cnt, lim, tmp):
             tmp[bi] = 1
             cost += bc
             total += 1
-    if total > lim[1]:
+    if total > lim[PT_CARDS_MAX]:
         return -1
     # reach cards_min with the cheapest cards any category may still take
-    room_cap = lim[4] - cnt[CAT_CAP] - need_cap
-    room_as = lim[7] - cnt[CAT_AS] - need_as
-    while total < lim[0]:
+    room_cap = lim[PT_CAP_MAX] - cnt[CAT_CAP] - need_cap
+    room_as = lim[PT_AIRSUB_MAX] - cnt[CAT_AS] - need_as
+    while total < lim[PT_CARDS_MIN]:
         bi = np.int64(-1)
         bc = 1 << 30
         for i in range(n):
@@ -133,22 +141,22 @@ def _can_add_nb(pool, avail, taken, cnt, spent, lim, i, tmp):
         return False
     c = _cat_nb(pool[i, C_TYPE])
     total = cnt[0] + cnt[1] + cnt[2] + cnt[3]
-    if total >= lim[1]:
+    if total >= lim[PT_CARDS_MAX]:
         return False
-    if c == CAT_CAP and cnt[CAT_CAP] >= lim[4]:
+    if c == CAT_CAP and cnt[CAT_CAP] >= lim[PT_CAP_MAX]:
         return False
-    if c == CAT_MER and cnt[CAT_MER] >= lim[5]:
+    if c == CAT_MER and cnt[CAT_MER] >= lim[PT_MERCHANTS]:
         return False
-    if c == CAT_AS and cnt[CAT_AS] >= lim[7]:
+    if c == CAT_AS and cnt[CAT_AS] >= lim[PT_AIRSUB_MAX]:
         return False
-    if spent + pool[i, C_COST] > lim[2]:
+    if spent + pool[i, C_COST] > lim[PT_POINTS]:
         return False
     taken[i] = 1
     cnt[c] += 1
     rest = _cheapest_completion_nb(pool, avail, taken, cnt, lim, tmp)
     cnt[c] -= 1
     taken[i] = 0
-    return rest >= 0 and spent + pool[i, C_COST] + rest <= lim[2]
+    return rest >= 0 and spent + pool[i, C_COST] + rest <= lim[PT_POINTS]
 
 
 @njit(cache=True, _nrt=False)
@@ -176,9 +184,9 @@ def build_squadron_nb(pool, avail, lim, builder, out, rng, taken, tmp):
         return -1
     stop_random = False
     for _step in range(MAXC):
-        if k >= MAXC or k >= lim[1]:
+        if k >= MAXC or k >= lim[PT_CARDS_MAX]:
             break
-        minimums = cnt[CAT_MER] >= lim[5] and cnt[CAT_CAP] >= lim[3] and cnt[CAT_AS] >= lim[6] and k >= lim[0]
+        minimums = cnt[CAT_MER] >= lim[PT_MERCHANTS] and cnt[CAT_CAP] >= lim[PT_CAP_MIN] and cnt[CAT_AS] >= lim[PT_AIRSUB_MIN] and k >= lim[PT_CARDS_MIN]
         if builder == B_RANDOM and minimums:
             if roll_nb(rng, np.int64(10)) <= 3:
                 stop_random = True
@@ -187,21 +195,21 @@ def build_squadron_nb(pool, avail, lim, builder, out, rng, taken, tmp):
         # the category wanted next
         want = np.int64(-1)
         if builder == B_BALANCED:
-            mid_as = (lim[6] + lim[7] + 1) // 2
-            if cnt[CAT_MER] < lim[5]:
+            mid_as = (lim[PT_AIRSUB_MIN] + lim[PT_AIRSUB_MAX] + 1) // 2
+            if cnt[CAT_MER] < lim[PT_MERCHANTS]:
                 want = CAT_MER
-            elif cnt[CAT_CAP] < lim[3]:
+            elif cnt[CAT_CAP] < lim[PT_CAP_MIN]:
                 want = CAT_CAP
             elif cnt[CAT_AS] < mid_as:
                 want = CAT_AS
             else:
                 want = CAT_ESC
         elif builder == B_GREEDY:
-            if cnt[CAT_MER] < lim[5]:
+            if cnt[CAT_MER] < lim[PT_MERCHANTS]:
                 want = CAT_MER
-            elif cnt[CAT_CAP] < lim[4]:
+            elif cnt[CAT_CAP] < lim[PT_CAP_MAX]:
                 want = CAT_CAP
-            elif cnt[CAT_AS] < lim[7]:
+            elif cnt[CAT_AS] < lim[PT_AIRSUB_MAX]:
                 want = CAT_AS
             else:
                 want = CAT_ESC
@@ -238,7 +246,7 @@ def build_squadron_nb(pool, avail, lim, builder, out, rng, taken, tmp):
         spent += pool[best, C_COST]
         out[k] = best
         k += 1
-    if cnt[CAT_MER] != lim[5] or cnt[CAT_CAP] < lim[3] or cnt[CAT_AS] < lim[6] or k < lim[0]:
+    if cnt[CAT_MER] != lim[PT_MERCHANTS] or cnt[CAT_CAP] < lim[PT_CAP_MIN] or cnt[CAT_AS] < lim[PT_AIRSUB_MIN] or k < lim[PT_CARDS_MIN]:
         return -1
     for j in range(k, MAXC):
         out[j] = -1

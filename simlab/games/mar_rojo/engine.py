@@ -57,6 +57,7 @@ from .enums import (
     MODE_ACTIONS,
     MODE_EFFECT,
     MODE_REORG,
+    NTYPES,
     SHORT,
     ST_ABSENT,
     ST_IN_PLAY,
@@ -470,7 +471,7 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
         base = side * MAXC
         for s in range(base, base + MAXC):
             if st[s, S_STATUS] == ST_SUNK:
-                out[O_SUNK0 + 6 * side + cs[s, C_TYPE]] += 1
+                out[O_SUNK0 + NTYPES * side + cs[s, C_TYPE]] += 1
     out[O_SUBTURNS] = g[G_SUBTURN]
     out[O_TURNS] = (g[G_SUBTURN] + 1) // 2
     out[O_END_REASON] = g[G_END_REASON] if g[G_FINAL] == 1 or g[G_END_REASON] == END_LIMIT else END_THE_END

@@ -35,6 +35,7 @@ from .enums import (
     BUILDER_NAMES,
     END_REASONS,
     LENGTH_NAMES,
+    NTYPES,
     SIDE_NAMES,
     STATUS_NAMES,
     TYPE_NAMES,
@@ -88,7 +89,7 @@ def _columns(setup: MarRojoSetup, out: np.ndarray, sq: np.ndarray, card_events: 
         cols[f"merchants_short_{side}"] = out[:, O_MSHORT0 + s].astype(np.int8)
         cols[f"ships_sunk_by_{side}"] = out[:, O_SHIPS_SUNK0 + s].astype(np.int8)
         for t, tn in enumerate(TYPE_NAMES):
-            cols[f"sunk_{side}_{tn}"] = out[:, O_SUNK0 + 6 * s + t].astype(np.int8)
+            cols[f"sunk_{side}_{tn}"] = out[:, O_SUNK0 + NTYPES * s + t].astype(np.int8)
         cols[f"ai_{side}"] = out[:, O_AI0 + s].astype(np.int8)
         cols[f"squadron_points_{side}"] = out[:, O_POINTS0 + s].astype(np.int16)
         cols[f"squadron_cards_{side}"] = out[:, O_CARDS0 + s].astype(np.int8)

@@ -175,7 +175,7 @@ NWK = WK_CAND + 4 * MAX_CAND
 # out: one row of int32 per game (engine.play_games_nb); game.py turns them into columns
 O_WINNER, O_SCORE0, O_SCORE1, O_TURNS, O_SUBTURNS, O_DRAWN0, O_DRAWN1, O_END_REASON = 0, 1, 2, 3, 4, 5, 6, 7
 O_MSHORT0, O_MSHORT1 = 8, 9
-O_SUNK0 = 10          # O_SUNK0 + 6 * side + type: cards of ``side`` sunk, by type (enums.TYPE_NAMES)
+O_SUNK0 = 10          # O_SUNK0 + NTYPES (6) * side + type: cards of ``side`` sunk, by type (enums.TYPE_NAMES)
 O_REMOVED = 22
 O_FIRST, O_AI0, O_AI1 = 23, 24, 25
 O_POINTS0, O_POINTS1, O_CARDS0, O_CARDS1 = 26, 27, 28, 29

@@ -45,6 +45,12 @@ from .layout import (
     NSLOT,
     PP_NAMES,
     PP_RETREAT_CARD,
+    PT_AIRSUB_MAX,
+    PT_AIRSUB_MIN,
+    PT_CAP_MAX,
+    PT_CAP_MIN,
+    PT_CARDS_MIN,
+    PT_MERCHANTS,
     PT_POINTS,
     Q_BUILD,
     Q_FIRST,
@@ -202,7 +208,7 @@ def feasible(pool: np.ndarray, avail: np.ndarray, lim: np.ndarray) -> bool:
     used = np.zeros(len(pool), bool)
     total = 0
     spent = 0
-    for c, k in ((0, lim[3]), (1, lim[5]), (2, lim[6])):
+    for c, k in ((0, lim[PT_CAP_MIN]), (1, lim[PT_MERCHANTS]), (2, lim[PT_AIRSUB_MIN])):
         idx = [i for i in np.argsort(cost, kind="stable") if avail[i] and cat[i] == c]
         if len(idx) < k:
             return False
@@ -210,11 +216,11 @@ def feasible(pool: np.ndarray, avail: np.ndarray, lim: np.ndarray) -> bool:
             used[i] = True
             spent += int(cost[i])
             total += 1
-    if lim[5] > 0 and sum(1 for i in range(len(pool)) if avail[i] and cat[i] == 1) < lim[5]:
+    if lim[PT_MERCHANTS] > 0 and sum(1 for i in range(len(pool)) if avail[i] and cat[i] == 1) < lim[PT_MERCHANTS]:
         return False
-    room = {0: lim[4] - lim[3], 2: lim[7] - lim[6], 3: 10**6}
+    room = {0: lim[PT_CAP_MAX] - lim[PT_CAP_MIN], 2: lim[PT_AIRSUB_MAX] - lim[PT_AIRSUB_MIN], 3: 10**6}
     for i in np.argsort(cost, kind="stable"):
-        if total >= lim[0]:
+        if total >= lim[PT_CARDS_MIN]:
             break
         if used[i] or not avail[i] or cat[i] == 1 or room[int(cat[i])] <= 0:
             continue
@@ -222,7 +228,7 @@ def feasible(pool: np.ndarray, avail: np.ndarray, lim: np.ndarray) -> bool:
         used[i] = True
         spent += int(cost[i])
         total += 1
-    return total >= lim[0] and spent <= lim[2]
+    return total >= lim[PT_CARDS_MIN] and spent <= lim[PT_POINTS]
 
 
 def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping[str, str | Policy], seeds: np.ndarray,
