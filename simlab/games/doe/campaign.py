@@ -29,6 +29,7 @@ from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ...rng import game_seeds
 from ..base import Batch, Game, Option, Scenario
+from ..policy import policy_names
 from . import campaign_layout as lay
 from . import rules
 from .enums import END_REASONS as BATTLE_END_REASONS
@@ -288,6 +289,7 @@ class DawnOfEmpire(Game):
             PolicyError: if a policy hands in an illegal plan (a bug, reported with its turn).
         """
         data: CampaignData = scenario.payload
+        policies = policy_names(self.policies_of(scenario.sides, policies))
         raw = run_campaigns(data, options, policies, seeds)
         cols = games_columns(raw["G"], int(data.rules["victory_vp"]))
         ev = battles_columns(raw["battles"])
@@ -399,7 +401,7 @@ def bench_cases(game: DawnOfEmpire, quick: bool = False) -> list[dict]:
     n = 2_000 if quick else 20_000
     sc = game.load_scenario("standard")
     opts = game.resolve_options({})
-    pols = game.resolve_policies(SIDES, {})
+    pols = policy_names(game.resolve_policies(SIDES, {}))
     seeds = game_seeds(2024, 1, 0, n)
     probe = run_campaigns(sc.payload, opts, pols, seeds[: min(n, 2000)])
     dice_per_game = float(probe["G"][:, lay.G_DRAWS].mean())
