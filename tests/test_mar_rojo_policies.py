@@ -100,3 +100,15 @@ def test_record_widths_come_from_the_names():
     assert g_slots[-1] < layout.NG and len(set(g_slots)) == len(g_slots)
     o_slots = sorted(v for k, v in vars(layout).items() if k.startswith("O_") and isinstance(v, int))
     assert o_slots[-1] == layout.NOUT - 1
+
+
+def test_a_knob_set_through_play_batch_changes_play():
+    sc = GAME.load_scenario("cabo-de-palos")
+    opts = GAME.resolve_options({})
+    seeds = game_seeds(3, 9, 0, 40)
+    base = GAME.play_batch(sc, opts, {"nationalist": "aggressive", "republican": "aggressive"}, seeds)
+    pols = GAME.resolve_policies(SIDES, {}, {"republican": {"forward": 0.0, "draw": 5.0}})
+    other = GAME.play_batch(sc, opts, pols, seeds)
+    same = GAME.play_batch(sc, opts, GAME.resolve_policies(SIDES, {}), seeds)
+    assert all((base.games[c] == same.games[c]).all() for c in base.games)
+    assert any((base.games[c] != other.games[c]).any() for c in base.games)

@@ -29,7 +29,6 @@ import numpy as np
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
-from ..policy import policy_names
 from . import rules
 from .enums import (
     AI_MODE_NAMES,
@@ -65,7 +64,7 @@ from .layout import (
     O_WINNER,
     VIOLATION_NAMES,
 )
-from .runtime import load_setup, preset_names, run_games
+from .runtime import POLICY_FILE, load_setup, run_games
 from .scenario import BUILTIN, MarRojoSetup
 
 __all__ = ["GAME", "MarRojo"]
@@ -159,7 +158,8 @@ class MarRojo(Game):
                doc="check the rules' invariants throughout every game (slower; the soak turns it on) and write "
                    "the first one broken in the 'invariant_violation' column"),
     )
-    policies = {"*": preset_names()}  # the presets of policies.toml
+    #: families, knobs and presets (the policy lists derive from its presets)
+    policy_file = POLICY_FILE
     default_policies = {"*": "aggressive"}
     scenarios = tuple(BUILTIN)
     default_scenario = "cabo-de-palos"
@@ -187,7 +187,7 @@ class MarRojo(Game):
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
         """Play one game per seed (see the module docstring for the columns)."""
         setup: MarRojoSetup = scenario.payload
-        policies = policy_names(self.policies_of(scenario.sides, policies))
+        policies = self.policies_of(scenario.sides, policies)  # {side: Policy}; runtime packs the knob rows
         check = bool(options.get("check_invariants", False))
         out, sq = run_games(setup, options, policies, seeds, debug=check)
         if (out[:, O_BUILD_FAIL] != 0).any():
