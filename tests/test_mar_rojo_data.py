@@ -10,7 +10,7 @@ from simlab.cli import main
 from simlab.errors import DataPackError, ScenarioError
 from simlab.games import get_game
 from simlab.games.mar_rojo.enums import ACTION_NAMES, LENGTH_NAMES, SIDE_NAMES
-from simlab.games.mar_rojo.game import _feasible, build_limits, build_pool_mask
+from simlab.games.mar_rojo.runtime import build_limits, build_pool_mask, feasible
 from simlab.games.mar_rojo.scenario import parse_scenario
 
 GAME = get_game("mar-rojo")
@@ -72,7 +72,7 @@ def test_costs_fit_the_points_table(pack, length):
     lim = build_limits(setup.rt, LENGTH_NAMES.index(length), (0, 0))
     avail = build_pool_mask(setup, False, False, 0)
     for s in range(2):
-        assert _feasible(setup.pool, avail[s], lim[s]), (SIDE_NAMES[s], length)
+        assert feasible(setup.pool, avail[s], lim[s]), (SIDE_NAMES[s], length)
     # and the single dearest capital ship leaves room for the rest of a short squadron
     assert setup.pool[:, 14].max() <= lim[0, 2] - 4
 
@@ -81,8 +81,8 @@ def test_feasibility_helper_must_fail_on_a_tiny_budget(pack):
     setup = GAME.load_scenario("points-built", pack).payload
     lim = build_limits(setup.rt, 0, (3, 3))
     avail = build_pool_mask(setup, False, False, 0)
-    assert not _feasible(setup.pool, avail[0], lim[0])
-    assert not _feasible(setup.pool, np.zeros_like(avail[0]), build_limits(setup.rt, 0, (0, 0))[0])
+    assert not feasible(setup.pool, avail[0], lim[0])
+    assert not feasible(setup.pool, np.zeros_like(avail[0]), build_limits(setup.rt, 0, (0, 0))[0])
 
 
 @pytest.mark.parametrize("doc,fragment", [

@@ -29,7 +29,6 @@ from simlab.games.mar_rojo.enums import (
     K_RETREAT,
     K_THE_END,
 )
-from simlab.games.mar_rojo.game import action_deck
 from simlab.games.mar_rojo.layout import (
     G_DECK_N,
     G_DISC_N,
@@ -50,6 +49,7 @@ from simlab.games.mar_rojo.layout import (
     PILE_CAP,
 )
 from simlab.games.mar_rojo.rules import compile_tables
+from simlab.games.mar_rojo.runtime import action_deck
 
 GAME = get_game("mar-rojo")
 

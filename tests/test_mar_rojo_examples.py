@@ -15,8 +15,8 @@ from simlab.games.mar_rojo import engine
 from simlab.games.mar_rojo.combat import attack_nb, fire_hits_nb
 from simlab.games.mar_rojo.dice import d6_nb, lucky_hit_nb, script, torpedo_effect_nb
 from simlab.games.mar_rojo.enums import (
+    FAM_GREEDY,
     MEDIUM,
-    POL_AGGRESSIVE,
     SHORT,
     ST_IN_PLAY,
     ST_SUNK,
@@ -44,8 +44,8 @@ from simlab.games.mar_rojo.layout import (
     S_STRESS,
     S_UP,
 )
-from simlab.games.mar_rojo.policies import POLICY_PARAMS
 from simlab.games.mar_rojo.rules import compile_cards, compile_tables
+from simlab.games.mar_rojo.runtime import pack_policies
 
 GAME = get_game("mar-rojo")
 
@@ -70,8 +70,8 @@ def _arrays(view, nat: list[str], rep: list[str]):
         cs[MAXC + j] = pool[len(nat) + j]
         st[MAXC + j, S_STATUS] = ST_IN_PLAY
         slots[n] = MAXC + j
-    g[G_POL0] = POL_AGGRESSIVE
-    g[G_POL0 + 1] = POL_AGGRESSIVE
+    g[G_POL0] = FAM_GREEDY
+    g[G_POL0 + 1] = FAM_GREEDY
     g[G_RESTRICT] = -1
     return cs, st, g, piles, hands, rng, slots
 
@@ -153,7 +153,7 @@ def test_example_5_5_lepanto_torpedo_sinks_velasco(tables):
     assert weapon_dice_nb(cs, st, lep, W_TORPEDO) == 1
     g[G_RESTRICT] = W_TORPEDO  # the example's player chose a torpedo attack
     akind = np.zeros(1, np.int64)
-    pp = np.ascontiguousarray(POLICY_PARAMS[[POL_AGGRESSIVE, POL_AGGRESSIVE]])
+    _, pp = pack_policies({"nationalist": "aggressive", "republican": "aggressive"})
     scr = script([5, 4, 5])
     w = attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, lep, vel, rng, scr)
     assert w == W_TORPEDO
@@ -182,7 +182,7 @@ def test_example_5_5_ciscar_optics_saved_by_teruel(tables):
     hands[1, 0] = 0
     g[G_HAND0_N + 1] = 1
     g[G_NCARDS] = 1
-    pp = np.ascontiguousarray(POLICY_PARAMS[[POL_AGGRESSIVE, POL_AGGRESSIVE]])
+    _, pp = pack_policies({"nationalist": "aggressive", "republican": "aggressive"})
     scr = script([2, 3, 3, 5, 6])
     w = attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, cis, ter, rng, scr)
     assert ACTION_NAMES[K_OPTICS] == "Optics"

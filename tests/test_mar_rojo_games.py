@@ -16,7 +16,6 @@ from simlab.games.mar_rojo.enums import (
     LONG,
     MEDIUM,
     MERCHANT,
-    POLICY_NAMES,
     SHORT,
     ST_IN_PLAY,
     ST_REMOVED,
@@ -24,7 +23,6 @@ from simlab.games.mar_rojo.enums import (
     TYPE_NAMES,
     V_CABO_DE_PALOS,
 )
-from simlab.games.mar_rojo.game import run_games
 from simlab.games.mar_rojo.layout import (
     C_TYPE,
     G_VICTORY,
@@ -37,6 +35,7 @@ from simlab.games.mar_rojo.layout import (
     S_ROW,
     S_STATUS,
 )
+from simlab.games.mar_rojo.runtime import pack_policies, preset_names, run_games
 from simlab.games.mar_rojo.victory import winner_nb
 from simlab.rng import game_seeds
 
@@ -62,7 +61,7 @@ def _play(scenario, opts, pols, seeds):
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
-@pytest.mark.parametrize("policy", POLICY_NAMES)
+@pytest.mark.parametrize("policy", preset_names())
 def test_games_keep_every_invariant(scenario, policy):
     _play(scenario, {}, {"nationalist": policy, "republican": policy}, game_seeds(2024, 7, 0, 60))
 
@@ -191,18 +190,17 @@ def test_invariant_checker_must_fail_on_broken_state():
     sqo = np.zeros((2 * MAXC, 3), np.int16)
     arrays = engine.new_game_arrays(setup.pool.shape[0])
     cs, st, g, piles, hands, wk, fw, rng, taken, tmp = arrays
-    from simlab.games.mar_rojo.game import action_deck, build_limits, build_pool_mask
     from simlab.games.mar_rojo.layout import NQ, Q_FIRST, Q_FIRST_OVERRIDE, Q_LENGTH
+    from simlab.games.mar_rojo.runtime import action_deck, build_limits, build_pool_mask
     akind, inc = action_deck(setup.ak, False, False)
     q = np.zeros(NQ, np.int64)
     q[Q_LENGTH] = 0
     q[Q_FIRST] = 1
     q[Q_FIRST_OVERRIDE] = -1
-    pols = np.array([1, 1])
-    from simlab.games.mar_rojo.policies import POLICY_PARAMS
+    pols, pp = pack_policies({"nationalist": "aggressive", "republican": "aggressive"})
     engine.play_game_nb(np.uint64(5), setup.pool, setup.squads, setup.reinf, build_pool_mask(setup, False, False, 0),
                         build_limits(setup.rt, 0, (0, 0)), np.zeros(2, np.int64), akind, inc, setup.ak, setup.rt,
-                        np.ascontiguousarray(POLICY_PARAMS[pols]), pols, q, 1, np.zeros(2, np.int64), cs, st, g,
+                        pp, pols, q, 1, np.zeros(2, np.int64), cs, st, g,
                         piles, hands, wk, fw, rng, taken, tmp, out, sqo)
     assert out[O_VIOLATION] == 0
     assert engine.check_invariants_nb(setup.rt, cs, st, g, piles, hands, wk) == 0

@@ -22,9 +22,9 @@ from .enums import (
     ACT_MOVE,
     ACT_REORG,
     ACT_UNCOVER,
+    FAM_SOLO,
     K_MINES,
     LONG,
-    POL_SOLO,
     SP_NAVARRA,
     SP_TRANSFER,
     ST_IN_PLAY,
@@ -60,15 +60,9 @@ from .layout import (
     S_UP,
     V_LAYOUT,
 )
-from .policies import (
-    choose_discover_card_nb,
-    choose_fog_card_nb,
-    choose_mines_target_nb,
-    choose_pending_nb,
-    choose_reinforcement_row_nb,
-    choose_reorg_slot_nb,
-    choose_transfer_victim_nb,
-)
+from .policy_cards import choose_fog_card_nb, choose_mines_target_nb, choose_reorg_slot_nb
+from .policy_combat import choose_discover_card_nb, choose_pending_nb
+from .policy_setup import choose_reinforcement_row_nb, choose_transfer_victim_nb
 
 __all__ = ["apply_specials_nb", "declare_pending_nb", "discover_nb", "fog_nb", "general_quarters_nb", "mines_nb",
            "perform_action_nb", "reorganise_nb", "resolve_pending_nb"]
@@ -141,7 +135,7 @@ def fog_nb(rt, cs, st, g, side_passive, rng):
 @njit(cache=True, _nrt=False)
 def declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, side_passive, mode, rng):
     """Rule 5 step 4: the passive player may declare Mines or Fog, resolved after the action card."""
-    if g[G_POL0 + side_passive] == POL_SOLO:
+    if g[G_POL0 + side_passive] == FAM_SOLO:
         return
     j = choose_pending_nb(cs, st, g, hands, akind, ak, pp, side_passive, mode, rng)
     if j >= 0:
@@ -164,7 +158,7 @@ def resolve_pending_nb(rt, cs, st, g, side_passive, rng, scr):
 @njit(cache=True, _nrt=False)
 def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1, p2, effect_mode, rng, scr):
     """Carry out one activation of fleet card ``slot`` (Rules 5.1-5.5); the caller has checked it
-    with ``policies.action_legal_nb``.
+    with ``legality.action_legal_nb``.
 
     Args:
         act: enums.ACT_*; p1, p2: its arguments (attack: target slot; move: destination row;
@@ -211,7 +205,7 @@ def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1,
 
 
 @njit(cache=True, _nrt=False)
-def apply_specials_nb(rt, cs, st, g, rng):
+def apply_specials_nb(rt, cs, st, g, pp, rng):
     """The first appearance of The End (8.2, 8.3): the Transfer to the Cantabrian Sea removes two
     Republican ships (not sunk); the Navarra joins the Nationalist squadron face down."""
     if g[G_SPECIAL_PENDING] == 0:
@@ -228,7 +222,7 @@ def apply_specials_nb(rt, cs, st, g, rng):
     if g[G_SPECIAL] & SP_NAVARRA:
         for s in range(MAXC):
             if st[s, S_STATUS] == ST_RESERVE:
-                r = choose_reinforcement_row_nb(cs, st, g, np.int64(0), s, rng)
+                r = choose_reinforcement_row_nb(cs, st, g, pp, np.int64(0), s, rng)
                 st[s, S_STATUS] = ST_IN_PLAY
                 st[s, S_ROW] = r
                 st[s, S_UP] = 0

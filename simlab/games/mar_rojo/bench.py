@@ -98,8 +98,8 @@ def bench_combat_nb(n, rt, weapon, dice, target_type, armour, hull, seed):
 
 def bench_cases(game, quick: bool = False) -> list[dict]:
     """The kernel benchmarks (see the module docstring)."""
-    from .game import action_deck
     from .rules import compile_tables
+    from .runtime import action_deck
     rt, ak = compile_tables(game.load_data().view())
     akind, included = action_deck(ak, False, True)
     k = 200 if quick else 20_000

@@ -31,25 +31,29 @@ from .enums import (
     LONG,
     MEDIUM,
     MERCHANT,
-    POL_CAUTIOUS,
-    POL_RANDOM,
-    POL_TORPEDO,
     SHORT,
     ST_IN_PLAY,
     SUBMARINE,
 )
-from .fleet import is_escort_nb, printed_value_nb
 from .layout import (
     C_COST,
     C_TYPE,
     MAXC,
+    PT_AIRSUB_MAX,
+    PT_AIRSUB_MIN,
+    PT_CAP_MAX,
+    PT_CAP_MIN,
+    PT_CARDS_MAX,
+    PT_CARDS_MIN,
+    PT_MERCHANTS,
+    PT_POINTS,
     RT_SOLO,
     S_ROW,
     S_STATUS,
     S_UP,
 )
 
-__all__ = ["build_squadron_nb", "deploy_nb", "solo_deploy_nb"]
+__all__ = ["build_squadron_nb", "row_sizes_nb", "solo_deploy_nb"]
 
 CAT_CAP, CAT_MER, CAT_AS, CAT_ESC = 0, 1, 2, 3
 
@@ -71,9 +75,9 @@ def _cheapest_completion_nb(pool, avail, taken, cnt, lim, tmp):
 
     ``cnt[4]``: cards per category so far; ``lim`` = (cards_min, cards_max, points, cap_min,
     cap_max, merchants, as_min, as_max)."""
-    need_cap = lim[3] - cnt[CAT_CAP]
-    need_mer = lim[5] - cnt[CAT_MER]
-    need_as = lim[6] - cnt[CAT_AS]
+    need_cap = lim[PT_CAP_MIN] - cnt[CAT_CAP]
+    need_mer = lim[PT_MERCHANTS] - cnt[CAT_MER]
+    need_as = lim[PT_AIRSUB_MIN] - cnt[CAT_AS]
     if need_cap < 0:
         need_cap = np.int64(0)
     if need_as < 0:
@@ -100,12 +104,12 @@ def _cheapest_completion_nb(pool, avail, taken, cnt, lim, tmp):
             tmp[bi] = 1
             cost += bc
             total += 1
-    if total > lim[1]:
+    if total > lim[PT_CARDS_MAX]:
         return -1
     # reach cards_min with the cheapest cards any category may still take
-    room_cap = lim[4] - cnt[CAT_CAP] - need_cap
-    room_as = lim[7] - cnt[CAT_AS] - need_as
-    while total < lim[0]:
+    room_cap = lim[PT_CAP_MAX] - cnt[CAT_CAP] - need_cap
+    room_as = lim[PT_AIRSUB_MAX] - cnt[CAT_AS] - need_as
+    while total < lim[PT_CARDS_MIN]:
         bi = np.int64(-1)
         bc = 1 << 30
         for i in range(n):
@@ -137,22 +141,22 @@ def _can_add_nb(pool, avail, taken, cnt, spent, lim, i, tmp):
         return False
     c = _cat_nb(pool[i, C_TYPE])
     total = cnt[0] + cnt[1] + cnt[2] + cnt[3]
-    if total >= lim[1]:
+    if total >= lim[PT_CARDS_MAX]:
         return False
-    if c == CAT_CAP and cnt[CAT_CAP] >= lim[4]:
+    if c == CAT_CAP and cnt[CAT_CAP] >= lim[PT_CAP_MAX]:
         return False
-    if c == CAT_MER and cnt[CAT_MER] >= lim[5]:
+    if c == CAT_MER and cnt[CAT_MER] >= lim[PT_MERCHANTS]:
         return False
-    if c == CAT_AS and cnt[CAT_AS] >= lim[7]:
+    if c == CAT_AS and cnt[CAT_AS] >= lim[PT_AIRSUB_MAX]:
         return False
-    if spent + pool[i, C_COST] > lim[2]:
+    if spent + pool[i, C_COST] > lim[PT_POINTS]:
         return False
     taken[i] = 1
     cnt[c] += 1
     rest = _cheapest_completion_nb(pool, avail, taken, cnt, lim, tmp)
     cnt[c] -= 1
     taken[i] = 0
-    return rest >= 0 and spent + pool[i, C_COST] + rest <= lim[2]
+    return rest >= 0 and spent + pool[i, C_COST] + rest <= lim[PT_POINTS]
 
 
 @njit(cache=True, _nrt=False)
@@ -180,9 +184,9 @@ def build_squadron_nb(pool, avail, lim, builder, out, rng, taken, tmp):
         return -1
     stop_random = False
     for _step in range(MAXC):
-        if k >= MAXC or k >= lim[1]:
+        if k >= MAXC or k >= lim[PT_CARDS_MAX]:
             break
-        minimums = cnt[CAT_MER] >= lim[5] and cnt[CAT_CAP] >= lim[3] and cnt[CAT_AS] >= lim[6] and k >= lim[0]
+        minimums = cnt[CAT_MER] >= lim[PT_MERCHANTS] and cnt[CAT_CAP] >= lim[PT_CAP_MIN] and cnt[CAT_AS] >= lim[PT_AIRSUB_MIN] and k >= lim[PT_CARDS_MIN]
         if builder == B_RANDOM and minimums:
             if roll_nb(rng, np.int64(10)) <= 3:
                 stop_random = True
@@ -191,21 +195,21 @@ def build_squadron_nb(pool, avail, lim, builder, out, rng, taken, tmp):
         # the category wanted next
         want = np.int64(-1)
         if builder == B_BALANCED:
-            mid_as = (lim[6] + lim[7] + 1) // 2
-            if cnt[CAT_MER] < lim[5]:
+            mid_as = (lim[PT_AIRSUB_MIN] + lim[PT_AIRSUB_MAX] + 1) // 2
+            if cnt[CAT_MER] < lim[PT_MERCHANTS]:
                 want = CAT_MER
-            elif cnt[CAT_CAP] < lim[3]:
+            elif cnt[CAT_CAP] < lim[PT_CAP_MIN]:
                 want = CAT_CAP
             elif cnt[CAT_AS] < mid_as:
                 want = CAT_AS
             else:
                 want = CAT_ESC
         elif builder == B_GREEDY:
-            if cnt[CAT_MER] < lim[5]:
+            if cnt[CAT_MER] < lim[PT_MERCHANTS]:
                 want = CAT_MER
-            elif cnt[CAT_CAP] < lim[4]:
+            elif cnt[CAT_CAP] < lim[PT_CAP_MAX]:
                 want = CAT_CAP
-            elif cnt[CAT_AS] < lim[7]:
+            elif cnt[CAT_AS] < lim[PT_AIRSUB_MAX]:
                 want = CAT_AS
             else:
                 want = CAT_ESC
@@ -242,7 +246,7 @@ def build_squadron_nb(pool, avail, lim, builder, out, rng, taken, tmp):
         spent += pool[best, C_COST]
         out[k] = best
         k += 1
-    if cnt[CAT_MER] != lim[5] or cnt[CAT_CAP] < lim[3] or cnt[CAT_AS] < lim[6] or k < lim[0]:
+    if cnt[CAT_MER] != lim[PT_MERCHANTS] or cnt[CAT_CAP] < lim[PT_CAP_MIN] or cnt[CAT_AS] < lim[PT_AIRSUB_MIN] or k < lim[PT_CARDS_MIN]:
         return -1
     for j in range(k, MAXC):
         out[j] = -1
@@ -250,7 +254,7 @@ def build_squadron_nb(pool, avail, lim, builder, out, rng, taken, tmp):
 
 
 @njit(cache=True, _nrt=False)
-def _row_sizes_nb(n, first, second):
+def row_sizes_nb(n, first, second):
     """A balanced split of ``n`` cards (Rule 4: no row more than one card above another) with the
     extra cards in rows ``first`` then ``second``."""
     b = n // 3
@@ -273,107 +277,6 @@ def _row_sizes_nb(n, first, second):
         else:
             s2 += 1
     return s0, s1, s2
-
-
-@njit(cache=True, _nrt=False)
-def _deploy_key_nb(cs, s, pol, rng):
-    """Order in which a policy hands out positions (larger first)."""
-    if pol == POL_RANDOM:
-        return roll_nb(rng, np.int64(1000))
-    if pol == POL_CAUTIOUS:
-        return 100 - cs[s, C_COST] * 10 + roll_nb(rng, np.int64(5))
-    if pol == POL_TORPEDO:
-        return cs[s, C_COST] * 10 + (100 if printed_value_nb(cs, s, np.int64(2)) > 0 else 0) + roll_nb(rng, np.int64(5))
-    return cs[s, C_COST] * 10 + roll_nb(rng, np.int64(5))
-
-
-@njit(cache=True, _nrt=False)
-def deploy_nb(cs, st, side, pol, rng, key):
-    """Deploy a squadron face down in three rows (Rule 4): a legal split; merchants in the long
-    row; only escorts and aircraft in the short row unless none is left. Aggressive and
-    torpedo-first put the extra cards short then medium and their best escorts up front;
-    cautious long then medium, its cheapest escorts up front and capital ships at the back;
-    random-legal chooses at random. ``key`` is ``int64[MAXC + 3]`` scratch."""
-    base = side * MAXC
-    n = np.int64(0)
-    nm = np.int64(0)
-    for s in range(base, base + MAXC):
-        if st[s, S_STATUS] == ST_IN_PLAY:
-            n += 1
-            if cs[s, C_TYPE] == MERCHANT:
-                nm += 1
-            key[s - base] = _deploy_key_nb(cs, s, pol, rng)
-            st[s, S_ROW] = -1
-            st[s, S_UP] = 0
-    if pol == POL_CAUTIOUS:
-        f1, f2 = LONG, MEDIUM
-    elif pol == POL_RANDOM:
-        f1 = roll_nb(rng, np.int64(3)) - 1
-        f2 = (f1 + roll_nb(rng, np.int64(2))) % 3
-    else:
-        f1, f2 = SHORT, MEDIUM
-    s0, s1, s2 = _row_sizes_nb(n, f1, f2)
-    if nm > s2:
-        s0, s1, s2 = _row_sizes_nb(n, np.int64(LONG), f1 if f1 != LONG else f2)
-    left = key[MAXC:MAXC + 3]
-    left[0] = s0
-    left[1] = s1
-    left[2] = s2
-    # merchants to the long row
-    for s in range(base, base + MAXC):
-        if st[s, S_STATUS] == ST_IN_PLAY and cs[s, C_TYPE] == MERCHANT:
-            r = LONG if left[2] > 0 else (MEDIUM if left[1] > 0 else SHORT)
-            st[s, S_ROW] = r
-            left[r] -= 1
-    # the short row: escorts and aircraft first, by the policy's order
-    for phase in range(2):
-        while left[0] > 0:
-            bs = np.int64(-1)
-            bk = -(1 << 40)
-            for s in range(base, base + MAXC):
-                if st[s, S_STATUS] != ST_IN_PLAY or st[s, S_ROW] >= 0:
-                    continue
-                t = cs[s, C_TYPE]
-                if phase == 0 and not (is_escort_nb(t) or t == AIRCRAFT):
-                    continue
-                k = key[s - base]
-                if phase == 1 and t == SUBMARINE and pol != POL_CAUTIOUS:
-                    k += 10000
-                if k > bk:
-                    bk = k
-                    bs = s
-            if bs < 0:
-                break
-            st[bs, S_ROW] = SHORT
-            left[0] -= 1
-    # the rest: capital ships and submarines to medium (aggressive) or long (cautious)
-    back_first = pol == POL_CAUTIOUS
-    while True:
-        bs = np.int64(-1)
-        bk = -(1 << 40)
-        for s in range(base, base + MAXC):
-            if st[s, S_STATUS] != ST_IN_PLAY or st[s, S_ROW] >= 0:
-                continue
-            k = key[s - base]
-            if bk < k:
-                bk = k
-                bs = s
-        if bs < 0:
-            break
-        t = cs[bs, C_TYPE]
-        if pol == POL_RANDOM:
-            r = roll_nb(rng, np.int64(2))
-            r = MEDIUM if (r == 1 and left[1] > 0) or left[2] == 0 else LONG
-        elif t == SUBMARINE or t == AIRCRAFT:
-            r = MEDIUM if left[1] > 0 else LONG
-        elif back_first and t == CAPITAL:
-            r = LONG if left[2] > 0 else MEDIUM
-        else:
-            r = MEDIUM if left[1] > 0 else LONG
-        if left[r] <= 0:
-            r = SHORT if left[0] > 0 else (MEDIUM if left[1] > 0 else LONG)
-        st[bs, S_ROW] = r
-        left[r] -= 1
 
 
 @njit(cache=True, _nrt=False)
@@ -432,7 +335,7 @@ def solo_deploy_nb(rt, cs, st, side, length, rng, order):
     b = rt[RT_SOLO + 3 * length + 1]
     c = rt[RT_SOLO + 3 * length + 2]
     if a + b + c != n:
-        a, b, c = _row_sizes_nb(n, np.int64(SHORT), np.int64(MEDIUM))
+        a, b, c = row_sizes_nb(n, np.int64(SHORT), np.int64(MEDIUM))
     # deal deck 1, then 2, then 3 (each already in random order) into short, medium, long
     pos = np.int64(0)
     for d in (11, 12, 13):

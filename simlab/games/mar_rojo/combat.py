@@ -1,7 +1,7 @@
 """The combat procedure of Mar Rojo, compiled (Rule 5.3.1 steps 1-13, 5.3.2, 5.4, 10.2).
 
 ``attack_nb`` resolves one combat action of an activated fleet card against an enemy card,
-asking the policies (policies.py) for every choice a player makes on the way: the Speed
+asking the policies (policy_combat.py) for every choice a player makes on the way: the Speed
 distance, the weapon (chosen once the combat distance is known), the escort that attacks a
 submarine before its torpedoes, the support and interruption cards, Faccioso, the submarine's
 dive and the discovery after main armament fire.
@@ -38,12 +38,12 @@ from .dice import d6_nb, hit_need_nb, lucky_hit_nb, roll_hits_nb, save_hits_nb, 
 from .enums import (
     CAPITAL,
     DESTROYER,
+    FAM_SOLO,
     K_COLLATERAL,
     K_FLARES,
     K_OPTICS,
     K_SMOKE,
     K_SURPRISE,
-    POL_SOLO,
     SPEED,
     ST_IN_PLAY,
     ST_SUNK,
@@ -91,8 +91,8 @@ from .layout import (
     S_STRESS,
     S_UP,
 )
-from .policies import (
-    can_return_fire_nb,
+from .legality import can_return_fire_nb
+from .policy_combat import (
     choose_distance_nb,
     choose_dive_nb,
     choose_escort_vs_sub_nb,
@@ -115,14 +115,14 @@ def uncover_nb(cs, st, g, slot, by_side):
         return
     st[slot, S_UP] = 1
     side = slot // MAXC
-    if cs[slot, C_TYPE] == CAPITAL and by_side != side and g[G_POL0 + side] == POL_SOLO and g[G_ACTIVE] == by_side:
+    if cs[slot, C_TYPE] == CAPITAL and by_side != side and g[G_POL0 + side] == FAM_SOLO and g[G_ACTIVE] == by_side:
         g[G_AI_CAPFOUND0 + side] = 1
 
 
 @njit(cache=True, _nrt=False)
 def add_stress_nb(st, g, slot, k):
     """Stress markers (5.3.1 step 12); the solo AI's cards never take any (12.1)."""
-    if g[G_POL0 + slot // MAXC] == POL_SOLO:
+    if g[G_POL0 + slot // MAXC] == FAM_SOLO:
         return
     st[slot, S_STRESS] += k
 

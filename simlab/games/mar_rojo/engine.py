@@ -3,7 +3,7 @@
 ``play_games_nb`` plays one game per seed: squadron building (9) or the scenario's squadrons
 (8.x), deployment (4, 12.2), the deal, then sub-turns until the drawing has stopped and both
 hands are empty (6), and writes one ``out`` row per game (layout ``O_*``). Every decision is a
-policy's (policies.py, solo.py); every die comes from the game's own stream, seeded by its seed,
+policy's (policy_*.py, solo.py); every die comes from the game's own stream, seeded by its seed,
 so a game's row depends on nothing else.
 
 With ``debug = 1`` the kernel checks its invariants after every sub-turn and every move (every
@@ -26,7 +26,7 @@ from .actions import (
     reorganise_nb,
     resolve_pending_nb,
 )
-from .build import build_squadron_nb, deploy_nb, solo_deploy_nb
+from .build import build_squadron_nb, solo_deploy_nb
 from .combat import uncover_nb
 from .deck import (
     conservation_ok_nb,
@@ -47,6 +47,7 @@ from .enums import (
     AK_RED,
     END_LIMIT,
     END_THE_END,
+    FAM_SOLO,
     K_GENERAL_QUARTERS,
     K_PLANES,
     K_RETREAT,
@@ -56,7 +57,7 @@ from .enums import (
     MODE_ACTIONS,
     MODE_EFFECT,
     MODE_REORG,
-    POL_SOLO,
+    NTYPES,
     SHORT,
     ST_ABSENT,
     ST_IN_PLAY,
@@ -85,6 +86,7 @@ from .layout import (
     G_FIRST,
     G_HAND0_N,
     G_HITS0,
+    G_ILLEGAL,
     G_INTERRUPT_USED,
     G_LENGTH,
     G_LIMIT,
@@ -166,16 +168,10 @@ from .layout import (
     V_STRESS,
     WK_SEEN,
 )
-from .policies import (
-    _class_member_nb,
-    action_legal_nb,
-    choose_activation_nb,
-    choose_play_nb,
-    choose_reveal_nb,
-    choose_scout_rows_nb,
-    effect_restrict_nb,
-    is_mass_activation_nb,
-)
+from .legality import action_legal_nb, class_member_nb, effect_restrict_nb, is_mass_activation_nb
+from .policy_activation import choose_activation_nb
+from .policy_cards import choose_play_nb, choose_scout_rows_nb
+from .policy_setup import choose_reveal_nb, deploy_nb
 from .solo import ai_subturn_nb
 from .victory import merchants_short_nb, score_nb, ships_sunk_nb, winner_nb
 
@@ -199,7 +195,7 @@ def check_invariants_nb(rt, cs, st, g, piles, hands, wk):
     for s in range(2):
         if g[G_HAND0_N + s] > rt[R_HAND_LIMIT] or g[G_HAND0_N + s] < 0:
             return V_HAND
-        if g[G_POL0 + s] == POL_SOLO and g[G_HAND0_N + s] != 0:
+        if g[G_POL0 + s] == FAM_SOLO and g[G_HAND0_N + s] != 0:
             return V_HAND
     for i in range(NSLOT):
         if st[i, S_STATUS] != ST_IN_PLAY:
@@ -208,7 +204,7 @@ def check_invariants_nb(rt, cs, st, g, piles, hands, wk):
             return V_ROW
         if st[i, S_DMG] >= cs[i, C_HULL] or st[i, S_DMG] < 0:
             return V_DAMAGE
-        if st[i, S_STRESS] < 0 or (g[G_POL0 + i // MAXC] == POL_SOLO and st[i, S_STRESS] != 0):
+        if st[i, S_STRESS] < 0 or (g[G_POL0 + i // MAXC] == FAM_SOLO and st[i, S_STRESS] != 0):
             return V_STRESS
         lim = (rt[R_AIR_ACTS] if cs[i, C_TYPE] == AIRCRAFT else 1) + st[i, S_BONUS]
         if st[i, S_ACTS] > lim:
@@ -262,11 +258,11 @@ def run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, budget,
         if not action_legal_nb(rt, cs, st, g, slot, act, p1, p2, effect_mode):
             if g[G_VIOLATION] == 0:
                 g[G_VIOLATION] = V_ILLEGAL
-                g[52] = slot
-                g[53] = act
-                g[54] = p1
-                g[55] = p2
-                g[56] = effect_mode
+                g[G_ILLEGAL] = slot
+                g[G_ILLEGAL + 1] = act
+                g[G_ILLEGAL + 2] = p1
+                g[G_ILLEGAL + 3] = p2
+                g[G_ILLEGAL + 4] = effect_mode
             break
         if g[G_DEBUG] == 1 and act == ACT_ATTACK and st[slot, S_UP] == 0 and g[G_VIOLATION] == 0:
             g[G_VIOLATION] = V_COVERED_FIRE
@@ -288,7 +284,7 @@ def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode
         base = side * MAXC
         for s in range(base, base + MAXC):
             st[s, S_MASK] = 0
-            if st[s, S_STATUS] == ST_IN_PLAY and _class_member_nb(cs, s, kind):
+            if st[s, S_STATUS] == ST_IN_PLAY and class_member_nb(cs, s, kind):
                 st[s, S_MASK] = rt[R_AIR_ACTS] if kind == K_PLANES else 1
         g[G_RESTRICT] = effect_restrict_nb(kind)
         run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, np.int64(1 << 20), np.bool_(True), rng, scr, wk, fw)
@@ -313,12 +309,12 @@ def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr
     if hn == 0:
         if can_draw:
             draw_nb(piles, hands, g, akind, side, np.bool_(True), rng)
-            apply_specials_nb(rt, cs, st, g, rng)
+            apply_specials_nb(rt, cs, st, g, pp, rng)
         return
     i, mode = choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, rng, wk, fw)
     if i < 0:
         draw_nb(piles, hands, g, akind, side, np.bool_(True), rng)
-        apply_specials_nb(rt, cs, st, g, rng)
+        apply_specials_nb(rt, cs, st, g, pp, rng)
         return
     kind = akind[play_from_hand_nb(piles, hands, g, side, i)]
     passive = 1 - side
@@ -398,11 +394,11 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
     # the solo AI's manoeuvre (12.2) and deployment (4, 12.2)
     for side in range(2):
         g[G_AI0 + side] = AI_NONE
-        if pols[side] == POL_SOLO:
+        if pols[side] == FAM_SOLO:
             g[G_AI0 + side] = AI_AGGRESSIVE if roll_nb(rng, np.int64(6)) <= rt[R_AI_AGGR_MAX] else AI_PASSIVE
             solo_deploy_nb(rt, cs, st, side, setup[Q_LENGTH], rng, wk[WK_SEEN:WK_SEEN + MAXC])
         else:
-            deploy_nb(cs, st, side, pols[side], rng, wk[WK_SEEN:WK_SEEN + MAXC + 3])
+            deploy_nb(cs, st, side, pols[side], pp, rng, wk[WK_SEEN:WK_SEEN + MAXC + 3])
             if debug == 1 and g[G_VIOLATION] == 0 and not deployment_legal_nb(cs, st, side):
                 g[G_VIOLATION] = V_LAYOUT
     # first player (8.x, 9, 12.2, option)
@@ -417,8 +413,8 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
                 else:
                     e1 += 1
         first = 1 if e1 > e0 else 0
-    if (pols[0] == POL_SOLO) != (pols[1] == POL_SOLO):
-        ai = 0 if pols[0] == POL_SOLO else 1
+    if (pols[0] == FAM_SOLO) != (pols[1] == FAM_SOLO):
+        ai = 0 if pols[0] == FAM_SOLO else 1
         first = ai if g[G_AI0 + ai] == AI_AGGRESSIVE else 1 - ai
     if setup[Q_FIRST_OVERRIDE] >= 0:
         first = setup[Q_FIRST_OVERRIDE]
@@ -426,14 +422,14 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
     # the action deck and the deal (4)
     new_deck_nb(piles, hands, g, akind, included, rng)
     deal_to = wk[WK_SEEN + 64:WK_SEEN + 66]
-    deal_to[0] = 0 if pols[0] == POL_SOLO else 1
-    deal_to[1] = 0 if pols[1] == POL_SOLO else 1
+    deal_to[0] = 0 if pols[0] == FAM_SOLO else 1
+    deal_to[1] = 0 if pols[1] == FAM_SOLO else 1
     deal_nb(piles, hands, g, akind, rt[R_OPENING_HAND], deal_to, rng)
     # the optional initial reveal (4)
     if setup[Q_REVEAL] == 1:
         for k in range(2):
             side = first if k == 0 else 1 - first
-            own, enemy = choose_reveal_nb(cs, st, g, side, rng)
+            own, enemy = choose_reveal_nb(cs, st, g, pp, side, rng)
             if own >= 0:
                 uncover_nb(cs, st, g, own, side)
             if enemy >= 0:
@@ -447,7 +443,7 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
         if g[G_SUBTURN] >= g[G_LIMIT]:
             g[G_END_REASON] = END_LIMIT
             break
-        if g[G_FINAL] == 1 and pols[active] != POL_SOLO and g[G_HAND0_N + active] == 0:
+        if g[G_FINAL] == 1 and pols[active] != FAM_SOLO and g[G_HAND0_N + active] == 0:
             active = 1 - active
             continue
         g[G_ACTIVE] = active
@@ -455,7 +451,7 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
         if g[G_NIGHT] == 1:
             g[G_NIGHT_SUBTURNS] += 1
         _reset_subturn_nb(st, g)
-        if pols[active] == POL_SOLO:
+        if pols[active] == FAM_SOLO:
             ai_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, active, rng, scr)
         else:
             g[G_AI_CAPFOUND0 + 1 - active] = 0
@@ -475,7 +471,7 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
         base = side * MAXC
         for s in range(base, base + MAXC):
             if st[s, S_STATUS] == ST_SUNK:
-                out[O_SUNK0 + 6 * side + cs[s, C_TYPE]] += 1
+                out[O_SUNK0 + NTYPES * side + cs[s, C_TYPE]] += 1
     out[O_SUBTURNS] = g[G_SUBTURN]
     out[O_TURNS] = (g[G_SUBTURN] + 1) // 2
     out[O_END_REASON] = g[G_END_REASON] if g[G_FINAL] == 1 or g[G_END_REASON] == END_LIMIT else END_THE_END
@@ -511,7 +507,7 @@ def play_games_nb(seeds, pool, squads, reinf, avail, lim, builders, akind, inclu
         pool: ``int64[npool, NC]`` fleet cards; squads: ``int64[2, MAXC]`` pool indices of the
             scenario's squadrons (-1 pad); reinf: ``int64[2]`` a reinforcement per side (8.3) or
             -1; avail: ``int8[2, npool]`` cards each side may build with (9, 11); lim:
-            ``int64[2, 8]`` the Rule 9 limits per side; builders: ``int64[2]`` enums.B_*;
+            ``int64[2, NPT]`` the Rule 9 limits per side; builders: ``int64[2]`` enums.B_*;
             akind, included: the action cards' kinds and whether each is used; ak: the action
             kind table; rt: rule tables; pp: ``float64[2, NPP]`` policy parameters; pols:
             ``int64[2]`` policy codes; setup: ``int64[NQ]`` (layout ``Q_*``); debug: 1 to check

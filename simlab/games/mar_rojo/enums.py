@@ -21,7 +21,7 @@ INTERVENTION = (F_ROYAL_NAVY, F_KRIEGSMARINE, F_REGIA_MARINA)
 # Fleet card types (Rule 3.1). Destroyers and auxiliaries are escorts.
 CAPITAL, DESTROYER, AUXILIARY, SUBMARINE, MERCHANT, AIRCRAFT = 0, 1, 2, 3, 4, 5
 TYPE_NAMES = ("capital", "destroyer", "auxiliary", "submarine", "merchant", "aircraft")
-NTYPES = 6
+NTYPES = len(TYPE_NAMES)
 
 # Armour / save classes (Rule 5.3.1 step 10): X none, L 6, H and S 5+, E 4+.
 ARM_X, ARM_L, ARM_H, ARM_S, ARM_E = 0, 1, 2, 3, 4
@@ -35,7 +35,7 @@ ROW_NAMES = ("short", "medium", "long")
 # Weapons (Rules 3.1.1, 5.3): the combat values of a fleet card.
 W_MAIN, W_SECONDARY, W_TORPEDO, W_AA, W_ASW, W_AIR, W_BOMBING = 0, 1, 2, 3, 4, 5, 6
 WEAPON_NAMES = ("main", "secondary", "torpedo", "aa", "asw", "air", "bombing")
-NWEAPONS = 7
+NWEAPONS = len(WEAPON_NAMES)
 # What a weapon may target (Rule 5.3.1 step 1): 0 surface ship, 1 submarine, 2 aircraft.
 TGT_SURFACE, TGT_SUB, TGT_AIR = 0, 1, 2
 WEAPON_TARGET = (TGT_SURFACE, TGT_SURFACE, TGT_SURFACE, TGT_AIR, TGT_SUB, TGT_AIR, TGT_SURFACE)
@@ -61,8 +61,10 @@ ACTION_NAMES = (
 NKINDS = len(ACTION_NAMES)
 
 # Columns of the compiled action-kind table (rules.ActionKinds.table, int64[NKINDS, NAK]).
-AK_TYPE, AK_RED, AK_BLUE, AK_COUNT, AK_NIGHT_ONLY, AK_NIGHT_REMOVE, AK_OPTIONAL, AK_SIDE, AK_SOLO_EFFECT = range(9)
-NAK = 9
+ACTION_KIND_COLUMNS = ("type", "red", "blue", "count", "night_only", "night_remove", "optional", "side", "solo_effect")
+(AK_TYPE, AK_RED, AK_BLUE, AK_COUNT, AK_NIGHT_ONLY, AK_NIGHT_REMOVE, AK_OPTIONAL, AK_SIDE,
+ AK_SOLO_EFFECT) = range(len(ACTION_KIND_COLUMNS))
+NAK = len(ACTION_KIND_COLUMNS)
 
 # How an action card is played (Rule 5 step 2).
 MODE_EFFECT, MODE_REORG, MODE_ACTIONS = 0, 1, 2
@@ -94,9 +96,10 @@ SPECIAL_NAMES = {"transfer-to-cantabrian-sea": SP_TRANSFER, "navarra-arrives": S
 END_THE_END, END_RETREAT, END_LIMIT = 0, 1, 2
 END_REASONS = ("the_end", "retreat", "limit")
 
-# Policies (scripted players). solo-ai is the Rule 12 artificial intelligence.
-POL_RANDOM, POL_AGGRESSIVE, POL_CAUTIOUS, POL_TORPEDO, POL_SOLO = 0, 1, 2, 3, 4
-POLICY_NAMES = ("random-legal", "aggressive", "cautious", "torpedo-first", "solo-ai")
+# Policy families (policies.toml): the kernel path a side's policy takes, held in g[G_POL0 + side].
+# The named policies (aggressive, cautious, torpedo-first...) are presets of these, with knob values.
+FAM_RANDOM, FAM_GREEDY, FAM_SOLO = 0, 1, 2
+FAMILY_NAMES = ("random-legal", "greedy", "solo-ai")
 
 # Squadron builders (Rule 9).
 B_BALANCED, B_GREEDY, B_RANDOM = 0, 1, 2

@@ -22,7 +22,6 @@ squadron card's fate (side, card, status, damage).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,36 +29,20 @@ import numpy as np
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
-from ..policy import policy_names
 from . import rules
 from .cache import MODULE_NAMES
-from .engine import play_games_nb
 from .enums import (
-    ACTION_NAMES,
     AI_MODE_NAMES,
-    AK_COUNT,
-    AK_NIGHT_ONLY,
-    AK_NIGHT_REMOVE,
-    AK_OPTIONAL,
     BUILDER_NAMES,
     END_REASONS,
-    F_NEUTRAL,
-    FACTION_SIDE,
     LENGTH_NAMES,
-    POLICY_NAMES,
+    NTYPES,
     SIDE_NAMES,
     STATUS_NAMES,
     TYPE_NAMES,
 )
 from .layout import (
-    C_COST,
-    C_DATE,
-    C_FACTION,
-    C_TYPE,
     MAXC,
-    NOUT,
-    NQ,
-    NSLOT,
     O_AI0,
     O_ATTACKS0,
     O_BUILD_FAIL,
@@ -80,155 +63,13 @@ from .layout import (
     O_TURNS,
     O_VIOLATION,
     O_WINNER,
-    PT_POINTS,
-    Q_BUILD,
-    Q_FIRST,
-    Q_FIRST_OVERRIDE,
-    Q_LENGTH,
-    Q_MPTS0,
-    Q_REVEAL,
-    Q_SPECIAL,
-    Q_VICTORY,
-    RT_POINTS,
     VIOLATION_NAMES,
 )
 from .odds import ODDS_OPTIONS, odds_report
-from .policies import POLICY_PARAMS
-from .scenario import BUILTIN, MarRojoSetup, parse_scenario, read_scenario_file
+from .runtime import POLICY_FILE, load_setup, run_games
+from .scenario import BUILTIN, MarRojoSetup
 
-__all__ = ["GAME", "MarRojo", "action_deck", "build_limits", "build_pool_mask", "run_games"]
-
-
-def action_deck(ak: np.ndarray, night: bool, optional: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The 52 action cards (Rule 2) as ``(akind, included)``: each card's kind (in
-    ``ACTION_NAMES`` order, ``count`` copies of each) and whether this game uses it: night-only
-    cards only with the night rules, ``night_remove`` copies of a kind taken out with them
-    (10.1), Faccioso and Cabo Palos only when agreed (4)."""
-    kinds = []
-    inc = []
-    for k in range(len(ACTION_NAMES)):
-        n = int(ak[k, AK_COUNT])
-        removed = int(ak[k, AK_NIGHT_REMOVE]) if night else 0
-        for j in range(n):
-            kinds.append(k)
-            use = True
-            if ak[k, AK_NIGHT_ONLY] and not night:
-                use = False
-            if j < removed:
-                use = False
-            if ak[k, AK_OPTIONAL] and not optional:
-                use = False
-            inc.append(1 if use else 0)
-    return np.asarray(kinds, dtype=np.int64), np.asarray(inc, dtype=np.int8)
-
-
-def build_pool_mask(setup: MarRojoSetup, neutral: bool, intervention: bool, year: int) -> np.ndarray:
-    """``int8[2, npool]``: the cards each side may build with (Rules 9, 11)."""
-    pool = setup.pool
-    out = np.zeros((2, pool.shape[0]), dtype=np.int8)
-    for i in range(pool.shape[0]):
-        f = int(pool[i, C_FACTION])
-        if year and int(pool[i, C_DATE]) > year:
-            continue
-        fs = FACTION_SIDE[f]
-        if f == F_NEUTRAL:
-            if neutral:
-                out[:, i] = 1
-        elif f < 2:
-            out[fs, i] = 1
-        elif intervention:
-            out[fs, i] = 1
-    return out
-
-
-def build_limits(rt: np.ndarray, length: int, points: tuple[int, int]) -> np.ndarray:
-    """``int64[2, 8]``: the Rule 9 table row of ``length`` per side, the points replaced where
-    ``points[side] > 0``."""
-    row = np.asarray(rt[RT_POINTS + 8 * length: RT_POINTS + 8 * length + 8], dtype=np.int64)
-    lim = np.vstack([row, row]).copy()
-    for s in range(2):
-        if points[s] > 0:
-            lim[s, PT_POINTS] = points[s]
-    return lim
-
-
-def _feasible(pool: np.ndarray, avail: np.ndarray, lim: np.ndarray) -> bool:
-    """Whether the Rule 9 table can be met from the available cards (cheapest completion)."""
-    cat = np.where(pool[:, C_TYPE] == 0, 0, np.where(pool[:, C_TYPE] == 4, 1,
-                   np.where((pool[:, C_TYPE] == 3) | (pool[:, C_TYPE] == 5), 2, 3)))
-    cost = pool[:, C_COST].astype(np.int64)
-    used = np.zeros(len(pool), bool)
-    total = 0
-    spent = 0
-    for c, k in ((0, lim[3]), (1, lim[5]), (2, lim[6])):
-        idx = [i for i in np.argsort(cost, kind="stable") if avail[i] and cat[i] == c]
-        if len(idx) < k:
-            return False
-        for i in idx[:k]:
-            used[i] = True
-            spent += int(cost[i])
-            total += 1
-    if lim[5] > 0 and sum(1 for i in range(len(pool)) if avail[i] and cat[i] == 1) < lim[5]:
-        return False
-    room = {0: lim[4] - lim[3], 2: lim[7] - lim[6], 3: 10**6}
-    for i in np.argsort(cost, kind="stable"):
-        if total >= lim[0]:
-            break
-        if used[i] or not avail[i] or cat[i] == 1 or room[int(cat[i])] <= 0:
-            continue
-        room[int(cat[i])] -= 1
-        used[i] = True
-        spent += int(cost[i])
-        total += 1
-    return total >= lim[0] and spent <= lim[2]
-
-
-def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping[str, str], seeds: np.ndarray,
-              debug: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game per seed with the compiled kernel.
-
-    Args:
-        setup: the scenario payload; options: resolved options; policies: ``{side: policy}``;
-        seeds: ``uint64[n]``; debug: check invariants throughout (slower).
-
-    Returns:
-        ``(out, sq)``: ``int32[n, NOUT]`` (layout ``O_*``) and ``int16[n, NSLOT, 3]`` (pool index,
-        final status, damage of every squadron slot).
-
-    Raises:
-        ScenarioError: if a points-built squadron cannot meet the Rule 9 table from its pool.
-    """
-    length = setup.length if options["length"] == "scenario" else LENGTH_NAMES.index(options["length"])
-    akind, included = action_deck(setup.ak, bool(options["night_combat"]), bool(options["faccioso_cabo_palos"]))
-    avail = build_pool_mask(setup, options["neutral_fleets"], options["intervention_fleets"], options["build_year"])
-    lim = build_limits(setup.rt, length, (options["points_nationalist"], options["points_republican"]))
-    if setup.build:
-        for s, side in enumerate(SIDE_NAMES):
-            if not _feasible(setup.pool, avail[s], lim[s]):
-                raise ScenarioError(
-                    f"no {side} squadron can meet the Rule 9 table of the {LENGTH_NAMES[length]} length from the cards "
-                    f"allowed (year {options['build_year'] or 'any'}, {lim[s, PT_POINTS]} points)")
-    builders = np.asarray([BUILDER_NAMES.index(options["builder_nationalist"]),
-                           BUILDER_NAMES.index(options["builder_republican"])], dtype=np.int64)
-    pols = np.asarray([POLICY_NAMES.index(policies[s]) for s in SIDE_NAMES], dtype=np.int64)
-    pp = np.ascontiguousarray(POLICY_PARAMS[pols])
-    q = np.zeros(NQ, dtype=np.int64)
-    q[Q_VICTORY] = setup.victory
-    q[Q_MPTS0] = setup.merchant_points[0]
-    q[Q_MPTS0 + 1] = setup.merchant_points[1]
-    q[Q_SPECIAL] = setup.special
-    q[Q_LENGTH] = length
-    q[Q_FIRST] = setup.first
-    fp = options["first_player"]
-    q[Q_FIRST_OVERRIDE] = -1 if fp == "scenario" else SIDE_NAMES.index(fp)
-    q[Q_REVEAL] = int(bool(options["initial_reveal"]))
-    q[Q_BUILD] = int(setup.build)
-    n = int(seeds.shape[0])
-    out = np.zeros((n, NOUT), dtype=np.int32)
-    sq = np.zeros((n, NSLOT, 3), dtype=np.int16)
-    play_games_nb(np.ascontiguousarray(seeds, dtype=np.uint64), setup.pool, setup.squads, setup.reinf, avail, lim,
-                  builders, akind, included, setup.ak, setup.rt, pp, pols, q, 1 if debug else 0, out, sq)
-    return out, sq
+__all__ = ["GAME", "MarRojo"]
 
 
 def _columns(setup: MarRojoSetup, out: np.ndarray, sq: np.ndarray, card_events: bool) -> Batch:
@@ -250,7 +91,7 @@ def _columns(setup: MarRojoSetup, out: np.ndarray, sq: np.ndarray, card_events: 
         cols[f"merchants_short_{side}"] = out[:, O_MSHORT0 + s].astype(np.int8)
         cols[f"ships_sunk_by_{side}"] = out[:, O_SHIPS_SUNK0 + s].astype(np.int8)
         for t, tn in enumerate(TYPE_NAMES):
-            cols[f"sunk_{side}_{tn}"] = out[:, O_SUNK0 + 6 * s + t].astype(np.int8)
+            cols[f"sunk_{side}_{tn}"] = out[:, O_SUNK0 + NTYPES * s + t].astype(np.int8)
         cols[f"ai_{side}"] = out[:, O_AI0 + s].astype(np.int8)
         cols[f"squadron_points_{side}"] = out[:, O_POINTS0 + s].astype(np.int16)
         cols[f"squadron_cards_{side}"] = out[:, O_CARDS0 + s].astype(np.int8)
@@ -320,7 +161,8 @@ class MarRojo(Game):
                doc="check the rules' invariants throughout every game (slower; the soak turns it on) and write "
                    "the first one broken in the 'invariant_violation' column"),
     )
-    policies = {"*": POLICY_NAMES}
+    #: families, knobs and presets (the policy lists derive from its presets)
+    policy_file = POLICY_FILE
     default_policies = {"*": "aggressive"}
     scenarios = tuple(BUILTIN)
     default_scenario = "cabo-de-palos"
@@ -341,27 +183,14 @@ class MarRojo(Game):
         Raises:
             ScenarioError: on an unknown name or a malformed file; DataPackError on a bad pack.
         """
-        name = name_or_path or self.default_scenario
-        pack = data if data is not None else self.load_data()
-        view = pack.view()
-        if name in BUILTIN:
-            doc = read_scenario_file(BUILTIN[name])
-            source = f"builtin:{name}"
-        elif name.endswith(".toml") or Path(name).exists():
-            doc = read_scenario_file(name)
-            source = str(name)
-            name = Path(name).stem
-        else:
-            raise ScenarioError(
-                f"unknown mar-rojo scenario '{name}' (built-in: {', '.join(BUILTIN)}; or a .toml scenario file)")
-        setup = parse_scenario(doc, view, where=Path(source).name if source != f"builtin:{name}" else name)
-        return Scenario(name=name, sides=SIDE_NAMES, payload=setup, source=source, used=frozenset(view.used),
-                        title=setup.title)
+        name, setup, source, used = load_setup(name_or_path or self.default_scenario,
+                                               data if data is not None else self.load_data())
+        return Scenario(name=name, sides=SIDE_NAMES, payload=setup, source=source, used=used, title=setup.title)
 
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
         """Play one game per seed (see the module docstring for the columns)."""
         setup: MarRojoSetup = scenario.payload
-        policies = policy_names(self.policies_of(scenario.sides, policies))
+        policies = self.policies_of(scenario.sides, policies)  # {side: Policy}; runtime packs the knob rows
         check = bool(options.get("check_invariants", False))
         out, sq = run_games(setup, options, policies, seeds, debug=check)
         if (out[:, O_BUILD_FAIL] != 0).any():

@@ -20,25 +20,26 @@ NSLOT = 2 * MAXC
 HAND_CAP = 8        # hand limit is 5 (Rule 3.2); room for the checks
 PILE_CAP = 128      # action cards in one game (52 printed, Rule 2)
 
-# cs columns: fleet card values (Rule 3.1.1)
-C_POOL, C_FACTION, C_TYPE, C_HULL, C_MAIN, C_SEC, C_TORP, C_MOVE, C_ARMOUR = 0, 1, 2, 3, 4, 5, 6, 7, 8
-C_AAH, C_AAL, C_ASW, C_AIR, C_BOMB, C_COST, C_SEAPLANE, C_DATE = 9, 10, 11, 12, 13, 14, 15, 16
-NC = 17
+# cs columns: fleet card values (Rule 3.1.1); ``pool`` is the card's index in the batch's pool
+CARD_COLUMNS = ("pool", "faction", "type", "hull", "main", "secondary", "torpedoes", "movement", "armour",
+                "aa_heavy", "aa_light", "asw", "air", "bombing", "cost", "seaplane", "date")
+(C_POOL, C_FACTION, C_TYPE, C_HULL, C_MAIN, C_SEC, C_TORP, C_MOVE, C_ARMOUR,
+ C_AAH, C_AAL, C_ASW, C_AIR, C_BOMB, C_COST, C_SEAPLANE, C_DATE) = range(len(CARD_COLUMNS))
+NC = len(CARD_COLUMNS)
 #: cs column of each weapon (enums.W_*); AA rolls heavy + light (column C_AAH, see fleet.weapon_value_nb)
 WEAPON_COL = (C_MAIN, C_SEC, C_TORP, C_AAH, C_ASW, C_AIR, C_BOMB)
 
 # st columns: fleet card state
-S_STATUS = 0   # enums.ST_*
-S_ROW = 1      # enums.SHORT / MEDIUM / LONG
-S_UP = 2       # 1 = uncovered (face up)
-S_DMG = 3      # damage markers (red cubes)
-S_STRESS = 4   # stress markers (green cubes)
-S_ACTS = 5     # activations this sub-turn
-S_BONUS = 6    # 1 when this sub-turn's first action uncovered the card (Rule 5.1)
-S_REORG = 7    # stress removed this sub-turn (at most 2, Rule 5.5)
-S_MASK = 8     # actions left from an effect activation this sub-turn
-S_UPPED = 9    # uncovered during the current / last sub-turn (solo AI exception, Rule 12.3)
-NS = 10
+#   status  enums.ST_*                      row     enums.SHORT / MEDIUM / LONG
+#   up      1 = uncovered (face up)         damage  damage markers (red cubes)
+#   stress  stress markers (green cubes)    acts    activations this sub-turn
+#   bonus   1 when this sub-turn's first action uncovered the card (Rule 5.1)
+#   reorg   stress removed this sub-turn (at most 2, Rule 5.5)
+#   mask    actions left from an effect activation this sub-turn
+#   upped   uncovered during the current / last sub-turn (solo AI exception, Rule 12.3)
+STATE_COLUMNS = ("status", "row", "up", "damage", "stress", "acts", "bonus", "reorg", "mask", "upped")
+S_STATUS, S_ROW, S_UP, S_DMG, S_STRESS, S_ACTS, S_BONUS, S_REORG, S_MASK, S_UPPED = range(len(STATE_COLUMNS))
+NS = len(STATE_COLUMNS)
 
 # piles
 P_DECK, P_DISCARD, P_TABLE, P_OUT = 0, 1, 2, 3
@@ -97,98 +98,110 @@ G_ATTACKS1 = 48
 G_SPECIAL_PENDING = 49  # the first The End has just appeared: special rules to apply (8.2, 8.3)
 G_PREV_ACTIVE = 50    # side of the previous sub-turn
 G_CB_OK = 51          # 1: the card_best results in fw (FW_CB) describe the state now
-NG = 64
+G_ILLEGAL = 52        # 5: the first illegal activation a policy chose (slot, act, p1, p2, effect_mode)
+NG = G_ILLEGAL + 5
 
 # rt: the rule tables and constants, one int64 array (rules.compile_tables)
-R_HAND_LIMIT, R_OPENING_HAND, R_HIT, R_TORP_CAPITAL, R_ESCORT_TORP_SAVE, R_SUB_EVASION = 0, 1, 2, 3, 4, 5
-R_AA_DEFENCE, R_LUCKY_FIRST, R_LUCKY_SECOND, R_REORG_PER_CARD, R_AIR_ACTS, R_MAIN_EXTRA = 6, 7, 8, 9, 10, 11
-R_NIGHT_MOD, R_AI_AGGR_MAX, R_TRANSFER, R_OPTICS, R_SMOKE, R_MINES_HIT = 12, 13, 14, 15, 16, 17
-R_FOG_COVER, R_SCOUT, R_SUBTURN_LIMIT = 18, 19, 20
 #: data-pack constant names in R_* order
 CONSTANT_NAMES = ("hand_limit", "opening_hand", "hit", "torpedo_capital_bonus", "escort_torpedo_save",
                   "submarine_evasion", "aa_defence_hit", "lucky_first", "lucky_second", "reorganise_per_card",
                   "aircraft_activations", "main_extra_stress", "night_hit_modifier", "ai_aggressive_max",
                   "transfer_ships", "optics_bonus", "smoke_penalty", "mines_hit", "fog_cover", "scout_discover",
                   "subturn_limit")
-NCONST = 32
-RT_TORP = 32      # rt[RT_TORP + roll], roll 1..7: hits of the torpedo effect table, -1 = Sunk
+(R_HAND_LIMIT, R_OPENING_HAND, R_HIT, R_TORP_CAPITAL, R_ESCORT_TORP_SAVE, R_SUB_EVASION,
+ R_AA_DEFENCE, R_LUCKY_FIRST, R_LUCKY_SECOND, R_REORG_PER_CARD, R_AIR_ACTS, R_MAIN_EXTRA,
+ R_NIGHT_MOD, R_AI_AGGR_MAX, R_TRANSFER, R_OPTICS, R_SMOKE, R_MINES_HIT,
+ R_FOG_COVER, R_SCOUT, R_SUBTURN_LIMIT) = range(len(CONSTANT_NAMES))
+NCONST = 32       # room for the constants before the tables (at least len(CONSTANT_NAMES))
+RT_TORP = NCONST  # rt[RT_TORP + roll], roll 1..7: hits of the torpedo effect table, -1 = Sunk
 RT_SAVE = 40      # rt[RT_SAVE + armour]: least die that saves (7 = none)
 RT_DIST = 48      # rt[RT_DIST + 3 * active_row + target_row]: SHORT, MEDIUM, LONG or SPEED
 RT_POINTS = 64    # rt[RT_POINTS + 8 * length + PT_*]: the Rule 9 table
-PT_CARDS_MIN, PT_CARDS_MAX, PT_POINTS, PT_CAP_MIN, PT_CAP_MAX, PT_MERCHANTS, PT_AIRSUB_MIN, PT_AIRSUB_MAX = range(8)
 POINTS_FIELDS = ("cards_min", "cards_max", "points", "capital_min", "capital_max", "merchants", "air_sub_min",
                  "air_sub_max")
+(PT_CARDS_MIN, PT_CARDS_MAX, PT_POINTS, PT_CAP_MIN, PT_CAP_MAX, PT_MERCHANTS, PT_AIRSUB_MIN,
+ PT_AIRSUB_MAX) = range(len(POINTS_FIELDS))
+NPT = len(POINTS_FIELDS)  # the stride of RT_POINTS (8 fields per length)
 RT_SOLO = 96      # rt[RT_SOLO + 3 * length + row]: the 12.2 deployment table
 NRT = 112
 
-# invariant violation codes (G_VIOLATION)
-V_OK = 0
-V_DECK = 1        # an action card is not in exactly one place
-V_HAND = 2        # a hand above the limit
-V_LAYOUT = 3      # a move left the layout worse than allowed (Rule 5.2)
-V_ROW = 4         # a card in play without a row
-V_DAMAGE = 5      # a card in play with damage >= hull
-V_STRESS = 6      # negative stress, or stress on a solo-AI card
-V_ACTS = 7        # a card activated more often than Rule 5.1 allows
-V_REORG = 8       # more than 2 stress removed from one card in a sub-turn
-V_COVERED_FIRE = 9  # a covered card fired
-V_ILLEGAL = 10     # a policy chose an illegal action
+# invariant violation codes (G_VIOLATION), in VIOLATION_NAMES order:
+#   ok; deck: an action card is not in exactly one place; hand: a hand above the limit; layout: a
+#   move left the layout worse than allowed (Rule 5.2); row: a card in play without a row; damage:
+#   a card in play with damage >= hull; stress: negative stress, or stress on a solo-AI card;
+#   activations: a card activated more often than Rule 5.1 allows; reorganisation: more than 2
+#   stress removed from one card in a sub-turn; covered fire: a covered card fired; illegal
+#   action: a policy chose an illegal action
 VIOLATION_NAMES = ("ok", "deck", "hand", "layout", "row", "damage", "stress", "activations", "reorganisation",
                    "covered fire", "illegal action")
+(V_OK, V_DECK, V_HAND, V_LAYOUT, V_ROW, V_DAMAGE, V_STRESS, V_ACTS, V_REORG, V_COVERED_FIRE,
+ V_ILLEGAL) = range(len(VIOLATION_NAMES))
 
-# pp: policy parameters, float64[2, NPP] (one row per side; policies.POLICY_PARAMS fills them)
-PP_DRAW = 0          # play a card only when its value reaches this; otherwise draw
-PP_HOLD = 1          # interruption cards kept in hand for the opponent's sub-turn
-PP_HOLD_VALUE = 2    # value given up by playing a held interruption or support card as actions
-PP_FORWARD = 3       # wish to close the distance (move to shorter rows, uncover)
-PP_RETREAT = 4       # wish to pull badly damaged cards back and cover them
-PP_REORG_AT = 5      # stress level at which a card reorganises
-PP_TORP = 6          # weight of torpedo attacks
-PP_MERCH = 7         # merchants to the short row: 0 never, 1 once drawing has stopped, 2 always
-PP_COVER = 8         # cover badly damaged cards
-PP_STRESS_COST = 9   # value of one stress marker
-PP_UNCOVER = 10      # share of an attack's value that uncovering the card is worth
-PP_MIN_ACT = 11      # least value of an action worth spending an action on
-PP_SUPPORT_MIN = 12  # least share of a target's remaining hull at stake to play Optics
-PP_INTERRUPT_MIN = 13  # least threat (share of the target's remaining hull) to play an interruption
-PP_RETREAT_CARD = 14  # play Retreat as an effect when the game would be won now
-NPP = 16
+# pp: the greedy family's knob vector, float64[2, NPP] (one row per side), in the order of the knobs
+# of [families.greedy] in policies.toml (runtime.py checks the names; see there for the units)
+PP_NAMES = (
+    "draw", "hold", "hold_value", "forward", "retreat", "reorg_at", "torpedo_weight", "merchants", "cover",
+    "stress_cost", "uncover", "min_act", "support_min", "interrupt_min", "retreat_card", "damage_weight", "stake",
+    "stake_cabo_capital", "stake_cabo_merchant", "stake_cabo_escort", "scenario_stakes", "reorg_blocked",
+    "reorg_base", "reorg_step", "uncover_seen", "uncover_blind", "merchant_forward", "merchant_back",
+    "merchant_cover", "retreat_move", "damaged_cover", "close_share", "advance", "advance_torpedo",
+    "advance_short_range", "discover_seen", "discover_blind", "reorg_marker", "reorg_over", "reorg_unblock",
+    "planes_weight", "scout_seen", "scout_blind", "retreat_card_value", "support_hold_share", "hold_cabo",
+    "cabo_hold_value", "small_hand", "small_hand_draw", "flares_min_dice", "reveal_best", "reinforce_back",
+    "deploy_cheap_first", "deploy_back", "deploy_subs_short", "deploy_capital_back", "deploy_torpedo_front",
+)
+(
+    PP_DRAW, PP_HOLD, PP_HOLD_VALUE, PP_FORWARD, PP_RETREAT, PP_REORG_AT, PP_TORP, PP_MERCH, PP_COVER,
+    PP_STRESS_COST, PP_UNCOVER, PP_MIN_ACT, PP_SUPPORT_MIN, PP_INTERRUPT_MIN, PP_RETREAT_CARD, PP_DAMAGE_WEIGHT,
+    PP_STAKE, PP_STAKE_CABO_CAPITAL, PP_STAKE_CABO_MERCHANT, PP_STAKE_CABO_ESCORT, PP_SCENARIO_STAKES,
+    PP_REORG_BLOCKED, PP_REORG_BASE, PP_REORG_STEP, PP_UNCOVER_SEEN, PP_UNCOVER_BLIND, PP_MERCHANT_FORWARD,
+    PP_MERCHANT_BACK, PP_MERCHANT_COVER, PP_RETREAT_MOVE, PP_DAMAGED_COVER, PP_CLOSE_SHARE, PP_ADVANCE,
+    PP_ADVANCE_TORPEDO, PP_ADVANCE_SHORT_RANGE, PP_DISCOVER_SEEN, PP_DISCOVER_BLIND, PP_REORG_MARKER, PP_REORG_OVER,
+    PP_REORG_UNBLOCK, PP_PLANES_WEIGHT, PP_SCOUT_SEEN, PP_SCOUT_BLIND, PP_RETREAT_CARD_VALUE, PP_SUPPORT_HOLD_SHARE,
+    PP_HOLD_CABO, PP_CABO_HOLD_VALUE, PP_SMALL_HAND, PP_SMALL_HAND_DRAW, PP_FLARES_MIN_DICE, PP_REVEAL_BEST,
+    PP_REINFORCE_BACK, PP_DEPLOY_CHEAP_FIRST, PP_DEPLOY_BACK, PP_DEPLOY_SUBS_SHORT, PP_DEPLOY_CAPITAL_BACK,
+    PP_DEPLOY_TORPEDO_FRONT
+) = range(len(PP_NAMES))
+NPP = len(PP_NAMES)
 
 # wk: int64 scratch for one game (kernels index it by these offsets)
-WK_SEEN = 0          # conservation check: PILE_CAP counters
-WK_LIST = 128        # slot lists (64)
-WK_LIST2 = 192       # second slot list (64)
-WK_CAND = 256        # candidate actions for random-legal: 4 ints each, up to 512 candidates
-NWK = 256 + 4 * 512
+WK_SEEN = 0                  # conservation check: PILE_CAP counters
+WK_LIST = WK_SEEN + PILE_CAP  # slot lists (64)
+WK_LIST2 = WK_LIST + 64      # second slot list (64)
+WK_CAND = WK_LIST2 + 64      # candidate actions for random-legal: 4 ints each, up to MAX_CAND
+MAX_CAND = 512
+NWK = WK_CAND + 4 * MAX_CAND
 
 # out: one row of int32 per game (engine.play_games_nb); game.py turns them into columns
 O_WINNER, O_SCORE0, O_SCORE1, O_TURNS, O_SUBTURNS, O_DRAWN0, O_DRAWN1, O_END_REASON = 0, 1, 2, 3, 4, 5, 6, 7
 O_MSHORT0, O_MSHORT1 = 8, 9
-O_SUNK0 = 10          # O_SUNK0 + 6 * side + type: cards of ``side`` sunk, by type (enums.TYPE_NAMES)
+O_SUNK0 = 10          # O_SUNK0 + NTYPES (6) * side + type: cards of ``side`` sunk, by type (enums.TYPE_NAMES)
 O_REMOVED = 22
 O_FIRST, O_AI0, O_AI1 = 23, 24, 25
 O_POINTS0, O_POINTS1, O_CARDS0, O_CARDS1 = 26, 27, 28, 29
 O_HITS0, O_HITS1, O_ATTACKS0, O_ATTACKS1 = 30, 31, 32, 33
 O_NIGHT_SUBTURNS, O_VIOLATION, O_FINAL_SUBTURN, O_BUILD_FAIL, O_SHIPS_SUNK0, O_SHIPS_SUNK1 = 34, 35, 36, 37, 38, 39
-NOUT = 40
+NOUT = O_SHIPS_SUNK1 + 1
 
 # setup: int64 game parameters common to a batch (game.py fills them)
-Q_VICTORY, Q_MPTS0, Q_MPTS1, Q_SPECIAL, Q_LENGTH, Q_FIRST, Q_FIRST_OVERRIDE, Q_REVEAL, Q_BUILD = range(9)
-NQ = 16
+SETUP_FIELDS = ("victory", "merchant_points0", "merchant_points1", "special", "length", "first", "first_override",
+                "reveal", "build")
+Q_VICTORY, Q_MPTS0, Q_MPTS1, Q_SPECIAL, Q_LENGTH, Q_FIRST, Q_FIRST_OVERRIDE, Q_REVEAL, Q_BUILD = range(len(SETUP_FIELDS))
+NQ = len(SETUP_FIELDS)
 FIRST_BY_ESCORTS = -2  # Rule 9: the player with more escort cards; ties: the Nationalist
 
-# fw: float64 scratch of the greedy policies' evaluation (policies.prep_eval_nb fills it)
-FW_VALS = 0        # 16: each own card's best action value (choose_play)
-FW_TMP = 16        # 16: scratch
-FW_DICE = 32       # 16 x 7: own cards' dice per weapon now (-100: printed 0, cannot fire)
-FW_TLIST = 144     # 16: the enemy cards that can be targeted now (in play, face up), as slots
-FW_NT = 160        # how many
-FW_COV = 161       # 3: covered enemy cards per row
-FW_TV = 176        # 16: value of sinking each enemy card (policies.target_value_nb)
-FW_REM = 192       # 16: each enemy card's remaining hull
-FW_SAVEF = 208     # 16: share of hits on each enemy card that stand after saves
-FW_TORPF = 224     # 16: expected damage of one torpedo hit on each enemy card (a Sunk counts its hull)
-FW_PNEED = 240     # 12: P(d6 >= need) for need 0..11
-FW_LUCKY = 252     # P(lucky hit) now (0 at night)
-FW_CB = 256        # 16 x 4: each own card's card_best result (value, act, p1, p2) from choose_play
-NFW = 320
+# fw: float64 scratch of the greedy policies' evaluation (policy_value.prep_eval_nb fills it)
+FW_VALS = 0                   # MAXC: each own card's best action value (choose_play)
+FW_TMP = FW_VALS + MAXC       # MAXC: scratch
+FW_DICE = FW_TMP + MAXC       # MAXC x 7: own cards' dice per weapon now (-100: printed 0, cannot fire)
+FW_TLIST = FW_DICE + 7 * MAXC  # MAXC: the enemy cards that can be targeted now (in play, face up), as slots
+FW_NT = FW_TLIST + MAXC       # how many
+FW_COV = FW_NT + 1            # 3: covered enemy cards per row
+FW_TV = FW_COV + 3            # MAXC: value of sinking each enemy card (policy_value.target_value_nb)
+FW_REM = FW_TV + MAXC         # MAXC: each enemy card's remaining hull
+FW_SAVEF = FW_REM + MAXC      # MAXC: share of hits on each enemy card that stand after saves
+FW_TORPF = FW_SAVEF + MAXC    # MAXC: expected damage of one torpedo hit on each enemy card (a Sunk counts its hull)
+FW_PNEED = FW_TORPF + MAXC    # 12: P(d6 >= need) for need 0..11
+FW_LUCKY = FW_PNEED + 12      # P(lucky hit) now (0 at night)
+FW_CB = FW_LUCKY + 1          # MAXC x 4: each own card's card_best result (value, act, p1, p2) from choose_play
+NFW = FW_CB + 4 * MAXC

@@ -66,6 +66,7 @@ from .layout import (
     CONSTANT_NAMES,
     HAND_CAP,
     NC,
+    NPT,
     NRT,
     PILE_CAP,
     POINTS_FIELDS,
@@ -247,7 +248,7 @@ def compile_tables(view: PackView) -> tuple[np.ndarray, np.ndarray]:
     for i, ln in enumerate(LENGTH_NAMES):
         row = view.row("points", ln)
         for j, f in enumerate(POINTS_FIELDS):
-            rt[RT_POINTS + 8 * i + j] = row[f]
+            rt[RT_POINTS + NPT * i + j] = row[f]
         srow = view.row("solo_deployment", ln)
         for j, r in enumerate(ROW_NAMES):
             rt[RT_SOLO + 3 * i + j] = srow[r]

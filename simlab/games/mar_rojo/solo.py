@@ -79,7 +79,7 @@ from .layout import (
     S_STATUS,
     S_UP,
 )
-from .policies import covered_in_row_nb
+from .legality import covered_in_row_nb
 
 __all__ = ["ai_action_nb", "ai_subturn_nb"]
 
@@ -381,7 +381,7 @@ def ai_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr):
     if g[G_FINAL] == 1:
         return
     c = draw_nb(piles, hands, g, akind, side, np.bool_(False), rng)
-    apply_specials_nb(rt, cs, st, g, rng)
+    apply_specials_nb(rt, cs, st, g, pp, rng)
     if c < 0:
         return
     kind = akind[c]

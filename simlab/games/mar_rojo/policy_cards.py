@@ -1,0 +1,358 @@
+"""What a policy does with its action cards, compiled (Rules 3.2, 5 steps 1-2, 5.5; Scout, Fog, Mines).
+
+``choose_play_nb``: draw, or play a card from hand for its effect, for reorganisation or for
+actions (Rule 5 steps 1-2): ``random-legal`` uniformly among drawing and every legal (card,
+mode); ``greedy`` the best of the three modes of each card against a draw threshold, keeping
+interruption and support cards for later. Also where a reorganisation takes stress off (5.5),
+the rows a Scout discovers, the cards Fog covers and the ship a Mine attacks (provisional
+effects, docs/rulings.md).
+
+Knobs (``pp[side, PP_*]``, ``policies.toml`` family ``greedy``): the draw threshold, what a
+held card is worth, the values of reorganisation and of each effect.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...rng import roll_nb
+from .enums import (
+    AIRCRAFT,
+    AK_BLUE,
+    AK_RED,
+    AK_SIDE,
+    AK_TYPE,
+    AT_INTERRUPTION,
+    AT_SUPPORT,
+    FAM_RANDOM,
+    K_CABO_PALOS,
+    K_GENERAL_QUARTERS,
+    K_OPTICS,
+    K_PLANES,
+    K_RETREAT,
+    K_SCOUT,
+    MODE_ACTIONS,
+    MODE_EFFECT,
+    MODE_REORG,
+    SHORT,
+    ST_IN_PLAY,
+)
+from .fleet import (
+    badly_damaged_nb,
+)
+from .layout import (
+    C_COST,
+    C_HULL,
+    C_TYPE,
+    FW_CB,
+    FW_NT,
+    FW_TMP,
+    FW_VALS,
+    G_CB_OK,
+    G_HAND0_N,
+    G_POL0,
+    MAXC,
+    PP_CABO_HOLD_VALUE,
+    PP_DRAW,
+    PP_HOLD,
+    PP_HOLD_CABO,
+    PP_HOLD_VALUE,
+    PP_PLANES_WEIGHT,
+    PP_REORG_MARKER,
+    PP_REORG_OVER,
+    PP_REORG_UNBLOCK,
+    PP_RETREAT_CARD,
+    PP_RETREAT_CARD_VALUE,
+    PP_SCOUT_BLIND,
+    PP_SCOUT_SEEN,
+    PP_SMALL_HAND,
+    PP_SMALL_HAND_DRAW,
+    PP_SUPPORT_HOLD_SHARE,
+    R_REORG_PER_CARD,
+    S_REORG,
+    S_ROW,
+    S_STATUS,
+    S_STRESS,
+    S_UP,
+    WK_CAND,
+)
+from .legality import (
+    class_member_nb,
+    covered_in_row_nb,
+    effect_allowed_nb,
+    effect_restrict_nb,
+    is_mass_activation_nb,
+)
+from .policy_activation import (
+    card_best_nb,
+)
+from .policy_value import (
+    fast_best_target_nb,
+    prep_eval_nb,
+)
+from .victory import winner_nb
+
+__all__ = ["reorg_value_nb", "winning_now_nb", "effect_value_nb", "top_sum_nb", "choose_play_nb", "choose_reorg_slot_nb", "choose_scout_rows_nb", "choose_fog_card_nb", "choose_mines_target_nb"]
+
+
+@njit(cache=True, _nrt=False)
+def reorg_value_nb(rt, cs, st, pp, side, amount, per_card):
+    """Value of removing up to ``amount`` stress markers, at most ``per_card`` from one card."""
+    v = 0.0
+    left = amount
+    base = side * MAXC
+    for s in range(base, base + MAXC):
+        if left <= 0:
+            break
+        if st[s, S_STATUS] != ST_IN_PLAY:
+            continue
+        room = per_card - st[s, S_REORG]
+        k = st[s, S_STRESS]
+        if k > room:
+            k = room
+        if k > left:
+            k = left
+        if k > 0:
+            # markers beyond the first cost dice; one above hull blocks the card
+            over = st[s, S_STRESS] - 1
+            v += pp[side, PP_REORG_MARKER] * k + pp[side, PP_REORG_OVER] * (over if over < k else k)
+            if st[s, S_STRESS] > cs[s, C_HULL]:
+                v += pp[side, PP_REORG_UNBLOCK]
+            left -= k
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def winning_now_nb(cs, st, g, side):
+    """Whether ``side`` would win if the game ended now (victory.winner_nb decides)."""
+    return winner_nb(cs, st, g) == side
+
+
+@njit(cache=True, _nrt=False)
+def effect_value_nb(rt, cs, st, g, ak, pp, fw, side, kind, vals):
+    """Value of invoking the effect of ``kind`` (``vals[i]``: each own card's best action value;
+    ``fw`` prepared by ``prep_eval_nb``)."""
+    if is_mass_activation_nb(kind):
+        restrict = effect_restrict_nb(kind)
+        v = 0.0
+        base = side * MAXC
+        for s in range(base, base + MAXC):
+            if st[s, S_STATUS] != ST_IN_PLAY or not class_member_nb(cs, s, kind):
+                continue
+            if restrict >= 0:
+                if st[s, S_UP] == 1:
+                    bv, bt = fast_best_target_nb(rt, cs, st, g, pp, fw, side, s, st[s, S_ROW], restrict)
+                    v += bv
+            else:
+                v += vals[s - base] * (pp[side, PP_PLANES_WEIGHT] if kind == K_PLANES else 1.0)
+        return v
+    if kind == K_GENERAL_QUARTERS:
+        return reorg_value_nb(rt, cs, st, pp, side, np.int64(1000), rt[R_REORG_PER_CARD])
+    if kind == K_SCOUT:
+        enemy = 1 - side
+        c = covered_in_row_nb(st, enemy, np.int64(0)) + covered_in_row_nb(st, enemy, np.int64(1)) + covered_in_row_nb(st, enemy, np.int64(2))
+        k = c if c < 2 else 2
+        return (pp[side, PP_SCOUT_SEEN] if fw[FW_NT] > 0 else pp[side, PP_SCOUT_BLIND]) * k
+    if kind == K_RETREAT:
+        if pp[side, PP_RETREAT_CARD] > 0 and winning_now_nb(cs, st, g, side):
+            return pp[side, PP_RETREAT_CARD_VALUE]
+        return -1.0
+    return -1.0
+
+
+@njit(cache=True, _nrt=False)
+def top_sum_nb(vals, n, k, tmp):
+    """Sum of the ``k`` largest of ``vals[:n]`` (``tmp`` is scratch of length >= n)."""
+    for i in range(n):
+        tmp[i] = vals[i]
+    total = 0.0
+    for _ in range(k if k < n else n):
+        bi = np.int64(0)
+        for i in range(1, n):
+            if tmp[i] > tmp[bi]:
+                bi = i
+        if tmp[bi] <= 0.0:
+            break
+        total += tmp[bi]
+        tmp[bi] = -1e18
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def _hand_held_nb(hands, g, akind, ak, side):
+    n = np.int64(0)
+    for i in range(g[G_HAND0_N + side]):
+        if ak[akind[hands[side, i]], AK_TYPE] == AT_INTERRUPTION:
+            n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, rng, wk, fw):
+    """Step 1-2 of a sub-turn (Rule 5): draw, or play a card from hand in one mode.
+
+    Returns:
+        ``(hand_index, mode)``; hand_index -1 means draw.
+    """
+    hn = g[G_HAND0_N + side]
+    pol = g[G_POL0 + side]
+    if pol == FAM_RANDOM:
+        # uniform over: draw (if allowed) and every legal (card, mode)
+        n = np.int64(0)
+        if can_draw:
+            wk[WK_CAND] = -1
+            wk[WK_CAND + 1] = 0
+            n = np.int64(1)
+        for i in range(hn):
+            k = akind[hands[side, i]]
+            for m in range(3):
+                if m == MODE_EFFECT and not effect_allowed_nb(ak, g, k, side):
+                    continue
+                wk[WK_CAND + 2 * n] = i
+                wk[WK_CAND + 2 * n + 1] = m
+                n += 1
+        j = roll_nb(rng, n) - 1
+        return wk[WK_CAND + 2 * j], wk[WK_CAND + 2 * j + 1]
+    # greedy: each card's best single action now
+    prep_eval_nb(rt, cs, st, g, pp, side, fw)
+    base = side * MAXC
+    vals = fw[FW_VALS:FW_VALS + MAXC]
+    for s in range(base, base + MAXC):
+        v, a, p1, p2 = card_best_nb(rt, cs, st, g, pp, fw, side, s, np.bool_(False))
+        vals[s - base] = v if a >= 0 else 0.0
+        o = FW_CB + 4 * (s - base)
+        fw[o] = v
+        fw[o + 1] = a
+        fw[o + 2] = p1
+        fw[o + 3] = p2
+    g[G_CB_OK] = 1
+    held = _hand_held_nb(hands, g, akind, ak, side)
+    best = -1e9
+    bi = np.int64(-1)
+    bm = MODE_ACTIONS
+    for i in range(hn):
+        k = akind[hands[side, i]]
+        typ = ak[k, AK_TYPE]
+        keep = 0.0
+        if typ == AT_INTERRUPTION and held <= pp[side, PP_HOLD]:
+            keep = pp[side, PP_HOLD_VALUE]
+        elif typ == AT_SUPPORT and (k == K_OPTICS or (k == K_CABO_PALOS and ak[k, AK_SIDE] == side)):
+            keep = pp[side, PP_SUPPORT_HOLD_SHARE] * pp[side, PP_HOLD_VALUE]
+            if pp[side, PP_HOLD_CABO] > 0 and k == K_CABO_PALOS:
+                keep = pp[side, PP_CABO_HOLD_VALUE]
+        va = top_sum_nb(vals, np.int64(MAXC), ak[k, AK_RED], fw[FW_TMP:]) - keep
+        if va > best:
+            best = va
+            bi = i
+            bm = MODE_ACTIONS
+        vr = reorg_value_nb(rt, cs, st, pp, side, ak[k, AK_BLUE], rt[R_REORG_PER_CARD]) - keep
+        if vr > best:
+            best = vr
+            bi = i
+            bm = MODE_REORG
+        if effect_allowed_nb(ak, g, k, side):
+            ve = effect_value_nb(rt, cs, st, g, ak, pp, fw, side, k, vals) - keep
+            if ve > best:
+                best = ve
+                bi = i
+                bm = MODE_EFFECT
+    if can_draw:
+        thr = pp[side, PP_DRAW]
+        if hn <= pp[side, PP_SMALL_HAND]:
+            thr *= pp[side, PP_SMALL_HAND_DRAW]
+        if best < thr:
+            return -1, 0
+    return bi, bm
+
+
+@njit(cache=True, _nrt=False)
+def choose_reorg_slot_nb(rt, cs, st, side):
+    """Where the next stress marker of a reorganisation comes off: the most stressed card that
+    may still lose one this sub-turn (-1: none)."""
+    bs = np.int64(-1)
+    bk = np.int64(0)
+    base = side * MAXC
+    for s in range(base, base + MAXC):
+        if st[s, S_STATUS] != ST_IN_PLAY or st[s, S_REORG] >= rt[R_REORG_PER_CARD]:
+            continue
+        k = st[s, S_STRESS]
+        if k > bk:
+            bk = k
+            bs = s
+    return bs
+
+
+@njit(cache=True, _nrt=False)
+def choose_scout_rows_nb(st, g, side, rng):
+    """Rows of the (up to two) cards the Scout effect discovers (-1: none)."""
+    enemy = 1 - side
+    pol = g[G_POL0 + side]
+    if pol == FAM_RANDOM:
+        r1 = roll_nb(rng, np.int64(3)) - 1
+        r2 = roll_nb(rng, np.int64(4)) - 2
+        return r1, r2
+    r1 = np.int64(-1)
+    r2 = np.int64(-1)
+    for r in range(3):
+        c = covered_in_row_nb(st, enemy, r)
+        if c >= 1 and r1 < 0:
+            r1 = r
+            if c >= 2:
+                r2 = r
+                break
+        elif c >= 1 and r2 < 0:
+            r2 = r
+            break
+    return r1, r2
+
+
+@njit(cache=True, _nrt=False)
+def choose_fog_card_nb(cs, st, g, side, rng):
+    """Fog (provisional): the next own uncovered card to cover (-1: stop). Badly damaged cards
+    first, then the most valuable; random-legal any or stop."""
+    pol = g[G_POL0 + side]
+    base = side * MAXC
+    if pol == FAM_RANDOM:
+        n = np.int64(1)
+        pick = np.int64(-1)
+        for s in range(base, base + MAXC):
+            if st[s, S_STATUS] == ST_IN_PLAY and st[s, S_UP] == 1:
+                n += 1
+                if roll_nb(rng, n) == 1:
+                    pick = s
+        return pick
+    best = np.int64(-1)
+    bv = np.int64(-1)
+    for s in range(base, base + MAXC):
+        if st[s, S_STATUS] == ST_IN_PLAY and st[s, S_UP] == 1:
+            v = cs[s, C_COST] + (100 if badly_damaged_nb(cs, st, s) else 0)
+            if v > bv:
+                bv = v
+                best = s
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def choose_mines_target_nb(cs, st, g, side_passive, rng):
+    """Mines (provisional): the active player's ship in his short row that the mine attacks:
+    the most valuable uncovered one, else any covered one (-1: none)."""
+    active = 1 - side_passive
+    base = active * MAXC
+    pol = g[G_POL0 + side_passive]
+    best = np.int64(-1)
+    bv = np.int64(-1)
+    n = np.int64(0)
+    for s in range(base, base + MAXC):
+        if st[s, S_STATUS] != ST_IN_PLAY or st[s, S_ROW] != SHORT or cs[s, C_TYPE] == AIRCRAFT:
+            continue
+        n += 1
+        if pol == FAM_RANDOM:
+            if roll_nb(rng, n) == 1:
+                best = s
+            continue
+        v = (cs[s, C_COST] + 10) if st[s, S_UP] == 1 else 0
+        if v > bv:
+            bv = v
+            best = s
+    return best

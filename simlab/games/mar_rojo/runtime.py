@@ -1,0 +1,303 @@
+"""What ``game.py`` runs a batch with: the scenario from the data pack, the arrays of one batch
+(the action deck, the pools and Rule 9 limits, the policies' family codes and knob rows from
+``policies.toml``) and the kernel call (Rules 2, 4, 9, 11).
+
+The façade (``game.py``) imports this module; nothing here imports the façade.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...datapack import DataPack
+from ...errors import ScenarioError
+from ..policy import Policy, PolicyBook, load_policy_book
+from .engine import play_games_nb
+from .enums import (
+    ACTION_NAMES,
+    AK_COUNT,
+    AK_NIGHT_ONLY,
+    AK_NIGHT_REMOVE,
+    AK_OPTIONAL,
+    BUILDER_NAMES,
+    F_NEUTRAL,
+    FACTION_SIDE,
+    FAM_GREEDY,
+    FAMILY_NAMES,
+    LENGTH_NAMES,
+    SIDE_NAMES,
+)
+from .layout import (
+    C_COST,
+    C_DATE,
+    C_FACTION,
+    C_TYPE,
+    NOUT,
+    NPP,
+    NPT,
+    NQ,
+    NSLOT,
+    PP_NAMES,
+    PP_RETREAT_CARD,
+    PT_AIRSUB_MAX,
+    PT_AIRSUB_MIN,
+    PT_CAP_MAX,
+    PT_CAP_MIN,
+    PT_CARDS_MIN,
+    PT_MERCHANTS,
+    PT_POINTS,
+    Q_BUILD,
+    Q_FIRST,
+    Q_FIRST_OVERRIDE,
+    Q_LENGTH,
+    Q_MPTS0,
+    Q_REVEAL,
+    Q_SPECIAL,
+    Q_VICTORY,
+    RT_POINTS,
+)
+from .scenario import BUILTIN, MarRojoSetup, parse_scenario, read_scenario_file
+
+__all__ = ["POLICY_FILE", "action_deck", "build_limits", "build_pool_mask", "feasible", "load_setup", "pack_policies",
+           "policy_book", "preset_names", "resolve_policy", "run_games", "unscripted_row"]
+
+POLICY_FILE = Path(__file__).parent / "policies.toml"
+
+
+@functools.lru_cache(maxsize=1)
+def policy_book() -> PolicyBook:
+    """Mar Rojo's families and presets (``policies.toml``), checked against the kernels' layout.
+
+    Raises:
+        ValueError: if the families are not ``enums.FAMILY_NAMES`` or the greedy family's knobs are
+            not ``layout.PP_NAMES`` in that order (a programming error, not user input).
+    """
+    book = load_policy_book(POLICY_FILE)
+    if set(book.families) != set(FAMILY_NAMES):
+        raise ValueError(f"policies.toml: families {tuple(book.families)}, the kernels know {FAMILY_NAMES}")
+    knobs = tuple(k.name for k in book.families["greedy"].knobs)
+    if knobs != PP_NAMES:
+        raise ValueError(f"policies.toml: the greedy knobs {knobs} are not layout.PP_NAMES {PP_NAMES}")
+    return book
+
+
+def preset_names() -> tuple[str, ...]:
+    """The named policies, in ``policies.toml`` order."""
+    return tuple(policy_book().presets)
+
+
+def resolve_policy(side: str, policy: str | Policy) -> Policy:
+    """A side's policy as a :class:`Policy`: as given, or a preset name resolved with its defaults.
+
+    Raises:
+        SpecError: an unknown preset.
+    """
+    if isinstance(policy, Policy):
+        return policy
+    return policy_book().resolve(side, str(policy))
+
+
+@functools.lru_cache(maxsize=1)
+def unscripted_row() -> np.ndarray:
+    """``float64[NPP]``: the knob row packed for a side whose family has no knobs (random-legal,
+    solo-ai). Only a greedy opponent reads it, when it values that side's shot to choose a Speed
+    distance (``policy_combat.choose_distance_nb``, which scores with the attacker's row). It holds
+    what those rows held before policies were data: 0 for the first fifteen knobs (``draw`` ..
+    ``retreat_card``: torpedo weight and stress cost 0) and the greedy defaults for the others
+    (stakes, damage weight: the literals they replace)."""
+    fam = policy_book().families["greedy"]
+    row = np.asarray([float(k.default) for k in fam.knobs], dtype=np.float64)
+    row[:PP_RETREAT_CARD + 1] = 0.0
+    row.setflags(write=False)
+    return row
+
+
+def pack_policies(policies: Mapping[str, str | Policy]) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' view of both sides' policies.
+
+    Args:
+        policies: ``{side: preset name or Policy}`` for both sides.
+
+    Returns:
+        ``(pols, pp)``: ``int64[2]`` family codes (``enums.FAM_*``) and ``float64[2, NPP]`` knob
+        rows (layout ``PP_*``; see :func:`unscripted_row` for the families without knobs).
+
+    Raises:
+        SpecError: an unknown preset; ValueError: a Policy of a family the kernels do not know.
+    """
+    pols = np.zeros(2, dtype=np.int64)
+    pp = np.zeros((2, NPP), dtype=np.float64)
+    for s, side in enumerate(SIDE_NAMES):
+        pol = resolve_policy(side, policies[side])
+        if pol.family not in FAMILY_NAMES:
+            raise ValueError(f"mar-rojo: unknown policy family {pol.family!r} (families: {', '.join(FAMILY_NAMES)})")
+        pols[s] = FAMILY_NAMES.index(pol.family)
+        if pols[s] == FAM_GREEDY:
+            if tuple(k for k, _ in pol.knobs) != PP_NAMES:
+                raise ValueError(f"mar-rojo: policy {pol.name} does not carry the greedy knobs in layout order")
+            pp[s] = pol.vector()
+        else:
+            pp[s] = unscripted_row()
+    return pols, pp
+
+
+def action_deck(ak: np.ndarray, night: bool, optional: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The 52 action cards (Rule 2) as ``(akind, included)``: each card's kind (in
+    ``ACTION_NAMES`` order, ``count`` copies of each) and whether this game uses it: night-only
+    cards only with the night rules, ``night_remove`` copies of a kind taken out with them
+    (10.1), Faccioso and Cabo Palos only when agreed (4)."""
+    kinds = []
+    inc = []
+    for k in range(len(ACTION_NAMES)):
+        n = int(ak[k, AK_COUNT])
+        removed = int(ak[k, AK_NIGHT_REMOVE]) if night else 0
+        for j in range(n):
+            kinds.append(k)
+            use = True
+            if ak[k, AK_NIGHT_ONLY] and not night:
+                use = False
+            if j < removed:
+                use = False
+            if ak[k, AK_OPTIONAL] and not optional:
+                use = False
+            inc.append(1 if use else 0)
+    return np.asarray(kinds, dtype=np.int64), np.asarray(inc, dtype=np.int8)
+
+
+def build_pool_mask(setup: MarRojoSetup, neutral: bool, intervention: bool, year: int) -> np.ndarray:
+    """``int8[2, npool]``: the cards each side may build with (Rules 9, 11)."""
+    pool = setup.pool
+    out = np.zeros((2, pool.shape[0]), dtype=np.int8)
+    for i in range(pool.shape[0]):
+        f = int(pool[i, C_FACTION])
+        if year and int(pool[i, C_DATE]) > year:
+            continue
+        fs = FACTION_SIDE[f]
+        if f == F_NEUTRAL:
+            if neutral:
+                out[:, i] = 1
+        elif f < 2:
+            out[fs, i] = 1
+        elif intervention:
+            out[fs, i] = 1
+    return out
+
+
+def build_limits(rt: np.ndarray, length: int, points: tuple[int, int]) -> np.ndarray:
+    """``int64[2, NPT]``: the Rule 9 table row of ``length`` per side, the points replaced where
+    ``points[side] > 0``."""
+    row = np.asarray(rt[RT_POINTS + NPT * length: RT_POINTS + NPT * (length + 1)], dtype=np.int64)
+    lim = np.vstack([row, row]).copy()
+    for s in range(2):
+        if points[s] > 0:
+            lim[s, PT_POINTS] = points[s]
+    return lim
+
+
+def feasible(pool: np.ndarray, avail: np.ndarray, lim: np.ndarray) -> bool:
+    """Whether the Rule 9 table can be met from the available cards (cheapest completion)."""
+    cat = np.where(pool[:, C_TYPE] == 0, 0, np.where(pool[:, C_TYPE] == 4, 1,
+                   np.where((pool[:, C_TYPE] == 3) | (pool[:, C_TYPE] == 5), 2, 3)))
+    cost = pool[:, C_COST].astype(np.int64)
+    used = np.zeros(len(pool), bool)
+    total = 0
+    spent = 0
+    for c, k in ((0, lim[PT_CAP_MIN]), (1, lim[PT_MERCHANTS]), (2, lim[PT_AIRSUB_MIN])):
+        idx = [i for i in np.argsort(cost, kind="stable") if avail[i] and cat[i] == c]
+        if len(idx) < k:
+            return False
+        for i in idx[:k]:
+            used[i] = True
+            spent += int(cost[i])
+            total += 1
+    if lim[PT_MERCHANTS] > 0 and sum(1 for i in range(len(pool)) if avail[i] and cat[i] == 1) < lim[PT_MERCHANTS]:
+        return False
+    room = {0: lim[PT_CAP_MAX] - lim[PT_CAP_MIN], 2: lim[PT_AIRSUB_MAX] - lim[PT_AIRSUB_MIN], 3: 10**6}
+    for i in np.argsort(cost, kind="stable"):
+        if total >= lim[PT_CARDS_MIN]:
+            break
+        if used[i] or not avail[i] or cat[i] == 1 or room[int(cat[i])] <= 0:
+            continue
+        room[int(cat[i])] -= 1
+        used[i] = True
+        spent += int(cost[i])
+        total += 1
+    return total >= lim[PT_CARDS_MIN] and spent <= lim[PT_POINTS]
+
+
+def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping[str, str | Policy], seeds: np.ndarray,
+              debug: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Play one game per seed with the compiled kernel.
+
+    Args:
+        setup: the scenario payload; options: resolved options; policies: ``{side: preset name or
+            Policy}`` (see :func:`pack_policies`);
+        seeds: ``uint64[n]``; debug: check invariants throughout (slower).
+
+    Returns:
+        ``(out, sq)``: ``int32[n, NOUT]`` (layout ``O_*``) and ``int16[n, NSLOT, 3]`` (pool index,
+        final status, damage of every squadron slot).
+
+    Raises:
+        ScenarioError: if a points-built squadron cannot meet the Rule 9 table from its pool.
+    """
+    length = setup.length if options["length"] == "scenario" else LENGTH_NAMES.index(options["length"])
+    akind, included = action_deck(setup.ak, bool(options["night_combat"]), bool(options["faccioso_cabo_palos"]))
+    avail = build_pool_mask(setup, options["neutral_fleets"], options["intervention_fleets"], options["build_year"])
+    lim = build_limits(setup.rt, length, (options["points_nationalist"], options["points_republican"]))
+    if setup.build:
+        for s, side in enumerate(SIDE_NAMES):
+            if not feasible(setup.pool, avail[s], lim[s]):
+                raise ScenarioError(
+                    f"no {side} squadron can meet the Rule 9 table of the {LENGTH_NAMES[length]} length from the cards "
+                    f"allowed (year {options['build_year'] or 'any'}, {lim[s, PT_POINTS]} points)")
+    builders = np.asarray([BUILDER_NAMES.index(options["builder_nationalist"]),
+                           BUILDER_NAMES.index(options["builder_republican"])], dtype=np.int64)
+    pols, pp = pack_policies(policies)
+    q = np.zeros(NQ, dtype=np.int64)
+    q[Q_VICTORY] = setup.victory
+    q[Q_MPTS0] = setup.merchant_points[0]
+    q[Q_MPTS0 + 1] = setup.merchant_points[1]
+    q[Q_SPECIAL] = setup.special
+    q[Q_LENGTH] = length
+    q[Q_FIRST] = setup.first
+    fp = options["first_player"]
+    q[Q_FIRST_OVERRIDE] = -1 if fp == "scenario" else SIDE_NAMES.index(fp)
+    q[Q_REVEAL] = int(bool(options["initial_reveal"]))
+    q[Q_BUILD] = int(setup.build)
+    n = int(seeds.shape[0])
+    out = np.zeros((n, NOUT), dtype=np.int32)
+    sq = np.zeros((n, NSLOT, 3), dtype=np.int16)
+    play_games_nb(np.ascontiguousarray(seeds, dtype=np.uint64), setup.pool, setup.squads, setup.reinf, avail, lim,
+                  builders, akind, included, setup.ak, setup.rt, pp, pols, q, 1 if debug else 0, out, sq)
+    return out, sq
+
+
+def load_setup(name: str, pack: DataPack) -> tuple[str, MarRojoSetup, str, frozenset]:
+    """A built-in scenario by name or a scenario file, parsed against ``pack``.
+
+    Returns:
+        ``(name, setup, source, used)``: the scenario's name (a file's stem), its payload, where it
+        came from (``builtin:<name>`` or the path) and the data-pack entries it read.
+
+    Raises:
+        ScenarioError: on an unknown name or a malformed file; DataPackError on a bad pack.
+    """
+    view = pack.view()
+    if name in BUILTIN:
+        doc = read_scenario_file(BUILTIN[name])
+        source = f"builtin:{name}"
+    elif name.endswith(".toml") or Path(name).exists():
+        doc = read_scenario_file(name)
+        source = str(name)
+        name = Path(name).stem
+    else:
+        raise ScenarioError(
+            f"unknown mar-rojo scenario '{name}' (built-in: {', '.join(BUILTIN)}; or a .toml scenario file)")
+    setup = parse_scenario(doc, view, where=Path(source).name if source != f"builtin:{name}" else name)
+    return name, setup, source, frozenset(view.used)
