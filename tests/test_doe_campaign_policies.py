@@ -6,10 +6,11 @@ import pytest
 
 from simlab.games import get_game
 from simlab.games.doe import campaign_layout as lay
-from simlab.games.doe.campaign import SPAIN_POLICIES, US_POLICIES, run_campaigns
-from simlab.games.doe.campaign_kernels import B_NODE, MAXSS, PS_NF
+from simlab.games.doe.campaign import SPAIN_POLICIES, US_POLICIES, run_games
+from simlab.games.doe.campaign_orders import B_NODE, MAXSS, PS_NF
 from simlab.games.doe.campaign_state import CampaignState
-from simlab.games.doe.policies import VIS_ATT, VIS_N, VIS_NF, observe_nb, policy_plan_nb
+from simlab.games.doe.policies import policy_plan_nb
+from simlab.games.doe.policy_view import VIS_ATT, VIS_N, VIS_NF, observe_nb
 from simlab.rng import game_seeds
 
 GAME = get_game("dawn-of-empire")
@@ -99,7 +100,7 @@ def test_every_pairing_plays_legal_campaigns(opts):
     options = GAME.resolve_options(opts)
     for us in US_POLICIES:
         for sp in SPAIN_POLICIES:
-            raw = run_campaigns(DATA, options, {"us": us, "spain": sp}, game_seeds(4, 4, 0, 40))
+            raw = run_games(DATA, options, {"us": us, "spain": sp}, game_seeds(4, 4, 0, 40))
             assert (raw["G"][:, lay.G_ERR] == 0).all()
             assert (raw["G"][:, lay.G_TURNS] >= 1).all()
 
@@ -109,7 +110,7 @@ def test_the_knobs_change_what_the_policies_do():
     out = {}
     for k in (0.0, 1.0):
         opts = GAME.resolve_options({"spain_aggression": k, "us_aggression": 1.0 - k})
-        raw = run_campaigns(DATA, opts, {"us": "blockade", "spain": "raider"}, seeds)
+        raw = run_games(DATA, opts, {"us": "blockade", "spain": "raider"}, seeds)
         out[k] = (raw["G"][:, lay.G_PATTACKS].mean(), raw["G"][:, lay.G_VPK + 6 + lay.VK_PORT].mean())
     assert out[0.0] != out[1.0]
     assert out[1.0][1] > out[0.0][1]           # a bolder raider earns more from destroyed ports
@@ -119,7 +120,7 @@ def test_the_knobs_change_what_the_policies_do():
                                   ("hunter", "historical"), ("random-legal", "random-legal")])
 def test_free_deployment_stays_within_its_limits(pols):  # 14.11
     opts = GAME.resolve_options({"free_deployment": True, "turns": 1})
-    raw = run_campaigns(DATA, opts, {"us": pols[0], "spain": pols[1]}, game_seeds(6, 6, 0, 30), trace=True)
+    raw = run_games(DATA, opts, {"us": pols[0], "spain": pols[1]}, game_seeds(6, 6, 0, 30), trace=True)
     na = DATA.n_areas
     side = DATA.ust[:, lay.US_SIDE]
     pside = DATA.nodes[:, lay.NS_PSIDE]

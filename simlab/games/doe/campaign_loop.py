@@ -19,10 +19,7 @@ from .campaign_combat import (
     maintenance_phase_nb,
     repair_phase_nb,
 )
-from .campaign_kernels import (
-    B_NODE,
-    MAXSS,
-    PS_NF,
+from .campaign_movement import (
     apply_deployment_nb,
     enemy_counts_nb,
     init_game_nb,
@@ -32,7 +29,10 @@ from .campaign_kernels import (
     new_forces_nb,
     start_turn_nb,
 )
-from .policies import VIS_NF, deploy_plan_nb, observe_nb, policy_plan_nb
+from .campaign_orders import B_NODE, MAXSS, PS_NF
+from .policies import policy_plan_nb
+from .policy_deploy import deploy_plan_nb
+from .policy_view import VIS_NF, observe_nb
 
 # modular inverse of GAMMA (odd) mod 2**64: counts the stream's 64-bit draws
 _GAMMA_INV = np.uint64(pow(int(GAMMA), -1, 1 << 64))

@@ -1,0 +1,295 @@
+"""Missions of the Dawn of Empire scripted policies: candidate orders per group (numba kernels).
+
+For each group (:func:`policy_view.group_units_nb`) :func:`missions_nb` lists candidate
+(order, destination, target) triples in preference order; :func:`policies.scripted_plan_nb` takes
+the first the rules allow (:func:`campaign_orders.order_ok_nb`). Rule sections: the forced
+follow-ups of 5.2 D (Blockade then Coal), 5.4 D (Patrol then Coal or Anchor) and 5.5 D (Raid then
+Transit to port), Blockade and Raid targets (5.1, 5.5, 12.1.3), Patrol (5.4), Sortie (5.6 A),
+Transit (5.7) and repair in port (9.0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import campaign_layout as lay
+from .campaign_orders import ALL_ORDERS, B_SEA
+from .policy_view import VIS_ATT, VIS_N, nearest_friendly_memo_nb
+
+MAXC = 24          # candidates per group
+
+
+@njit(cache=True)
+def add_candidate_nb(co, cd, ct, nc, o, d, t):
+    """Append the candidate (order ``o``, destination ``d``, target ``t``) if there is room;
+    returns the new count."""
+    if nc < co.shape[0]:
+        co[nc] = o
+        cd[nc] = d
+        ct[nc] = t
+        nc += 1
+    return nc
+
+
+@njit(cache=True)
+def add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc):
+    """Candidates that take a group home: stay anchored in a friendly port, anchor into a bordering
+    friendly port, transit to the nearest port that repairs."""
+    A = par[lay.P_NAREAS]
+    NONE = np.int64(-1)
+    if at >= A:
+        nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+    else:
+        for p in range(A, nodes.shape[0]):
+            if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
+                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
+    p = nearest_friendly_memo_nb(at, side, german, np.bool_(True), nf_rep, nf_any, nodes, cost, par)
+    if p >= 0 and p != at:
+        nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+    p = nearest_friendly_memo_nb(at, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
+    if p >= 0 and p != at:
+        nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+    return nc
+
+
+@njit(cache=True)
+def add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc):
+    """After a Patrol (5.4 D): coal where it is at sea (it keeps the area, 11 F bars only Transit),
+    else anchor in a bordering friendly or neutral port, else anchor in place."""
+    A = par[lay.P_NAREAS]
+    NONE = np.int64(-1)
+    if at < A:
+        if B[B_SEA] + n <= par[lay.P_COALSEA0 + side]:
+            nc = add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+        for p in range(A, nodes.shape[0]):
+            if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
+                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
+        for p in range(A, nodes.shape[0]):
+            if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
+                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
+        nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+        nc = add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+    else:
+        nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+        nc = add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+    return nc
+
+
+@njit(cache=True)
+def pick_area_nb(score, n):
+    best = -1
+    bs = -(1 << 40)
+    for a in range(n):
+        if score[a] > bs:
+            bs = score[a]
+            best = a
+    return best, bs
+
+
+@njit(cache=True)
+def caribbean_base_nb(pol, at, nodes, cost, par):
+    """The Spanish port a group heads for: fleet-in-being the Caribbean port (one bordering area,
+    not an Atlantic one) with the most repair, nearest first on ties; historical the most heavily
+    mined one nearest the group (Santiago from the Canary Islands in the standard pack)."""
+    A = par[lay.P_NAREAS]
+    base = -1
+    bs = -(1 << 40)
+    for p in range(A, nodes.shape[0]):
+        if nodes[p, lay.NS_PSIDE] != lay.SPAIN or nodes[p, lay.NS_PAREA2] >= 0:
+            continue
+        if nodes[nodes[p, lay.NS_PAREA1], lay.NS_MP] >= 3:
+            continue
+        c = cost[lay.KMAX, at, p] if p != at else 0
+        if pol == lay.POL_FLEET:
+            v = 100 * nodes[p, lay.NS_REPAIR] - c
+        else:
+            v = 10 * nodes[p, lay.NS_MINE] - c
+        if v > bs:
+            bs = v
+            base = p
+    return base
+
+
+@njit(cache=True)
+def missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis, ND, B,
+                 sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score):
+    """Candidate (order, dest, target) triples for group ``g`` under policy ``pol``; returns how
+    many. ``sent[N]`` is the attack (tenths) the side already sent to each node this turn;
+    ``acc[0]`` the side's whole attack (tenths), ``acc[1]`` the part given the policy's main
+    mission so far (blockade, raid, home defence)."""
+    A = par[lay.P_NAREAS]
+    N = nodes.shape[0]
+    at = gat[g]
+    n = gn[g]
+    st10 = 10 * gstr[g]
+    nc = np.int64(0)
+    NONE = np.int64(-1)
+    only = mask & ALL_ORDERS
+    # ---- forced follow-ups (5.2 D, 5.4 D, 5.5 D)
+    if only == (1 << lay.COAL):
+        return add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+    if only == ((1 << lay.COAL) | (1 << lay.ANCHOR)) or only == (1 << lay.ANCHOR):
+        return add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
+    if only == (1 << lay.TRANSIT) and UV[gmem[g, 0], lay.UF_PREV] == lay.RAID:
+        p = nearest_friendly_memo_nb(at, side, german, np.bool_(True), nf_rep, nf_any, nodes, cost, par)
+        if p >= 0:
+            nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+        p = nearest_friendly_memo_nb(at, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
+        if p >= 0:
+            nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+        for q in range(A, N):
+            if nodes[q, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
+                nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, q, NONE)
+        return nc
+    # ---- damaged groups go home to repair; a repairing group stays
+    if at >= A and gdmg[g] > 0 and nodes[at, lay.NS_PSIDE] == side and nodes[at, lay.NS_REPAIR] > 0:
+        nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+    elif gdmg[g] > 0 and gdmg[g] * 3 >= gstr[g] + n:
+        nc = add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc)
+    for a in range(A):
+        score[a] = -(1 << 40)
+    ratio = 1500 - knob   # permille: how much stronger a policy wants to be before it seeks battle
+    share_ok = (acc[1] + st10) * 1000 <= knob * acc[0] + 500 * st10
+    if side == lay.US:
+        if pol == lay.POL_BLOCKADE and n >= 2 and share_ok:
+            # blockade the Spanish port whose destruction pays best, one squadron per port
+            best_p = -1
+            best_a = -1
+            bs = -(1 << 40)
+            for p in range(A, N):
+                if nodes[p, lay.NS_PSIDE] != lay.SPAIN or sent[p] > 0:
+                    continue
+                for j in range(2):
+                    a = nodes[p, lay.NS_PAREA1 + j]
+                    if a < 0:
+                        continue
+                    c = 0 if a == at else cost[lay.KMAX, at, a]
+                    if c > mp:
+                        continue
+                    thr = threat[a] + 10 * nodes[p, lay.NS_ATT]
+                    if st10 * 1000 < ratio * thr:
+                        continue
+                    v = 100 * (3 + nodes[p, lay.NS_DEF]) + 20 * vis[p, VIS_N] - 10 * c - thr // 10
+                    if v > bs:
+                        bs = v
+                        best_p = p
+                        best_a = a
+            if best_p >= 0:
+                sent[best_p] += st10
+                acc[1] += st10
+                nc = add_candidate_nb(co, cd, ct, nc, lay.BLOCKADE, best_a, best_p)
+        home_first = pol == lay.POL_COASTAL and share_ok
+        for a in range(A):
+            enemy = vis[a, VIS_ATT]
+            v = -(1 << 40)
+            if pol == lay.POL_COASTAL:
+                # guard the areas off US ports, most where the enemy could strike from nearby
+                if home[a] != 0 and home_first:
+                    v = 400 + 10 * nodes[a, lay.NS_VP_SPAIN] + threat[a] // 2 - sent[a]
+                else:
+                    v = 100 * nodes[a, lay.NS_VP_US] - sent[a]
+            else:
+                v = 100 * nodes[a, lay.NS_VP_US] + (50 if sent[a] == 0 else -200)
+            if enemy > 0:
+                if st10 * 1000 >= ratio * enemy:
+                    v2 = 200 + enemy - sent[a] // 2
+                    if pol == lay.POL_HUNTER:
+                        v2 += 400
+                    if v2 > v:
+                        v = v2
+                else:
+                    v = -(1 << 30)
+            score[a] = v
+        for _ in range(4):
+            a, v = pick_area_nb(score, A)
+            if a < 0 or v < -(1 << 29):
+                break
+            nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+            score[a] = -(1 << 40)
+        if home_first:
+            acc[1] += st10
+    else:
+        # ---------------- Spain
+        if pol == lay.POL_RAIDER and n >= 2 and share_ok:
+            best_a = -1
+            best_p = -1
+            bs = -(1 << 40)
+            for p in range(A, N):
+                if nodes[p, lay.NS_PSIDE] != lay.US:
+                    continue
+                for j in range(2):
+                    a = nodes[p, lay.NS_PAREA1 + j]
+                    if a < 0 or sent[a] > 0:
+                        continue
+                    c = 0 if a == at else cost[lay.KMAX, at, a]
+                    if c > mp:
+                        continue
+                    # a raider must get home next turn (5.5 D)
+                    h = nearest_friendly_memo_nb(a, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
+                    if h < 0 or cost[lay.KMAX, a, h] > mp:
+                        continue
+                    thr = threat[a]
+                    if st10 * 1000 < ratio * thr:
+                        continue
+                    v = 100 * (nodes[a, lay.NS_VP_SPAIN] + 3 + nodes[p, lay.NS_DEF]) - thr - 5 * c
+                    if v > bs:
+                        bs = v
+                        best_a = a
+                        best_p = p
+            if best_a >= 0:
+                acc[1] += st10
+                nc = add_candidate_nb(co, cd, ct, nc, lay.RAID, best_a, best_p)
+        if pol == lay.POL_FLEET or pol == lay.POL_HISTORICAL:
+            base = caribbean_base_nb(pol, at, nodes, cost, par)
+            if at >= A and nodes[at, lay.NS_PAREA2] >= 0:
+                # Cadiz or the Canary Islands: fleet-in-being crosses (in stages), historical only
+                # sends what reaches the base in one move (Cervera; Camara stays in Cadiz)
+                if base >= 0 and cost[lay.KMAX, at, base] <= mp:
+                    nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
+                elif base >= 0 and pol == lay.POL_FLEET:
+                    bst = -1
+                    bc = lay.BIG
+                    for a in range(A):
+                        if cost[lay.KMAX, at, a] <= mp and cost[lay.KMAX, a, base] < bc:
+                            bc = cost[lay.KMAX, a, base]
+                            bst = a
+                    if bst >= 0:
+                        nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, bst, NONE)
+                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+            elif at < A:
+                if base >= 0:
+                    nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
+            else:
+                # in a Caribbean port: strike (sortie or patrol) where the odds are good
+                for a in range(A):
+                    if adj[at, a] == 0:
+                        continue
+                    enemy = vis[a, VIS_ATT]
+                    if enemy > 0 and st10 * 1000 >= ratio * enemy and n >= 2:
+                        nc = add_candidate_nb(co, cd, ct, nc, lay.SORTIE, a, NONE)
+                        nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+                if pol == lay.POL_FLEET and n >= 2:
+                    for a in range(A):
+                        if (adj[at, a] != 0 and vis[a, VIS_N] == 0 and nodes[a, lay.NS_VP_SPAIN] > 0
+                                and threat[a] == 0):
+                            nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+        if pol == lay.POL_RAIDER:
+            # between raids: hold the sea lanes that pay Spain, where the odds allow
+            for a in range(A):
+                enemy = threat[a]
+                if nodes[a, lay.NS_VP_SPAIN] == 0 or sent[a] > 0:
+                    continue
+                if enemy == 0 or st10 * 1000 >= ratio * enemy:
+                    score[a] = 100 * nodes[a, lay.NS_VP_SPAIN] - enemy - 10 * cost[lay.KMAX, at, a]
+            for _ in range(3):
+                a, v = pick_area_nb(score, A)
+                if a < 0 or v < -(1 << 29):
+                    break
+                nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+                score[a] = -(1 << 40)
+    # ---- safe fallbacks
+    nc = add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc)
+    nc = add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
+    return nc
