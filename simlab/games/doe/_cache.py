@@ -20,7 +20,8 @@ _DONE: set[str] = set()
 MODULES = ("simlab/rng.py", "simlab/games/doe/dice.py", "simlab/games/doe/enums.py",
            "simlab/games/doe/kernels.py", "simlab/games/doe/campaign_layout.py",
            "simlab/games/doe/campaign_orders.py", "simlab/games/doe/campaign_movement.py",
-           "simlab/games/doe/campaign_combat.py", "simlab/games/doe/policy_view.py",
+           "simlab/games/doe/campaign_combat.py", "simlab/games/doe/policy_layout.py",
+           "simlab/games/doe/policy_view.py",
            "simlab/games/doe/policy_missions.py", "simlab/games/doe/policy_deploy.py",
            "simlab/games/doe/policies.py", "simlab/games/doe/campaign_loop.py",
            "simlab/games/doe/odds_kernels.py")

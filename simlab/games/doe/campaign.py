@@ -3,7 +3,9 @@ policies inside numba.
 
 The scenario ``standard`` is the set-up of Rule 13.0, read from the data pack (every unit's start
 and entry turn, the leaders, the map). Options switch the optional rules of section 14 and set the
-game length, the handicap and the policies' aggression. One row per campaign:
+game length and the handicap. The policies are presets of the families in ``policies.toml``
+(:mod:`simlab.games.doe.policies`); their knobs, ``aggression`` among them, are set per side
+(``us.aggression``). One row per campaign:
 
 * ``winner`` (``us`` when ``vp_net >= 6``, ``spain`` when ``<= -6``, else ``draw``; 12.2),
   ``vp_net`` (the VP track, US minus Spain, handicap included), ``score_us``/``score_spain`` (VPs
@@ -34,12 +36,12 @@ from . import rules
 from .enums import END_REASONS as BATTLE_END_REASONS
 from .enums import SPEED_MODES, TYPE_NAMES
 from .rules import CampaignData
-from .runtime import SIDES, PolicyError, build_par, compile_scenario, run_games
+from .runtime import SIDES, PolicyError, build_par, compile_scenario, policy_book, run_games
 
 __all__ = ["DawnOfEmpire", "GAME", "PolicyError", "build_par", "run_games"]
 
-US_POLICIES = ("hunter", "blockade", "coastal-defense", "random-legal")
-SPAIN_POLICIES = ("raider", "fleet-in-being", "historical", "random-legal")
+US_POLICIES = policy_book().side_presets("us")
+SPAIN_POLICIES = policy_book().side_presets("spain")
 VP_KIND_COLUMNS = ("area", "losses", "leaders", "port", "blockade")
 
 
@@ -132,10 +134,6 @@ class DawnOfEmpire(Game):
         Option("port_vp_initiative", bool, False,
                doc="12.1.3 A read literally: a destroyed port earns VPs only for a side that had the initiative "
                    "in the area (default: any attacker with units left, 8.4 L)"),
-        Option("us_aggression", float, 0.5, min=0.0, max=1.0,
-               doc="knob of the US policies in [0, 1] (see simlab.games.doe.policies)"),
-        Option("spain_aggression", float, 0.5, min=0.0, max=1.0,
-               doc="knob of the Spanish policies in [0, 1] (see simlab.games.doe.policies)"),
     )
     policies = {"us": US_POLICIES, "spain": SPAIN_POLICIES}
     default_policies = {"us": "hunter", "spain": "raider"}

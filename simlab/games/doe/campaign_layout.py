@@ -15,7 +15,7 @@ Static arrays (compiled once per scenario from the data pack, :mod:`simlab.games
     cost[K+1, N, N]  least MP from i to j entering at most k areas (ports end a move); BIG if none
     nh[K+1, N, N]    the next node on that least-MP route (-1 if none)
     matrix[7, 7]     Search Matrix: [initiative order, other order] -> SM_NA, SM_VP or k (1..k engages)
-    par[P_NF]        options, knobs, rule constants, policies
+    par[P_NF]        options, rule constants, policy families (their knobs: kn[2, KN_NF], policy_layout)
 
 Dynamic arrays (one game)::
 
@@ -190,43 +190,28 @@ P_SUBGROUPS = 8        # 14.9
 P_EXTRA = 9            # 14.10
 P_FREE = 10            # 14.11
 P_GERMANS = 11         # 14.12
-P_POL0 = 12            # policy id of the US
-P_POL1 = 13            # policy id of Spain
-P_KNOB0 = 14           # US aggression, permille
-P_KNOB1 = 15           # Spanish aggression, permille
-P_COALSEA0 = 16
-P_COALSEA1 = 17
-P_COALNEUTRAL = 18
-P_VICTORY = 19
-P_AUTOVP = 20
-P_PORTVP = 21
-P_BLKVP = 22
-P_PATROL_PORT = 23
-P_PATROL_SEA = 24
-P_TRANSIT_MAX = 25
-P_MINMOV = 26
-P_MINMOV_R = 27
-P_MAX_ROUNDS = 28
-P_LOSSHALF = 29        # N_TYPES slots: half-VPs per type (12.1.2)
+P_POL0 = 12            # policy family of the US (policy_layout.FAM_*; its knobs are in kn[0])
+P_POL1 = 13            # policy family of Spain (knobs in kn[1])
+P_COALSEA0 = 14
+P_COALSEA1 = 15
+P_COALNEUTRAL = 16
+P_VICTORY = 17
+P_AUTOVP = 18
+P_PORTVP = 19
+P_BLKVP = 20
+P_PATROL_PORT = 21
+P_PATROL_SEA = 22
+P_TRANSIT_MAX = 23
+P_MINMOV = 24
+P_MINMOV_R = 25
+P_MAX_ROUNDS = 26
+P_LOSSHALF = 27        # N_TYPES slots: half-VPs per type (12.1.2)
 P_MARKERS = P_LOSSHALF + N_TYPES     # 2 * N_ORDERS slots: [side * N_ORDERS + order]
 (P_MAINT_BBMO, P_MAINT_CRUISERS, P_MAINT_BB_OTHER, P_MAINT_CPGB_OTHER, P_MAINT_SPAIN,
  P_TRACE,               # 1: record per-turn snapshots
  P_NAREAS, P_NPORTS, P_NUNITS, P_NLEADERS,
  P_PORTVP_INIT,         # 1: port destruction VPs only for a side with the initiative (12.1.3 A)
  P_NF) = range(P_MARKERS + 2 * N_ORDERS, P_MARKERS + 2 * N_ORDERS + 12)
-
-# policies (ids in par[P_POL*]); the names are the Game's policy names
-POL_RANDOM = 0
-POL_BLOCKADE = 1       # US
-POL_HUNTER = 2         # US
-POL_COASTAL = 3        # US
-POL_RAIDER = 4         # Spain
-POL_FLEET = 5          # Spain
-POL_HISTORICAL = 6     # Spain
-POL_SCRIPT = 7         # plans given from outside (tests)
-POLICY_IDS = {"random-legal": POL_RANDOM, "blockade": POL_BLOCKADE, "hunter": POL_HUNTER,
-              "coastal-defense": POL_COASTAL, "raider": POL_RAIDER, "fleet-in-being": POL_FLEET,
-              "historical": POL_HISTORICAL}
 
 # trace (tests): per game and turn, per unit: loc dmg order prev streak neutral
 TR_LOC, TR_DMG, TR_ORDER, TR_PREV, TR_STREAK, TR_NEUTRAL, TR_STACK, TR_NF = range(8)

@@ -2,7 +2,7 @@
 
 A policy writes its side's plan for the orders phase (the plan format is in
 :mod:`campaign_orders`). It sees only what its side may know under the standard rules
-(:func:`observe_nb`): its own units, leaders, order history and damage; for the enemy, how many
+(:func:`policy_view.observe_nb`): its own units, leaders, order history and damage; for the enemy, how many
 units stand at each place (the face-down stacks on the map), the public control markers, and how
 many enemy units of each type are still afloat (sinkings are revealed). Under optional rule 14.6
 (Fog of War) enemy counters are face up, so the policy also sees each place's enemy attack,
@@ -13,25 +13,47 @@ Every plan a policy writes is checked by the engine (:func:`campaign_movement.in
 policy that writes an illegal plan stops the game with an error. Policies use the engine's own
 legality functions to stay legal.
 
-Policies (knob = the side's ``aggression`` option in ``[0, 1]``):
+Policies as data. The policies are *presets* of three *families* declared in ``policies.toml``
+(every knob there with its default, bounds and unit; the kernels read them by slot,
+:mod:`policy_layout`):
 
-* ``random-legal`` (both sides): random stacks, a uniformly random legal order, then a uniformly
-  random legal destination.
-* US ``blockade``: squadrons blockade the Spanish ports they can reach, coal off them the next
-  turn (a blockade is followed by Coal, 5.2 D) and blockade again; a reserve guards the coast.
-  Knob: share of the fleet sent to blockade.
-* US ``hunter``: squadrons patrol toward the largest enemy concentrations they can match
-  (estimated strength ratio at least ``1.5 - knob``), coal or anchor after each patrol.
-* US ``coastal-defense``: the strongest squadrons patrol the East Coast and the Florida Strait
-  against raids (15.0: 'the US side must be on guard'), the rest patrol the Caribbean lanes near
-  Key West. Knob: share of the fleet kept home.
-* Spain ``raider``: the Cadiz forces raid the US coast (Hampton Roads, Key West, Mobile) and
-  come home (Raid is followed by Transit to port, 5.5 D); the Caribbean squadrons raid from Havana.
-  Knob: share of each port's force that raids.
-* Spain ``fleet-in-being``: concentrate in the Caribbean ports, anchored; strike (patrol into the
-  neighbouring area) only when the local estimate favours Spain by ``1.5 - knob``.
-* Spain ``historical``: Cervera sails for the Caribbean and anchors in Santiago, Camara stays in
-  Cadiz, the Caribbean squadrons stay in port (sortie only against blockaders).
+* ``random-legal`` (both sides, no knobs): random stacks, a uniformly random legal order, then a
+  uniformly random legal destination (:func:`random_plan_nb`).
+* ``us-fleet`` and ``spain-fleet`` (:func:`scripted_plan_nb`): units grouped by place, strongest
+  group first; each group takes the first legal candidate of :func:`policy_missions.missions_nb`.
+
+Why two scripted families with flag knobs rather than one family per preset: the six named
+policies were one kernel whose branches on the policy's name (``pol == POL_BLOCKADE``...) each
+switched one behaviour on. Each such branch is now an integer knob of the side's family (0/1
+flags, or a small plan number such as ``deploy``), and each number the policies used (the odds
+wanted, the mission scores, the candidate counts) is a knob holding its old value, so a search
+can mix behaviours (a blockading hunter, a raider that concentrates) without new code, and the
+presets reproduce the old rows exactly. The family (random or scripted) is the only thing a
+kernel still dispatches on; the side picks the US or Spanish missions.
+
+* US ``hunter`` (``attack_value = 600``): squadrons patrol toward the largest enemy
+  concentrations they can match (estimated strength ratio at least ``odds - aggression``
+  permille, 1.5 - 0.5 by default), coal or anchor after each patrol.
+* US ``blockade`` (``blockade = 1``): squadrons blockade the Spanish ports they can reach, coal
+  off them the next turn (a blockade is followed by Coal, 5.2 D) and blockade again; the rest
+  patrol. ``aggression``: share of the fleet sent to blockade.
+* US ``coastal-defense`` (``guard_coast = 1``, ``deploy = 1``): the strongest squadrons patrol
+  the East Coast and the Florida Strait against raids (15.0: 'the US side must be on guard'), the
+  rest patrol the Caribbean lanes near Key West. ``aggression``: share of the fleet kept home.
+* Spain ``raider`` (``raids = 1``, ``hold_lanes = 1``, ``deploy = 2``): the Cadiz forces raid
+  the US coast (Hampton Roads, Key West, Mobile) and come home (Raid is followed by Transit to
+  port, 5.5 D); the Caribbean squadrons raid from Havana and hold the lanes that pay Spain.
+  ``aggression``: share of each port's force that raids.
+* Spain ``fleet-in-being`` (``concentrate = 1``, ``cross_in_stages = 1``, ``patrol_home = 1``,
+  ``deploy = 1``): concentrate in the Caribbean port with most repair, anchored; strike (sortie,
+  patrol into the neighbouring area) only where the local estimate favours Spain by
+  ``odds - aggression``.
+* Spain ``historical`` (``concentrate = 1``, ``base_repair = 0``, ``base_mines = 10``): Cervera
+  sails for the most heavily mined Caribbean port (Santiago) and anchors, Camara stays in Cadiz,
+  the Caribbean squadrons stay in port (sortie only against blockaders).
+
+Every knob value in ``[lo, hi]`` gives legal plans: a candidate is taken only if the rules allow
+it (:func:`campaign_orders.order_ok_nb`), and the engine checks the whole plan again.
 """
 
 from __future__ import annotations
@@ -40,6 +62,7 @@ import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay
+from . import policy_layout as pk
 from .campaign_orders import (
     MAXSS,
     PS_DEST,
@@ -194,8 +217,9 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
 
 # ============================================================================ scripted policies
 @njit(cache=True)
-def scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV, LV, vis, ND, B, pu, pp, pst, pl, rng):
-    """The scripted policies (module docstring). Returns the number of stacks."""
+def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vis, ND, B, pu, pp, pst, pl, rng):
+    """The scripted families ``us-fleet`` and ``spain-fleet`` (module docstring) with knobs ``kn``
+    (``int64[KN_NF]``, :mod:`policy_layout`). Returns the number of stacks."""
     N = nodes.shape[0]
     reset_plan_nb(B, pu, pp)
     gmem = np.empty((MAXSS, lay.MAXPER), dtype=np.int64)
@@ -203,7 +227,7 @@ def scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV,
     gat = np.zeros(MAXSS, dtype=np.int64)
     gstr = np.zeros(MAXSS, dtype=np.int64)
     gdmg = np.zeros(MAXSS, dtype=np.int64)
-    ng = group_units_nb(side, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg)
+    ng = group_units_nb(side, kn, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg)
     # leaders: the best leader at a place goes to its strongest group (6.2 B)
     gld = np.full(MAXSS, -1, dtype=np.int64)
     # strongest groups first (they get the markers and the best missions)
@@ -255,7 +279,7 @@ def scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV,
         slot[g] = jj
         n = gn[g]
         mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, gmem[g], n, ust, UV, par)
-        nc = missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis,
+        nc = missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis,
                           ND, B, sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score)
         chosen = False
         for c in range(nc):
@@ -299,13 +323,14 @@ def scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV,
 # ============================================================================ dispatch
 # ============================================================================ dispatch
 @njit(cache=True)
-def policy_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, nh, matrix, markers, par, UV, LV, vis, ND,
+def policy_plan_nb(fam, side, turn, kn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, UV, LV, vis, ND,
                    B, pu, pp, pst, pl, rng):
-    """Write ``side``'s plan with policy ``pol`` (``lay.POL_*``); returns the number of stacks.
-    ``ND`` is read only for its public control markers."""
-    if pol == lay.POL_RANDOM:
+    """Write ``side``'s plan with policy family ``fam`` (``policy_layout.FAM_*``) and its knobs
+    ``kn`` (``int64[KN_NF]``); returns the number of stacks. ``ND`` is read only for its public
+    control markers."""
+    if fam == pk.FAM_RANDOM:
         return random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, B, pu, pp, pst, pl, rng)
-    return scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV, LV, vis, ND, B, pu, pp, pst,
+    return scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vis, ND, B, pu, pp, pst,
                             pl, rng)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay
+from . import policy_layout as pk
 from .campaign_movement import strength_key_nb
 from .campaign_orders import (
     eff_att_nb,
@@ -60,14 +61,17 @@ def place_leaders_nb(side, nnodes, ust, lst, UV, LV, dep, dlead, sea):
 
 
 @njit(cache=True)
-def deploy_plan_nb(pol, side, ust, lst, nodes, cost, par, UV, LV, dep, dlead, rng):
+def deploy_plan_nb(fam, side, kn, ust, lst, nodes, cost, par, UV, LV, dep, dlead, rng):
     """A policy's set-up under 14.11 (Free Deployment): ``dep[u]`` node per unit, ``dlead[i]``
-    unit per leader. US: ``blockade`` and ``hunter`` gather at the Caribbean base nearest Spain's
-    islands (Key West in the standard pack) with the monitors home, ``coastal-defense`` splits the
-    fleet between its two largest ports; each puts its six fastest ships at sea (14.11 B) off the
-    port it guards. Spain: ``raider`` splits fast ships between its home base and its best
-    Caribbean base, ``fleet-in-being`` gathers in the Caribbean base, ``historical`` keeps the
-    printed start; ``random-legal`` places at random."""
+    unit per leader, for family ``fam`` (``FAM_*``) with knobs ``kn`` (``int64[KN_NF]``).
+
+    The knob ``deploy`` picks the plan. US: 0 (``blockade``, ``hunter``) gathers at the Caribbean
+    base nearest Spain's islands (Key West in the standard pack) with the slow ships (``slow_mp``)
+    home, 1 (``coastal-defense``) splits the fleet between its two ports with most repair; each
+    puts its ``sea_squadron`` fastest ships at sea (14.11 B) off the port it guards (the forward
+    base, or with 1 the home port). Spain: 0 (``historical``) keeps the printed start, 1
+    (``fleet-in-being``) gathers in the Caribbean base (:func:`caribbean_base_nb`), 2 (``raider``)
+    splits the fast ships between its home base and that base. ``random-legal`` places at random."""
     nu = ust.shape[0]
     A = par[lay.P_NAREAS]
     N = nodes.shape[0]
@@ -91,6 +95,7 @@ def deploy_plan_nb(pol, side, ust, lst, nodes, cost, par, UV, LV, dep, dlead, rn
     order = np.argsort(key, kind="mergesort")
     sea = -1
     rank = 0
+    plan = kn[pk.K_DEPLOY]
     # the Caribbean port nearest the enemy's islands / the US fleet's forward base
     fwd = ports[0]
     bc = lay.BIG
@@ -110,36 +115,36 @@ def deploy_plan_nb(pol, side, ust, lst, nodes, cost, par, UV, LV, dep, dlead, rn
         if ust[u, lay.US_GERMAN] & 1:
             dep[u] = UV[u, lay.UF_LOC]
             continue
-        slow = ust[u, lay.US_MOV] <= 3
-        if pol == lay.POL_RANDOM:
+        slow = ust[u, lay.US_MOV] <= kn[pk.K_SLOW_MP]
+        if fam == pk.FAM_RANDOM:
             dep[u] = ports[die_nb(rng, np_) - 1]
-        elif pol == lay.POL_HISTORICAL:
+        elif side != lay.US and plan == 0:
             dep[u] = ust[u, lay.US_START] if ust[u, lay.US_START] >= A else fwd
-        elif pol == lay.POL_FLEET:
-            dep[u] = caribbean_base_nb(pol, ust[u, lay.US_START], nodes, cost, par)
+        elif side != lay.US and plan == 1:
+            dep[u] = caribbean_base_nb(kn, ust[u, lay.US_START], nodes, cost, par)
             if dep[u] < 0:
                 dep[u] = fwd
-        elif pol == lay.POL_RAIDER:
+        elif side != lay.US:
             home = ports[0]
-            dep[u] = home if (slow or rank % 2 == 0) else caribbean_base_nb(lay.POL_FLEET, home, nodes, cost, par)
+            dep[u] = home if (slow or rank % 2 == 0) else caribbean_base_nb(kn, home, nodes, cost, par)
             if dep[u] < 0:
                 dep[u] = home
-        elif pol == lay.POL_COASTAL:
+        elif plan == 1:
             dep[u] = ports[rank % 2] if np_ > 1 else ports[0]
         else:
             dep[u] = ports[0] if slow and np_ > 0 and ports[0] != fwd else fwd
         rank += 1
     if side == lay.US:
-        # the squadron at sea (14.11 B): the six fastest ships, off the port the policy guards
-        guard = ports[0] if pol == lay.POL_COASTAL else fwd
-        if pol == lay.POL_RANDOM and die_nb(rng, 2) == 1:
+        # the squadron at sea (14.11 B): the sea_squadron fastest ships, off the port the policy guards
+        guard = ports[0] if (fam != pk.FAM_RANDOM and plan == 1) else fwd
+        if fam == pk.FAM_RANDOM and die_nb(rng, 2) == 1:
             guard = -1
         if guard >= 0:
             sea = nodes[guard, lay.NS_PAREA1]
-            if pol == lay.POL_RANDOM:
+            if fam == pk.FAM_RANDOM:
                 k = die_nb(rng, 6)
             else:
-                k = 6
+                k = kn[pk.K_SEA_SQUADRON]
             movs = np.empty(nu, dtype=np.int64)
             for u in range(nu):
                 movs[u] = -(ust[u, lay.US_MOV] * 100 + ust[u, lay.US_ATT])

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay
+from . import policy_layout as pk
 from .campaign_orders import ALL_ORDERS, B_SEA
 from .policy_view import VIS_ATT, VIS_N, nearest_friendly_memo_nb
 
@@ -88,10 +89,11 @@ def pick_area_nb(score, n):
 
 
 @njit(cache=True)
-def caribbean_base_nb(pol, at, nodes, cost, par):
-    """The Spanish port a group heads for: fleet-in-being the Caribbean port (one bordering area,
-    not an Atlantic one) with the most repair, nearest first on ties; historical the most heavily
-    mined one nearest the group (Santiago from the Canary Islands in the standard pack)."""
+def caribbean_base_nb(kn, at, nodes, cost, par):
+    """The Spanish port a group heads for: the Caribbean port (one bordering area, not an Atlantic
+    one) of best score ``base_repair * repair + base_mines * mines - MP away`` (knobs ``kn``): the
+    most repair, nearest first on ties, for fleet-in-being; the most heavily mined one nearest the
+    group for historical (Santiago from the Canary Islands in the standard pack)."""
     A = par[lay.P_NAREAS]
     base = -1
     bs = -(1 << 40)
@@ -101,10 +103,7 @@ def caribbean_base_nb(pol, at, nodes, cost, par):
         if nodes[nodes[p, lay.NS_PAREA1], lay.NS_MP] >= 3:
             continue
         c = cost[lay.KMAX, at, p] if p != at else 0
-        if pol == lay.POL_FLEET:
-            v = 100 * nodes[p, lay.NS_REPAIR] - c
-        else:
-            v = 10 * nodes[p, lay.NS_MINE] - c
+        v = kn[pk.K_BASE_REPAIR] * nodes[p, lay.NS_REPAIR] + kn[pk.K_BASE_MINES] * nodes[p, lay.NS_MINE] - c
         if v > bs:
             bs = v
             base = p
@@ -112,10 +111,10 @@ def caribbean_base_nb(pol, at, nodes, cost, par):
 
 
 @njit(cache=True)
-def missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis, ND, B,
+def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis, ND, B,
                  sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score):
-    """Candidate (order, dest, target) triples for group ``g`` under policy ``pol``; returns how
-    many. ``sent[N]`` is the attack (tenths) the side already sent to each node this turn;
+    """Candidate (order, dest, target) triples for group ``g`` of a scripted policy with knobs
+    ``kn`` (``int64[KN_NF]``, :mod:`policy_layout`); returns how many. ``sent[N]`` is the attack (tenths) the side already sent to each node this turn;
     ``acc[0]`` the side's whole attack (tenths), ``acc[1]`` the part given the policy's main
     mission so far (blockade, raid, home defence)."""
     A = par[lay.P_NAREAS]
@@ -145,14 +144,15 @@ def missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, no
     # ---- damaged groups go home to repair; a repairing group stays
     if at >= A and gdmg[g] > 0 and nodes[at, lay.NS_PSIDE] == side and nodes[at, lay.NS_REPAIR] > 0:
         nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
-    elif gdmg[g] > 0 and gdmg[g] * 3 >= gstr[g] + n:
+    elif gdmg[g] > 0 and gdmg[g] * kn[pk.K_REPAIR_AT] >= gstr[g] + n:
         nc = add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc)
     for a in range(A):
         score[a] = -(1 << 40)
-    ratio = 1500 - knob   # permille: how much stronger a policy wants to be before it seeks battle
-    share_ok = (acc[1] + st10) * 1000 <= knob * acc[0] + 500 * st10
+    aggression = kn[pk.K_AGGRESSION]
+    ratio = kn[pk.K_ODDS] - aggression   # permille: how much stronger the group wants to be before it seeks battle
+    share_ok = (acc[1] + st10) * 1000 <= aggression * acc[0] + kn[pk.K_SHARE_SLACK] * st10
     if side == lay.US:
-        if pol == lay.POL_BLOCKADE and n >= 2 and share_ok:
+        if kn[pk.K_BLOCKADE] != 0 and n >= 2 and share_ok:
             # blockade the Spanish port whose destruction pays best, one squadron per port
             best_p = -1
             best_a = -1
@@ -170,7 +170,8 @@ def missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, no
                     thr = threat[a] + 10 * nodes[p, lay.NS_ATT]
                     if st10 * 1000 < ratio * thr:
                         continue
-                    v = 100 * (3 + nodes[p, lay.NS_DEF]) + 20 * vis[p, VIS_N] - 10 * c - thr // 10
+                    v = (kn[pk.K_BLOCKADE_VALUE] + kn[pk.K_BLOCKADE_DEF] * nodes[p, lay.NS_DEF]
+                         + kn[pk.K_BLOCKADE_GARRISON] * vis[p, VIS_N] - kn[pk.K_BLOCKADE_COST] * c - thr // 10)
                     if v > bs:
                         bs = v
                         best_p = p
@@ -179,29 +180,29 @@ def missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, no
                 sent[best_p] += st10
                 acc[1] += st10
                 nc = add_candidate_nb(co, cd, ct, nc, lay.BLOCKADE, best_a, best_p)
-        home_first = pol == lay.POL_COASTAL and share_ok
+        guard = kn[pk.K_GUARD_COAST] != 0
+        home_first = guard and share_ok
         for a in range(A):
             enemy = vis[a, VIS_ATT]
             v = -(1 << 40)
-            if pol == lay.POL_COASTAL:
+            if guard:
                 # guard the areas off US ports, most where the enemy could strike from nearby
                 if home[a] != 0 and home_first:
-                    v = 400 + 10 * nodes[a, lay.NS_VP_SPAIN] + threat[a] // 2 - sent[a]
+                    v = (kn[pk.K_GUARD_BASE] + kn[pk.K_GUARD_VP] * nodes[a, lay.NS_VP_SPAIN]
+                         + threat[a] // kn[pk.K_GUARD_THREAT_DIV] - sent[a])
                 else:
-                    v = 100 * nodes[a, lay.NS_VP_US] - sent[a]
+                    v = kn[pk.K_LANE_VP] * nodes[a, lay.NS_VP_US] - sent[a]
             else:
-                v = 100 * nodes[a, lay.NS_VP_US] + (50 if sent[a] == 0 else -200)
+                v = kn[pk.K_LANE_VP] * nodes[a, lay.NS_VP_US] + (kn[pk.K_LANE_FREE] if sent[a] == 0 else -kn[pk.K_LANE_TAKEN])
             if enemy > 0:
                 if st10 * 1000 >= ratio * enemy:
-                    v2 = 200 + enemy - sent[a] // 2
-                    if pol == lay.POL_HUNTER:
-                        v2 += 400
+                    v2 = kn[pk.K_ATTACK_VALUE] + enemy - sent[a] // 2
                     if v2 > v:
                         v = v2
                 else:
                     v = -(1 << 30)
             score[a] = v
-        for _ in range(4):
+        for _ in range(kn[pk.K_PATROL_CHOICES]):
             a, v = pick_area_nb(score, A)
             if a < 0 or v < -(1 << 29):
                 break
@@ -211,7 +212,7 @@ def missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, no
             acc[1] += st10
     else:
         # ---------------- Spain
-        if pol == lay.POL_RAIDER and n >= 2 and share_ok:
+        if kn[pk.K_RAIDS] != 0 and n >= 2 and share_ok:
             best_a = -1
             best_p = -1
             bs = -(1 << 40)
@@ -232,7 +233,8 @@ def missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, no
                     thr = threat[a]
                     if st10 * 1000 < ratio * thr:
                         continue
-                    v = 100 * (nodes[a, lay.NS_VP_SPAIN] + 3 + nodes[p, lay.NS_DEF]) - thr - 5 * c
+                    v = (kn[pk.K_RAID_VP] * nodes[a, lay.NS_VP_SPAIN] + kn[pk.K_RAID_VALUE]
+                         + kn[pk.K_RAID_DEF] * nodes[p, lay.NS_DEF] - thr - kn[pk.K_RAID_COST] * c)
                     if v > bs:
                         bs = v
                         best_a = a
@@ -240,14 +242,15 @@ def missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, no
             if best_a >= 0:
                 acc[1] += st10
                 nc = add_candidate_nb(co, cd, ct, nc, lay.RAID, best_a, best_p)
-        if pol == lay.POL_FLEET or pol == lay.POL_HISTORICAL:
-            base = caribbean_base_nb(pol, at, nodes, cost, par)
+        if kn[pk.K_CONCENTRATE] != 0:
+            base = caribbean_base_nb(kn, at, nodes, cost, par)
             if at >= A and nodes[at, lay.NS_PAREA2] >= 0:
-                # Cadiz or the Canary Islands: fleet-in-being crosses (in stages), historical only
-                # sends what reaches the base in one move (Cervera; Camara stays in Cadiz)
+                # Cadiz or the Canary Islands: with cross_in_stages (fleet-in-being) a group crosses in
+                # stages, else only what reaches the base in one move goes (historical: Cervera; Camara
+                # stays in Cadiz)
                 if base >= 0 and cost[lay.KMAX, at, base] <= mp:
                     nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
-                elif base >= 0 and pol == lay.POL_FLEET:
+                elif base >= 0 and kn[pk.K_CROSS_IN_STAGES] != 0:
                     bst = -1
                     bc = lay.BIG
                     for a in range(A):
@@ -269,21 +272,22 @@ def missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, no
                     if enemy > 0 and st10 * 1000 >= ratio * enemy and n >= 2:
                         nc = add_candidate_nb(co, cd, ct, nc, lay.SORTIE, a, NONE)
                         nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
-                if pol == lay.POL_FLEET and n >= 2:
+                if kn[pk.K_PATROL_HOME] != 0 and n >= 2:
                     for a in range(A):
                         if (adj[at, a] != 0 and vis[a, VIS_N] == 0 and nodes[a, lay.NS_VP_SPAIN] > 0
                                 and threat[a] == 0):
                             nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
                 nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
-        if pol == lay.POL_RAIDER:
+        if kn[pk.K_HOLD_LANES] != 0:
             # between raids: hold the sea lanes that pay Spain, where the odds allow
             for a in range(A):
                 enemy = threat[a]
                 if nodes[a, lay.NS_VP_SPAIN] == 0 or sent[a] > 0:
                     continue
                 if enemy == 0 or st10 * 1000 >= ratio * enemy:
-                    score[a] = 100 * nodes[a, lay.NS_VP_SPAIN] - enemy - 10 * cost[lay.KMAX, at, a]
-            for _ in range(3):
+                    score[a] = (kn[pk.K_LANE_VP] * nodes[a, lay.NS_VP_SPAIN] - enemy
+                                - kn[pk.K_LANE_COST] * cost[lay.KMAX, at, a])
+            for _ in range(kn[pk.K_LANE_CHOICES]):
                 a, v = pick_area_nb(score, A)
                 if a < 0 or v < -(1 << 29):
                     break

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay
+from . import policy_layout as pk
 from .campaign_movement import strength_key_nb
 from .campaign_orders import (
     eff_att_nb,
@@ -88,7 +89,7 @@ def observe_nb(side, U, LD, ust, lst, par, UV, LV, vis):
 
 # ============================================================================ groups
 # Groups: at each place a side's units are grouped by the orders they may take (5.x sequences), by
-# speed (units of 3 MP or less apart, 18.1.4 A) and by whether they are damaged in a
+# speed (units of slow_mp MP or less apart, 3 by default, 18.1.4 A) and by whether they are damaged in a
 # port that repairs (they stay to repair). Groups are handled strongest first; a policy lists
 # candidate (order, destination, target) triples in preference order and the first legal one is
 # taken, then safe fallbacks, then any legal option, then HOLD (ruling C12).
@@ -103,13 +104,17 @@ def group_strength_nb(ust, UV, members, n):
 
 
 @njit(cache=True)
-def group_units_nb(side, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg):
-    """Groups as described above; returns how many (members in ``gmem[g, :gn[g]]``)."""
+def group_units_nb(side, kn, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg):
+    """Groups as described above; returns how many (members in ``gmem[g, :gn[g]]``). Knobs
+    ``kn[K_SLOW_MP]`` (MP: slow units are grouped apart) and ``kn[K_SPLIT_ABOVE]`` (units: a larger
+    group is split in two of even strength)."""
     nu = ust.shape[0]
     N = nodes.shape[0]
     A = par[lay.P_NAREAS]
     transit_max = par[lay.P_TRANSIT_MAX]
     minmov = par[lay.P_MINMOV_R] if par[lay.P_RESTRICT] else par[lay.P_MINMOV]
+    slow_mp = kn[pk.K_SLOW_MP]
+    split_above = kn[pk.K_SPLIT_ABOVE]
     ng = 0
     gkey = np.empty(gmem.shape[0], dtype=np.int64)
     key = np.empty(nu, dtype=np.int64)
@@ -135,7 +140,7 @@ def group_units_nb(side, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg):
             mv = ust[u, lay.US_MOV] - UV[u, lay.UF_DMG]
             if mv < minmov and ust[u, lay.US_MOV] >= minmov:
                 mv = minmov
-            tier = 0 if mv <= 3 else 1
+            tier = 0 if mv <= slow_mp else 1
             rep = 0
             if node >= A and UV[u, lay.UF_DMG] > 0 and nodes[node, lay.NS_PSIDE] == side and nodes[node, lay.NS_REPAIR] > 0:
                 rep = 1
@@ -177,9 +182,9 @@ def group_units_nb(side, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg):
                 gstr[best] += eff_att_nb(ust, UV, u)
                 gdmg[best] += UV[u, lay.UF_DMG]
                 gn[h] = 0
-        # a group of more than 7 splits in two of even strength (squadrons that can coal at sea)
+        # a group of more than split_above splits in two of even strength (squadrons that can coal at sea)
         for h in range(first, ng):
-            if gn[h] > 7 and ng < gmem.shape[0]:
+            if gn[h] > split_above and ng < gmem.shape[0]:
                 k = gn[h]
                 j = ng
                 ng += 1

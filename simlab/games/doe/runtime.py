@@ -4,7 +4,10 @@
   set-up, the map, the Search Matrix, the rules constants; :func:`rules.compile_campaign`);
 * :func:`build_par`: the options, the pack's rules constants (``rules.core``: coaling 7.5 C,
   VPs 12.1-12.2, 14.7, patrol reach 5.4, transit 5.7 B, movement floor 8.3.2.3 B, maintenance
-  14.3) and each side's policy packed into the kernels' parameter vector;
+  14.3) and each side's policy family packed into the kernels' parameter vector;
+* :func:`policy_book` (``policies.toml``, read once) and :func:`pack_policies`: each side's policy
+  (a preset name or a resolved :class:`~simlab.games.policy.Policy`) as its family id and its knob
+  vector ``kn[2, KN_NF]`` (:mod:`policy_layout`);
 * :func:`run_games`: one campaign per seed through :func:`campaign_loop.play_campaigns_nb`,
   raising :class:`PolicyError` when a policy hands in an illegal plan.
 
@@ -15,18 +18,27 @@ no other module of the game, imports the façade.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ...datapack import PackView
+from ..policy import Policy, PolicyBook, load_policy_book
 from . import campaign_layout as lay
+from . import policy_layout as pk
 from .enums import SPEED_MODES
 from .rules import CampaignData, compile_campaign
 
-__all__ = ["SIDES", "PolicyError", "build_par", "compile_scenario", "run_games"]
+__all__ = ["POLICY_FILE", "SIDES", "PolicyError", "build_par", "compile_scenario", "pack_policies", "policy_book",
+           "resolve_policy", "run_games"]
 
 SIDES = lay.SIDE_NAMES
+#: the policy families and presets of the campaign
+POLICY_FILE = Path(__file__).parent / "policies.toml"
+#: the policy of a side whose plans are handed in from outside (:class:`campaign_state.CampaignState`)
+SCRIPT = "script"
 
 
 def compile_scenario(view: PackView) -> CampaignData:
@@ -56,15 +68,58 @@ class PolicyError(RuntimeError):
     """A policy handed in an illegal plan (a bug in the policy, not bad user input)."""
 
 
-def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, str],
+@lru_cache(maxsize=1)
+def policy_book() -> PolicyBook:
+    """The campaign's policy families and presets (``policies.toml``, read once per process)."""
+    return load_policy_book(POLICY_FILE)
+
+
+def resolve_policy(side: str, policy: Any) -> Policy:
+    """A side's policy as a :class:`~simlab.games.policy.Policy`: a ``Policy`` as it is, a preset
+    name with its knobs (family defaults filled in).
+
+    Raises:
+        SpecError: an unknown preset for the side.
+    """
+    if isinstance(policy, Policy):
+        return policy
+    return policy_book().resolve(side, str(policy))
+
+
+def pack_policies(policies: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Each side's policy family id (``int64[2]``, ``policy_layout.FAM_*``) and knob vector
+    (``int64[2, KN_NF]``): knob ``k`` of the side's family in slot ``KNOB_SLOTS[k]``, an ``int``
+    knob as it is, a ``float`` knob (a fraction) in permille (``round(1000 * v)``); other slots 0.
+    ``"script"`` (plans from outside) packs ``FAM_SCRIPT`` and zeros.
+
+    Raises:
+        SpecError: an unknown preset; KeyError: a family or knob the kernels do not know (a
+            ``policies.toml`` out of step with :mod:`policy_layout`).
+    """
+    fam = np.zeros(2, dtype=np.int64)
+    kn = np.zeros((2, pk.KN_NF), dtype=np.int64)
+    for s, side in enumerate(SIDES):
+        p = policies[side]
+        if isinstance(p, str) and p == SCRIPT:
+            fam[s] = pk.FAM_SCRIPT
+            continue
+        pol = resolve_policy(side, p)
+        fam[s] = pk.FAMILY_IDS[pol.family]
+        kinds = {k.name: k.kind for k in policy_book().families[pol.family].knobs}
+        for name, v in pol.knobs:
+            kn[s, pk.KNOB_SLOTS[name]] = int(round(pk.FLOAT_SCALE * v)) if kinds[name] is float else int(v)
+    return fam, kn
+
+
+def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, Any],
               trace: bool = False) -> np.ndarray:
     """The kernels' parameter vector (``int64[P_NF]``, layout in :mod:`campaign_layout`).
 
     Args:
         data: the compiled scenario.
         options: every option of :class:`DawnOfEmpire`, resolved.
-        policies: ``{"us": name, "spain": name}`` (names from ``lay.POLICY_IDS``, or
-            ``"script"``).
+        policies: ``{"us": policy, "spain": policy}``, each a preset name of ``policies.toml``,
+            a :class:`~simlab.games.policy.Policy` or ``"script"``.
         trace: record per-turn snapshots and the VP ledger (tests).
     """
     r = data.rules
@@ -77,10 +132,8 @@ def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
                     (lay.P_SUBGROUPS, "speed_subgroups"), (lay.P_EXTRA, "extra_warships"),
                     (lay.P_FREE, "free_deployment"), (lay.P_GERMANS, "germans")):
         par[k] = 1 if options[name] else 0
-    for s, side in enumerate(SIDES):
-        p = policies[side]
-        par[lay.P_POL0 + s] = lay.POL_SCRIPT if p == "script" else lay.POLICY_IDS[p]
-        par[lay.P_KNOB0 + s] = int(round(1000 * options[f"{side}_aggression"]))
+    fam, _ = pack_policies(policies)
+    par[lay.P_POL0:lay.P_POL0 + 2] = fam
     for slot, field in _RULES_PAR:
         par[slot] = r[field]
     par[lay.P_MAX_ROUNDS] = 1000
@@ -95,15 +148,15 @@ def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
     return par
 
 
-def _policy_error(data: CampaignData, G: np.ndarray, policies: Mapping[str, str], game: int) -> PolicyError:
+def _policy_error(data: CampaignData, G: np.ndarray, policies: Mapping[str, Any], game: int) -> PolicyError:
     side = SIDES[int(G[lay.G_ERR_SIDE])]
     err = lay.ERR_NAMES[int(G[lay.G_ERR])]
-    return PolicyError(f"policy {policies[side]!r} ({side}) handed in an illegal plan on turn {int(G[lay.G_TURN])} "
+    return PolicyError(f"policy {str(policies[side])!r} ({side}) handed in an illegal plan on turn {int(G[lay.G_TURN])} "
                        f"of game {game}: {err} (stack slot {int(G[lay.G_ERR_STACK])})")
 
 
-def run_games(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, str], seeds: np.ndarray,
-                  trace: bool = False) -> dict[str, np.ndarray]:
+def run_games(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, Any], seeds: np.ndarray,
+              trace: bool = False) -> dict[str, np.ndarray]:
     """Play one campaign per seed; the kernels' raw output.
 
     Args:
@@ -124,6 +177,7 @@ def run_games(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     g = seeds.shape[0]
     par = build_par(data, options, policies, trace)
+    _, kn = pack_policies(policies)
     nu = data.ust.shape[0]
     T = int(options["turns"])
     out_g = np.zeros((g, lay.G_NF), dtype=np.int64)
@@ -133,7 +187,7 @@ def run_games(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
     while True:
         bev = np.zeros((cap, 1 + lay.BE_NF), dtype=np.int64)
         n = play_campaigns_nb(seeds, data.ust, data.lst, data.nodes, data.adj, data.cost, data.nh, data.matrix,
-                              data.markers, par, out_g, bev, tr, led)
+                              data.markers, par, kn, out_g, bev, tr, led)
         if n <= cap:
             break
         cap = n
