@@ -112,9 +112,10 @@ def caribbean_base_nb(kn, at, nodes, cost, par):
 
 @njit(cache=True)
 def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis, ND, B,
-                 sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score):
+                sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score):
     """Candidate (order, dest, target) triples for group ``g`` of a scripted policy with knobs
-    ``kn`` (``int64[KN_NF]``, :mod:`policy_layout`); returns how many. ``sent[N]`` is the attack (tenths) the side already sent to each node this turn;
+    ``kn`` (``int64[KN_NF]``, :mod:`policy_layout`); returns how many. ``sent[N]`` is the attack
+    (tenths) the side already sent to each node this turn;
     ``acc[0]`` the side's whole attack (tenths), ``acc[1]`` the part given the policy's main
     mission so far (blockade, raid, home defence)."""
     A = par[lay.P_NAREAS]
