@@ -525,12 +525,39 @@ def games_cmd(json_: Annotated[bool, typer.Option("--json", help="print JSON")] 
         out_console.print(f"  scenarios: {', '.join(g['scenarios'])} (default {g['default_scenario']})")
         for side, pols in g["policies"].items():
             out_console.print(f"  policies ({'any side' if side == '*' else side}): {', '.join(pols)}")
+        _print_policy_tables(g)
         for o in g["options"]:
             extra = f" one of {', '.join(map(str, o['choices']))}" if "choices" in o else ""
             rng = ""
             if "min" in o or "max" in o:
                 rng = f" in [{o.get('min', '')}, {o.get('max', '')}]"
             out_console.print(f"  option {o['name']} ({o['type']}, default {o['default']}{extra}{rng}): {o['doc']}")
+
+
+def _print_policy_tables(g: dict) -> None:
+    """The game's presets (family and knob values, by side) and its families' knobs, as tables."""
+    t = Table(title=f"{g['name']}: policies (presets)", title_justify="left")
+    for c in ("side", "preset", "family", "knobs", "exploitability"):
+        t.add_column(c, overflow="fold")
+    for side, rows in g["presets"].items():
+        for r in rows:
+            knobs = ", ".join(f"{k}={v:g}" for k, v in r["knobs"].items()) or "-"
+            ex = r["exploitability"]
+            ex = ex if isinstance(ex, str) else ", ".join(f"{sc}: {v.get('gain', '?')}" for sc, v in ex.items())
+            t.add_row("any" if side == "*" else side, r["name"], r["family"], knobs, ex)
+    out_console.print(t)
+    fams = [f for f in g["policy_families"] if f["knobs"]]
+    if not fams:
+        return
+    t = Table(title=f"{g['name']}: policy families and their knobs (set as SIDE.KNOB)", title_justify="left")
+    for c in ("family", "sides", "knob", "type", "default", "lo", "hi", "doc"):
+        t.add_column(c, overflow="fold")
+    for f in fams:
+        sides = f["sides"] if isinstance(f["sides"], str) else ", ".join(f["sides"])
+        for k in f["knobs"]:
+            t.add_row(f["name"], sides, k["name"], k["type"], f"{k['default']:g}", f"{k['lo']:g}", f"{k['hi']:g}",
+                      k["doc"])
+    out_console.print(t)
 
 
 # --------------------------------------------------------------------------- data

@@ -13,7 +13,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from simlab.games import game_names
+from simlab.games import game_names, game_target
 from simlab.testing import golden
 
 FOLDER = Path(__file__).parent / "golden"
@@ -30,7 +30,8 @@ def _cells():
 def test_every_registered_game_has_golden_cells():
     assert len(FILES) >= 5
     have = {json.loads(f.read_text())["game"] for f in FILES}
-    assert have == set(game_names())
+    # every game simlab ships (plug-ins registered by other tests at run time are not golden)
+    assert have == {g for g in game_names() if game_target(g).startswith("simlab.")}
     for f in FILES:
         data = json.loads(f.read_text())
         ids = [c["id"] for c in data["cells"]]

@@ -26,6 +26,7 @@ import numpy as np
 from scipy import stats
 
 from ..errors import SpecError
+from ..games.policy import policy_names
 from ..rng import stream_seed
 from ..stats.paired import paired_difference, paired_table
 from ..stats.sprt import SPRT, SprtState
@@ -227,7 +228,8 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
     summary = {
         "game": sa.game, "scenario": infos[0][0].scenario, "sides": sides, "side": side, "games": n,
         "seed": sa.seed, "confidence": confidence,
-        "variants": {t: {"policies": c.policies, "options": c.options, "data": s.data,
+        "variants": {t: {"policies": policy_names(c.policies),
+                         "knobs": {x: p.as_dict() for x, p in c.policies.items()}, "options": c.options, "data": s.data,
                          "sides": {x: rate(int((codes == i).sum()), n, confidence) for i, x in enumerate(sides)},
                          "draws": rate(int((codes == -1).sum()), n, confidence)}
                      for t, (c, _), s, codes in (("a", infos[0], sa, ca), ("b", infos[1], sb, cb))},

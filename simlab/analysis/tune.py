@@ -29,6 +29,7 @@ import numpy as np
 
 from ..errors import SpecError
 from ..games import Game, get_game
+from ..games.policy import policy_names
 from ..stats.tuning import (
     FITS,
     MISSING,
@@ -214,7 +215,8 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
         sides = list(info["sides"])
         sc = info["scenarios"][cells[0].scenario]
         options = dict(cells[0].options)
-        cell_rec = {"policies": cells[0].policies}
+        cell_rec = {"policies": policy_names(cells[0].policies),
+                    "knobs": {s: p.as_dict() for s, p in cells[0].policies.items()}}
     if target is None and len(sides) != 2:
         raise SpecError(f"{game} has {len(sides)} sides; give --target to tune one side's win rate")
     if side is not None and side not in sides:

@@ -46,8 +46,9 @@ import numpy as np
 
 from ..datapack import DataPack, PackSchema, apply_override, load_pack
 from ..errors import SpecError
+from .policy import Policy, PolicyBook, fixed_book, load_policy_book, split_knob_name
 
-__all__ = ["Batch", "Game", "Option", "Scenario", "SIDE_NAME"]
+__all__ = ["Batch", "Game", "Option", "Policy", "Scenario", "SIDE_NAME"]
 
 SIDE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
@@ -183,7 +184,11 @@ class Game:
     sides: tuple[str, ...] | None = None
     #: the typed options
     options: tuple[Option, ...] = ()
-    #: policy names by side; the key ``"*"`` applies to any side
+    #: the game's ``policies.toml`` (policy families, knobs and presets; see
+    #: :mod:`simlab.games.policy`). ``None``: the game lists plain policy names in ``policies``.
+    policy_file: Path | None = None
+    #: policy names by side (the key ``"*"`` applies to any side), for a game without a
+    #: ``policy_file``: each name is then a knob-less family of its own
     policies: Mapping[str, Sequence[str]] = {}
     #: the default policy by side (``"*"`` for any side)
     default_policies: Mapping[str, str] = {}
@@ -237,37 +242,98 @@ class Game:
     def check_options(self, options: Mapping[str, Any]) -> None:
         """Cross-option checks (override to forbid combinations). Raises SpecError."""
 
-    def side_policies(self, side: str) -> tuple[str, ...]:
-        return tuple(self.policies.get(side, self.policies.get("*", ())))
-
-    def resolve_policies(self, sides: Sequence[str], given: Mapping[str, str]) -> dict[str, str]:
-        """The policy of each side (defaults overlaid with ``given``).
+    def policy_book(self) -> PolicyBook:
+        """The game's policy families and presets (read once from ``policy_file``).
 
         Raises:
-            SpecError: on an unknown side or policy.
+            SpecError: a malformed ``policies.toml`` (a defect of the game, reported in one line).
         """
-        for s in given:
+        book = self.__dict__.get("_policy_book")
+        if book is None:
+            book = load_policy_book(self.policy_file) if self.policy_file is not None else \
+                fixed_book(self.policies)
+            self.__dict__["_policy_book"] = book
+        return book
+
+    def side_policies(self, side: str) -> tuple[str, ...]:
+        """The preset names ``side`` may play, in declaration order."""
+        if self.policy_file is None:
+            return tuple(self.policies.get(side, self.policies.get("*", ())))
+        return self.policy_book().side_presets(side)
+
+    def default_policy(self, side: str) -> str:
+        return self.default_policies.get(side, self.default_policies.get("*"))
+
+    def resolve_policies(self, sides: Sequence[str], given: Mapping[str, str],
+                         knobs: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Policy]:
+        """The policy of each side: defaults overlaid with ``given``, knob settings applied.
+
+        Args:
+            sides: the scenario's sides.
+            given: ``{side: preset name}``.
+            knobs: ``{side: {knob: value}}`` settings on top of the presets' values.
+
+        Returns:
+            ``{side: Policy}`` in ``sides`` order.
+
+        Raises:
+            SpecError: on an unknown side, policy or knob, or a knob value outside its bounds.
+        """
+        for s in list(given) + list(knobs or {}):
             if s not in sides:
                 raise SpecError(f"unknown side '{s}' (sides: {', '.join(sides)})")
+        book = self.policy_book()
         out = {}
         for s in sides:
-            p = given.get(s, self.default_policies.get(s, self.default_policies.get("*")))
-            allowed = self.side_policies(s)
-            if p not in allowed:
-                raise SpecError(f"unknown policy '{p}' for side {s} (policies: {', '.join(allowed)})")
-            out[s] = p
+            p = given.get(s, self.default_policy(s))
+            out[s] = book.resolve(s, p, (knobs or {}).get(s))
         return out
 
+    def policies_of(self, sides: Sequence[str], policies: Mapping[str, Policy | str]) -> dict[str, Policy]:
+        """``policies`` as :class:`Policy` objects: a preset name is resolved with its preset's knobs.
+
+        ``play_batch`` is called with resolved policies by the sweep runner; tests and notebooks
+        may pass plain preset names.
+        """
+        names = {s: p for s, p in policies.items() if not isinstance(p, Policy)}
+        out = dict(policies)
+        if names:
+            out.update(self.resolve_policies(sides, names))
+        return {s: out[s] for s in sides if s in out}
+
+    def split_settings(self, settings: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """Split ``--set``/``[options]`` entries into game options and knob settings
+        (``<side>.<knob>``): returns ``(options, {side: {knob: value}})``.
+        """
+        opts: dict[str, Any] = {}
+        knobs: dict[str, dict[str, Any]] = {}
+        for k, v in settings.items():
+            sk = split_knob_name(k)
+            if sk is None:
+                opts[k] = v
+            else:
+                knobs.setdefault(sk[0], {})[sk[1]] = v
+        return opts, knobs
+
     def describe(self) -> dict:
-        """What ``simlab games --json`` prints for this game."""
+        """What ``simlab games --json`` prints for this game.
+
+        ``policies`` lists the preset names by side; ``policy_families`` and ``presets`` give
+        each family's knobs (name, type, default, lo, hi, doc) and each preset's family and knob
+        values, per side.
+        """
+        sides = list(self.sides) if self.sides else None
+        book = self.policy_book().describe(sides)
         return {
             "name": self.name,
             "title": self.title,
             "sides": list(self.sides) if self.sides else "defined by the scenario",
             "scenarios": list(self.scenarios),
             "default_scenario": self.default_scenario,
-            "policies": {k: list(v) for k, v in self.policies.items()},
+            "policies": {k: list(self.side_policies(k)) for k in (sides or ["*"])},
             "default_policies": dict(self.default_policies),
+            "policy_families": book["families"],
+            "presets": book["presets"],
             "options": [o.describe() for o in self.options],
             "rulebook": self.rulebook,
         }
@@ -281,14 +347,15 @@ class Game:
         """
         raise NotImplementedError
 
-    def play_batch(self, scenario: Scenario, options: Mapping[str, Any], policies: Mapping[str, str],
+    def play_batch(self, scenario: Scenario, options: Mapping[str, Any], policies: Mapping[str, Policy | str],
                    seeds: np.ndarray) -> Batch:
         """Play one game per seed.
 
         Args:
             scenario: from :meth:`load_scenario`.
             options: every option, resolved (:meth:`resolve_options`).
-            policies: ``{side: policy}``, resolved.
+            policies: ``{side: Policy}`` resolved by :meth:`resolve_policies` (a plain preset
+                name is accepted too: :meth:`policies_of` resolves it with the preset's knobs).
             seeds: ``ndarray(uint64, shape=(n,))``, one stream seed per game
                 (:func:`simlab.rng.game_seeds`).
 

@@ -42,7 +42,7 @@ from ..errors import SpecError
 from ..tomlio import read_toml
 
 __all__ = ["Family", "Knob", "Policy", "PolicyBook", "Preset", "fixed_book", "load_policy_book",
-           "split_knob_name"]
+           "policy_names", "split_knob_name"]
 
 KNOB_SEP = "."
 
@@ -199,6 +199,18 @@ class Policy:
     def to_json(self) -> dict:
         return {"name": self.name, "family": self.family, "knobs": dict(self.knobs)}
 
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Policy:
+        """The inverse of :meth:`to_json` and of ``dataclasses.asdict`` (knobs as pairs or a dict)."""
+        kn = d.get("knobs") or ()
+        pairs = kn.items() if isinstance(kn, Mapping) else kn
+        return cls(str(d["name"]), str(d["family"]), tuple((str(k), v) for k, v in pairs))
+
+
+def policy_names(policies: Mapping[str, Policy | str]) -> dict[str, str]:
+    """``{side: preset name}`` of resolved policies (plain names pass through)."""
+    return {s: (p.name if isinstance(p, Policy) else str(p)) for s, p in policies.items()}
+
 
 def split_knob_name(name: str) -> tuple[str, str] | None:
     """``"us.share"`` -> ``("us", "share")``; a name without the separator -> None."""
@@ -215,7 +227,10 @@ class PolicyBook:
     preset knob the family lacks or out of bounds): a programming error in the game, not user input.
     """
 
-    def __init__(self, families: Iterable[Family], presets: Iterable[Preset]):
+    def __init__(self, families: Iterable[Family], presets: Iterable[Preset],
+                 order: Mapping[str, Sequence[str]] | None = None):
+        #: preset names by side (``"*"``: any side) in the order to list them; default: declaration order
+        self.order = {k: tuple(v) for k, v in (order or {}).items()}
         self.families: dict[str, Family] = {}
         for f in families:
             if f.name in self.families:
@@ -237,6 +252,8 @@ class PolicyBook:
 
     def side_presets(self, side: str) -> tuple[str, ...]:
         """Preset names a side may play, in declaration order."""
+        if self.order:
+            return self.order.get(side, self.order.get("*", ()))
         out = []
         for p in self.presets.values():
             if p.sides and side not in p.sides:
@@ -346,4 +363,4 @@ def fixed_book(policies: Mapping[str, Sequence[str]]) -> PolicyBook:
             fams[n].add(side)
     families = [Family(n, (), () if "*" in fams[n] else tuple(sorted(fams[n])), "") for n in order]
     presets = [Preset(n, n, {}, () if "*" in fams[n] else tuple(sorted(fams[n]))) for n in order]
-    return PolicyBook(families, presets)
+    return PolicyBook(families, presets, policies)

@@ -38,6 +38,7 @@ from numba import njit
 from ..errors import ScenarioError
 from ..rng import STATE_WORDS, new_state_nb, roll_nb, uniform_nb
 from .base import Batch, Game, Option, Scenario
+from .policy import policy_names
 
 __all__ = ["BLUE_DICE", "EDGE", "FAIR_BIAS", "GAME", "MAX_TURNS", "RED_DICE", "SLOPE", "Synthetic",
            "coin_probabilities"]
@@ -178,6 +179,7 @@ class Synthetic(Game):
                    seeds: np.ndarray) -> Batch:
         """Play one game per seed: columns ``winner``, ``turns``, ``score_red``, ``score_blue`` (VP),
         ``end_reason`` (``decisive`` or ``drawn``)."""
+        policies = policy_names(self.policies_of(scenario.sides, policies))
         g = int(seeds.shape[0])
         cols = {"winner": np.empty(g, np.int8), "turns": np.empty(g, np.int32),
                 "score_red": np.empty(g, np.float32), "score_blue": np.empty(g, np.float32),

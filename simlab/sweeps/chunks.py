@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..games import Batch, Game, Scenario, get_game, register
+from ..games.policy import policy_names
 from ..rng import game_seeds
 from .store import Store
 
@@ -45,7 +46,7 @@ class ChunkTask:
         experiment, game: names.
         scenario: scenario name or file; data: override-pack path or None.
         cell, cell_key: the cell's id and seed key; params: its grid parameters.
-        policies, options: resolved for the cell.
+        policies: ``{side: Policy}`` resolved for the cell; options: likewise.
         grid_options: names of the options that get a column.
         master_seed: the sweep's seed; start, stop: game index range.
         meta: JSON-able facts stamped into each file's metadata.
@@ -165,7 +166,7 @@ def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: 
         "scenario": _const(scenario.name, n, pa.string()),
     }
     for side in scenario.sides:
-        cols[f"policy_{side}"] = _const(task.policies[side], n, pa.string())
+        cols[f"policy_{side}"] = _const(task.policies[side].name, n, pa.string())
     for opt in task.grid_options:
         cols[opt] = _const(task.options[opt], n)
     cols["winner"] = _labels(g["winner"], scenario.sides, draw="draw")
@@ -179,6 +180,9 @@ def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: 
             cols[k] = _labels(v, batch.categories[k])
         else:
             cols[k] = pa.array(np.asarray(v))
+    for side in scenario.sides:  # the knob vector in force, so a row says exactly what played
+        for knob, value in task.policies[side].knobs:
+            cols[f"knob_{side}_{knob}"] = _const(value, n, pa.int64() if isinstance(value, int) else pa.float64())
     table = pa.table(cols)
     return table.replace_schema_metadata({"simlab": json.dumps(_file_meta(task, scenario), default=str)})
 
@@ -186,7 +190,8 @@ def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: 
 def _file_meta(task: ChunkTask, scenario: Scenario) -> dict:
     return {**task.meta, "experiment": task.experiment, "game": task.game, "scenario": scenario.name,
             "scenario_source": scenario.source, "cell": task.cell, "params": task.params,
-            "options": task.options, "policies": task.policies, "master_seed": task.master_seed,
+            "options": task.options, "policies": policy_names(task.policies),
+            "knobs": {s: p.as_dict() for s, p in task.policies.items()}, "master_seed": task.master_seed,
             "game_index_range": [task.start, task.stop]}
 
 

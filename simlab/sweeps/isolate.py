@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 
+from ..games.policy import Policy
 from .chunks import ChunkTask
 
 __all__ = ["play_isolated", "task_from_json", "task_to_json"]
@@ -28,6 +29,7 @@ def task_from_json(d: dict) -> ChunkTask:
     """The inverse of :func:`task_to_json`."""
     d = dict(d)
     d["grid_options"] = tuple(d["grid_options"])
+    d["policies"] = {s: Policy.from_json(p) for s, p in d["policies"].items()}
     return ChunkTask(**d)
 
 

@@ -37,6 +37,7 @@ import numpy as np
 from .._version import __version__, git_commit
 from ..errors import SpecError, SweepStateError
 from ..games import game_target
+from ..games.policy import policy_names, split_knob_name
 from ..rng import game_seeds
 from .backends import Backend, check_backend, current_backend, make_backend
 from .chunks import ChunkTask, games_part_rel, part_name
@@ -158,9 +159,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     check_name(spec.name)
     game, cells, info = expand(spec)
     # typed option values, so that `--set n=3` and `n = 3` in a file are the same spec
-    om = game.option_map()
-    spec = dataclasses.replace(spec, options={k: om[k].parse(v) for k, v in spec.options.items()},
-                               grid={k: [om[k].parse(v) for v in vs] for k, vs in spec.grid.items()})
+    spec = dataclasses.replace(spec, options=info["options"], grid=info["grid"])
     scenario_hash = _scenario_hash(info["scenarios"])
     store, shown = _open_out(out if out is not None else _default_out(spec))
     old = None
@@ -239,7 +238,7 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         for sub in ("games", "events"):
             store.remove(sub)
     store.clean_tmp()
-    grid_options = tuple(k for k in spec.grid)
+    grid_options = tuple(k for k in spec.grid if split_knob_name(k) is None)  # knob axes: knob_* columns
     sides = info["sides"]
     manifest = {
         "format": "simlab-sweep/1",
@@ -257,7 +256,8 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         "chunk_size": chunk_size,
         "grid_options": list(grid_options),
         "cells": [{"cell": c.id, "seed_key": c.key, "params": c.params, "scenario": c.scenario,
-                   "policies": c.policies, "options": c.options} for c in cells],
+                   "policies": policy_names(c.policies), "policy_families": {s: p.family for s, p in c.policies.items()},
+                   "knobs": {s: p.as_dict() for s, p in c.policies.items()}, "options": c.options} for c in cells],
         "scenarios": {k: {"name": v.name, "source": v.source, "title": v.title, "sides": list(v.sides)}
                       for k, v in info["scenarios"].items()},
         "data": info["data"],
@@ -653,7 +653,8 @@ def _preflight(game, cells: list[Cell], info: dict, spec: SweepSpec) -> None:
     """
     seen = set()
     for c in cells[:PREFLIGHT_CELLS]:
-        key = (c.scenario, json.dumps(c.options, sort_keys=True, default=str), json.dumps(c.policies, sort_keys=True))
+        key = (c.scenario, json.dumps(c.options, sort_keys=True, default=str),
+               json.dumps({s: p.to_json() for s, p in c.policies.items()}, sort_keys=True))
         if key in seen:
             continue
         seen.add(key)

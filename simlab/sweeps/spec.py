@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from ..errors import InputError, SpecError
 from ..games import Game, get_game
+from ..games.policy import split_knob_name
 from ..rng import cell_key
 from ..tomlio import read_toml
 
@@ -126,7 +127,7 @@ class Cell:
         id: 0-based position in the grid (the ``cell`` column).
         key: stable 63-bit seed key (``simlab.rng.cell_key`` of ``params``; 0 under CRN).
         scenario: scenario name or file.
-        policies: ``{side: policy}``.
+        policies: ``{side: Policy}`` (preset name, family and the full knob vector).
         options: every option, resolved and typed.
         params: what varies across the grid, as written to the manifest and the report.
     """
@@ -192,6 +193,9 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
         exp = doc.setdefault("experiment", {})
         if isinstance(exp, dict):
             exp.update({k: v for k, v in overrides.items() if v is not None})
+    for tbl in ("options", "grid"):
+        if isinstance(doc.get(tbl), dict):
+            doc[tbl] = _flatten_knobs(doc[tbl], f"{p.name}: {tbl}")
     try:
         s = _SpecIn.model_validate(doc)
     except ValidationError as e:
@@ -212,6 +216,22 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
     )
     check_precision(spec)
     return spec
+
+
+def _flatten_knobs(table: dict, where: str) -> dict:
+    """``{"us": {"share": 0.7}}`` (TOML's dotted key ``us.share = 0.7``) -> ``{"us.share": 0.7}``.
+
+    Raises:
+        SpecError: the same knob given both ways.
+    """
+    out: dict = {}
+    for k, v in table.items():
+        items = [(f"{k}.{kk}", vv) for kk, vv in v.items()] if isinstance(v, dict) else [(k, v)]
+        for kk, vv in items:
+            if kk in out:
+                raise SpecError(f"{where}: '{kk}' is given twice")
+            out[kk] = vv
+    return out
 
 
 def _name_from_stem(stem: str) -> str:
@@ -312,6 +332,25 @@ def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[s
     return spec
 
 
+def _parse_knob_axis(game: Game, spec: SweepSpec, sides, name: str, vals: list) -> list:
+    """Check a knob axis' values against the knob of every family its side may play in the sweep.
+
+    Raises:
+        SpecError: a knob none of the side's policies in this sweep has, or a bad value.
+    """
+    side, knob = split_knob_name(name)
+    book = game.policy_book()
+    names = spec.policies.get(side) or [game.default_policy(side)]
+    fams = [book.families[book.presets[p].family] for p in names if p in book.presets]
+    have = [f for f in fams if any(k.name == knob for k in f.knobs)]
+    if not have:
+        fam = fams[0] if fams else None
+        known = ", ".join(k.name for k in fam.knobs) if fam else ""
+        raise SpecError(f"knob '{name}': policy family {fam.name if fam else '?'} has no knob "
+                        f"'{knob}' (knobs: {known or 'none'})")
+    return [have[0].knob(knob).parse(v, where=name) for v in vals]
+
+
 def expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
     """Check a spec against its game and list its cells.
 
@@ -319,8 +358,9 @@ def expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
     passes will run. Nothing is written.
 
     Returns:
-        ``(game, cells, info)`` where ``info`` holds ``sides``, ``scenarios`` (name -> Scenario)
-        and ``data`` (pack summary with provenance counts of the values the scenarios read).
+        ``(game, cells, info)`` where ``info`` holds ``sides``, ``scenarios`` (name -> Scenario),
+        ``data`` (pack summary with provenance counts of the values the scenarios read), and
+        ``options``/``grid``: the spec's settings with typed values (options and ``SIDE.KNOB`` knobs).
 
     Raises:
         SpecError, ScenarioError, DataPackError: on any problem, with a one-line message.
@@ -351,12 +391,26 @@ def expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
             game.resolve_policies(sides, {s: p})
     om = game.option_map()
     for k in list(spec.options) + list(spec.grid):
-        if k not in om:
-            raise SpecError(f"game {game.name} has no option '{k}' (options: {', '.join(om) or 'none'})")
+        sk = split_knob_name(k)
+        if sk is not None:
+            if sk[0] in om:
+                raise SpecError(f"option {sk[0]} takes one {om[sk[0]].kind.__name__} value, not a table "
+                                f"('{k}')")
+            if sk[0] not in sides:
+                raise SpecError(f"knob '{k}': unknown side '{sk[0]}' (sides: {', '.join(sides)})")
+            if not sk[1]:
+                raise SpecError(f"knob '{k}': no knob name after '{sk[0]}.'")
+        elif k not in om:
+            raise SpecError(f"game {game.name} has no option '{k}' (options: {', '.join(om) or 'none'}; "
+                            "a policy knob is set as SIDE.KNOB)")
     both = set(spec.options) & set(spec.grid)
     if both:
         raise SpecError(f"option '{sorted(both)[0]}' is both fixed and in the grid")
-    fixed = {k: om[k].parse(v) for k, v in spec.options.items()}
+    fixed_opts, fixed_knobs = game.split_settings(spec.options)
+    fixed = {k: om[k].parse(v) for k, v in fixed_opts.items()}
+    typed_options = {k: (fixed[k] if k in fixed else _parse_knob_axis(game, spec, sides, k, [v])[0])
+                     for k, v in spec.options.items()}
+    typed_grid: dict[str, list[Any]] = {}
     axes: list[tuple[str, list[Any]]] = []
     if len(scen_names) > 1:
         axes.append(("scenario", scen_names))
@@ -367,7 +421,8 @@ def expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
     for k, vals in spec.grid.items():
         if not vals:
             raise SpecError(f"grid option '{k}' has no values")
-        parsed = [om[k].parse(v) for v in vals]
+        parsed = [om[k].parse(v) for v in vals] if k in om else _parse_knob_axis(game, spec, sides, k, vals)
+        typed_grid[k] = parsed
         if len(set(map(repr, parsed))) != len(parsed):
             raise SpecError(f"grid option '{k}' lists a value twice")
         axes.append((k, parsed))
@@ -381,15 +436,25 @@ def expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
         params = dict(zip([a for a, _ in axes], combo, strict=True))
         scen = params.get("scenario", scen_names[0])
         pols = {s: params.get(f"policy_{s}", (spec.policies.get(s) or [None])[0]) for s in sides}
-        pols = game.resolve_policies(sides, {k: v for k, v in pols.items() if v is not None})
+        knob_settings = {s: dict(v) for s, v in fixed_knobs.items()}
+        for k, v in params.items():
+            sk = split_knob_name(k)
+            if sk is not None:
+                knob_settings.setdefault(sk[0], {})[sk[1]] = v
+        try:
+            pols = game.resolve_policies(sides, {k: v for k, v in pols.items() if v is not None}, knob_settings)
+        except InputError as e:
+            raise SpecError(f"cell {params}: {e}" if params else str(e)) from None
         opts = dict(fixed)
         opts.update({k: v for k, v in params.items() if k in om})
         try:
             opts = game.resolve_options(opts)
         except InputError as e:
             raise SpecError(f"cell {params}: {e}") from None
-        key_params = {"scenario": scen, **{f"policy_{s}": p for s, p in pols.items()},
-                      **{k: v for k, v in params.items() if k in om}}
+        # the seed key: what varies across the grid (knob axes included; fixed settings are not, as
+        # for options), so a grid with one more value leaves the other cells' games unchanged
+        key_params = {"scenario": scen, **{f"policy_{s}": p.name for s, p in pols.items()},
+                      **{k: v for k, v in params.items() if k in om or split_knob_name(k) is not None}}
         key = 0 if spec.crn else cell_key(key_params)
         cells.append(Cell(cid, key, scen, pols, opts, params))
     data_summary = None
@@ -399,5 +464,6 @@ def expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
         data_summary["values_used"] = len(used)
         data_summary["provisional_used"] = sorted(
             ".".join(u) for u in used if pack.tables[u[0]][u[1]][u[2]].kind == "provisional")
-    info = {"sides": sides, "scenarios": scenarios, "data": data_summary}
+    info = {"sides": sides, "scenarios": scenarios, "data": data_summary, "options": typed_options,
+            "grid": typed_grid}
     return game, cells, info

@@ -52,13 +52,14 @@ def golden_cells(game_name: str) -> list[dict]:
     that side against the other sides' defaults (no cell twice).
     """
     from ..games import get_game
+    from ..games.policy import policy_names
 
     game = get_game(game_name)
     cells: list[dict] = []
     seen: set = set()
     for sc in game.scenarios:
         sides = game.sides or game.load_scenario(sc, game.load_data()).sides
-        base = game.resolve_policies(sides, {})
+        base = policy_names(game.resolve_policies(sides, {}))
         variants = [dict(base)]
         for s in sides:
             for p in game.side_policies(s):
@@ -71,7 +72,7 @@ def golden_cells(game_name: str) -> list[dict]:
             cells.append({"scenario": sc, "policies": pol, "options": {}})
     for extra in EXTRA_CELLS.get(game_name, []):
         sides = game.sides or game.load_scenario(extra["scenario"], game.load_data()).sides
-        cells.append({"scenario": extra["scenario"], "policies": game.resolve_policies(sides, {}),
+        cells.append({"scenario": extra["scenario"], "policies": policy_names(game.resolve_policies(sides, {})),
                       "options": dict(extra["options"])})
     return cells
 
@@ -207,13 +208,13 @@ def write_golden(folder: Path, games: Iterable[str]) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..games import game_names
+    from ..games import game_names, game_target
 
     ap = argparse.ArgumentParser(description="regenerate the golden output files")
     ap.add_argument("--write", required=True, help="folder of the golden files (tests/golden)")
-    ap.add_argument("--game", action="append", help="only these games (default: every registered game)")
+    ap.add_argument("--game", action="append", help="only these games (default: every game simlab ships)")
     a = ap.parse_args(argv)
-    write_golden(Path(a.write), a.game or game_names())
+    write_golden(Path(a.write), a.game or [g for g in game_names() if game_target(g).startswith("simlab.")])
     return 0
 
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..errors import SpecError
 from ..games import game_names, game_target, get_game
+from ..games.policy import policy_names
 from ..rng import cell_key, game_seeds
 
 __all__ = ["SoakCase", "play_soak_batch", "soak", "soak_cases"]
@@ -105,7 +106,7 @@ def soak_cases(names: list[str] | None = None, options: dict[str, Any] | None = 
             merged = {**opts, **(options or {})}
             g.resolve_options(merged)
             sc = g.load_scenario(scen, g.load_data())
-            pols = g.resolve_policies(sc.sides, g.soak_policies(sc.sides))
+            pols = policy_names(g.resolve_policies(sc.sides, g.soak_policies(sc.sides)))
             key = cell_key({"soak": name, "scenario": scen, **{f"policy_{k}": v for k, v in pols.items()},
                             **{k: g.option_map()[k].parse(v) for k, v in sorted(opts.items())}})
             out.append(SoakCase(name, scen, merged, pols, key))

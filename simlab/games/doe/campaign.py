@@ -23,6 +23,7 @@ side's order, units, losses (sunk, disabled, escaped, damage points taken, leade
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -135,7 +136,8 @@ class DawnOfEmpire(Game):
                doc="12.1.3 A read literally: a destroyed port earns VPs only for a side that had the initiative "
                    "in the area (default: any attacker with units left, 8.4 L)"),
     )
-    policies = {"us": US_POLICIES, "spain": SPAIN_POLICIES}
+    #: families, knobs and presets (the policy lists derive from the presets)
+    policy_file = Path(__file__).parent / "policies.toml"
     default_policies = {"us": "hunter", "spain": "raider"}
     scenarios = ("standard",)
     default_scenario = "standard"
@@ -178,6 +180,8 @@ class DawnOfEmpire(Game):
             PolicyError: if a policy hands in an illegal plan (a bug, reported with its turn).
         """
         data: CampaignData = scenario.payload
+        # each side's Policy (preset, family, knobs); runtime.pack_policies packs its knobs by name
+        policies = self.policies_of(scenario.sides, policies)
         raw = run_games(data, options, policies, seeds)
         cols = games_columns(raw["G"], int(data.rules["victory_vp"]))
         ev = battles_columns(raw["battles"])

@@ -25,6 +25,7 @@ from ... import kernel_cache
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
+from ..policy import policy_names
 from . import layout as L
 from .campaign import campaign_batch, campaign_used, compile_campaign, run_campaigns
 from .enums import (
@@ -198,6 +199,7 @@ class Dreadnought(Game):
     def play_batch(self, scenario: Scenario, options: Mapping, policies: Mapping[str, str], seeds) -> Batch:
         """Play one complete scenario, campaign or extended campaign per seed (see the module
         docstring, :func:`run_games` and :func:`.campaign.run_campaigns`)."""
+        policies = policy_names(self.policies_of(scenario.sides, policies))
         if scenario.payload[0] == "campaign":
             _, pack, rules = scenario.payload
             setup = campaign_setup(pack, rules, options["period"], options["north"], options["south"])

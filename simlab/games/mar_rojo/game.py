@@ -30,6 +30,7 @@ import numpy as np
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
+from ..policy import policy_names
 from . import rules
 from .cache import refresh_cache
 from .engine import play_games_nb
@@ -359,6 +360,7 @@ class MarRojo(Game):
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
         """Play one game per seed (see the module docstring for the columns)."""
         setup: MarRojoSetup = scenario.payload
+        policies = policy_names(self.policies_of(scenario.sides, policies))
         check = bool(options.get("check_invariants", False))
         out, sq = run_games(setup, options, policies, seeds, debug=check)
         if (out[:, O_BUILD_FAIL] != 0).any():
