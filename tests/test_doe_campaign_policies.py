@@ -6,10 +6,13 @@ import pytest
 
 from simlab.games import get_game
 from simlab.games.doe import campaign_layout as lay
-from simlab.games.doe.campaign import SPAIN_POLICIES, US_POLICIES, run_campaigns
-from simlab.games.doe.campaign_kernels import B_NODE, MAXSS, PS_NF
+from simlab.games.doe import policy_layout as pk
+from simlab.games.doe.campaign import SPAIN_POLICIES, US_POLICIES, run_games
+from simlab.games.doe.campaign_orders import B_NODE, MAXSS, PS_NF
 from simlab.games.doe.campaign_state import CampaignState
-from simlab.games.doe.policies import VIS_ATT, VIS_N, VIS_NF, observe_nb, policy_plan_nb
+from simlab.games.doe.policies import policy_plan_nb
+from simlab.games.doe.policy_view import VIS_ATT, VIS_N, VIS_NF, observe_nb
+from simlab.games.doe.runtime import pack_policies, policy_book
 from simlab.rng import game_seeds
 
 GAME = get_game("dawn-of-empire")
@@ -29,7 +32,7 @@ def position(keep, **opts):
     return cs
 
 
-def plan(cs, side, policy, knob=500):
+def plan(cs, side, policy):
     """The plan ``policy`` writes for ``side`` from what it may see (as the turn loop calls it)."""
     d = DATA
     nu, nl, n = d.ust.shape[0], d.lst.shape[0], d.nodes.shape[0]
@@ -42,7 +45,9 @@ def plan(cs, side, policy, knob=500):
     pst = np.zeros((MAXSS, PS_NF), dtype=np.int64)
     pl = np.zeros(nl, dtype=np.int64)
     rng = np.zeros(3, dtype=np.uint64)
-    k = policy_plan_nb(lay.POLICY_IDS[policy], side, 1, knob, d.ust, d.lst, d.nodes, d.adj, d.cost, d.nh, d.matrix,
+    other = "random-legal"
+    fam, kn = pack_policies({lay.SIDE_NAMES[side]: policy, lay.SIDE_NAMES[1 - side]: other})
+    k = policy_plan_nb(fam[side], side, 1, kn[side], d.ust, d.lst, d.nodes, d.adj, d.cost, d.nh, d.matrix,
                        d.markers, cs.par, UV, LV, vis, cs.ND, B, pu, pp, pst, pl, rng)
     return (tuple(pu), tuple(pp), tuple(map(tuple, pst[:k])), tuple(pl)), UV, vis
 
@@ -99,7 +104,7 @@ def test_every_pairing_plays_legal_campaigns(opts):
     options = GAME.resolve_options(opts)
     for us in US_POLICIES:
         for sp in SPAIN_POLICIES:
-            raw = run_campaigns(DATA, options, {"us": us, "spain": sp}, game_seeds(4, 4, 0, 40))
+            raw = run_games(DATA, options, {"us": us, "spain": sp}, game_seeds(4, 4, 0, 40))
             assert (raw["G"][:, lay.G_ERR] == 0).all()
             assert (raw["G"][:, lay.G_TURNS] >= 1).all()
 
@@ -108,8 +113,10 @@ def test_the_knobs_change_what_the_policies_do():
     seeds = game_seeds(5, 5, 0, 400)
     out = {}
     for k in (0.0, 1.0):
-        opts = GAME.resolve_options({"spain_aggression": k, "us_aggression": 1.0 - k})
-        raw = run_campaigns(DATA, opts, {"us": "blockade", "spain": "raider"}, seeds)
+        book = policy_book()
+        pols = {"us": book.resolve("us", "blockade", {"aggression": 1.0 - k}),
+                "spain": book.resolve("spain", "raider", {"aggression": k})}
+        raw = run_games(DATA, GAME.resolve_options({}), pols, seeds)
         out[k] = (raw["G"][:, lay.G_PATTACKS].mean(), raw["G"][:, lay.G_VPK + 6 + lay.VK_PORT].mean())
     assert out[0.0] != out[1.0]
     assert out[1.0][1] > out[0.0][1]           # a bolder raider earns more from destroyed ports
@@ -119,7 +126,7 @@ def test_the_knobs_change_what_the_policies_do():
                                   ("hunter", "historical"), ("random-legal", "random-legal")])
 def test_free_deployment_stays_within_its_limits(pols):  # 14.11
     opts = GAME.resolve_options({"free_deployment": True, "turns": 1})
-    raw = run_campaigns(DATA, opts, {"us": pols[0], "spain": pols[1]}, game_seeds(6, 6, 0, 30), trace=True)
+    raw = run_games(DATA, opts, {"us": pols[0], "spain": pols[1]}, game_seeds(6, 6, 0, 30), trace=True)
     na = DATA.n_areas
     side = DATA.ust[:, lay.US_SIDE]
     pside = DATA.nodes[:, lay.NS_PSIDE]
@@ -168,3 +175,72 @@ def test_the_soak_invariants_catch_a_tampered_batch():
     assert any("vp_net" in m for m in bad) and any("battles" in m for m in bad)
     b.events["battles"]["end_reason"] = np.full_like(b.events["battles"]["end_reason"], 3)
     assert GAME.capped(sc, b, opts).sum() == len(np.unique(b.events["battles"]["game"])) > 0
+
+
+def test_policies_toml_and_the_knob_slots_agree():
+    """Every family of policies.toml is a kernel family, every knob has a slot (and every slot a
+    knob), knobs of one name mean one thing (same kind), and the presets are the game's policies
+    in its order."""
+    book = policy_book()
+    assert set(book.families) == set(pk.FAMILY_IDS)
+    names = {}
+    for fam in book.families.values():
+        for k in fam.knobs:
+            assert k.name in pk.KNOB_SLOTS, k.name
+            assert names.setdefault(k.name, k.kind) is k.kind
+            assert k.kind is int or (k.lo >= 0.0 and k.hi <= 1.0)     # floats are fractions (permille)
+    assert set(names) == set(pk.KNOB_SLOTS)
+    assert sorted(pk.KNOB_SLOTS.values()) == list(range(pk.KN_NF))
+    assert US_POLICIES == ("hunter", "blockade", "coastal-defense", "random-legal")
+    assert SPAIN_POLICIES == ("raider", "fleet-in-being", "historical", "random-legal")
+    assert GAME.default_policies == {"us": "hunter", "spain": "raider"}
+
+
+def test_a_preset_packs_its_knobs_by_name():
+    fam, kn = pack_policies({"us": "coastal-defense", "spain": "historical"})
+    assert list(fam) == [pk.FAM_US, pk.FAM_SPAIN]
+    assert kn[0, pk.K_AGGRESSION] == 500 and kn[0, pk.K_ODDS] == 1500          # 0.5 -> permille
+    assert kn[0, pk.K_GUARD_COAST] == 1 and kn[0, pk.K_DEPLOY] == 1 and kn[0, pk.K_BLOCKADE] == 0
+    assert kn[1, pk.K_CONCENTRATE] == 1 and kn[1, pk.K_BASE_MINES] == 10 and kn[1, pk.K_BASE_REPAIR] == 0
+    assert kn[1, pk.K_GUARD_COAST] == 0                                          # not a Spanish knob
+    pol = policy_book().resolve("us", "hunter", {"aggression": 0.25, "patrol_choices": 2})
+    fam, kn = pack_policies({"us": pol, "spain": "random-legal"})
+    assert kn[0, pk.K_AGGRESSION] == 250 and kn[0, pk.K_PATROL_CHOICES] == 2 and kn[0, pk.K_ATTACK_VALUE] == 600
+    assert fam[1] == pk.FAM_RANDOM and not kn[1].any()
+
+
+def _extreme_policies(side, rng):
+    """Each scripted family with every knob at lo, at hi, and at random values in [lo, hi]."""
+    book = policy_book()
+    out = []
+    for preset in book.side_presets(side):
+        fam = book.families[book.presets[preset].family]
+        if not fam.knobs:
+            continue
+        for pick in ("lo", "hi", "rand"):
+            vals = {}
+            for k in fam.knobs:
+                if pick == "rand":
+                    v = rng.uniform(k.lo, k.hi) if k.kind is float else int(rng.integers(k.lo, k.hi + 1))
+                else:
+                    v = getattr(k, pick)
+                vals[k.name] = v
+            out.append(book.resolve(side, preset, vals))
+        break   # one preset per family: the knobs cover the others
+    return out
+
+
+@pytest.mark.parametrize("opts", [{}, dict(free_deployment=True, fog_of_war=True, maintenance=True, germans=True,
+                                            extra_warships=True, restrict_disabled=True)])
+def test_every_knob_value_in_bounds_plays_legal_campaigns(opts):
+    """install_plan_nb and apply_deployment_nb accept every plan a scripted family writes with its
+    knobs at their bounds or anywhere between (no PolicyError, every game runs its turns)."""
+    rng = np.random.default_rng(7)
+    options = GAME.resolve_options(opts)
+    us = _extreme_policies("us", rng) + [policy_book().resolve("us", "blockade")]
+    sp = _extreme_policies("spain", rng) + [policy_book().resolve("spain", "fleet-in-being")]
+    for i, pu in enumerate(us):
+        ps = sp[i % len(sp)]
+        raw = run_games(DATA, options, {"us": pu, "spain": ps}, game_seeds(11, i, 0, 12))
+        assert (raw["G"][:, lay.G_ERR] == 0).all()
+        assert (raw["G"][:, lay.G_TURNS] == options["turns"]).all()

@@ -15,7 +15,7 @@ import pytest
 
 from simlab.games import get_game
 from simlab.games.doe import campaign_layout as lay
-from simlab.games.doe.campaign import run_campaigns
+from simlab.games.doe.runtime import run_games
 from simlab.rng import game_seeds
 
 GAME = get_game("dawn-of-empire")
@@ -29,7 +29,7 @@ GONE = (lay.LOC_SUNK, lay.LOC_SCUTTLED, lay.LOC_INTERNED)
 
 
 def check_invariants(data, options, raw):
-    """Assert the invariants of the module docstring on ``run_campaigns(..., trace=True)`` output."""
+    """Assert the invariants of the module docstring on ``run_games(..., trace=True)`` output."""
     G, tr, led = raw["G"], raw["trace"], raw["ledger"]
     ng, nsnap, nu, _ = tr.shape
     NT = options["turns"]
@@ -142,7 +142,7 @@ def _play(n, seed, **opts):
     sc = GAME.load_scenario("standard")
     options = GAME.resolve_options(opts)
     pols = {"us": "random-legal", "spain": "random-legal"}
-    return sc.payload, options, run_campaigns(sc.payload, options, pols, game_seeds(seed, 3, 0, n), trace=True)
+    return sc.payload, options, run_games(sc.payload, options, pols, game_seeds(seed, 3, 0, n), trace=True)
 
 
 def test_random_legal_campaigns_keep_the_invariants():

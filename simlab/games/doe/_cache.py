@@ -12,7 +12,10 @@ from __future__ import annotations
 #: modules whose compiled code ends up in the campaign and battle kernels (paths from the repository root)
 MODULES = ("simlab/rng.py", "simlab/games/doe/dice.py", "simlab/games/doe/enums.py",
            "simlab/games/doe/kernels.py", "simlab/games/doe/campaign_layout.py",
-           "simlab/games/doe/campaign_kernels.py", "simlab/games/doe/campaign_combat.py",
+           "simlab/games/doe/campaign_orders.py", "simlab/games/doe/campaign_movement.py",
+           "simlab/games/doe/campaign_combat.py", "simlab/games/doe/policy_layout.py",
+           "simlab/games/doe/policy_view.py",
+           "simlab/games/doe/policy_missions.py", "simlab/games/doe/policy_deploy.py",
            "simlab/games/doe/policies.py", "simlab/games/doe/campaign_loop.py",
            "simlab/games/doe/odds_kernels.py")
 

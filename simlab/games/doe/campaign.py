@@ -3,7 +3,9 @@ policies inside numba.
 
 The scenario ``standard`` is the set-up of Rule 13.0, read from the data pack (every unit's start
 and entry turn, the leaders, the map). Options switch the optional rules of section 14 and set the
-game length, the handicap and the policies' aggression. One row per campaign:
+game length and the handicap. The policies are presets of the families in ``policies.toml``
+(:mod:`simlab.games.doe.policies`); their knobs, ``aggression`` among them, are set per side
+(``us.aggression``). One row per campaign:
 
 * ``winner`` (``us`` when ``vp_net >= 6``, ``spain`` when ``<= -6``, else ``draw``; 12.2),
   ``vp_net`` (the VP track, US minus Spain, handicap included), ``score_us``/``score_spain`` (VPs
@@ -21,6 +23,7 @@ side's order, units, losses (sunk, disabled, escaped, damage points taken, leade
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,128 +32,19 @@ from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ...rng import game_seeds
 from ..base import Batch, Game, Option, Scenario
-from ..policy import policy_names
 from . import campaign_layout as lay
 from . import rules
 from ._cache import KERNEL_MODULES
 from .enums import END_REASONS as BATTLE_END_REASONS
 from .enums import SPEED_MODES, TYPE_NAMES
-from .rules import CampaignData, compile_campaign
+from .rules import CampaignData
+from .runtime import SIDES, PolicyError, build_par, compile_scenario, policy_book, run_games
 
-__all__ = ["DawnOfEmpire", "GAME", "PolicyError", "build_par", "run_campaigns"]
+__all__ = ["DawnOfEmpire", "GAME", "PolicyError", "build_par", "run_games"]
 
-SIDES = lay.SIDE_NAMES
-US_POLICIES = ("hunter", "blockade", "coastal-defense", "random-legal")
-SPAIN_POLICIES = ("raider", "fleet-in-being", "historical", "random-legal")
+US_POLICIES = policy_book().side_presets("us")
+SPAIN_POLICIES = policy_book().side_presets("spain")
 VP_KIND_COLUMNS = ("area", "losses", "leaders", "port", "blockade")
-
-
-#: ``par`` slots filled from the pack's ``rules.core`` row
-_RULES_PAR = (
-    (lay.P_COALSEA0, "coal_at_sea_us"), (lay.P_COALSEA1, "coal_at_sea_spain"),
-    (lay.P_COALNEUTRAL, "coal_neutral_port"), (lay.P_VICTORY, "victory_vp"), (lay.P_AUTOVP, "automatic_victory_vp"),
-    (lay.P_PORTVP, "port_destroyed_vp"), (lay.P_BLKVP, "blockade_coal_vp"),
-    (lay.P_PATROL_PORT, "patrol_areas_from_port"), (lay.P_PATROL_SEA, "patrol_areas_at_sea"),
-    (lay.P_TRANSIT_MAX, "transit_max_turns"), (lay.P_MINMOV, "min_movement"),
-    (lay.P_MINMOV_R, "min_movement_restricted"), (lay.P_MAINT_BBMO, "maintenance_us_bb_mo"),
-    (lay.P_MAINT_CRUISERS, "maintenance_us_cruisers"), (lay.P_MAINT_BB_OTHER, "maintenance_us_bb_other"),
-    (lay.P_MAINT_CPGB_OTHER, "maintenance_us_cp_gb_other"), (lay.P_MAINT_SPAIN, "maintenance_spain"),
-)
-
-
-class PolicyError(RuntimeError):
-    """A policy handed in an illegal plan (a bug in the policy, not bad user input)."""
-
-
-def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, str],
-              trace: bool = False) -> np.ndarray:
-    """The kernels' parameter vector (``int64[P_NF]``, layout in :mod:`campaign_layout`).
-
-    Args:
-        data: the compiled scenario.
-        options: every option of :class:`DawnOfEmpire`, resolved.
-        policies: ``{"us": name, "spain": name}`` (names from ``lay.POLICY_IDS``, or
-            ``"script"``).
-        trace: record per-turn snapshots and the VP ledger (tests).
-    """
-    r = data.rules
-    par = np.zeros(lay.P_NF, dtype=np.int64)
-    par[lay.P_TURNS] = options["turns"]
-    par[lay.P_HANDICAP] = options["handicap"]
-    par[lay.P_SPEED] = SPEED_MODES.index(options["speed_disengage"])
-    for k, name in ((lay.P_DELAYED, "delayed_repair"), (lay.P_MAINT, "maintenance"), (lay.P_FACEUP, "fog_of_war"),
-                    (lay.P_AUTO, "automatic_victory"), (lay.P_RESTRICT, "restrict_disabled"),
-                    (lay.P_SUBGROUPS, "speed_subgroups"), (lay.P_EXTRA, "extra_warships"),
-                    (lay.P_FREE, "free_deployment"), (lay.P_GERMANS, "germans")):
-        par[k] = 1 if options[name] else 0
-    for s, side in enumerate(SIDES):
-        p = policies[side]
-        par[lay.P_POL0 + s] = lay.POL_SCRIPT if p == "script" else lay.POLICY_IDS[p]
-        par[lay.P_KNOB0 + s] = int(round(1000 * options[f"{side}_aggression"]))
-    for slot, field in _RULES_PAR:
-        par[slot] = r[field]
-    par[lay.P_MAX_ROUNDS] = 1000
-    par[lay.P_LOSSHALF:lay.P_LOSSHALF + 6] = data.loss_half
-    par[lay.P_MARKERS:lay.P_MARKERS + 14] = data.markers.reshape(-1)
-    par[lay.P_TRACE] = 1 if trace else 0
-    par[lay.P_PORTVP_INIT] = 1 if options["port_vp_initiative"] else 0
-    par[lay.P_NAREAS] = data.n_areas
-    par[lay.P_NPORTS] = len(data.port_keys)
-    par[lay.P_NUNITS] = data.ust.shape[0]
-    par[lay.P_NLEADERS] = data.lst.shape[0]
-    return par
-
-
-def _policy_error(data: CampaignData, G: np.ndarray, policies: Mapping[str, str], game: int) -> PolicyError:
-    side = SIDES[int(G[lay.G_ERR_SIDE])]
-    err = lay.ERR_NAMES[int(G[lay.G_ERR])]
-    return PolicyError(f"policy {policies[side]!r} ({side}) handed in an illegal plan on turn {int(G[lay.G_TURN])} "
-                       f"of game {game}: {err} (stack slot {int(G[lay.G_ERR_STACK])})")
-
-
-def run_campaigns(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, str], seeds: np.ndarray,
-                  trace: bool = False) -> dict[str, np.ndarray]:
-    """Play one campaign per seed; the kernels' raw output.
-
-    Args:
-        data: the compiled scenario; options, policies: as :func:`build_par`.
-        seeds: ``uint64[g]`` stream seeds.
-        trace: also return per-turn unit snapshots and each game's VP ledger.
-
-    Returns:
-        ``{"G": int64[g, G_NF], "battles": int64[b, 1 + BE_NF]}``, plus ``"trace"``
-        (``int64[g, T + 2, U, TR_NF]``: the set-up, each turn after its orders, the end) and
-        ``"ledger"`` (``int64[g, LEDGER_MAX, LG_NF]``, each game's VP awards) when tracing.
-
-    Raises:
-        PolicyError: if a policy handed in an illegal plan.
-    """
-    from .campaign_loop import play_campaigns_nb
-
-    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-    g = seeds.shape[0]
-    par = build_par(data, options, policies, trace)
-    nu = data.ust.shape[0]
-    T = int(options["turns"])
-    out_g = np.zeros((g, lay.G_NF), dtype=np.int64)
-    tr = np.zeros((g if trace else 1, T + 2, nu, lay.TR_NF), dtype=np.int64)
-    led = np.zeros((g if trace else 1, lay.LEDGER_MAX if trace else 1, lay.LG_NF), dtype=np.int64)
-    cap = max(64, 8 * g)
-    while True:
-        bev = np.zeros((cap, 1 + lay.BE_NF), dtype=np.int64)
-        n = play_campaigns_nb(seeds, data.ust, data.lst, data.nodes, data.adj, data.cost, data.nh, data.matrix,
-                              data.markers, par, out_g, bev, tr, led)
-        if n <= cap:
-            break
-        cap = n
-    bad = np.nonzero(out_g[:, lay.G_ERR])[0]
-    if bad.size:
-        raise _policy_error(data, out_g[bad[0]], policies, int(bad[0]))
-    out = {"G": out_g, "battles": bev[:n]}
-    if trace:
-        out["trace"] = tr
-        out["ledger"] = led
-    return out
 
 
 def games_columns(G: np.ndarray, victory: int) -> dict[str, np.ndarray]:
@@ -167,7 +61,7 @@ def games_columns(G: np.ndarray, victory: int) -> dict[str, np.ndarray]:
     }
     for s, side in enumerate(SIDES):
         for t, ty in enumerate(TYPE_NAMES):
-            cols[f"sunk_{side}_{ty.lower()}"] = G[:, lay.G_SUNK + s * 6 + t].astype(np.int16)
+            cols[f"sunk_{side}_{ty.lower()}"] = G[:, lay.G_SUNK + s * lay.N_TYPES + t].astype(np.int16)
     for s, side in enumerate(SIDES):
         cols[f"leaders_killed_{side}"] = G[:, lay.G_LKILLED0 + s].astype(np.int16)
         cols[f"ports_destroyed_{side}"] = G[:, lay.G_PDEST0 + s].astype(np.int16)
@@ -177,7 +71,7 @@ def games_columns(G: np.ndarray, victory: int) -> dict[str, np.ndarray]:
     cols["port_attacks"] = G[:, lay.G_PATTACKS].astype(np.int16)
     for s, side in enumerate(SIDES):
         for k, kind in enumerate(VP_KIND_COLUMNS):
-            cols[f"vp_{kind}_{side}"] = G[:, lay.G_VPK + s * 6 + k].astype(np.int32)
+            cols[f"vp_{kind}_{side}"] = G[:, lay.G_VPK + s * lay.VK_NF + k].astype(np.int32)
     cols["dice"] = G[:, lay.G_DRAWS].astype(np.int32)
     return cols
 
@@ -243,12 +137,9 @@ class DawnOfEmpire(Game):
         Option("port_vp_initiative", bool, False,
                doc="12.1.3 A read literally: a destroyed port earns VPs only for a side that had the initiative "
                    "in the area (default: any attacker with units left, 8.4 L)"),
-        Option("us_aggression", float, 0.5, min=0.0, max=1.0,
-               doc="knob of the US policies in [0, 1] (see simlab.games.doe.policies)"),
-        Option("spain_aggression", float, 0.5, min=0.0, max=1.0,
-               doc="knob of the Spanish policies in [0, 1] (see simlab.games.doe.policies)"),
     )
-    policies = {"us": US_POLICIES, "spain": SPAIN_POLICIES}
+    #: families, knobs and presets (the policy lists derive from the presets)
+    policy_file = Path(__file__).parent / "policies.toml"
     default_policies = {"us": "hunter", "spain": "raider"}
     scenarios = ("standard",)
     default_scenario = "standard"
@@ -280,7 +171,7 @@ class DawnOfEmpire(Game):
             raise ScenarioError(f"unknown dawn-of-empire scenario '{name}' (built-in: {', '.join(self.scenarios)})")
         pack = data if data is not None else self.load_data()
         view = pack.view()
-        cd = compile_campaign(view)
+        cd = compile_scenario(view)
         return Scenario(name=name, sides=SIDES, payload=cd, source=f"builtin:{name}", used=frozenset(view.used),
                         title="The 13.0 set-up: the Spanish-American naval war in the Atlantic, 1898")
 
@@ -291,8 +182,9 @@ class DawnOfEmpire(Game):
             PolicyError: if a policy hands in an illegal plan (a bug, reported with its turn).
         """
         data: CampaignData = scenario.payload
-        policies = policy_names(self.policies_of(scenario.sides, policies))
-        raw = run_campaigns(data, options, policies, seeds)
+        # each side's Policy (preset, family, knobs); runtime.pack_policies packs its knobs by name
+        policies = self.policies_of(scenario.sides, policies)
+        raw = run_games(data, options, policies, seeds)
         cols = games_columns(raw["G"], int(data.rules["victory_vp"]))
         ev = battles_columns(raw["battles"])
         cats = {
@@ -407,15 +299,15 @@ def bench_cases(game: DawnOfEmpire, quick: bool = False) -> list[dict]:
     n = 2_000 if quick else 20_000
     sc = game.load_scenario("standard")
     opts = game.resolve_options({})
-    pols = policy_names(game.resolve_policies(SIDES, {}))
+    pols = game.resolve_policies(SIDES, {})
     seeds = game_seeds(2024, 1, 0, n)
-    probe = run_campaigns(sc.payload, opts, pols, seeds[: min(n, 2000)])
+    probe = run_games(sc.payload, opts, pols, seeds[: min(n, 2000)])
     dice_per_game = float(probe["G"][:, lay.G_DRAWS].mean())
     ndice = int(round(dice_per_game * n))
     gen = np.random.default_rng(2024)
 
     def campaigns():
-        run_campaigns(sc.payload, opts, pols, seeds)
+        run_games(sc.payload, opts, pols, seeds)
 
     def dice():
         gen.integers(1, 7, size=ndice, dtype=np.int64)

@@ -11,16 +11,14 @@ import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay
-from .campaign_kernels import (
+from .campaign_movement import remove_from_stack_nb, stack_leader_stars_nb, strength_key_nb
+from .campaign_orders import (
     MAXSS,
     eff_att_nb,
     eff_mov_nb,
     port_borders_nb,
     port_friendly_nb,
     port_neutral_nb,
-    remove_from_stack_nb,
-    stack_leader_stars_nb,
-    strength_key_nb,
 )
 from .dice import d6_nb
 from .enums import DISABLED, END_SPEED, ESCAPED, IN_LINE, LEADER_KILLED, SPEED_NEVER, SPEED_STOP, SUNK
@@ -44,7 +42,7 @@ def award_nb(side, kind, amount, where, G, ledger):
         ledger[k, lay.LG_WHERE] = where
     G[lay.G_NLEDGER] = k + 1
     G[lay.G_SCORE0 + side] += amount
-    G[lay.G_VPK + side * 6 + kind] += amount
+    G[lay.G_VPK + side * lay.VK_NF + kind] += amount
     G[lay.G_VP_NET] += amount if side == lay.US else -amount
 
 
@@ -69,7 +67,7 @@ def sink_unit_nb(u, scuttled, ust, lst, par, U, S, SM, LD, G, ledger):
     side = ust[u, lay.US_SIDE]
     G[lay.G_LOSSHALF0 + 1 - side] += par[lay.P_LOSSHALF + ust[u, lay.US_TYPE]]
     U[u, lay.UF_LOC] = lay.LOC_SCUTTLED if scuttled else lay.LOC_SUNK
-    G[lay.G_SUNK + side * 6 + ust[u, lay.US_TYPE]] += 1
+    G[lay.G_SUNK + side * lay.N_TYPES + ust[u, lay.US_TYPE]] += 1
     if scuttled:
         G[lay.G_SCUTTLED0 + side] += 1
     for i in range(lst.shape[0]):

@@ -15,7 +15,7 @@ Static arrays (compiled once per scenario from the data pack, :mod:`simlab.games
     cost[K+1, N, N]  least MP from i to j entering at most k areas (ports end a move); BIG if none
     nh[K+1, N, N]    the next node on that least-MP route (-1 if none)
     matrix[7, 7]     Search Matrix: [initiative order, other order] -> SM_NA, SM_VP or k (1..k engages)
-    par[P_NF]        options, knobs, rule constants, policies
+    par[P_NF]        options, rule constants, policy families (their knobs: kn[2, KN_NF], policy_layout)
 
 Dynamic arrays (one game)::
 
@@ -29,6 +29,10 @@ Dynamic arrays (one game)::
     bev[BATTLE_MAX, BE_NF]      one row per battle of the game (the ``battles`` events table)
 
 Unit locations ``UF_LOC``: a node ``>= 0`` when in play, else one of the ``LOC_*`` codes below.
+
+Every record's width (``*_NF``) is derived from its slot names, never counted by hand: the last
+name of a ``range`` unpacking is the width (``A, B, X_NF = range(3)``; a name added without
+widening the range fails at import), and multi-slot fields chain from the slot before them.
 """
 
 from __future__ import annotations
@@ -40,18 +44,19 @@ SIDE_NAMES = ("us", "spain")
 # Orders (Rules 5.1-5.7, in the rulebook's numbering). HOLD is simlab's "stranded" order: a stack
 # that has no legal order at all stays where it is, without a marker, and counts as Anchored next
 # turn (docs/rulings.md C12).
-ANCHOR, BLOCKADE, COAL, PATROL, RAID, SORTIE, TRANSIT, HOLD = 0, 1, 2, 3, 4, 5, 6, 7
+ANCHOR, BLOCKADE, COAL, PATROL, RAID, SORTIE, TRANSIT, HOLD = range(8)
 NO_ORDER = -1
-N_ORDERS = 7
 ORDER_NAMES = ("anchor", "blockade", "coal", "patrol", "raid", "sortie", "transit", "hold")
+N_ORDERS = HOLD            # the seven orders of 5.1-5.7 (HOLD is not one)
+N_MARK_SLOTS = HOLD + 1    # order-marker counters per side, HOLD included (G_MARK)
+N_TYPES = 6                # unit types BB CA CP CU GB MO (enums.TYPE_NAMES)
 
 # Search Matrix cells
 SM_NA = -2
 SM_VP = -1
 
 # ---------------------------------------------------------------- unit statics ust[U, :]
-US_SIDE, US_TYPE, US_ATT, US_DEF, US_MOV, US_START, US_ENTRY, US_GERMAN, US_PRIOR = range(9)
-US_NF = 9
+US_SIDE, US_TYPE, US_ATT, US_DEF, US_MOV, US_START, US_ENTRY, US_GERMAN, US_PRIOR, US_NF = range(10)
 
 # unit dynamic U[U, :]
 UF_LOC = 0       # node, or LOC_* below
@@ -65,7 +70,7 @@ UF_OUT = 7       # out of combat this turn: 1 disabled, 2 disengaged by speed
 UF_MAINT = 8     # last turn the unit took maintenance damage (14.3 E), 0 = never
 UF_STARTLOC = 9  # location at the start of the turn's movement (5.4.1 B, 14.2 A)
 UF_MOVED = 10    # 1 once the unit has left its start location this turn
-UF_NF = 11
+UF_NF = UF_MOVED + 1
 
 LOC_NOT_ENTERED = -1  # a reinforcement not yet arrived
 LOC_SUNK = -2
@@ -77,23 +82,19 @@ OUT_DISABLED = 1
 OUT_ESCAPED = 2
 
 # ---------------------------------------------------------------- leaders
-LS_SIDE, LS_STARS, LS_START, LS_GERMAN = range(4)
-LS_NF = 4
-LF_UNIT, LF_STATE = range(2)
-LF_NF = 2
+LS_SIDE, LS_STARS, LS_START, LS_GERMAN, LS_NF = range(5)
+LF_UNIT, LF_STATE, LF_NF = range(3)
 LEADER_IN_PLAY, LEADER_DEAD, LEADER_ABSENT = 0, 1, 2
 
 # ---------------------------------------------------------------- stacks
-SF_SIDE, SF_LOC, SF_ORDER, SF_DEST, SF_TARGET, SF_N, SF_JOIN, SF_START, SF_HALTED, SF_MARKER = range(10)
-SF_NF = 10
+SF_SIDE, SF_LOC, SF_ORDER, SF_DEST, SF_TARGET, SF_N, SF_JOIN, SF_START, SF_HALTED, SF_MARKER, SF_NF = range(11)
 MAXPER = 48          # most units one stack can hold
 MAX_UNITS = 96       # most units a scenario may have
 MAX_LEADERS = 16
 
 # ---------------------------------------------------------------- nodes
-NS_KIND, NS_MP, NS_VP_US, NS_VP_SPAIN, NS_PSIDE, NS_PAREA1, NS_PAREA2 = range(7)
-NS_REPAIR, NS_MINE, NS_ATT, NS_DEF, NS_REPAIR_GER = range(7, 12)
-NS_NF = 12
+(NS_KIND, NS_MP, NS_VP_US, NS_VP_SPAIN, NS_PSIDE, NS_PAREA1, NS_PAREA2,
+ NS_REPAIR, NS_MINE, NS_ATT, NS_DEF, NS_REPAIR_GER, NS_NF) = range(13)
 KIND_AREA, KIND_PORT = 0, 1
 PSIDE_US, PSIDE_SPAIN, PSIDE_NEUTRAL = 0, 1, 2
 BIG = 1 << 20        # "unreachable" cost
@@ -107,7 +108,11 @@ ND_NOCTRL0 = 4       # 1: the US cannot control this area this turn (11 D)
 ND_NOCTRL1 = 5       # 1: Spain cannot control this area this turn
 ND_BLKVP = 6         # 1 once 12.1.3 B was scored here this turn
 ND_INIT = 7          # the side with the initiative here this turn (8.1), -1 if none was found
-ND_NF = 8
+ND_NF = ND_INIT + 1
+
+# VP kinds (12.1), the ledger's LG_KIND and the G_VPK slots
+VK_AREA, VK_LOSSES, VK_LEADERS, VK_PORT, VK_BLOCKADE, VK_OTHER, VK_NF = range(7)
+VP_KINDS = ("area", "losses", "leaders", "port", "blockade", "other")
 
 # ---------------------------------------------------------------- game scalars G[:]
 G_TURN = 0
@@ -126,35 +131,31 @@ G_COALSEA0 = 12       # units coaling at sea this turn, per side (7.5 C)
 G_COALSEA1 = 13
 G_LOSSHALF0 = 14      # half-VPs the US earns for Spanish units sunk this turn (12.1.2)
 G_LOSSHALF1 = 15
-G_SUNK = 16           # 12 slots: [side * 6 + type] units of that side sunk (scuttled included)
-G_LKILLED0 = 28       # leaders of the US killed
-G_LKILLED1 = 29
-G_PDEST0 = 30         # ports of the US destroyed
-G_PDEST1 = 31
-G_PATTACKS = 32       # port attacks made
-G_INTERNED0 = 33
-G_INTERNED1 = 34
-G_SCUTTLED0 = 35
-G_SCUTTLED1 = 36
-G_VPK = 37            # 12 slots: [side * 6 + kind] VPs earned by kind (VK_*)
-G_DRAWS = 49          # random draws used (filled at the end of a game)
-G_MARK = 50           # 16 slots: [side * 8 + order] order markers in use now
-G_NF = 66
+G_SUNK = 16           # 2 * N_TYPES slots: [side * N_TYPES + type] units of that side sunk (scuttled included)
+G_LKILLED0 = G_SUNK + 2 * N_TYPES   # leaders of the US killed
+G_LKILLED1 = G_LKILLED0 + 1
+G_PDEST0 = G_LKILLED1 + 1           # ports of the US destroyed
+G_PDEST1 = G_PDEST0 + 1
+G_PATTACKS = G_PDEST1 + 1           # port attacks made
+G_INTERNED0 = G_PATTACKS + 1
+G_INTERNED1 = G_INTERNED0 + 1
+G_SCUTTLED0 = G_INTERNED1 + 1
+G_SCUTTLED1 = G_SCUTTLED0 + 1
+G_VPK = G_SCUTTLED1 + 1             # 2 * VK_NF slots: [side * VK_NF + kind] VPs earned by kind (VK_*)
+G_DRAWS = G_VPK + 2 * VK_NF         # random draws used (filled at the end of a game)
+G_MARK = G_DRAWS + 1                # 2 * N_MARK_SLOTS slots: [side * N_MARK_SLOTS + order] order markers in use now
+G_NF = G_MARK + 2 * N_MARK_SLOTS
 
 END_TURNS, END_AUTOMATIC = 0, 1
 END_REASONS = ("turns", "automatic_victory")
 
 # VP ledger
-LG_TURN, LG_SIDE, LG_KIND, LG_AMOUNT, LG_WHERE = range(5)
-LG_NF = 5
+LG_TURN, LG_SIDE, LG_KIND, LG_AMOUNT, LG_WHERE, LG_NF = range(6)
 LEDGER_MAX = 512
-VK_AREA, VK_LOSSES, VK_LEADERS, VK_PORT, VK_BLOCKADE, VK_OTHER = range(6)
-VP_KINDS = ("area", "losses", "leaders", "port", "blockade", "other")
 
 # battles events
-BE_TURN, BE_AREA, BE_INIT, BE_ORDER0, BE_ORDER1, BE_N0, BE_N1, BE_ROUNDS, BE_REASON, BE_WINNER = range(10)
-BE_SUNK0, BE_SUNK1, BE_DIS0, BE_DIS1, BE_ESC0, BE_ESC1, BE_LK0, BE_LK1, BE_DMG0, BE_DMG1 = range(10, 20)
-BE_NF = 20
+(BE_TURN, BE_AREA, BE_INIT, BE_ORDER0, BE_ORDER1, BE_N0, BE_N1, BE_ROUNDS, BE_REASON, BE_WINNER,
+ BE_SUNK0, BE_SUNK1, BE_DIS0, BE_DIS1, BE_ESC0, BE_ESC1, BE_LK0, BE_LK1, BE_DMG0, BE_DMG1, BE_NF) = range(21)
 BATTLE_MAX = 192
 
 # ---------------------------------------------------------------- errors (illegal plans)
@@ -189,51 +190,28 @@ P_SUBGROUPS = 8        # 14.9
 P_EXTRA = 9            # 14.10
 P_FREE = 10            # 14.11
 P_GERMANS = 11         # 14.12
-P_POL0 = 12            # policy id of the US
-P_POL1 = 13            # policy id of Spain
-P_KNOB0 = 14           # US aggression, permille
-P_KNOB1 = 15           # Spanish aggression, permille
-P_COALSEA0 = 16
-P_COALSEA1 = 17
-P_COALNEUTRAL = 18
-P_VICTORY = 19
-P_AUTOVP = 20
-P_PORTVP = 21
-P_BLKVP = 22
-P_PATROL_PORT = 23
-P_PATROL_SEA = 24
-P_TRANSIT_MAX = 25
-P_MINMOV = 26
-P_MINMOV_R = 27
-P_MAX_ROUNDS = 28
-P_LOSSHALF = 29        # 6 slots: half-VPs per type (12.1.2)
-P_MARKERS = 35         # 14 slots: [side * 7 + order]
-P_MAINT_BBMO = 49
-P_MAINT_CRUISERS = 50
-P_MAINT_BB_OTHER = 51
-P_MAINT_CPGB_OTHER = 52
-P_MAINT_SPAIN = 53
-P_TRACE = 54           # 1: record per-turn snapshots
-P_NAREAS = 55
-P_NPORTS = 56
-P_NUNITS = 57
-P_NLEADERS = 58
-P_PORTVP_INIT = 59     # 1: port destruction VPs only for a side with the initiative (12.1.3 A)
-P_NF = 60
-
-# policies (ids in par[P_POL*]); the names are the Game's policy names
-POL_RANDOM = 0
-POL_BLOCKADE = 1       # US
-POL_HUNTER = 2         # US
-POL_COASTAL = 3        # US
-POL_RAIDER = 4         # Spain
-POL_FLEET = 5          # Spain
-POL_HISTORICAL = 6     # Spain
-POL_SCRIPT = 7         # plans given from outside (tests)
-POLICY_IDS = {"random-legal": POL_RANDOM, "blockade": POL_BLOCKADE, "hunter": POL_HUNTER,
-              "coastal-defense": POL_COASTAL, "raider": POL_RAIDER, "fleet-in-being": POL_FLEET,
-              "historical": POL_HISTORICAL}
+P_POL0 = 12            # policy family of the US (policy_layout.FAM_*; its knobs are in kn[0])
+P_POL1 = 13            # policy family of Spain (knobs in kn[1])
+P_COALSEA0 = 14
+P_COALSEA1 = 15
+P_COALNEUTRAL = 16
+P_VICTORY = 17
+P_AUTOVP = 18
+P_PORTVP = 19
+P_BLKVP = 20
+P_PATROL_PORT = 21
+P_PATROL_SEA = 22
+P_TRANSIT_MAX = 23
+P_MINMOV = 24
+P_MINMOV_R = 25
+P_MAX_ROUNDS = 26
+P_LOSSHALF = 27        # N_TYPES slots: half-VPs per type (12.1.2)
+P_MARKERS = P_LOSSHALF + N_TYPES     # 2 * N_ORDERS slots: [side * N_ORDERS + order]
+(P_MAINT_BBMO, P_MAINT_CRUISERS, P_MAINT_BB_OTHER, P_MAINT_CPGB_OTHER, P_MAINT_SPAIN,
+ P_TRACE,               # 1: record per-turn snapshots
+ P_NAREAS, P_NPORTS, P_NUNITS, P_NLEADERS,
+ P_PORTVP_INIT,         # 1: port destruction VPs only for a side with the initiative (12.1.3 A)
+ P_NF) = range(P_MARKERS + 2 * N_ORDERS, P_MARKERS + 2 * N_ORDERS + 12)
 
 # trace (tests): per game and turn, per unit: loc dmg order prev streak neutral
-TR_LOC, TR_DMG, TR_ORDER, TR_PREV, TR_STREAK, TR_NEUTRAL, TR_STACK = range(7)
-TR_NF = 7
+TR_LOC, TR_DMG, TR_ORDER, TR_PREV, TR_STREAK, TR_NEUTRAL, TR_STACK, TR_NF = range(8)

@@ -19,10 +19,7 @@ from .campaign_combat import (
     maintenance_phase_nb,
     repair_phase_nb,
 )
-from .campaign_kernels import (
-    B_NODE,
-    MAXSS,
-    PS_NF,
+from .campaign_movement import (
     apply_deployment_nb,
     enemy_counts_nb,
     init_game_nb,
@@ -32,21 +29,25 @@ from .campaign_kernels import (
     new_forces_nb,
     start_turn_nb,
 )
-from .policies import VIS_NF, deploy_plan_nb, observe_nb, policy_plan_nb
+from .campaign_orders import B_NODE, MAXSS, PS_NF
+from .policies import policy_plan_nb
+from .policy_deploy import deploy_plan_nb
+from .policy_view import VIS_NF, observe_nb
 
 # modular inverse of GAMMA (odd) mod 2**64: counts the stream's 64-bit draws
 _GAMMA_INV = np.uint64(pow(int(GAMMA), -1, 1 << 64))
 
 
 @njit(cache=True)
-def orders_phase_nb(turn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, U, S, SM, LD, ND, G, rng,
+def orders_phase_nb(turn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, rng,
                     UV, LV, vis, B, pu, pp, pst, pl, enemy_n):
     """Orders Phase (4.1.2, 5.0): each side's policy writes its plan from what it may see; the
-    engine checks and installs it. Returns 0, or 1 after recording an illegal plan in G."""
+    engine checks and installs it. ``kn[2, KN_NF]``: each side's knobs (:mod:`policy_layout`).
+    Returns 0, or 1 after recording an illegal plan in G."""
     for side in (lay.SPAIN, lay.US):
         observe_nb(side, U, LD, ust, lst, par, UV, LV, vis)
-        pol = par[lay.P_POL0 + side]
-        nstk = policy_plan_nb(pol, side, turn, par[lay.P_KNOB0 + side], ust, lst, nodes, adj, cost, nh, matrix,
+        fam = par[lay.P_POL0 + side]
+        nstk = policy_plan_nb(fam, side, turn, kn[side], ust, lst, nodes, adj, cost, nh, matrix,
                               markers, par, UV, LV, vis, ND, B, pu, pp, pst, pl, rng)
         enemy_counts_nb(side, U, ust, enemy_n)
         err, slot = install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, markers, par, U, S,
@@ -72,7 +73,7 @@ def snapshot_nb(t, U, trace):
 
 
 @njit(cache=True)
-def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, U, S, SM, LD, ND, G, ledger, bev, rng,
+def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, ledger, bev, rng,
                  UV, LV, vis, B, pu, pp, pst, pl, enemy_n, work, att, dfn, mov, dmg, status, mem, trace):
     """One campaign (Rules 4.0-4.5) from the set-up to the end: per turn New Forces, Orders (both
     policies), Movement (Spain, then the US), Combat, Area Control and VPs, Repairs (and 14.3
@@ -85,7 +86,7 @@ def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, U, S, SM,
         # 14.11: the US sets up first, then Spain (14.11 A, C)
         for side in (lay.US, lay.SPAIN):
             observe_nb(side, U, LD, ust, lst, par, UV, LV, vis)
-            deploy_plan_nb(par[lay.P_POL0 + side], side, ust, lst, nodes, cost, par, UV, LV, pu, pl, rng)
+            deploy_plan_nb(par[lay.P_POL0 + side], side, kn[side], ust, lst, nodes, cost, par, UV, LV, pu, pl, rng)
             if apply_deployment_nb(side, pu, pl, ust, lst, nodes, par, U, LD) != lay.ERR_NONE:
                 G[lay.G_ERR] = lay.ERR_DEPLOY
                 G[lay.G_ERR_SIDE] = side
@@ -98,7 +99,7 @@ def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, U, S, SM,
         G[lay.G_TURN] = turn
         new_forces_nb(turn, ust, par, U, ND)
         start_turn_nb(G, U)
-        if orders_phase_nb(turn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, U, S, SM, LD, ND, G, rng,
+        if orders_phase_nb(turn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, rng,
                            UV, LV, vis, B, pu, pp, pst, pl, enemy_n) != 0:
             return
         if tr:
@@ -123,7 +124,7 @@ def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, U, S, SM,
 
 
 @njit(cache=True)
-def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, out_g, out_bev, trace,
+def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, out_g, out_bev, trace,
                       out_ledger):
     """Play one campaign per seed.
 
@@ -131,6 +132,8 @@ def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, pa
         seeds: ``uint64[g]`` stream seeds (one stream per game, :mod:`simlab.rng`).
         ust, lst, nodes, adj, cost, nh, matrix, markers, par: the static arrays
             (:mod:`campaign_layout`).
+        kn: ``int64[2, KN_NF]`` each side's policy knobs (:mod:`policy_layout`; the family is
+            ``par[P_POL0 + side]``).
         out_g: ``int64[g, G_NF]``, each game's final ``G`` (``G_DRAWS`` holds the 32-bit random
             draws it used).
         out_bev: ``int64[cap, 1 + BE_NF]`` battles: the game's row in the batch, then ``BE_*``.
@@ -178,7 +181,7 @@ def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, pa
         new_state_nb(seeds[g], rng)
         G[lay.G_NBEV] = 0
         ttr = trace[g if tr else 0]
-        play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, U, S, SM, LD, ND, G, ledger, bev, rng,
+        play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, ledger, bev, rng,
                      UV, LV, vis, B, pu, pp, pst, pl, enemy_n, work, att, dfn, mov, dmg, status, mem, ttr)
         draws64 = (rng[0] - seeds[g]) * _GAMMA_INV
         G[lay.G_DRAWS] = np.int64(draws64) * 2 - np.int64(rng[2])

@@ -24,7 +24,6 @@ import numpy as np
 
 from ...rng import STATE_WORDS, new_state_nb
 from . import campaign_layout as lay
-from .campaign import SIDES, PolicyError, build_par
 from .campaign_combat import (
     close_orders_nb,
     combat_phase_nb,
@@ -32,14 +31,7 @@ from .campaign_combat import (
     maintenance_phase_nb,
     repair_phase_nb,
 )
-from .campaign_kernels import (
-    B_NODE,
-    MAXSS,
-    PS_DEST,
-    PS_JOIN,
-    PS_NF,
-    PS_ORDER,
-    PS_TARGET,
+from .campaign_movement import (
     enemy_counts_nb,
     init_game_nb,
     install_plan_nb,
@@ -48,7 +40,9 @@ from .campaign_kernels import (
     new_forces_nb,
     start_turn_nb,
 )
+from .campaign_orders import B_NODE, MAXSS, PS_DEST, PS_JOIN, PS_NF, PS_ORDER, PS_TARGET
 from .rules import CampaignData
+from .runtime import SIDES, PolicyError, build_par
 
 __all__ = ["CampaignState"]
 

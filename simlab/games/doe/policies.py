@@ -1,37 +1,59 @@
 """Scripted policies of the Dawn of Empire campaign (numba kernels, suffix ``_nb``).
 
 A policy writes its side's plan for the orders phase (the plan format is in
-:mod:`campaign_kernels`). It sees only what its side may know under the standard rules
-(:func:`observe_nb`): its own units, leaders, order history and damage; for the enemy, how many
+:mod:`campaign_orders`). It sees only what its side may know under the standard rules
+(:func:`policy_view.observe_nb`): its own units, leaders, order history and damage; for the enemy, how many
 units stand at each place (the face-down stacks on the map), the public control markers, and how
 many enemy units of each type are still afloat (sinkings are revealed). Under optional rule 14.6
 (Fog of War) enemy counters are face up, so the policy also sees each place's enemy attack,
 damage and leader stars. Enemy orders are never shown to a policy, and no policy looks at the VP
 track (so the ``handicap`` option only shifts the score).
 
-Every plan a policy writes is checked by the engine (:func:`campaign_kernels.install_plan_nb`); a
+Every plan a policy writes is checked by the engine (:func:`campaign_movement.install_plan_nb`); a
 policy that writes an illegal plan stops the game with an error. Policies use the engine's own
 legality functions to stay legal.
 
-Policies (knob = the side's ``aggression`` option in ``[0, 1]``):
+Policies as data. The policies are *presets* of three *families* declared in ``policies.toml``
+(every knob there with its default, bounds and unit; the kernels read them by slot,
+:mod:`policy_layout`):
 
-* ``random-legal`` (both sides): random stacks, a uniformly random legal order, then a uniformly
-  random legal destination.
-* US ``blockade``: squadrons blockade the Spanish ports they can reach, coal off them the next
-  turn (a blockade is followed by Coal, 5.2 D) and blockade again; a reserve guards the coast.
-  Knob: share of the fleet sent to blockade.
-* US ``hunter``: squadrons patrol toward the largest enemy concentrations they can match
-  (estimated strength ratio at least ``1.5 - knob``), coal or anchor after each patrol.
-* US ``coastal-defense``: the strongest squadrons patrol the East Coast and the Florida Strait
-  against raids (15.0: 'the US side must be on guard'), the rest patrol the Caribbean lanes near
-  Key West. Knob: share of the fleet kept home.
-* Spain ``raider``: the Cadiz forces raid the US coast (Hampton Roads, Key West, Mobile) and
-  come home (Raid is followed by Transit to port, 5.5 D); the Caribbean squadrons raid from Havana.
-  Knob: share of each port's force that raids.
-* Spain ``fleet-in-being``: concentrate in the Caribbean ports, anchored; strike (patrol into the
-  neighbouring area) only when the local estimate favours Spain by ``1.5 - knob``.
-* Spain ``historical``: Cervera sails for the Caribbean and anchors in Santiago, Camara stays in
-  Cadiz, the Caribbean squadrons stay in port (sortie only against blockaders).
+* ``random-legal`` (both sides, no knobs): random stacks, a uniformly random legal order, then a
+  uniformly random legal destination (:func:`random_plan_nb`).
+* ``us-fleet`` and ``spain-fleet`` (:func:`scripted_plan_nb`): units grouped by place, strongest
+  group first; each group takes the first legal candidate of :func:`policy_missions.missions_nb`.
+
+Why two scripted families with flag knobs rather than one family per preset: the six named
+policies were one kernel whose branches on the policy's name (``pol == POL_BLOCKADE``...) each
+switched one behaviour on. Each such branch is now an integer knob of the side's family (0/1
+flags, or a small plan number such as ``deploy``), and each number the policies used (the odds
+wanted, the mission scores, the candidate counts) is a knob holding its old value, so a search
+can mix behaviours (a blockading hunter, a raider that concentrates) without new code, and the
+presets reproduce the old rows exactly. The family (random or scripted) is the only thing a
+kernel still dispatches on; the side picks the US or Spanish missions.
+
+* US ``hunter`` (``attack_value = 600``): squadrons patrol toward the largest enemy
+  concentrations they can match (estimated strength ratio at least ``odds - aggression``
+  permille, 1.5 - 0.5 by default), coal or anchor after each patrol.
+* US ``blockade`` (``blockade = 1``): squadrons blockade the Spanish ports they can reach, coal
+  off them the next turn (a blockade is followed by Coal, 5.2 D) and blockade again; the rest
+  patrol. ``aggression``: share of the fleet sent to blockade.
+* US ``coastal-defense`` (``guard_coast = 1``, ``deploy = 1``): the strongest squadrons patrol
+  the East Coast and the Florida Strait against raids (15.0: 'the US side must be on guard'), the
+  rest patrol the Caribbean lanes near Key West. ``aggression``: share of the fleet kept home.
+* Spain ``raider`` (``raids = 1``, ``hold_lanes = 1``, ``deploy = 2``): the Cadiz forces raid
+  the US coast (Hampton Roads, Key West, Mobile) and come home (Raid is followed by Transit to
+  port, 5.5 D); the Caribbean squadrons raid from Havana and hold the lanes that pay Spain.
+  ``aggression``: share of each port's force that raids.
+* Spain ``fleet-in-being`` (``concentrate = 1``, ``cross_in_stages = 1``, ``patrol_home = 1``,
+  ``deploy = 1``): concentrate in the Caribbean port with most repair, anchored; strike (sortie,
+  patrol into the neighbouring area) only where the local estimate favours Spain by
+  ``odds - aggression``.
+* Spain ``historical`` (``concentrate = 1``, ``base_repair = 0``, ``base_mines = 10``): Cervera
+  sails for the most heavily mined Caribbean port (Santiago) and anchors, Camara stays in Cadiz,
+  the Caribbean squadrons stay in port (sortie only against blockaders).
+
+Every knob value in ``[lo, hi]`` gives legal plans: a candidate is taken only if the rules allow
+it (:func:`campaign_orders.order_ok_nb`), and the engine checks the whole plan again.
 """
 
 from __future__ import annotations
@@ -40,81 +62,22 @@ import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay
-from .campaign_kernels import (
+from . import policy_layout as pk
+from .campaign_orders import (
     MAXSS,
     PS_DEST,
     PS_JOIN,
     PS_ORDER,
     PS_TARGET,
     budget_commit_nb,
-    eff_att_nb,
     legal_options_nb,
     order_ok_nb,
     stack_facts_nb,
-    strength_key_nb,
     unit_allowed_nb,
 )
 from .dice import die_nb
-
-VIS_N, VIS_ATT, VIS_STARS, VIS_DEF = range(4)
-VIS_NF = 4
-
-
-# ============================================================================ observation
-@njit(cache=True)
-def observe_nb(side, U, LD, ust, lst, par, UV, LV, vis):
-    """What ``side`` may know (module docstring): ``UV``/``LV`` are copies of the unit and leader
-    state with the enemy's rows blanked (location -9); ``vis[N, VIS_NF]`` per node: enemy units,
-    their attack and defense (face up under 14.6, else the count times the mean printed values of
-    the enemy units still afloat), the best enemy leader's stars (14.6 only)."""
-    nu = ust.shape[0]
-    face_up = par[lay.P_FACEUP] != 0
-    for u in range(nu):
-        if ust[u, lay.US_SIDE] == side:
-            for f in range(lay.UF_NF):
-                UV[u, f] = U[u, f]
-        else:
-            for f in range(lay.UF_NF):
-                UV[u, f] = 0
-            UV[u, lay.UF_LOC] = -9
-            UV[u, lay.UF_STACK] = -1
-    for i in range(lst.shape[0]):
-        if lst[i, lay.LS_SIDE] == side:
-            LV[i, lay.LF_UNIT] = LD[i, lay.LF_UNIT]
-            LV[i, lay.LF_STATE] = LD[i, lay.LF_STATE]
-        else:
-            LV[i, lay.LF_UNIT] = -1
-            LV[i, lay.LF_STATE] = -9
-    for n in range(vis.shape[0]):
-        for f in range(VIS_NF):
-            vis[n, f] = 0
-    # public order of battle: units afloat (sinkings and arrivals are public)
-    na = 0
-    sa = 0
-    sd = 0
-    for u in range(nu):
-        if ust[u, lay.US_SIDE] != side and U[u, lay.UF_LOC] >= 0:
-            na += 1
-            sa += ust[u, lay.US_ATT]
-            sd += ust[u, lay.US_DEF]
-    for u in range(nu):
-        loc = U[u, lay.UF_LOC]
-        if ust[u, lay.US_SIDE] == side or loc < 0:
-            continue
-        vis[loc, VIS_N] += 1
-        if face_up:
-            vis[loc, VIS_ATT] += 10 * eff_att_nb(ust, U, u)
-            vis[loc, VIS_DEF] += 10 * (ust[u, lay.US_DEF] - U[u, lay.UF_DMG])
-    if not face_up and na > 0:
-        for n in range(vis.shape[0]):
-            vis[n, VIS_ATT] = (vis[n, VIS_N] * sa * 10) // na
-            vis[n, VIS_DEF] = (vis[n, VIS_N] * sd * 10) // na
-    if face_up:
-        for i in range(lst.shape[0]):
-            if lst[i, lay.LS_SIDE] != side and LD[i, lay.LF_STATE] == lay.LEADER_IN_PLAY:
-                loc = U[LD[i, lay.LF_UNIT], lay.UF_LOC]
-                if loc >= 0 and lst[i, lay.LS_STARS] > vis[loc, VIS_STARS]:
-                    vis[loc, VIS_STARS] = lst[i, lay.LS_STARS]
+from .policy_missions import MAXC, missions_nb
+from .policy_view import VIS_N, group_units_nb, turn_tables_nb
 
 
 # ============================================================================ plan helpers
@@ -132,7 +95,7 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
                             od, ot, cnt):
     mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, members, n, ust, UV, par)
     tot = 0
-    for o in range(7):
+    for o in range(lay.N_ORDERS):
         cnt[o] = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
                                   enemy_c, ust, nodes, adj, cost, markers, par, od, ot)
         if cnt[o] > 0:
@@ -144,7 +107,7 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
         return
     pick = die_nb(rng, tot)
     o = 0
-    for oo in range(7):
+    for oo in range(lay.N_ORDERS):
         if cnt[oo] > 0:
             pick -= 1
             if pick == 0:
@@ -160,7 +123,7 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
 
 
 @njit(cache=True)
-def _reset_plan_nb(B, pu, pp):
+def reset_plan_nb(B, pu, pp):
     """An empty plan: budgets at zero, no unit in a stack yet."""
     for i in range(B.shape[0]):
         B[i] = 0
@@ -177,7 +140,7 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
     where they are. Returns the number of stacks."""
     nu = ust.shape[0]
     N = nodes.shape[0]
-    _reset_plan_nb(B, pu, pp)
+    reset_plan_nb(B, pu, pp)
     slot_loc = np.full(MAXSS, -1, dtype=np.int64)
     slot_mask = np.zeros(MAXSS, dtype=np.int64)
     nstk = np.int64(0)
@@ -228,7 +191,7 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
     enemy_c = np.ascontiguousarray(vis[:, VIS_N])
     od = np.empty(4 * N, dtype=np.int64)
     ot = np.empty(4 * N, dtype=np.int64)
-    cnt = np.zeros(7, dtype=np.int64)
+    cnt = np.zeros(lay.N_ORDERS, dtype=np.int64)
     for s in range(nstk):
         n = np.int64(0)
         for u in range(nu):
@@ -253,479 +216,18 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
 
 
 # ============================================================================ scripted policies
-# Groups: at each place a side's units are grouped by the orders they may take (5.x sequences), by
-# speed (units of 3 MP or less apart, 18.1.4 A) and by whether they are damaged in a
-# port that repairs (they stay to repair). Groups are handled strongest first; a policy lists
-# candidate (order, destination, target) triples in preference order and the first legal one is
-# taken, then safe fallbacks, then any legal option, then HOLD (ruling C12).
-MAXC = 24          # candidates per group
-
-
 @njit(cache=True)
-def _strength_nb(ust, UV, members, n):
-    s = 0
-    for i in range(n):
-        s += eff_att_nb(ust, UV, members[i])
-    return s
-
-
-@njit(cache=True)
-def _group_units_nb(side, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg):
-    """Groups as described above; returns how many (members in ``gmem[g, :gn[g]]``)."""
-    nu = ust.shape[0]
+def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vis, ND, B, pu, pp, pst, pl, rng):
+    """The scripted families ``us-fleet`` and ``spain-fleet`` (module docstring) with knobs ``kn``
+    (``int64[KN_NF]``, :mod:`policy_layout`). Returns the number of stacks."""
     N = nodes.shape[0]
-    A = par[lay.P_NAREAS]
-    transit_max = par[lay.P_TRANSIT_MAX]
-    minmov = par[lay.P_MINMOV_R] if par[lay.P_RESTRICT] else par[lay.P_MINMOV]
-    ng = 0
-    gkey = np.empty(gmem.shape[0], dtype=np.int64)
-    key = np.empty(nu, dtype=np.int64)
-    for u in range(nu):
-        key[u] = strength_key_nb(ust, UV, u)
-    order = np.argsort(key, kind="mergesort")
-    # the side's units by place, strongest first
-    cnt = np.zeros(N, dtype=np.int64)
-    byn = np.empty((N, nu), dtype=np.int64)
-    for ii in range(nu):
-        u = order[ii]
-        loc = UV[u, lay.UF_LOC]
-        if ust[u, lay.US_SIDE] == side and loc >= 0:
-            byn[loc, cnt[loc]] = u
-            cnt[loc] += 1
-    for node in range(N):
-        if cnt[node] == 0:
-            continue
-        first = ng
-        for ii in range(cnt[node]):
-            u = byn[node, ii]
-            m = unit_allowed_nb(UV[u, lay.UF_PREV], UV[u, lay.UF_STREAK], UV[u, lay.UF_NEUTRAL], transit_max)
-            mv = ust[u, lay.US_MOV] - UV[u, lay.UF_DMG]
-            if mv < minmov and ust[u, lay.US_MOV] >= minmov:
-                mv = minmov
-            tier = 0 if mv <= 3 else 1
-            rep = 0
-            if node >= A and UV[u, lay.UF_DMG] > 0 and nodes[node, lay.NS_PSIDE] == side and nodes[node, lay.NS_REPAIR] > 0:
-                rep = 1
-            k = m * 8 + tier * 2 + rep
-            g = -1
-            for h in range(first, ng):
-                if gkey[h] == k and gn[h] < lay.MAXPER:
-                    g = h
-                    break
-            if g < 0:
-                if ng >= gmem.shape[0]:
-                    g = ng - 1
-                else:
-                    g = ng
-                    ng += 1
-                    gkey[g] = k
-                    gn[g] = 0
-                    gat[g] = node
-                    gstr[g] = 0
-                    gdmg[g] = 0
-            gmem[g, gn[g]] = u
-            gn[g] += 1
-            gstr[g] += eff_att_nb(ust, UV, u)
-            gdmg[g] += UV[u, lay.UF_DMG]
-        # a lone unit joins the largest group here whose orders it does not restrict
-        for h in range(first, ng):
-            if gn[h] != 1:
-                continue
-            mh = gkey[h] // 8
-            best = -1
-            for j in range(first, ng):
-                if j != h and gn[j] >= 1 and (gkey[j] // 8) & mh == gkey[j] // 8 and gn[j] < lay.MAXPER:
-                    if best < 0 or gn[j] > gn[best]:
-                        best = j
-            if best >= 0:
-                u = gmem[h, 0]
-                gmem[best, gn[best]] = u
-                gn[best] += 1
-                gstr[best] += eff_att_nb(ust, UV, u)
-                gdmg[best] += UV[u, lay.UF_DMG]
-                gn[h] = 0
-        # a group of more than 7 splits in two of even strength (squadrons that can coal at sea)
-        for h in range(first, ng):
-            if gn[h] > 7 and ng < gmem.shape[0]:
-                k = gn[h]
-                j = ng
-                ng += 1
-                gkey[j] = gkey[h]
-                gat[j] = gat[h]
-                gn[j] = 0
-                gstr[j] = 0
-                gdmg[j] = 0
-                keep = 0
-                gstr[h] = 0
-                gdmg[h] = 0
-                for i in range(k):
-                    u = gmem[h, i]
-                    if i % 2 == 0:
-                        gmem[h, keep] = u
-                        keep += 1
-                        gstr[h] += eff_att_nb(ust, UV, u)
-                        gdmg[h] += UV[u, lay.UF_DMG]
-                    else:
-                        gmem[j, gn[j]] = u
-                        gn[j] += 1
-                        gstr[j] += eff_att_nb(ust, UV, u)
-                        gdmg[j] += UV[u, lay.UF_DMG]
-                gn[h] = keep
-    # drop emptied groups
-    k = 0
-    for h in range(ng):
-        if gn[h] > 0:
-            if k != h:
-                for i in range(gn[h]):
-                    gmem[k, i] = gmem[h, i]
-                gn[k] = gn[h]
-                gat[k] = gat[h]
-                gstr[k] = gstr[h]
-                gdmg[k] = gdmg[h]
-            k += 1
-    return k
-
-
-@njit(cache=True)
-def _nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par):
-    A = par[lay.P_NAREAS]
-    best = -1
-    bc = lay.BIG
-    for p in range(A, nodes.shape[0]):
-        if nodes[p, lay.NS_PSIDE] != side:
-            if not (german and par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0):
-                continue
-        if need_repair and nodes[p, lay.NS_REPAIR] <= 0:
-            continue
-        c = 0 if p == at else cost[lay.KMAX, at, p]
-        if c < bc:
-            bc = c
-            best = p
-    return best
-
-
-@njit(cache=True)
-def _nf_nb(at, side, german, need_repair, nf_rep, nf_any, nodes, cost, par):
-    """Nearest friendly port from ``at``: the turn's table, or worked out for German-only groups."""
-    if german and par[lay.P_GERMANS] != 0:
-        return _nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par)
-    tab = nf_rep if need_repair else nf_any
-    if tab[at] == -2:   # not worked out yet this plan
-        tab[at] = _nearest_friendly_nb(at, side, np.bool_(False), need_repair, nodes, cost, par)
-    return tab[at]
-
-
-@njit(cache=True)
-def _turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any):
-    """Per plan: enemy attack each area faces (units there and in bordering enemy ports, tenths),
-    areas bordering an own port, and empty memos of each node's nearest friendly port (with and
-    without repair, filled by :func:`_nf_nb`)."""
-    A = par[lay.P_NAREAS]
-    N = nodes.shape[0]
-    for a in range(A):
-        threat[a] = vis[a, VIS_ATT]
-        home[a] = 0
-    for p in range(A, N):
-        for j in range(2):
-            a = nodes[p, lay.NS_PAREA1 + j]
-            if a < 0:
-                continue
-            if nodes[p, lay.NS_PSIDE] == 1 - side:
-                threat[a] += vis[p, VIS_ATT]
-            elif nodes[p, lay.NS_PSIDE] == side:
-                home[a] = 1
-    for n in range(N):
-        nf_rep[n] = -2   # filled on demand by _nf_nb
-        nf_any[n] = -2
-
-
-@njit(cache=True)
-def _add_nb(co, cd, ct, nc, o, d, t):
-    if nc < co.shape[0]:
-        co[nc] = o
-        cd[nc] = d
-        ct[nc] = t
-        nc += 1
-    return nc
-
-
-@njit(cache=True)
-def _add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc):
-    """Candidates that take a group home: stay anchored in a friendly port, anchor into a bordering
-    friendly port, transit to the nearest port that repairs."""
-    A = par[lay.P_NAREAS]
-    NONE = np.int64(-1)
-    if at >= A:
-        nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
-    else:
-        for p in range(A, nodes.shape[0]):
-            if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
-                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
-    p = _nf_nb(at, side, german, np.bool_(True), nf_rep, nf_any, nodes, cost, par)
-    if p >= 0 and p != at:
-        nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
-    p = _nf_nb(at, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
-    if p >= 0 and p != at:
-        nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
-    return nc
-
-
-@njit(cache=True)
-def _add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc):
-    """After a Patrol (5.4 D): coal where it is at sea (it keeps the area, 11 F bars only Transit),
-    else anchor in a bordering friendly or neutral port, else anchor in place."""
-    A = par[lay.P_NAREAS]
-    NONE = np.int64(-1)
-    if at < A:
-        if B[8] + n <= par[lay.P_COALSEA0 + side]:
-            nc = _add_nb(co, cd, ct, nc, lay.COAL, at, NONE)
-        for p in range(A, nodes.shape[0]):
-            if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
-                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
-        for p in range(A, nodes.shape[0]):
-            if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
-                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
-        nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
-        nc = _add_nb(co, cd, ct, nc, lay.COAL, at, NONE)
-    else:
-        nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
-        nc = _add_nb(co, cd, ct, nc, lay.COAL, at, NONE)
-    return nc
-
-
-@njit(cache=True)
-def _pick_area_nb(score, n):
-    best = -1
-    bs = -(1 << 40)
-    for a in range(n):
-        if score[a] > bs:
-            bs = score[a]
-            best = a
-    return best, bs
-
-
-@njit(cache=True)
-def _caribbean_base_nb(pol, at, nodes, cost, par):
-    """The Spanish port a group heads for: fleet-in-being the Caribbean port (one bordering area,
-    not an Atlantic one) with the most repair, nearest first on ties; historical the most heavily
-    mined one nearest the group (Santiago from the Canary Islands in the standard pack)."""
-    A = par[lay.P_NAREAS]
-    base = -1
-    bs = -(1 << 40)
-    for p in range(A, nodes.shape[0]):
-        if nodes[p, lay.NS_PSIDE] != lay.SPAIN or nodes[p, lay.NS_PAREA2] >= 0:
-            continue
-        if nodes[nodes[p, lay.NS_PAREA1], lay.NS_MP] >= 3:
-            continue
-        c = cost[lay.KMAX, at, p] if p != at else 0
-        if pol == lay.POL_FLEET:
-            v = 100 * nodes[p, lay.NS_REPAIR] - c
-        else:
-            v = 10 * nodes[p, lay.NS_MINE] - c
-        if v > bs:
-            bs = v
-            base = p
-    return base
-
-
-@njit(cache=True)
-def _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis, ND, B,
-                 sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score):
-    """Candidate (order, dest, target) triples for group ``g`` under policy ``pol``; returns how
-    many. ``sent[N]`` is the attack (tenths) the side already sent to each node this turn;
-    ``acc[0]`` the side's whole attack (tenths), ``acc[1]`` the part given the policy's main
-    mission so far (blockade, raid, home defence)."""
-    A = par[lay.P_NAREAS]
-    N = nodes.shape[0]
-    at = gat[g]
-    n = gn[g]
-    st10 = 10 * gstr[g]
-    nc = np.int64(0)
-    NONE = np.int64(-1)
-    only = mask & ALL_SEVEN
-    # ---- forced follow-ups (5.2 D, 5.4 D, 5.5 D)
-    if only == (1 << lay.COAL):
-        return _add_nb(co, cd, ct, nc, lay.COAL, at, NONE)
-    if only == ((1 << lay.COAL) | (1 << lay.ANCHOR)) or only == (1 << lay.ANCHOR):
-        return _add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
-    if only == (1 << lay.TRANSIT) and UV[gmem[g, 0], lay.UF_PREV] == lay.RAID:
-        p = _nf_nb(at, side, german, np.bool_(True), nf_rep, nf_any, nodes, cost, par)
-        if p >= 0:
-            nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
-        p = _nf_nb(at, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
-        if p >= 0:
-            nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
-        for q in range(A, N):
-            if nodes[q, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
-                nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, q, NONE)
-        return nc
-    # ---- damaged groups go home to repair; a repairing group stays
-    if at >= A and gdmg[g] > 0 and nodes[at, lay.NS_PSIDE] == side and nodes[at, lay.NS_REPAIR] > 0:
-        nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
-    elif gdmg[g] > 0 and gdmg[g] * 3 >= gstr[g] + n:
-        nc = _add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc)
-    for a in range(A):
-        score[a] = -(1 << 40)
-    ratio = 1500 - knob   # permille: how much stronger a policy wants to be before it seeks battle
-    share_ok = (acc[1] + st10) * 1000 <= knob * acc[0] + 500 * st10
-    if side == lay.US:
-        if pol == lay.POL_BLOCKADE and n >= 2 and share_ok:
-            # blockade the Spanish port whose destruction pays best, one squadron per port
-            best_p = -1
-            best_a = -1
-            bs = -(1 << 40)
-            for p in range(A, N):
-                if nodes[p, lay.NS_PSIDE] != lay.SPAIN or sent[p] > 0:
-                    continue
-                for j in range(2):
-                    a = nodes[p, lay.NS_PAREA1 + j]
-                    if a < 0:
-                        continue
-                    c = 0 if a == at else cost[lay.KMAX, at, a]
-                    if c > mp:
-                        continue
-                    thr = threat[a] + 10 * nodes[p, lay.NS_ATT]
-                    if st10 * 1000 < ratio * thr:
-                        continue
-                    v = 100 * (3 + nodes[p, lay.NS_DEF]) + 20 * vis[p, VIS_N] - 10 * c - thr // 10
-                    if v > bs:
-                        bs = v
-                        best_p = p
-                        best_a = a
-            if best_p >= 0:
-                sent[best_p] += st10
-                acc[1] += st10
-                nc = _add_nb(co, cd, ct, nc, lay.BLOCKADE, best_a, best_p)
-        home_first = pol == lay.POL_COASTAL and share_ok
-        for a in range(A):
-            enemy = vis[a, VIS_ATT]
-            v = -(1 << 40)
-            if pol == lay.POL_COASTAL:
-                # guard the areas off US ports, most where the enemy could strike from nearby
-                if home[a] != 0 and home_first:
-                    v = 400 + 10 * nodes[a, lay.NS_VP_SPAIN] + threat[a] // 2 - sent[a]
-                else:
-                    v = 100 * nodes[a, lay.NS_VP_US] - sent[a]
-            else:
-                v = 100 * nodes[a, lay.NS_VP_US] + (50 if sent[a] == 0 else -200)
-            if enemy > 0:
-                if st10 * 1000 >= ratio * enemy:
-                    v2 = 200 + enemy - sent[a] // 2
-                    if pol == lay.POL_HUNTER:
-                        v2 += 400
-                    if v2 > v:
-                        v = v2
-                else:
-                    v = -(1 << 30)
-            score[a] = v
-        for _ in range(4):
-            a, v = _pick_area_nb(score, A)
-            if a < 0 or v < -(1 << 29):
-                break
-            nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
-            score[a] = -(1 << 40)
-        if home_first:
-            acc[1] += st10
-    else:
-        # ---------------- Spain
-        if pol == lay.POL_RAIDER and n >= 2 and share_ok:
-            best_a = -1
-            best_p = -1
-            bs = -(1 << 40)
-            for p in range(A, N):
-                if nodes[p, lay.NS_PSIDE] != lay.US:
-                    continue
-                for j in range(2):
-                    a = nodes[p, lay.NS_PAREA1 + j]
-                    if a < 0 or sent[a] > 0:
-                        continue
-                    c = 0 if a == at else cost[lay.KMAX, at, a]
-                    if c > mp:
-                        continue
-                    # a raider must get home next turn (5.5 D)
-                    h = _nf_nb(a, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
-                    if h < 0 or cost[lay.KMAX, a, h] > mp:
-                        continue
-                    thr = threat[a]
-                    if st10 * 1000 < ratio * thr:
-                        continue
-                    v = 100 * (nodes[a, lay.NS_VP_SPAIN] + 3 + nodes[p, lay.NS_DEF]) - thr - 5 * c
-                    if v > bs:
-                        bs = v
-                        best_a = a
-                        best_p = p
-            if best_a >= 0:
-                acc[1] += st10
-                nc = _add_nb(co, cd, ct, nc, lay.RAID, best_a, best_p)
-        if pol == lay.POL_FLEET or pol == lay.POL_HISTORICAL:
-            base = _caribbean_base_nb(pol, at, nodes, cost, par)
-            if at >= A and nodes[at, lay.NS_PAREA2] >= 0:
-                # Cadiz or the Canary Islands: fleet-in-being crosses (in stages), historical only
-                # sends what reaches the base in one move (Cervera; Camara stays in Cadiz)
-                if base >= 0 and cost[lay.KMAX, at, base] <= mp:
-                    nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
-                elif base >= 0 and pol == lay.POL_FLEET:
-                    bst = -1
-                    bc = lay.BIG
-                    for a in range(A):
-                        if cost[lay.KMAX, at, a] <= mp and cost[lay.KMAX, a, base] < bc:
-                            bc = cost[lay.KMAX, a, base]
-                            bst = a
-                    if bst >= 0:
-                        nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, bst, NONE)
-                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
-            elif at < A:
-                if base >= 0:
-                    nc = _add_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
-            else:
-                # in a Caribbean port: strike (sortie or patrol) where the odds are good
-                for a in range(A):
-                    if adj[at, a] == 0:
-                        continue
-                    enemy = vis[a, VIS_ATT]
-                    if enemy > 0 and st10 * 1000 >= ratio * enemy and n >= 2:
-                        nc = _add_nb(co, cd, ct, nc, lay.SORTIE, a, NONE)
-                        nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
-                if pol == lay.POL_FLEET and n >= 2:
-                    for a in range(A):
-                        if (adj[at, a] != 0 and vis[a, VIS_N] == 0 and nodes[a, lay.NS_VP_SPAIN] > 0
-                                and threat[a] == 0):
-                            nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
-                nc = _add_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
-        if pol == lay.POL_RAIDER:
-            # between raids: hold the sea lanes that pay Spain, where the odds allow
-            for a in range(A):
-                enemy = threat[a]
-                if nodes[a, lay.NS_VP_SPAIN] == 0 or sent[a] > 0:
-                    continue
-                if enemy == 0 or st10 * 1000 >= ratio * enemy:
-                    score[a] = 100 * nodes[a, lay.NS_VP_SPAIN] - enemy - 10 * cost[lay.KMAX, at, a]
-            for _ in range(3):
-                a, v = _pick_area_nb(score, A)
-                if a < 0 or v < -(1 << 29):
-                    break
-                nc = _add_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
-                score[a] = -(1 << 40)
-    # ---- safe fallbacks
-    nc = _add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc)
-    nc = _add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
-    return nc
-
-
-ALL_SEVEN = (1 << 7) - 1
-
-
-@njit(cache=True)
-def scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV, LV, vis, ND, B, pu, pp, pst, pl, rng):
-    """The scripted policies (module docstring). Returns the number of stacks."""
-    N = nodes.shape[0]
-    _reset_plan_nb(B, pu, pp)
+    reset_plan_nb(B, pu, pp)
     gmem = np.empty((MAXSS, lay.MAXPER), dtype=np.int64)
     gn = np.zeros(MAXSS, dtype=np.int64)
     gat = np.zeros(MAXSS, dtype=np.int64)
     gstr = np.zeros(MAXSS, dtype=np.int64)
     gdmg = np.zeros(MAXSS, dtype=np.int64)
-    ng = _group_units_nb(side, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg)
+    ng = group_units_nb(side, kn, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg)
     # leaders: the best leader at a place goes to its strongest group (6.2 B)
     gld = np.full(MAXSS, -1, dtype=np.int64)
     # strongest groups first (they get the markers and the best missions)
@@ -756,7 +258,7 @@ def scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV,
     nf_rep = np.empty(N, dtype=np.int64)
     nf_any = np.empty(N, dtype=np.int64)
     score = np.empty(A, dtype=np.int64)
-    _turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any)
+    turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any)
     sent = np.zeros(N, dtype=np.int64)
     acc = np.zeros(2, dtype=np.int64)
     for j in range(ng):
@@ -767,17 +269,17 @@ def scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV,
     od = np.empty(4 * N, dtype=np.int64)
     ot = np.empty(4 * N, dtype=np.int64)
     enemy_n = np.ascontiguousarray(vis[:, VIS_N])
-    markers = np.empty((2, 7), dtype=np.int64)
+    markers = np.empty((2, lay.N_ORDERS), dtype=np.int64)
     for s in range(2):
-        for o in range(7):
-            markers[s, o] = par[lay.P_MARKERS + s * 7 + o]
+        for o in range(lay.N_ORDERS):
+            markers[s, o] = par[lay.P_MARKERS + s * lay.N_ORDERS + o]
     slot = np.full(MAXSS, -1, dtype=np.int64)
     for jj in range(ng):
         g = gorder[jj]
         slot[g] = jj
         n = gn[g]
         mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, gmem[g], n, ust, UV, par)
-        nc = _missions_nb(pol, side, knob, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis,
+        nc = missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis,
                           ND, B, sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score)
         chosen = False
         for c in range(nc):
@@ -818,156 +320,18 @@ def scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV,
     return ng
 
 
-# ============================================================================ free deployment (14.11)
-@njit(cache=True)
-def _place_leaders_nb(side, nnodes, ust, lst, UV, LV, dep, dlead, sea):
-    """Leaders, most stars first, aboard the strongest unit of each place in turn (richest places
-    first); at most one leader goes to sea (14.11 B)."""
-    nu = ust.shape[0]
-    tot = np.zeros(nnodes, dtype=np.int64)
-    for u in range(nu):
-        if ust[u, lay.US_SIDE] == side and UV[u, lay.UF_LOC] >= 0 and ust[u, lay.US_GERMAN] & 1 == 0:
-            tot[dep[u]] += eff_att_nb(ust, UV, u) + 1
-    used = np.zeros(nnodes, dtype=np.int64)
-    order = np.argsort(-lst[:, lay.LS_STARS], kind="mergesort")
-    sea_taken = False
-    for ii in range(lst.shape[0]):
-        i = order[ii]
-        if lst[i, lay.LS_SIDE] != side or LV[i, lay.LF_STATE] != lay.LEADER_IN_PLAY or lst[i, lay.LS_GERMAN]:
-            continue
-        best = -1
-        bk = -(1 << 40)
-        for n in range(nnodes):
-            if tot[n] <= 0 or (n == sea and sea_taken):
-                continue
-            k = tot[n] - 1000 * used[n]
-            if k > bk:
-                bk = k
-                best = n
-        u_best = -1
-        ks = -(1 << 40)
-        for u in range(nu):
-            if ust[u, lay.US_SIDE] == side and UV[u, lay.UF_LOC] >= 0 and ust[u, lay.US_GERMAN] & 1 == 0 \
-                    and dep[u] == best:
-                k = -strength_key_nb(ust, UV, u)
-                if k > ks:
-                    ks = k
-                    u_best = u
-        dlead[i] = u_best
-        used[best] += 1
-        if best == sea:
-            sea_taken = True
-
-
-@njit(cache=True)
-def deploy_plan_nb(pol, side, ust, lst, nodes, cost, par, UV, LV, dep, dlead, rng):
-    """A policy's set-up under 14.11 (Free Deployment): ``dep[u]`` node per unit, ``dlead[i]``
-    unit per leader. US: ``blockade`` and ``hunter`` gather at the Caribbean base nearest Spain's
-    islands (Key West in the standard pack) with the monitors home, ``coastal-defense`` splits the
-    fleet between its two largest ports; each puts its six fastest ships at sea (14.11 B) off the
-    port it guards. Spain: ``raider`` splits fast ships between its home base and its best
-    Caribbean base, ``fleet-in-being`` gathers in the Caribbean base, ``historical`` keeps the
-    printed start; ``random-legal`` places at random."""
-    nu = ust.shape[0]
-    A = par[lay.P_NAREAS]
-    N = nodes.shape[0]
-    ports = np.empty(N, dtype=np.int64)
-    np_ = 0
-    for p in range(A, N):
-        if nodes[p, lay.NS_PSIDE] == side:
-            ports[np_] = p
-            np_ += 1
-    # ranked own ports: most repair first
-    for i in range(1, np_):
-        p = ports[i]
-        j = i - 1
-        while j >= 0 and nodes[ports[j], lay.NS_REPAIR] < nodes[p, lay.NS_REPAIR]:
-            ports[j + 1] = ports[j]
-            j -= 1
-        ports[j + 1] = p
-    key = np.empty(nu, dtype=np.int64)
-    for u in range(nu):
-        key[u] = strength_key_nb(ust, UV, u)
-    order = np.argsort(key, kind="mergesort")
-    sea = -1
-    rank = 0
-    # the Caribbean port nearest the enemy's islands / the US fleet's forward base
-    fwd = ports[0]
-    bc = lay.BIG
-    for i in range(np_):
-        p = ports[i]
-        c = 0
-        for q in range(A, N):
-            if nodes[q, lay.NS_PSIDE] == 1 - side:
-                c += cost[lay.KMAX, p, q] if cost[lay.KMAX, p, q] < lay.BIG else 0
-        if c < bc:
-            bc = c
-            fwd = p
-    for ii in range(nu):
-        u = order[ii]
-        if ust[u, lay.US_SIDE] != side or UV[u, lay.UF_LOC] < 0:
-            continue
-        if ust[u, lay.US_GERMAN] & 1:
-            dep[u] = UV[u, lay.UF_LOC]
-            continue
-        slow = ust[u, lay.US_MOV] <= 3
-        if pol == lay.POL_RANDOM:
-            dep[u] = ports[die_nb(rng, np_) - 1]
-        elif pol == lay.POL_HISTORICAL:
-            dep[u] = ust[u, lay.US_START] if ust[u, lay.US_START] >= A else fwd
-        elif pol == lay.POL_FLEET:
-            dep[u] = _caribbean_base_nb(pol, ust[u, lay.US_START], nodes, cost, par)
-            if dep[u] < 0:
-                dep[u] = fwd
-        elif pol == lay.POL_RAIDER:
-            home = ports[0]
-            dep[u] = home if (slow or rank % 2 == 0) else _caribbean_base_nb(lay.POL_FLEET, home, nodes, cost, par)
-            if dep[u] < 0:
-                dep[u] = home
-        elif pol == lay.POL_COASTAL:
-            dep[u] = ports[rank % 2] if np_ > 1 else ports[0]
-        else:
-            dep[u] = ports[0] if slow and np_ > 0 and ports[0] != fwd else fwd
-        rank += 1
-    if side == lay.US:
-        # the squadron at sea (14.11 B): the six fastest ships, off the port the policy guards
-        guard = ports[0] if pol == lay.POL_COASTAL else fwd
-        if pol == lay.POL_RANDOM and die_nb(rng, 2) == 1:
-            guard = -1
-        if guard >= 0:
-            sea = nodes[guard, lay.NS_PAREA1]
-            if pol == lay.POL_RANDOM:
-                k = die_nb(rng, 6)
-            else:
-                k = 6
-            movs = np.empty(nu, dtype=np.int64)
-            for u in range(nu):
-                movs[u] = -(ust[u, lay.US_MOV] * 100 + ust[u, lay.US_ATT])
-            fast = np.argsort(movs, kind="mergesort")
-            placed = 0
-            for ii in range(nu):
-                u = fast[ii]
-                if placed >= k:
-                    break
-                if ust[u, lay.US_SIDE] != side or UV[u, lay.UF_LOC] < 0 or ust[u, lay.US_GERMAN] & 1:
-                    continue
-                dep[u] = sea
-                placed += 1
-    for i in range(lst.shape[0]):
-        dlead[i] = -1
-    _place_leaders_nb(side, N, ust, lst, UV, LV, dep, dlead, sea)
-
-
+# ============================================================================ dispatch
 # ============================================================================ dispatch
 @njit(cache=True)
-def policy_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, nh, matrix, markers, par, UV, LV, vis, ND,
+def policy_plan_nb(fam, side, turn, kn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, UV, LV, vis, ND,
                    B, pu, pp, pst, pl, rng):
-    """Write ``side``'s plan with policy ``pol`` (``lay.POL_*``); returns the number of stacks.
-    ``ND`` is read only for its public control markers."""
-    if pol == lay.POL_RANDOM:
+    """Write ``side``'s plan with policy family ``fam`` (``policy_layout.FAM_*``) and its knobs
+    ``kn`` (``int64[KN_NF]``); returns the number of stacks. ``ND`` is read only for its public
+    control markers."""
+    if fam == pk.FAM_RANDOM:
         return random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, B, pu, pp, pst, pl, rng)
-    return scripted_plan_nb(pol, side, turn, knob, ust, lst, nodes, adj, cost, par, UV, LV, vis, ND, B, pu, pp, pst,
+    return scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vis, ND, B, pu, pp, pst,
                             pl, rng)
 
 
-__all__ = ["VIS_NF", "deploy_plan_nb", "observe_nb", "policy_plan_nb", "random_plan_nb", "scripted_plan_nb"]
+__all__ = ["policy_plan_nb", "random_plan_nb", "scripted_plan_nb"]

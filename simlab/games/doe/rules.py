@@ -430,7 +430,7 @@ def compile_campaign(view: PackView, extra_warships: bool = True, germans: bool 
         r = view.row("search_matrix", o)
         for o2 in ORDERS:
             matrix[order_idx[o], order_idx[o2]] = _cell(r[o2])
-    markers = np.zeros((2, 7), dtype=np.int64)
+    markers = np.zeros((2, L.N_ORDERS), dtype=np.int64)
     for s, side in enumerate(SIDES):
         r = view.row("order_markers", side)
         for o in ORDERS:

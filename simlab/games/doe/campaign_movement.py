@@ -1,20 +1,13 @@
-"""numba kernels of the Dawn of Empire campaign: set-up, order legality, orders and movement.
+"""Set-up, plans and movement of the Dawn of Empire campaign (numba kernels, suffix ``_nb``).
 
-Only ``@njit`` functions live here (suffix ``_nb``); the state layout is in
-:mod:`campaign_layout` (imported as ``lay``). Rulings are in docs/rulings.md, section
-"Dawn of Empire — the campaign" (C1...). Combat, control, VPs and repair are in
-:mod:`campaign_combat`; the policies in :mod:`policies`; the turn loop in :mod:`campaign_loop`.
+* set-up (Rule 13.0, 7.7, 14.10, 14.12) and the New Forces Phase (4.1.1, 8.4 M);
+* stacks: line order (18.1.1 C), leaders (6.2), and installing a side's plan after checking it
+  (4.1.2, 5.0-5.7, 6.1, 7.3 B, 7.4, 7.5; the order checks are in :mod:`campaign_orders`);
+* the Movement Phase (7.0-7.6: routes, halting, combining stacks), neutral ports and internment
+  (7.2.3), and free deployment (14.11).
 
-A *plan* is what a side hands in at the orders phase (Rule 4.1.2), as arrays:
-
-* ``pu[U]``: the stack slot (``0..nstk-1``) of each of the side's units in play (else -1);
-* ``pp[U]``: a sort key giving the unit's place in its stack (line order, top first);
-* ``pst[MAXSS, PS_NF]``: per slot its order, destination node, target port (Raid/Blockade) and
-  whether an independent unit joins a friendly squadron where it ends its move (7.4 E);
-* ``pl[LMAX]``: the stack slot of each of the side's leaders in play (else -1).
-
-Slots move in slot order (7.0: the owner moves his stacks one after the other) and are checked in
-that order against the side's order markers and coaling limits.
+State layout in :mod:`campaign_layout` (imported as ``lay``); the plan format in
+:mod:`campaign_orders`. Rulings are in docs/rulings.md (C1...).
 """
 
 from __future__ import annotations
@@ -23,334 +16,24 @@ import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay
+from .campaign_orders import (
+    B_SEA,
+    MAXSS,
+    PS_DEST,
+    PS_JOIN,
+    PS_ORDER,
+    PS_TARGET,
+    any_legal_nb,
+    budget_commit_nb,
+    eff_att_nb,
+    eff_mov_nb,
+    minmov_nb,
+    order_ok_nb,
+    port_borders_nb,
+    port_neutral_nb,
+    stack_facts_nb,
+)
 from .dice import die_nb
-
-MAXSS = 48             # stack slots per side
-PS_ORDER, PS_DEST, PS_TARGET, PS_JOIN = range(4)
-PS_NF = 4
-# budget array B: [0:8] markers used per order, [8] units coaling at sea, [9:9+N] per node coaling
-B_SEA = 8
-B_NODE = 9
-
-ALL_ORDERS = (1 << 7) - 1
-
-
-# ============================================================================ small helpers
-@njit(cache=True)
-def is_area_nb(node, par):
-    return node < par[lay.P_NAREAS]
-
-
-@njit(cache=True)
-def eff_mov_nb(ust, U, u, minmov):
-    """Movement allowance (MP) of unit ``u``: printed movement less damage, never below ``minmov``
-    (2, or 1 under 14.8 B) unless printed lower (Rule 8.3.2.3 B)."""
-    m = ust[u, lay.US_MOV] - U[u, lay.UF_DMG]
-    f = minmov if ust[u, lay.US_MOV] >= minmov else ust[u, lay.US_MOV]
-    return m if m > f else f
-
-
-@njit(cache=True)
-def eff_att_nb(ust, U, u):
-    """Attack dice of unit ``u``: attack less damage, never below 1 (Rule 8.3.2.3 B)."""
-    a = ust[u, lay.US_ATT] - U[u, lay.UF_DMG]
-    f = 1 if ust[u, lay.US_ATT] >= 1 else ust[u, lay.US_ATT]
-    return a if a > f else f
-
-
-@njit(cache=True)
-def minmov_nb(par):
-    return par[lay.P_MINMOV_R] if par[lay.P_RESTRICT] else par[lay.P_MINMOV]
-
-
-@njit(cache=True)
-def port_friendly_nb(nodes, p, side, german_only, par):
-    """True if node ``p`` is a port friendly to ``side`` (Caracas is friendly to German-only stacks
-    under 14.12 B, ruling C23)."""
-    if p < par[lay.P_NAREAS]:
-        return False
-    if nodes[p, lay.NS_PSIDE] == side:
-        return True
-    return german_only and par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0
-
-
-@njit(cache=True)
-def port_neutral_nb(nodes, p, german_only, par):
-    """True if ``p`` is a neutral port for the stack (7.2.3)."""
-    if p < par[lay.P_NAREAS]:
-        return False
-    if nodes[p, lay.NS_PSIDE] != lay.PSIDE_NEUTRAL:
-        return False
-    return not (german_only and par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0)
-
-
-@njit(cache=True)
-def port_borders_nb(nodes, p, area):
-    return nodes[p, lay.NS_PAREA1] == area or nodes[p, lay.NS_PAREA2] == area
-
-
-@njit(cache=True)
-def unit_allowed_nb(prev, streak, neutral, transit_max):
-    """Bitmask of the orders a unit may take this turn given last turn's order (Rules 5.1 D, 5.2 D,
-    5.4 D, 5.5 D, 5.6 C, 5.4.2 C), its Transit streak (5.7 B) and a neutral port (7.2.3 D)."""
-    m = ALL_ORDERS
-    if prev == lay.BLOCKADE:
-        m = 1 << lay.COAL
-    elif prev == lay.PATROL:
-        m = (1 << lay.COAL) | (1 << lay.ANCHOR)
-    elif prev == lay.RAID:
-        m = 1 << lay.TRANSIT
-    elif prev == lay.SORTIE:
-        m = (1 << lay.PATROL) | (1 << lay.RAID) | (1 << lay.TRANSIT)
-    elif prev == lay.TRANSIT:
-        m = (1 << lay.ANCHOR) | (1 << lay.COAL) | (1 << lay.TRANSIT)
-    if streak >= transit_max:
-        m &= ~(1 << lay.TRANSIT)
-    if neutral == 1:
-        m &= (1 << lay.ANCHOR) | (1 << lay.COAL)
-    return m
-
-
-@njit(cache=True)
-def maint_locked_nb(ust, U, u, side, par):
-    """14.3 F: a unit with damage of half its defense or more may not leave port (Spain rounds the
-    half down, the US up; at least 1 point, ruling C30)."""
-    if par[lay.P_MAINT] == 0:
-        return False
-    d = ust[u, lay.US_DEF]
-    half = (d + 1) // 2 if side == lay.US else d // 2
-    if half < 1:
-        half = 1
-    return U[u, lay.UF_DMG] >= half
-
-
-# ============================================================================ stack facts
-@njit(cache=True)
-def stack_facts_nb(side, members, n, ust, U, par):
-    """Facts of a would-be stack from its members (``int64[n]``).
-
-    Returns:
-        ``(mask, mp, at, iu_after_transit, prev_raid, maint_locked, german_only, ok)``: the orders
-        every member may take, the stack's MP (its slowest member, 7.3 B), its location, whether it
-        is a single unit that transited last turn (5.4.1 B), whether a member raided last turn
-        (5.5 D), whether a member may not leave port (14.3 F), whether all are German, and False if
-        the members are not in one place.
-    """
-    transit_max = par[lay.P_TRANSIT_MAX]
-    minmov = minmov_nb(par)
-    mask = ALL_ORDERS
-    mp = 1 << 20
-    at = U[members[0], lay.UF_LOC]
-    prev_raid = False
-    locked = False
-    german = True
-    ok = True
-    for i in range(n):
-        u = members[i]
-        if U[u, lay.UF_LOC] != at:
-            ok = False
-        mask &= unit_allowed_nb(U[u, lay.UF_PREV], U[u, lay.UF_STREAK], U[u, lay.UF_NEUTRAL], transit_max)
-        m = eff_mov_nb(ust, U, u, minmov)
-        if m < mp:
-            mp = m
-        if U[u, lay.UF_PREV] == lay.RAID:
-            prev_raid = True
-        if maint_locked_nb(ust, U, u, side, par):
-            locked = True
-        if ust[u, lay.US_GERMAN] & 1 == 0:
-            german = False
-    iu_after = False
-    if n == 1:
-        mask &= (1 << lay.ANCHOR) | (1 << lay.COAL) | (1 << lay.TRANSIT)
-        if U[members[0], lay.UF_PREV] == lay.TRANSIT:
-            iu_after = True
-            mask &= (1 << lay.ANCHOR) | (1 << lay.TRANSIT)
-    return mask, mp, at, iu_after, prev_raid, locked, german, ok
-
-
-@njit(cache=True)
-def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked, german, enemy_n,
-               nodes, adj, cost, par):
-    """Whether ``dest``/``target`` are legal for a stack of ``n`` units at ``at`` given ``order``.
-
-    Rules 5.1-5.7 (where each order may go), 7.1-7.2 (MP and routes), 7.2.3 E (neutral ports),
-    7.4 D (no entering an opposing port), 14.3 F (maintenance). ``enemy_n[N]`` is the number of
-    opposing units the side can see at each node (for Sortie, 5.6 A).
-
-    Returns:
-        ``ERR_NONE``, ``ERR_DEST`` or ``ERR_TARGET``.
-    """
-    A = par[lay.P_NAREAS]
-    N = nodes.shape[0]
-    if dest < 0 or dest >= N:
-        return lay.ERR_DEST
-    at_area = at < A
-    dest_area = dest < A
-    if locked and not at_area and dest != at:
-        return lay.ERR_DEST
-    km = lay.KMAX
-    if order == lay.ANCHOR:
-        if not at_area:
-            return lay.ERR_NONE if dest == at else lay.ERR_DEST
-        if dest == at:
-            if iu_after:
-                return lay.ERR_DEST
-            for p in range(A, N):
-                if port_borders_nb(nodes, p, at):
-                    return lay.ERR_DEST
-            return lay.ERR_NONE
-        if dest_area or not port_borders_nb(nodes, dest, at):
-            return lay.ERR_DEST
-        if port_friendly_nb(nodes, dest, side, german, par):
-            return lay.ERR_NONE
-        if port_neutral_nb(nodes, dest, german, par) and not iu_after:
-            return lay.ERR_NONE
-        return lay.ERR_DEST
-    if order == lay.COAL:
-        return lay.ERR_NONE if dest == at else lay.ERR_DEST
-    if order == lay.PATROL:
-        if not dest_area:
-            return lay.ERR_DEST
-        if dest == at:
-            return lay.ERR_NONE if at_area else lay.ERR_DEST
-        k = par[lay.P_PATROL_SEA] if at_area else par[lay.P_PATROL_PORT]
-        if cost[k, at, dest] <= mp or adj[at, dest] != 0:
-            return lay.ERR_NONE
-        return lay.ERR_DEST
-    if order == lay.RAID or order == lay.BLOCKADE:
-        if not dest_area:
-            return lay.ERR_DEST
-        if dest != at and cost[km, at, dest] > mp:
-            return lay.ERR_DEST
-        if target < A or target >= N or nodes[target, lay.NS_PSIDE] != 1 - side:
-            return lay.ERR_TARGET
-        if not port_borders_nb(nodes, target, dest):
-            return lay.ERR_TARGET
-        return lay.ERR_NONE
-    if order == lay.SORTIE:
-        if at_area or not dest_area or adj[at, dest] == 0:
-            return lay.ERR_DEST
-        for a in range(A):
-            if adj[at, a] != 0 and enemy_n[a] > 0:
-                return lay.ERR_NONE
-        return lay.ERR_DEST
-    if order == lay.TRANSIT:
-        if not dest_area and nodes[dest, lay.NS_PSIDE] == 1 - side:
-            return lay.ERR_DEST
-        if dest == at:
-            if iu_after or prev_raid:
-                return lay.ERR_DEST
-            return lay.ERR_NONE
-        if cost[km, at, dest] > mp:
-            return lay.ERR_DEST
-        if (not at_area) and port_neutral_nb(nodes, at, german, par) and port_neutral_nb(nodes, dest, german, par):
-            return lay.ERR_DEST
-        if prev_raid and dest_area:
-            return lay.ERR_DEST
-        return lay.ERR_NONE
-    return lay.ERR_DEST
-
-
-@njit(cache=True)
-def budget_ok_nb(side, order, n, at, german, B, markers, nodes, par):
-    """Order markers (5.0 B) and coaling limits (7.5 C) left for a stack of ``n`` units."""
-    if n >= 2 and order < lay.HOLD:
-        if B[order] + 1 > markers[side, order]:
-            return lay.ERR_MARKERS
-    if order == lay.COAL:
-        if at < par[lay.P_NAREAS]:
-            lim = par[lay.P_COALSEA0 + side]
-            if B[B_SEA] + n > lim:
-                return lay.ERR_COAL_LIMIT
-        elif port_neutral_nb(nodes, at, german, par):
-            if B[B_NODE + at] + n > par[lay.P_COALNEUTRAL]:
-                return lay.ERR_COAL_LIMIT
-    return lay.ERR_NONE
-
-
-@njit(cache=True)
-def budget_commit_nb(order, n, at, german, B, nodes, par):
-    if n >= 2 and order < lay.HOLD:
-        B[order] += 1
-    if order == lay.COAL:
-        if at < par[lay.P_NAREAS]:
-            B[B_SEA] += n
-        elif port_neutral_nb(nodes, at, german, par):
-            B[B_NODE + at] += n
-
-
-@njit(cache=True)
-def order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                ust, nodes, adj, cost, markers, par):
-    """Full check of one stack's order: sequence mask, destination/target, markers, coal."""
-    if order < 0 or order >= lay.HOLD:
-        return lay.ERR_SEQUENCE
-    if (mask >> order) & 1 == 0:
-        return lay.ERR_SEQUENCE
-    e = dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked, german, enemy_n,
-                   nodes, adj, cost, par)
-    if e != lay.ERR_NONE:
-        return e
-    return budget_ok_nb(side, order, n, at, german, B, markers, nodes, par)
-
-
-@njit(cache=True)
-def targets_of_nb(side, dest, nodes, par, out):
-    """Opposing ports bordering area ``dest`` (Raid/Blockade targets); returns how many."""
-    k = 0
-    A = par[lay.P_NAREAS]
-    for p in range(A, nodes.shape[0]):
-        if nodes[p, lay.NS_PSIDE] == 1 - side and port_borders_nb(nodes, p, dest):
-            out[k] = p
-            k += 1
-    return k
-
-
-@njit(cache=True)
-def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                     ust, nodes, adj, cost, markers, par, out_dest, out_target):
-    """Every legal (destination, target) of one order for a stack; returns how many (written to
-    ``out_dest``/``out_target``, each ``int64[>= 2N]``)."""
-    if (mask >> order) & 1 == 0:
-        return 0
-    if budget_ok_nb(side, order, n, at, german, B, markers, nodes, par) != lay.ERR_NONE:
-        return 0
-    N = nodes.shape[0]
-    k = 0
-    NONE = np.int64(-1)
-    tg = np.empty(4, dtype=np.int64)
-    for d in range(N):
-        if order == lay.RAID or order == lay.BLOCKADE:
-            if d >= par[lay.P_NAREAS]:
-                continue
-            nt = targets_of_nb(side, d, nodes, par, tg)
-            for j in range(nt):
-                if dest_ok_nb(side, order, at, d, tg[j], mp, n, iu_after, prev_raid, locked, german, enemy_n,
-                              nodes, adj, cost, par) == lay.ERR_NONE:
-                    out_dest[k] = d
-                    out_target[k] = tg[j]
-                    k += 1
-        else:
-            if dest_ok_nb(side, order, at, d, NONE, mp, n, iu_after, prev_raid, locked, german, enemy_n,
-                          nodes, adj, cost, par) == lay.ERR_NONE:
-                out_dest[k] = d
-                out_target[k] = -1
-                k += 1
-    return k
-
-
-@njit(cache=True)
-def any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                 ust, nodes, adj, cost, markers, par):
-    """True if some order other than HOLD is legal for the stack (ruling C12)."""
-    N = nodes.shape[0]
-    od = np.empty(4 * N, dtype=np.int64)
-    ot = np.empty(4 * N, dtype=np.int64)
-    for o in range(7):
-        if legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                            ust, nodes, adj, cost, markers, par, od, ot) > 0:
-            return True
-    return False
 
 
 # ============================================================================ set-up
@@ -424,7 +107,7 @@ def new_forces_nb(turn, ust, par, U, ND):
 
 @njit(cache=True)
 def start_turn_nb(G, U):
-    for i in range(16):
+    for i in range(2 * lay.N_MARK_SLOTS):
         G[lay.G_MARK + i] = 0
     G[lay.G_COALSEA0] = 0
     G[lay.G_COALSEA1] = 0
@@ -595,8 +278,8 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
         if lst[i, lay.LS_SIDE] != side or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
             continue
         LD[i, lay.LF_UNIT] = SM[base + pl[i], 0]
-    for o in range(8):
-        G[lay.G_MARK + side * 8 + o] = B[o]
+    for o in range(lay.N_MARK_SLOTS):
+        G[lay.G_MARK + side * lay.N_MARK_SLOTS + o] = B[o]
     G[lay.G_COALSEA0 + side] = B[B_SEA]
     return lay.ERR_NONE, -1
 
@@ -688,12 +371,12 @@ def merge_into_nb(keep, other, ust, lst, S, SM, U, LD, G):
     S[keep, lay.SF_N] = n
     side = S[keep, lay.SF_SIDE]
     if S[other, lay.SF_MARKER] != 0:
-        G[lay.G_MARK + side * 8 + S[other, lay.SF_ORDER]] -= 1
+        G[lay.G_MARK + side * lay.N_MARK_SLOTS + S[other, lay.SF_ORDER]] -= 1
     S[other, lay.SF_N] = 0
     S[other, lay.SF_SIDE] = -1
     if n >= 2 and S[keep, lay.SF_MARKER] == 0 and S[keep, lay.SF_ORDER] < lay.HOLD:
         S[keep, lay.SF_MARKER] = 1
-        G[lay.G_MARK + side * 8 + S[keep, lay.SF_ORDER]] += 1
+        G[lay.G_MARK + side * lay.N_MARK_SLOTS + S[keep, lay.SF_ORDER]] += 1
     key = np.empty(ust.shape[0], dtype=np.int64)
     for i in range(n):
         u = SM[keep, i]
@@ -762,7 +445,7 @@ def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng):
             if (S[t, lay.SF_SIDE] != side or S[t, lay.SF_N] != 1 or S[t, lay.SF_LOC] != S[s, lay.SF_LOC]
                     or S[t, lay.SF_ORDER] != lay.TRANSIT or U[SM[t, 0], lay.UF_MOVED] == 0):
                 continue
-            if S[s, lay.SF_N] == 1 and G[lay.G_MARK + side * 8 + lay.TRANSIT] >= markers[side, lay.TRANSIT]:
+            if S[s, lay.SF_N] == 1 and G[lay.G_MARK + side * lay.N_MARK_SLOTS + lay.TRANSIT] >= markers[side, lay.TRANSIT]:
                 break
             merge_into_nb(s, t, ust, lst, S, SM, U, LD, G)
 

@@ -1,0 +1,81 @@
+"""Named slots of the Dawn of Empire policies' knob vector: numba-visible integer constants.
+
+The families and their knobs (name, default, bounds, unit) are declared in
+``simlab/games/doe/policies.toml``; the named policies are its presets. The runtime packs each
+side's knobs into one row of ``kn[2, KN_NF]`` (``int64``), slot ``KNOB_SLOTS[name]``, so a kernel
+reads ``kn[K_ODDS]`` whatever the order of the knobs in the file:
+
+* an ``int`` knob as it is (scores, MP, units, flags, permille);
+* a ``float`` knob (a fraction in ``[0, 1]``) in permille: ``round(1000 * value)``.
+
+Knobs of the same name in two families share a slot and a meaning; a family's kernel path reads
+only its own knobs (the others stay 0). The family itself is not a knob: ``par[P_POL0 + side]``
+holds its id (``FAM_*``), which picks the kernel path (random, or the side's scripted plan).
+"""
+
+from __future__ import annotations
+
+# families (ids in par[P_POL0 + side]); FAM_SCRIPT: plans handed in from outside (tests)
+FAM_RANDOM, FAM_US, FAM_SPAIN, FAM_SCRIPT = range(4)
+FAMILY_IDS = {"random-legal": FAM_RANDOM, "us-fleet": FAM_US, "spain-fleet": FAM_SPAIN}
+
+# ---------------------------------------------------------------- knob slots kn[side, :]
+(
+    # both scripted families
+    K_AGGRESSION,       # permille: share of the fleet given the main mission; lowers the odds wanted
+    K_ODDS,             # permille: strength ratio wanted (at aggression 0) before seeking battle
+    K_SHARE_SLACK,      # permille of a group's own attack it may take the main mission past its share
+    K_REPAIR_AT,        # a damaged group goes home when damage * repair_at >= attack + units
+    K_SPLIT_ABOVE,      # a group of more units is split in two of even strength
+    K_SLOW_MP,          # MP: a unit of this movement or less is slow (grouped apart, kept home)
+    K_DEPLOY,           # 14.11 set-up plan (US 0 forward base, 1 two home ports; Spain 0 printed, 1 base, 2 split)
+    K_LANE_VP,          # score per VP of a sea lane patrolled
+    # US
+    K_BLOCKADE,         # 1: squadrons take Blockade missions
+    K_GUARD_COAST,      # 1: the areas off US ports are patrolled first
+    K_BLOCKADE_VALUE,   # score of a blockade target port
+    K_BLOCKADE_DEF,     # score per defense point of the target port
+    K_BLOCKADE_GARRISON,  # score per enemy unit seen in the target port
+    K_BLOCKADE_COST,    # score lost per MP to reach the blockade area
+    K_LANE_FREE,        # score of a lane no squadron was sent to yet
+    K_LANE_TAKEN,       # score lost by a lane a squadron was already sent to
+    K_GUARD_BASE,       # score of an area off a US port (guard_coast)
+    K_GUARD_VP,         # score per Spanish VP of that area
+    K_GUARD_THREAT_DIV,  # the enemy attack that can strike the area counts 1 / guard_threat_div
+    K_ATTACK_VALUE,     # score of patrolling into enemy units the group can match
+    K_PATROL_CHOICES,   # Patrol candidates listed per group
+    K_SEA_SQUADRON,     # 14.11 B: ships set up at sea (the fastest)
+    # Spain
+    K_RAIDS,            # 1: squadrons take Raid missions
+    K_RAID_VALUE,       # score of a raid target
+    K_RAID_VP,          # score per Spanish VP of the raided area
+    K_RAID_DEF,         # score per defense point of the raided port
+    K_RAID_COST,        # score lost per MP to reach the raid area
+    K_CONCENTRATE,      # 1: groups gather in the Caribbean base and strike from it
+    K_BASE_REPAIR,      # base choice: score per repair point of a Caribbean port
+    K_BASE_MINES,       # base choice: score per mine point of a Caribbean port
+    K_CROSS_IN_STAGES,  # 1: a group that cannot reach the base in one move crosses in stages
+    K_PATROL_HOME,      # 1: groups in the base patrol empty neighbouring areas that pay Spain
+    K_HOLD_LANES,       # 1: between raids, groups patrol the sea lanes that pay Spain
+    K_LANE_CHOICES,     # Patrol candidates listed per group (hold_lanes)
+    K_LANE_COST,        # score lost per MP to reach a lane (hold_lanes)
+    KN_NF,
+) = range(36)
+
+#: knob name (policies.toml) -> slot
+KNOB_SLOTS = {
+    "aggression": K_AGGRESSION, "odds": K_ODDS, "share_slack": K_SHARE_SLACK, "repair_at": K_REPAIR_AT,
+    "split_above": K_SPLIT_ABOVE, "slow_mp": K_SLOW_MP, "deploy": K_DEPLOY, "lane_vp": K_LANE_VP,
+    "blockade": K_BLOCKADE, "guard_coast": K_GUARD_COAST, "blockade_value": K_BLOCKADE_VALUE,
+    "blockade_def": K_BLOCKADE_DEF, "blockade_garrison": K_BLOCKADE_GARRISON, "blockade_cost": K_BLOCKADE_COST,
+    "lane_free": K_LANE_FREE, "lane_taken": K_LANE_TAKEN, "guard_base": K_GUARD_BASE, "guard_vp": K_GUARD_VP,
+    "guard_threat_div": K_GUARD_THREAT_DIV, "attack_value": K_ATTACK_VALUE, "patrol_choices": K_PATROL_CHOICES,
+    "sea_squadron": K_SEA_SQUADRON,
+    "raids": K_RAIDS, "raid_value": K_RAID_VALUE, "raid_vp": K_RAID_VP, "raid_def": K_RAID_DEF,
+    "raid_cost": K_RAID_COST, "concentrate": K_CONCENTRATE, "base_repair": K_BASE_REPAIR,
+    "base_mines": K_BASE_MINES, "cross_in_stages": K_CROSS_IN_STAGES, "patrol_home": K_PATROL_HOME,
+    "hold_lanes": K_HOLD_LANES, "lane_choices": K_LANE_CHOICES, "lane_cost": K_LANE_COST,
+}
+
+#: the scale a ``float`` knob is packed with (fraction -> permille)
+FLOAT_SCALE = 1000

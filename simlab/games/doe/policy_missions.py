@@ -1,0 +1,300 @@
+"""Missions of the Dawn of Empire scripted policies: candidate orders per group (numba kernels).
+
+For each group (:func:`policy_view.group_units_nb`) :func:`missions_nb` lists candidate
+(order, destination, target) triples in preference order; :func:`policies.scripted_plan_nb` takes
+the first the rules allow (:func:`campaign_orders.order_ok_nb`). Rule sections: the forced
+follow-ups of 5.2 D (Blockade then Coal), 5.4 D (Patrol then Coal or Anchor) and 5.5 D (Raid then
+Transit to port), Blockade and Raid targets (5.1, 5.5, 12.1.3), Patrol (5.4), Sortie (5.6 A),
+Transit (5.7) and repair in port (9.0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import campaign_layout as lay
+from . import policy_layout as pk
+from .campaign_orders import ALL_ORDERS, B_SEA
+from .policy_view import VIS_ATT, VIS_N, nearest_friendly_memo_nb
+
+MAXC = 24          # candidates per group
+
+
+@njit(cache=True)
+def add_candidate_nb(co, cd, ct, nc, o, d, t):
+    """Append the candidate (order ``o``, destination ``d``, target ``t``) if there is room;
+    returns the new count."""
+    if nc < co.shape[0]:
+        co[nc] = o
+        cd[nc] = d
+        ct[nc] = t
+        nc += 1
+    return nc
+
+
+@njit(cache=True)
+def add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc):
+    """Candidates that take a group home: stay anchored in a friendly port, anchor into a bordering
+    friendly port, transit to the nearest port that repairs."""
+    A = par[lay.P_NAREAS]
+    NONE = np.int64(-1)
+    if at >= A:
+        nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+    else:
+        for p in range(A, nodes.shape[0]):
+            if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
+                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
+    p = nearest_friendly_memo_nb(at, side, german, np.bool_(True), nf_rep, nf_any, nodes, cost, par)
+    if p >= 0 and p != at:
+        nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+    p = nearest_friendly_memo_nb(at, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
+    if p >= 0 and p != at:
+        nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+    return nc
+
+
+@njit(cache=True)
+def add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc):
+    """After a Patrol (5.4 D): coal where it is at sea (it keeps the area, 11 F bars only Transit),
+    else anchor in a bordering friendly or neutral port, else anchor in place."""
+    A = par[lay.P_NAREAS]
+    NONE = np.int64(-1)
+    if at < A:
+        if B[B_SEA] + n <= par[lay.P_COALSEA0 + side]:
+            nc = add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+        for p in range(A, nodes.shape[0]):
+            if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
+                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
+        for p in range(A, nodes.shape[0]):
+            if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
+                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
+        nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+        nc = add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+    else:
+        nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+        nc = add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+    return nc
+
+
+@njit(cache=True)
+def pick_area_nb(score, n):
+    best = -1
+    bs = -(1 << 40)
+    for a in range(n):
+        if score[a] > bs:
+            bs = score[a]
+            best = a
+    return best, bs
+
+
+@njit(cache=True)
+def caribbean_base_nb(kn, at, nodes, cost, par):
+    """The Spanish port a group heads for: the Caribbean port (one bordering area, not an Atlantic
+    one) of best score ``base_repair * repair + base_mines * mines - MP away`` (knobs ``kn``): the
+    most repair, nearest first on ties, for fleet-in-being; the most heavily mined one nearest the
+    group for historical (Santiago from the Canary Islands in the standard pack)."""
+    A = par[lay.P_NAREAS]
+    base = -1
+    bs = -(1 << 40)
+    for p in range(A, nodes.shape[0]):
+        if nodes[p, lay.NS_PSIDE] != lay.SPAIN or nodes[p, lay.NS_PAREA2] >= 0:
+            continue
+        if nodes[nodes[p, lay.NS_PAREA1], lay.NS_MP] >= 3:
+            continue
+        c = cost[lay.KMAX, at, p] if p != at else 0
+        v = kn[pk.K_BASE_REPAIR] * nodes[p, lay.NS_REPAIR] + kn[pk.K_BASE_MINES] * nodes[p, lay.NS_MINE] - c
+        if v > bs:
+            bs = v
+            base = p
+    return base
+
+
+@njit(cache=True)
+def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis, ND, B,
+                sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score):
+    """Candidate (order, dest, target) triples for group ``g`` of a scripted policy with knobs
+    ``kn`` (``int64[KN_NF]``, :mod:`policy_layout`); returns how many. ``sent[N]`` is the attack
+    (tenths) the side already sent to each node this turn;
+    ``acc[0]`` the side's whole attack (tenths), ``acc[1]`` the part given the policy's main
+    mission so far (blockade, raid, home defence)."""
+    A = par[lay.P_NAREAS]
+    N = nodes.shape[0]
+    at = gat[g]
+    n = gn[g]
+    st10 = 10 * gstr[g]
+    nc = np.int64(0)
+    NONE = np.int64(-1)
+    only = mask & ALL_ORDERS
+    # ---- forced follow-ups (5.2 D, 5.4 D, 5.5 D)
+    if only == (1 << lay.COAL):
+        return add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+    if only == ((1 << lay.COAL) | (1 << lay.ANCHOR)) or only == (1 << lay.ANCHOR):
+        return add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
+    if only == (1 << lay.TRANSIT) and UV[gmem[g, 0], lay.UF_PREV] == lay.RAID:
+        p = nearest_friendly_memo_nb(at, side, german, np.bool_(True), nf_rep, nf_any, nodes, cost, par)
+        if p >= 0:
+            nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+        p = nearest_friendly_memo_nb(at, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
+        if p >= 0:
+            nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+        for q in range(A, N):
+            if nodes[q, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
+                nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, q, NONE)
+        return nc
+    # ---- damaged groups go home to repair; a repairing group stays
+    if at >= A and gdmg[g] > 0 and nodes[at, lay.NS_PSIDE] == side and nodes[at, lay.NS_REPAIR] > 0:
+        nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+    elif gdmg[g] > 0 and gdmg[g] * kn[pk.K_REPAIR_AT] >= gstr[g] + n:
+        nc = add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc)
+    for a in range(A):
+        score[a] = -(1 << 40)
+    aggression = kn[pk.K_AGGRESSION]
+    ratio = kn[pk.K_ODDS] - aggression   # permille: how much stronger the group wants to be before it seeks battle
+    share_ok = (acc[1] + st10) * 1000 <= aggression * acc[0] + kn[pk.K_SHARE_SLACK] * st10
+    if side == lay.US:
+        if kn[pk.K_BLOCKADE] != 0 and n >= 2 and share_ok:
+            # blockade the Spanish port whose destruction pays best, one squadron per port
+            best_p = -1
+            best_a = -1
+            bs = -(1 << 40)
+            for p in range(A, N):
+                if nodes[p, lay.NS_PSIDE] != lay.SPAIN or sent[p] > 0:
+                    continue
+                for j in range(2):
+                    a = nodes[p, lay.NS_PAREA1 + j]
+                    if a < 0:
+                        continue
+                    c = 0 if a == at else cost[lay.KMAX, at, a]
+                    if c > mp:
+                        continue
+                    thr = threat[a] + 10 * nodes[p, lay.NS_ATT]
+                    if st10 * 1000 < ratio * thr:
+                        continue
+                    v = (kn[pk.K_BLOCKADE_VALUE] + kn[pk.K_BLOCKADE_DEF] * nodes[p, lay.NS_DEF]
+                         + kn[pk.K_BLOCKADE_GARRISON] * vis[p, VIS_N] - kn[pk.K_BLOCKADE_COST] * c - thr // 10)
+                    if v > bs:
+                        bs = v
+                        best_p = p
+                        best_a = a
+            if best_p >= 0:
+                sent[best_p] += st10
+                acc[1] += st10
+                nc = add_candidate_nb(co, cd, ct, nc, lay.BLOCKADE, best_a, best_p)
+        guard = kn[pk.K_GUARD_COAST] != 0
+        home_first = guard and share_ok
+        for a in range(A):
+            enemy = vis[a, VIS_ATT]
+            v = -(1 << 40)
+            if guard:
+                # guard the areas off US ports, most where the enemy could strike from nearby
+                if home[a] != 0 and home_first:
+                    v = (kn[pk.K_GUARD_BASE] + kn[pk.K_GUARD_VP] * nodes[a, lay.NS_VP_SPAIN]
+                         + threat[a] // kn[pk.K_GUARD_THREAT_DIV] - sent[a])
+                else:
+                    v = kn[pk.K_LANE_VP] * nodes[a, lay.NS_VP_US] - sent[a]
+            else:
+                v = kn[pk.K_LANE_VP] * nodes[a, lay.NS_VP_US] + (kn[pk.K_LANE_FREE] if sent[a] == 0 else -kn[pk.K_LANE_TAKEN])
+            if enemy > 0:
+                if st10 * 1000 >= ratio * enemy:
+                    v2 = kn[pk.K_ATTACK_VALUE] + enemy - sent[a] // 2
+                    if v2 > v:
+                        v = v2
+                else:
+                    v = -(1 << 30)
+            score[a] = v
+        for _ in range(kn[pk.K_PATROL_CHOICES]):
+            a, v = pick_area_nb(score, A)
+            if a < 0 or v < -(1 << 29):
+                break
+            nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+            score[a] = -(1 << 40)
+        if home_first:
+            acc[1] += st10
+    else:
+        # ---------------- Spain
+        if kn[pk.K_RAIDS] != 0 and n >= 2 and share_ok:
+            best_a = -1
+            best_p = -1
+            bs = -(1 << 40)
+            for p in range(A, N):
+                if nodes[p, lay.NS_PSIDE] != lay.US:
+                    continue
+                for j in range(2):
+                    a = nodes[p, lay.NS_PAREA1 + j]
+                    if a < 0 or sent[a] > 0:
+                        continue
+                    c = 0 if a == at else cost[lay.KMAX, at, a]
+                    if c > mp:
+                        continue
+                    # a raider must get home next turn (5.5 D)
+                    h = nearest_friendly_memo_nb(a, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
+                    if h < 0 or cost[lay.KMAX, a, h] > mp:
+                        continue
+                    thr = threat[a]
+                    if st10 * 1000 < ratio * thr:
+                        continue
+                    v = (kn[pk.K_RAID_VP] * nodes[a, lay.NS_VP_SPAIN] + kn[pk.K_RAID_VALUE]
+                         + kn[pk.K_RAID_DEF] * nodes[p, lay.NS_DEF] - thr - kn[pk.K_RAID_COST] * c)
+                    if v > bs:
+                        bs = v
+                        best_a = a
+                        best_p = p
+            if best_a >= 0:
+                acc[1] += st10
+                nc = add_candidate_nb(co, cd, ct, nc, lay.RAID, best_a, best_p)
+        if kn[pk.K_CONCENTRATE] != 0:
+            base = caribbean_base_nb(kn, at, nodes, cost, par)
+            if at >= A and nodes[at, lay.NS_PAREA2] >= 0:
+                # Cadiz or the Canary Islands: with cross_in_stages (fleet-in-being) a group crosses in
+                # stages, else only what reaches the base in one move goes (historical: Cervera; Camara
+                # stays in Cadiz)
+                if base >= 0 and cost[lay.KMAX, at, base] <= mp:
+                    nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
+                elif base >= 0 and kn[pk.K_CROSS_IN_STAGES] != 0:
+                    bst = -1
+                    bc = lay.BIG
+                    for a in range(A):
+                        if cost[lay.KMAX, at, a] <= mp and cost[lay.KMAX, a, base] < bc:
+                            bc = cost[lay.KMAX, a, base]
+                            bst = a
+                    if bst >= 0:
+                        nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, bst, NONE)
+                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+            elif at < A:
+                if base >= 0:
+                    nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
+            else:
+                # in a Caribbean port: strike (sortie or patrol) where the odds are good
+                for a in range(A):
+                    if adj[at, a] == 0:
+                        continue
+                    enemy = vis[a, VIS_ATT]
+                    if enemy > 0 and st10 * 1000 >= ratio * enemy and n >= 2:
+                        nc = add_candidate_nb(co, cd, ct, nc, lay.SORTIE, a, NONE)
+                        nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+                if kn[pk.K_PATROL_HOME] != 0 and n >= 2:
+                    for a in range(A):
+                        if (adj[at, a] != 0 and vis[a, VIS_N] == 0 and nodes[a, lay.NS_VP_SPAIN] > 0
+                                and threat[a] == 0):
+                            nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+        if kn[pk.K_HOLD_LANES] != 0:
+            # between raids: hold the sea lanes that pay Spain, where the odds allow
+            for a in range(A):
+                enemy = threat[a]
+                if nodes[a, lay.NS_VP_SPAIN] == 0 or sent[a] > 0:
+                    continue
+                if enemy == 0 or st10 * 1000 >= ratio * enemy:
+                    score[a] = (kn[pk.K_LANE_VP] * nodes[a, lay.NS_VP_SPAIN] - enemy
+                                - kn[pk.K_LANE_COST] * cost[lay.KMAX, at, a])
+            for _ in range(kn[pk.K_LANE_CHOICES]):
+                a, v = pick_area_nb(score, A)
+                if a < 0 or v < -(1 << 29):
+                    break
+                nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+                score[a] = -(1 << 40)
+    # ---- safe fallbacks
+    nc = add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc)
+    nc = add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
+    return nc

@@ -1,0 +1,201 @@
+"""The Dawn of Empire campaign's runtime: what stands between the façade and the kernels.
+
+* :func:`compile_scenario`: the data pack compiled into the kernels' static arrays (Rule 13.0
+  set-up, the map, the Search Matrix, the rules constants; :func:`rules.compile_campaign`);
+* :func:`build_par`: the options, the pack's rules constants (``rules.core``: coaling 7.5 C,
+  VPs 12.1-12.2, 14.7, patrol reach 5.4, transit 5.7 B, movement floor 8.3.2.3 B, maintenance
+  14.3) and each side's policy family packed into the kernels' parameter vector;
+* :func:`policy_book` (``policies.toml``, read once) and :func:`pack_policies`: each side's policy
+  (a preset name or a resolved :class:`~simlab.games.policy.Policy`) as its family id and its knob
+  vector ``kn[2, KN_NF]`` (:mod:`policy_layout`);
+* :func:`run_games`: one campaign per seed through :func:`campaign_loop.play_campaigns_nb`,
+  raising :class:`PolicyError` when a policy hands in an illegal plan.
+
+The façade (:mod:`campaign`, the ``dawn-of-empire`` game) imports this module; nothing here, and
+no other module of the game, imports the façade.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...datapack import PackView
+from ..policy import Policy, PolicyBook, load_policy_book
+from . import campaign_layout as lay
+from . import policy_layout as pk
+from .enums import SPEED_MODES
+from .rules import CampaignData, compile_campaign
+
+__all__ = ["POLICY_FILE", "SIDES", "PolicyError", "build_par", "compile_scenario", "pack_policies", "policy_book",
+           "resolve_policy", "run_games"]
+
+SIDES = lay.SIDE_NAMES
+#: the policy families and presets of the campaign
+POLICY_FILE = Path(__file__).parent / "policies.toml"
+#: the policy of a side whose plans are handed in from outside (:class:`campaign_state.CampaignState`)
+SCRIPT = "script"
+
+
+def compile_scenario(view: PackView) -> CampaignData:
+    """The static arrays of the ``standard`` scenario (Rule 13.0) from a pack view (every value
+    read is marked used in ``view.used``).
+
+    Raises:
+        DataPackError: if the pack lacks a value the campaign needs.
+    """
+    return compile_campaign(view)
+
+
+#: ``par`` slots filled from the pack's ``rules.core`` row
+_RULES_PAR = (
+    (lay.P_COALSEA0, "coal_at_sea_us"), (lay.P_COALSEA1, "coal_at_sea_spain"),
+    (lay.P_COALNEUTRAL, "coal_neutral_port"), (lay.P_VICTORY, "victory_vp"), (lay.P_AUTOVP, "automatic_victory_vp"),
+    (lay.P_PORTVP, "port_destroyed_vp"), (lay.P_BLKVP, "blockade_coal_vp"),
+    (lay.P_PATROL_PORT, "patrol_areas_from_port"), (lay.P_PATROL_SEA, "patrol_areas_at_sea"),
+    (lay.P_TRANSIT_MAX, "transit_max_turns"), (lay.P_MINMOV, "min_movement"),
+    (lay.P_MINMOV_R, "min_movement_restricted"), (lay.P_MAINT_BBMO, "maintenance_us_bb_mo"),
+    (lay.P_MAINT_CRUISERS, "maintenance_us_cruisers"), (lay.P_MAINT_BB_OTHER, "maintenance_us_bb_other"),
+    (lay.P_MAINT_CPGB_OTHER, "maintenance_us_cp_gb_other"), (lay.P_MAINT_SPAIN, "maintenance_spain"),
+)
+
+
+class PolicyError(RuntimeError):
+    """A policy handed in an illegal plan (a bug in the policy, not bad user input)."""
+
+
+@lru_cache(maxsize=1)
+def policy_book() -> PolicyBook:
+    """The campaign's policy families and presets (``policies.toml``, read once per process)."""
+    return load_policy_book(POLICY_FILE)
+
+
+def resolve_policy(side: str, policy: Any) -> Policy:
+    """A side's policy as a :class:`~simlab.games.policy.Policy`: a ``Policy`` as it is, a preset
+    name with its knobs (family defaults filled in).
+
+    Raises:
+        SpecError: an unknown preset for the side.
+    """
+    if isinstance(policy, Policy):
+        return policy
+    return policy_book().resolve(side, str(policy))
+
+
+def pack_policies(policies: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Each side's policy family id (``int64[2]``, ``policy_layout.FAM_*``) and knob vector
+    (``int64[2, KN_NF]``): knob ``k`` of the side's family in slot ``KNOB_SLOTS[k]``, an ``int``
+    knob as it is, a ``float`` knob (a fraction) in permille (``round(1000 * v)``); other slots 0.
+    ``"script"`` (plans from outside) packs ``FAM_SCRIPT`` and zeros.
+
+    Raises:
+        SpecError: an unknown preset; KeyError: a family or knob the kernels do not know (a
+            ``policies.toml`` out of step with :mod:`policy_layout`).
+    """
+    fam = np.zeros(2, dtype=np.int64)
+    kn = np.zeros((2, pk.KN_NF), dtype=np.int64)
+    for s, side in enumerate(SIDES):
+        p = policies[side]
+        if isinstance(p, str) and p == SCRIPT:
+            fam[s] = pk.FAM_SCRIPT
+            continue
+        pol = resolve_policy(side, p)
+        fam[s] = pk.FAMILY_IDS[pol.family]
+        kinds = {k.name: k.kind for k in policy_book().families[pol.family].knobs}
+        for name, v in pol.knobs:
+            kn[s, pk.KNOB_SLOTS[name]] = int(round(pk.FLOAT_SCALE * v)) if kinds[name] is float else int(v)
+    return fam, kn
+
+
+def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, Any],
+              trace: bool = False) -> np.ndarray:
+    """The kernels' parameter vector (``int64[P_NF]``, layout in :mod:`campaign_layout`).
+
+    Args:
+        data: the compiled scenario.
+        options: every option of :class:`DawnOfEmpire`, resolved.
+        policies: ``{"us": policy, "spain": policy}``, each a preset name of ``policies.toml``,
+            a :class:`~simlab.games.policy.Policy` or ``"script"``.
+        trace: record per-turn snapshots and the VP ledger (tests).
+    """
+    r = data.rules
+    par = np.zeros(lay.P_NF, dtype=np.int64)
+    par[lay.P_TURNS] = options["turns"]
+    par[lay.P_HANDICAP] = options["handicap"]
+    par[lay.P_SPEED] = SPEED_MODES.index(options["speed_disengage"])
+    for k, name in ((lay.P_DELAYED, "delayed_repair"), (lay.P_MAINT, "maintenance"), (lay.P_FACEUP, "fog_of_war"),
+                    (lay.P_AUTO, "automatic_victory"), (lay.P_RESTRICT, "restrict_disabled"),
+                    (lay.P_SUBGROUPS, "speed_subgroups"), (lay.P_EXTRA, "extra_warships"),
+                    (lay.P_FREE, "free_deployment"), (lay.P_GERMANS, "germans")):
+        par[k] = 1 if options[name] else 0
+    fam, _ = pack_policies(policies)
+    par[lay.P_POL0:lay.P_POL0 + 2] = fam
+    for slot, field in _RULES_PAR:
+        par[slot] = r[field]
+    par[lay.P_MAX_ROUNDS] = 1000
+    par[lay.P_LOSSHALF:lay.P_LOSSHALF + lay.N_TYPES] = data.loss_half
+    par[lay.P_MARKERS:lay.P_MARKERS + 2 * lay.N_ORDERS] = data.markers.reshape(-1)
+    par[lay.P_TRACE] = 1 if trace else 0
+    par[lay.P_PORTVP_INIT] = 1 if options["port_vp_initiative"] else 0
+    par[lay.P_NAREAS] = data.n_areas
+    par[lay.P_NPORTS] = len(data.port_keys)
+    par[lay.P_NUNITS] = data.ust.shape[0]
+    par[lay.P_NLEADERS] = data.lst.shape[0]
+    return par
+
+
+def _policy_error(data: CampaignData, G: np.ndarray, policies: Mapping[str, Any], game: int) -> PolicyError:
+    side = SIDES[int(G[lay.G_ERR_SIDE])]
+    err = lay.ERR_NAMES[int(G[lay.G_ERR])]
+    return PolicyError(f"policy {str(policies[side])!r} ({side}) handed in an illegal plan on turn {int(G[lay.G_TURN])} "
+                       f"of game {game}: {err} (stack slot {int(G[lay.G_ERR_STACK])})")
+
+
+def run_games(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, Any], seeds: np.ndarray,
+              trace: bool = False) -> dict[str, np.ndarray]:
+    """Play one campaign per seed; the kernels' raw output.
+
+    Args:
+        data: the compiled scenario; options, policies: as :func:`build_par`.
+        seeds: ``uint64[g]`` stream seeds.
+        trace: also return per-turn unit snapshots and each game's VP ledger.
+
+    Returns:
+        ``{"G": int64[g, G_NF], "battles": int64[b, 1 + BE_NF]}``, plus ``"trace"``
+        (``int64[g, T + 2, U, TR_NF]``: the set-up, each turn after its orders, the end) and
+        ``"ledger"`` (``int64[g, LEDGER_MAX, LG_NF]``, each game's VP awards) when tracing.
+
+    Raises:
+        PolicyError: if a policy handed in an illegal plan.
+    """
+    from .campaign_loop import play_campaigns_nb
+
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    g = seeds.shape[0]
+    par = build_par(data, options, policies, trace)
+    _, kn = pack_policies(policies)
+    nu = data.ust.shape[0]
+    T = int(options["turns"])
+    out_g = np.zeros((g, lay.G_NF), dtype=np.int64)
+    tr = np.zeros((g if trace else 1, T + 2, nu, lay.TR_NF), dtype=np.int64)
+    led = np.zeros((g if trace else 1, lay.LEDGER_MAX if trace else 1, lay.LG_NF), dtype=np.int64)
+    cap = max(64, 8 * g)
+    while True:
+        bev = np.zeros((cap, 1 + lay.BE_NF), dtype=np.int64)
+        n = play_campaigns_nb(seeds, data.ust, data.lst, data.nodes, data.adj, data.cost, data.nh, data.matrix,
+                              data.markers, par, kn, out_g, bev, tr, led)
+        if n <= cap:
+            break
+        cap = n
+    bad = np.nonzero(out_g[:, lay.G_ERR])[0]
+    if bad.size:
+        raise _policy_error(data, out_g[bad[0]], policies, int(bad[0]))
+    out = {"G": out_g, "battles": bev[:n]}
+    if trace:
+        out["trace"] = tr
+        out["ledger"] = led
+    return out
