@@ -146,11 +146,12 @@ def test_the_report_splits_into_narrow_tables_on_a_narrow_terminal(tmp_path, mon
 
     import simlab
     from simlab import cli
+    from simlab.cli import render
     out = tmp_path / "s"
     simlab.sweep(game="dawn-of-empire", policy=["us=blockade,hunter"], games=60, seed=3, out=out,
                  workers=1, progress=False)
     buf = io.StringIO()
-    monkeypatch.setattr(cli, "out_console", Console(file=buf, width=80, force_terminal=True, color_system=None))
+    monkeypatch.setattr(render, "out_console", Console(file=buf, width=80, force_terminal=True, color_system=None))
     rows = simlab.report(out)
     cli._print_report(rows, simlab.sweeps.runner.load_manifest(out))
     text = buf.getvalue()

@@ -19,10 +19,23 @@ try:  # typer >= 0.20 vendors its own copy of click; older typer uses click itse
     from typer import _click as _typer_click
 except ImportError:  # pragma: no cover
     _typer_click = None
-from rich.console import Console
 from rich.table import Table
 
-from .errors import InputError
+from ..errors import InputError
+from .render import (  # noqa: F401  (render_report, render_balance: public, re-exported)
+    _pct,
+    _print_json,
+    _print_odds,
+    _print_policy_tables,
+    _print_report,
+    _print_table,
+    err_console,
+    out_console,
+    render_balance,
+    render_bids,
+    render_points,
+    render_report,
+)
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="simlab: Monte Carlo balance toolkit for Dawn of Empire, Dreadnought and Mar Rojo.")
@@ -31,133 +44,6 @@ app.add_typer(data_app, name="data")
 #: ``simlab odds <game>``: built from each game's declared odds options when asked for (:class:`_OddsGroup`)
 odds_app = typer.Typer(no_args_is_help=True, help="Exact or Monte Carlo odds of a game's combat.")
 
-# rich assumes 80 columns when output is not a terminal; tables of many sides need more
-out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-err_console = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 160)
-
-
-def _print_json(obj) -> None:
-    sys.stdout.write(json.dumps(obj, indent=2, default=_json_default) + "\n")
-
-
-def _json_default(o):
-    try:
-        import numpy as np
-        if isinstance(o, np.generic):
-            return o.item()
-    except ImportError:  # pragma: no cover
-        pass
-    return str(o)
-
-
-def _print_table(t) -> None:
-    """Print a table; when stdout is not a terminal (a pipe, a file, a notebook), give it room
-    instead of wrapping every cell at 80 columns."""
-    if out_console.is_terminal:
-        out_console.print(t)
-        return
-    old = out_console.width
-    out_console.width = 200
-    try:
-        out_console.print(t)
-    finally:
-        out_console.width = old
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:5.1f}%"
-
-
-def render_report(rows: list[dict], sides: list[str], title: str = "", parts: str = "all") -> Table:
-    """A rich table of :func:`simlab.report` rows: win rates with 95% Wilson intervals.
-
-    ``parts`` selects the columns: ``all`` (one wide table), or for a narrow terminal ``params``
-    (cell and its parameters), ``rates`` (cell, games, win rates, draws) or ``scores`` (cell,
-    mean scores, mean turns).
-    """
-    t = Table(title=title or None, show_lines=False)
-    show = {"params": parts in ("all", "params"), "rates": parts in ("all", "rates"),
-            "scores": parts in ("all", "scores")}
-    t.add_column("cell", justify="right")
-    if show["params"]:
-        t.add_column("params", overflow="fold")
-    if show["rates"]:
-        t.add_column("games", justify="right", no_wrap=True)
-        for s in sides:
-            t.add_column(f"{s} win rate [95% CI]", justify="right", no_wrap=True)
-        t.add_column("draws", justify="right", no_wrap=True)
-    if show["scores"]:
-        for s in sides:
-            t.add_column(f"{s} score ± se", justify="right", no_wrap=True)
-        t.add_column("mean turns", justify="right", no_wrap=True)
-    for r in rows:
-        cells = [str(r["cell"])]
-        if show["params"]:
-            cells.append(", ".join(f"{k}={v}" for k, v in r["params"].items()) or "-")
-        if show["rates"]:
-            cells.append(f"{r['games']:,}")
-            for s in sides:
-                v = r["sides"][s]
-                cells.append(f"{_pct(v['win_rate'])} [{_pct(v['ci'][0]).strip()}, {_pct(v['ci'][1]).strip()}]")
-            cells.append(_pct(r["draw_rate"]))
-        if show["scores"]:
-            for s in sides:
-                v = r["sides"][s]
-                cells.append(f"{v['mean_score']:.2f} ± {v['score_se']:.2f}")
-            cells.append(f"{r['mean_turns']:.2f}")
-        t.add_row(*cells)
-    return t
-
-
-def _print_report(rows: list[dict], man: dict) -> None:
-    """The win-rate and balance tables of a sweep. On a terminal too narrow for one wide table
-    (under 180 columns), the parameters, the rates and the scores come as three tables."""
-    title = man["experiment"] if man["experiment"] == man["game"] else f"{man['experiment']} — {man['game']}"
-    if out_console.is_terminal and out_console.width < 180:
-        if any(r["params"] for r in rows):
-            _print_table(render_report(rows, man["sides"], title=f"{title}: cells", parts="params"))
-        _print_table(render_report(rows, man["sides"], title=f"{title}: win rates", parts="rates"))
-        _print_table(render_report(rows, man["sides"], title=f"{title}: scores (VP) and length", parts="scores"))
-        _print_table(render_balance(rows, man["sides"], parts="sides"))
-        _print_table(render_balance(rows, man["sides"], parts="length"))
-    else:
-        _print_table(render_report(rows, man["sides"], title=title))
-        _print_table(render_balance(rows, man["sides"]))
-
-
-def render_balance(rows: list[dict], sides: list[str], parts: str = "all") -> Table:
-    """A rich table of the balance metrics of :func:`simlab.report` rows: side advantage, draw
-    rate, game length and end reasons per cell. ``parts``: ``all``, or for a narrow terminal
-    ``sides`` (advantage and draws) or ``length`` (turns and end reasons)."""
-    show_sides, show_length = parts in ("all", "sides"), parts in ("all", "length")
-    t = Table(title="balance per cell (95% intervals)" if parts != "length" else "game length and end reasons")
-    t.add_column("cell", justify="right")
-    two = len(sides) == 2 and show_sides
-    if two:
-        t.add_column(f"{sides[0]} − {sides[1]} win rate", justify="right", no_wrap=True)
-        t.add_column("favours", justify="left")
-    if show_sides:
-        t.add_column("draws", justify="right", no_wrap=True)
-    if show_length:
-        t.add_column("turns: median (p10–p90, max)", justify="right")
-        t.add_column("end reasons", overflow="fold", min_width=14)
-    for r in rows:
-        cells = [str(r["cell"])]
-        if two:
-            adv = r.get("side_advantage")
-            cells.append("-" if not adv else
-                         f"{100 * adv['difference']:+.1f} [{100 * adv['ci'][0]:+.1f}, {100 * adv['ci'][1]:+.1f}] pts")
-            cells.append("-" if not adv else (adv["favoured"] or "neither"))
-        if show_sides:
-            dci = r.get("draw_ci", [r["draw_rate"], r["draw_rate"]])
-            cells.append(f"{_pct(r['draw_rate']).strip()} [{_pct(dci[0]).strip()}, {_pct(dci[1]).strip()}]")
-        if show_length:
-            tr = r.get("turns")
-            cells.append("-" if not tr else f"{tr['median']:.0f} ({tr['p10']:.0f}–{tr['p90']:.0f}, {tr['max']})")
-            er = r.get("end_reasons") or {}
-            cells.append(", ".join(f"{k} {_pct(v['rate']).strip()}" for k, v in er.items()) or "-")
-        t.add_row(*cells)
-    return t
 
 
 # --------------------------------------------------------------------------- sweep
@@ -192,9 +78,9 @@ def sweep(
     stderr with its cell and game range; --resume plays them again); 2 on bad input; 130 when
     interrupted.
     """
-    from .api import sweep as run
-    from .results import report as rep
-    from .sweeps.runner import failure_line
+    from ..api import sweep as run
+    from ..results import report as rep
+    from ..sweeps.runner import failure_line
     res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
               games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
               overwrite=overwrite, data=data, crn=crn, name=name, progress=progress, precision=precision,
@@ -240,9 +126,9 @@ def report(
     csv: Annotated[bool, typer.Option("--csv", help="print CSV")] = False,
 ) -> None:
     """Win rates with 95% Wilson intervals, scores and turns per cell of a sweep."""
-    from .results import report as rep
-    from .results import report_frame
-    from .sweeps.manifest import load_manifest
+    from ..results import report as rep
+    from ..results import report_frame
+    from ..sweeps.manifest import load_manifest
     if json_ and csv:
         raise InputError("choose one of --json and --csv")
     rows = rep(directory)
@@ -265,53 +151,6 @@ def report(
 
 
 # --------------------------------------------------------------------------- tune
-def render_points(summary: dict) -> Table:
-    """The bid/handicap table of a tune: each value's win, draw and loss rates with 95% intervals
-    (with two sides one side's losses are the other's wins, so loss columns are shown for more)."""
-    sides = summary["sides"]
-    pols = ", ".join(f"{k}={v}" for k, v in (summary.get("policies") or {}).items())
-    where = f"{summary.get('game', '')} / {summary.get('scenario', '')}" + (f", {pols}" if pols else "")
-    t = Table(title=f"{summary['param']}: win / draw / loss rates, % [95% Wilson interval]\n({where})")
-    t.add_column(summary["param"] + (f" ({summary['unit']})" if summary.get("unit") else ""), justify="right")
-    t.add_column("games", justify="right")
-    for s in sides:
-        t.add_column(f"{s} wins", justify="right")
-    t.add_column("draws", justify="right")
-    if len(sides) > 2:
-        for s in sides:
-            t.add_column(f"{s} loses", justify="right")
-
-    def ci(rate, iv):
-        return "-" if rate is None else f"{100 * rate:.1f} [{100 * iv[0]:.1f}, {100 * iv[1]:.1f}]"
-
-    for p in summary["points"]:
-        row = [f"{p['value']:g}", f"{p['games']:,}"]
-        row += [ci(p["sides"][s]["win_rate"], p["sides"][s]["ci"]) for s in sides]
-        row.append(ci(p["draw_rate"], p["draw_ci"]))
-        if len(sides) > 2:
-            row += [ci(p["sides"][s]["loss_rate"], p["sides"][s]["loss_ci"]) for s in sides]
-        t.add_row(*row)
-    if len(sides) == 2:
-        t.caption = f"{sides[0]} loses when {sides[1]} wins and the reverse"
-    return t
-
-
-def render_bids(bt: dict, unit: str = "") -> Table:
-    """One side's bid table (:func:`simlab.analysis.bid_table`)."""
-    u = f" ({unit})" if unit else ""
-    even = bt["break_even_bid"]
-    t = Table(title=f"bidding for {bt['side']}: its win / draw / loss rates, % [95% CI]",
-              caption=("break-even bid: " + (f"{even:.3g}{u}" if even is not None else "none (behind at a bid of 0)")))
-    for c in (f"bid{u}", "games", "wins", "draws", "losses"):
-        t.add_column(c, justify="right")
-    for r in bt["rows"]:
-        cells = [f"{r['bid']:g}", f"{r['games']:,}"]
-        for k in ("win", "draw", "loss"):
-            v = r[k]
-            cells.append("-" if v["rate"] is None else
-                         f"{100 * v['rate']:.1f} [{100 * v['ci'][0]:.1f}, {100 * v['ci'][1]:.1f}]")
-        t.add_row(*cells)
-    return t
 
 
 @app.command()
@@ -345,8 +184,8 @@ def tune(
     scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
 ) -> None:
     """Find the fair value of a numeric option (handicap, bid) with a 95% interval, and the bid table."""
-    from .api import tune as run
-    from .sweeps.backends import sweep_backend
+    from ..api import tune as run
+    from ..sweeps.backends import sweep_backend
     with sweep_backend(backend, scheduler, workers):
         res = run(game, param=param, range_=range_, scenario=scenario, policy=policy or [], set_=set_ or [],
                   data=data, target=target, side=side, games=games, precision=precision, max_games=max_games,
@@ -357,7 +196,7 @@ def tune(
     if bids is None:
         bids = any(w in param.lower() for w in ("handicap", "bid")) and res["target"] is None
     if bids and len(res["sides"]) == 2:
-        from .analysis import bid_table
+        from ..analysis import bid_table
         res["bids"] = {s: bid_table(res, s) for s in res["sides"]}
     if json_:
         _print_json(res)
@@ -409,8 +248,8 @@ def compare(
     scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
 ) -> None:
     """Compare two variants on the same seeds: win-rate difference with a paired interval, optional SPRT."""
-    from .api import compare as run
-    from .sweeps.backends import sweep_backend
+    from ..api import compare as run
+    from ..sweeps.backends import sweep_backend
 
     def stage_line(r: dict) -> None:
         at = f"at game {r['decided_at']:,}: " if r.get("decided_at") else ""
@@ -466,8 +305,8 @@ def meta(
     scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
 ) -> None:
     """Play every policy pairing; show the win-rate matrix and the equilibrium mix and value."""
-    from .api import meta as run
-    from .sweeps.backends import sweep_backend
+    from ..api import meta as run
+    from ..sweeps.backends import sweep_backend
     with sweep_backend(backend, scheduler, workers):
         res = run(game, policies=policies or [], scenario=scenario, set_=set_ or [], data=data, games=games,
                   seed=seed, replicates=replicates, workers=workers, out=out, overwrite=overwrite,
@@ -505,7 +344,7 @@ def plot(
     param: Annotated[str | None, typer.Option(help="winrate: the grid option on the x axis")] = None,
 ) -> None:
     """Draw win rate against a parameter, score histograms, the policy matrix, or a tune curve."""
-    from .plots import plot as draw
+    from ..plots import plot as draw
     path = draw(directory, kind=kind, out=out, param=param)
     out_console.print(f"wrote {path}")
 
@@ -514,7 +353,7 @@ def plot(
 @app.command("games")
 def games_cmd(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
     """List games with their sides, scenarios, policies and options."""
-    from .api import list_games
+    from ..api import list_games
     info = list_games()
     if json_:
         _print_json(info)
@@ -535,32 +374,6 @@ def games_cmd(json_: Annotated[bool, typer.Option("--json", help="print JSON")] 
             out_console.print(f"  option {o['name']} ({o['type']}, default {o['default']}{extra}{rng}): {o['doc']}")
 
 
-def _print_policy_tables(g: dict) -> None:
-    """The game's presets (family and knob values, by side) and its families' knobs, as tables."""
-    t = Table(title=f"{g['name']}: policies (presets)", title_justify="left")
-    for c in ("side", "preset", "family", "knobs", "exploitability"):
-        t.add_column(c, overflow="fold")
-    for side, rows in g["presets"].items():
-        for r in rows:
-            knobs = ", ".join(f"{k}={v:g}" for k, v in r["knobs"].items()) or "-"
-            ex = r["exploitability"]
-            ex = ex if isinstance(ex, str) else ", ".join(f"{sc}: {v.get('gain', '?')}" for sc, v in ex.items())
-            t.add_row("any" if side == "*" else side, r["name"], r["family"], knobs, ex)
-    out_console.print(t)
-    fams = [f for f in g["policy_families"] if f["knobs"]]
-    if not fams:
-        return
-    t = Table(title=f"{g['name']}: policy families and their knobs (set as SIDE.KNOB)", title_justify="left")
-    for c in ("family", "sides", "knob", "type", "default", "lo", "hi", "doc"):
-        t.add_column(c, overflow="fold")
-    for f in fams:
-        sides = f["sides"] if isinstance(f["sides"], str) else ", ".join(f["sides"])
-        for k in f["knobs"]:
-            t.add_row(f["name"], sides, k["name"], k["type"], f"{k['default']:g}", f"{k['lo']:g}", f"{k['hi']:g}",
-                      k["doc"])
-    out_console.print(t)
-
-
 # --------------------------------------------------------------------------- data
 @data_app.command("show")
 def data_show(
@@ -570,7 +383,7 @@ def data_show(
     provisional: Annotated[bool, typer.Option(help="only provisional values")] = False,
 ) -> None:
     """Print a game's data pack: every value with its provenance."""
-    from .api import data_show as show
+    from ..api import data_show as show
     d = show(game, data=data)
     recs = [r for r in d["records"] if not provisional or r["provenance"] == "provisional"]
     if json_:
@@ -597,7 +410,7 @@ def data_check(
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Validate an override pack and list the values it changes."""
-    from .api import data_check as check
+    from ..api import data_check as check
     res = check(file, game=game)
     if json_:
         _print_json(res)
@@ -618,7 +431,7 @@ def bench(
     only: Annotated[list[str] | None, typer.Option(help="run only benchmarks whose name contains this")] = None,
 ) -> None:
     """Measure kernels and games: battles or games per second, 1 vs 2 workers, CLI start-up."""
-    from .bench import run_benchmarks, to_markdown
+    from ..bench import run_benchmarks, to_markdown
     if write is not None and (write.is_dir() or not write.parent.is_dir()):
         raise InputError(f"--write {write}: not a file in an existing folder (checked before the benchmarks run)")
     res = run_benchmarks(quick=quick, only=only or [], log=lambda m: err_console.print(m))
@@ -648,8 +461,8 @@ def soak_cmd(
     Prints crashes, invariant violations and hangs (games stopped at a loop cap, batches over
     --timeout) per game and case; exits 1 if there is any.
     """
-    from .sweeps.spec import split_kv
-    from .testing.soak import soak as run_soak
+    from ..sweeps.spec import split_kv
+    from ..testing.soak import soak as run_soak
     opts = {}
     for k, v in split_kv(set_ or [], "--set"):
         if k in opts:
@@ -679,7 +492,7 @@ def soak_cmd(
 @app.command()
 def version() -> None:
     """Print simlab's version."""
-    from ._version import __version__
+    from .._version import __version__
     out_console.print(__version__)
 
 
@@ -742,7 +555,7 @@ def odds_keywords(options, given: dict) -> dict:
 
 def _odds_command(name: str):
     """The command ``simlab odds <name>`` built from the game's declarations (None: it has none)."""
-    from .games import get_game
+    from ..games import get_game
     game = get_game(name)
     if not game.odds_options:
         return None
@@ -766,32 +579,16 @@ def _odds_command(name: str):
     return typer.main.get_command(sub)
 
 
-def _print_odds(parts) -> None:
-    """Draw a game's odds report: plain lines, and :class:`simlab.games.odds.Table` s as rich tables."""
-    from .games.odds import Table as PlainTable
-    con = Console(highlight=False)
-    for p in parts:
-        if isinstance(p, PlainTable):
-            t = Table(title=p.title or None, caption=p.caption or None)
-            for c in p.columns:
-                t.add_column(c, justify="right" if c in p.right else "left")
-            for r in p.rows:
-                t.add_row(*r)
-            con.print(t)
-        else:
-            con.print(str(p), markup=False)
-
-
 class _OddsGroup(typer.core.TyperGroup):
     """``simlab odds``: one sub-command per game that declares odds options, each built only when
     it is asked for, so ``simlab --help`` and every other command load no game."""
 
     def list_commands(self, ctx) -> list[str]:
-        from .games import game_names
+        from ..games import game_names
         return [n for n in game_names() if self.get_command(ctx, n) is not None]
 
     def get_command(self, ctx, cmd_name):
-        from .games import game_names
+        from ..games import game_names
         if cmd_name not in game_names():
             return None
         return _odds_command(cmd_name)
