@@ -52,7 +52,7 @@ from ..datapack import DataPack, PackSchema, apply_override, load_pack
 from ..errors import SpecError
 from .contract import batch_violation
 from .odds import OddsOption, Table
-from .policy import Policy, PolicyBook, fixed_book, load_policy_book, split_knob_name
+from .policy import Policy, PolicyBook, fixed_book, game_policy_book, split_knob_name
 
 __all__ = ["BenchCase", "Batch", "Game", "Option", "Policy", "Scenario", "SIDE_NAME"]
 
@@ -334,7 +334,7 @@ class Game:
         """
         book = self.__dict__.get("_policy_book")
         if book is None:
-            book = load_policy_book(self.policy_file) if self.policy_file is not None else \
+            book = game_policy_book(Path(self.policy_file)) if self.policy_file is not None else \
                 fixed_book(self.policies)
             self.__dict__["_policy_book"] = book
         return book

@@ -30,6 +30,7 @@ writes, so no knob value can make a policy play an illegal move or see what its 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ import numpy as np
 from ..errors import SpecError
 from ..tomlio import read_toml
 
-__all__ = ["Family", "Knob", "Policy", "PolicyBook", "Preset", "fixed_book", "load_policy_book",
+__all__ = ["Family", "Knob", "Policy", "PolicyBook", "Preset", "fixed_book", "game_policy_book", "load_policy_book",
            "policy_names", "split_knob_name"]
 
 KNOB_SEP = "."
@@ -306,12 +307,11 @@ class PolicyBook:
 _KNOB_FIELDS = {"default", "lo", "hi", "doc", "kind"}
 
 
-def load_policy_book(path: str | Path, extra: Iterable[Family] = ()) -> PolicyBook:
+def load_policy_book(path: str | Path) -> PolicyBook:
     """Read a ``policies.toml`` (see the module docstring for its form).
 
     Args:
         path: the file.
-        extra: families declared in code, added before the file's.
 
     Raises:
         SpecError: on a malformed file (one line naming the entry); ValueError on an inconsistent
@@ -322,7 +322,7 @@ def load_policy_book(path: str | Path, extra: Iterable[Family] = ()) -> PolicyBo
     unknown = set(doc) - {"families", "presets"}
     if unknown:
         raise SpecError(f"{name}: unknown table '{sorted(unknown)[0]}' (tables: families, presets)")
-    fams = list(extra)
+    fams = []
     for fname, f in (doc.get("families") or {}).items():
         if not isinstance(f, dict):
             raise SpecError(f"{name}: families.{fname} must be a table")
@@ -347,6 +347,17 @@ def load_policy_book(path: str | Path, extra: Iterable[Family] = ()) -> PolicyBo
         presets.append(Preset(pname, str(p["family"]), dict(p.get("knobs", {})), tuple(p.get("sides", ())),
                               str(p.get("doc", "")), dict(p.get("exploitability", {}))))
     return PolicyBook(fams, presets)
+
+
+@functools.cache
+def game_policy_book(path: Path) -> PolicyBook:
+    """A game's own ``policies.toml``, read once per process: the base class
+    (:meth:`simlab.games.base.Game.policy_book`) and the game's runtime share this one book.
+
+    Raises:
+        SpecError, ValueError: as :func:`load_policy_book`.
+    """
+    return load_policy_book(path)
 
 
 def fixed_book(policies: Mapping[str, Sequence[str]]) -> PolicyBook:

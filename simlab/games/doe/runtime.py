@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ...datapack import PackView
-from ..policy import Policy, PolicyBook, load_policy_book
+from ..policy import Policy, PolicyBook, game_policy_book
 from . import campaign_layout as lay
 from . import policy_layout as pk
 from .enums import SPEED_MODES
@@ -71,7 +71,7 @@ class PolicyError(RuntimeError):
 @lru_cache(maxsize=1)
 def policy_book() -> PolicyBook:
     """The campaign's policy families and presets (``policies.toml``, read once per process)."""
-    return load_policy_book(POLICY_FILE)
+    return game_policy_book(POLICY_FILE)
 
 
 def resolve_policy(side: str, policy: Any) -> Policy:

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ...datapack import DataPack
-from ..policy import Policy, PolicyBook, load_policy_book
+from ..policy import Policy, PolicyBook, game_policy_book
 from . import bench as _bench  # noqa: F401  (its kernels are refreshed with the game's)
 from . import layout as L
 from .campaign import SIDES, CampaignSetup, campaign_parameters, compile_campaign
@@ -90,7 +90,7 @@ def campaign_setup(pack: DataPack, rules: RuleArrays, period: str, north: str, s
 @cache
 def policy_book() -> PolicyBook:
     """The families and presets of :data:`POLICY_FILE` (read once)."""
-    return load_policy_book(POLICY_FILE)
+    return game_policy_book(POLICY_FILE)
 
 
 def preset_names() -> tuple[str, ...]:

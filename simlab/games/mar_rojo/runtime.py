@@ -16,7 +16,7 @@ import numpy as np
 
 from ...datapack import DataPack
 from ...errors import ScenarioError
-from ..policy import Policy, PolicyBook, load_policy_book
+from ..policy import Policy, PolicyBook, game_policy_book
 from .engine import play_games_nb
 from .enums import (
     ACTION_NAMES,
@@ -77,7 +77,7 @@ def policy_book() -> PolicyBook:
         ValueError: if the families are not ``enums.FAMILY_NAMES`` or the greedy family's knobs are
             not ``layout.PP_NAMES`` in that order (a programming error, not user input).
     """
-    book = load_policy_book(POLICY_FILE)
+    book = game_policy_book(POLICY_FILE)
     if set(book.families) != set(FAMILY_NAMES):
         raise ValueError(f"policies.toml: families {tuple(book.families)}, the kernels know {FAMILY_NAMES}")
     knobs = tuple(k.name for k in book.families["greedy"].knobs)
