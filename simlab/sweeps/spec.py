@@ -287,7 +287,6 @@ def split_kv(items: Sequence[str], flag: str) -> list[tuple[str, str]]:
     return out
 
 
-_split_kv = split_kv  # the name the spec builders below use
 
 
 def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[str] = (),
@@ -314,17 +313,17 @@ def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[s
     if max_games is not None and (max_games < 1 or max_games > MAX_GAMES):
         raise SpecError(f"--max-games must be in 1..{MAX_GAMES:,} (got {max_games})")
     pol: dict[str, list[str]] = {}
-    for k, v in _split_kv(policy, "--policy"):
+    for k, v in split_kv(policy, "--policy"):
         if k in pol:
             raise SpecError(f"--policy {k} given twice")
         pol[k] = [x.strip() for x in v.split(",")]
     opts: dict[str, Any] = {}
-    for k, v in _split_kv(set_, "--set"):
+    for k, v in split_kv(set_, "--set"):
         if k in opts:
             raise SpecError(f"--set {k} given twice")
         opts[k] = v
     g: dict[str, list[Any]] = {}
-    for k, v in _split_kv(grid, "--grid"):
+    for k, v in split_kv(grid, "--grid"):
         if k in g:
             raise SpecError(f"--grid {k} given twice")
         vals = [x.strip() for x in v.split(",")]
