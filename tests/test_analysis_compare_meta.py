@@ -37,6 +37,10 @@ def test_identical_variants_differ_by_nothing(tmp_path):
                 out=tmp_path / "c", **FAST)
     d = r["difference"]["red"]
     assert d["difference"] == 0 and d["a_only"] == d["b_only"] == 0 and d["p_value"] == 1.0
+    assert r["warnings"] == ["variants A and B are identical (an A/A check): every game will agree"]
+    other = compare(game="synthetic", set_a=["bias=0.1"], set_b=["bias=0.2"], games=50, seed=2,
+                    out=tmp_path / "d", **FAST)
+    assert other["warnings"] == []
 
 
 def test_sprt_accepts_h1_when_b_is_better_and_h0_when_worse(tmp_path):
@@ -82,6 +86,9 @@ def test_compare_two_experiment_files(tmp_path):
     ({"game": "synthetic", "sprt": "0,0.5"}, "strictly between"),
     ({"game": "synthetic", "sprt": "0.5,0.6", "alpha": 0.7}, "alpha"),
     ({"game": "synthetic", "max_games": 10}, "--max-games"),
+    ({"game": "synthetic", "alpha": 0.01}, "--alpha only applies with --sprt"),
+    ({"game": "synthetic", "sprt": "0.6,0.5"}, "P0 must be below P1"),
+    ({"game": "synthetic", "sprt": "0.5,0.6", "games": 10}, "--games does not apply with --sprt"),
     ({"game": "synthetic"}, "nothing tells variant A from B"),
     ({"game": "synthetic", "side": "green"}, "unknown side"),
     ({"game": "synthetic", "policy_a": ["red=rock,paper"]}, "one cell per variant"),

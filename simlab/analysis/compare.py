@@ -58,6 +58,9 @@ def parse_sprt(text: str) -> tuple[float, float]:
         raise SpecError(f"--sprt {text!r}: P0 and P1 must be strictly between 0 and 1")
     if p0 == p1:
         raise SpecError(f"--sprt {text!r}: P0 and P1 must differ")
+    if p0 > p1:
+        raise SpecError(f"--sprt {text!r}: P0 must be below P1 (the test asks whether B raises the side's share "
+                        "of the discordant games; to test a decrease, swap A and B)")
     return p0, p1
 
 
@@ -72,8 +75,12 @@ def _variant_specs(a, b, game, scenario, policy_a, policy_b, set_a, set_b, data_
         sb = load_spec(b, over)
         if sa.game != sb.game:
             raise SpecError(f"the two variants play different games ({sa.game} and {sb.game})")
-        # the same seed for both: A's unless --seed is given
-        sb = dataclasses.replace(sb, seed=sa.seed, games=sa.games)
+        # one seed and one game count for both: refuse files that disagree unless --seed/--games settle it
+        if seed is None and sa.seed != sb.seed:
+            raise SpecError(f"{a} has seed {sa.seed} and {b} has seed {sb.seed}; a paired comparison plays both "
+                            "on one seed: pass --seed N")
+        if games is None and sa.games != sb.games:
+            raise SpecError(f"{a} has games = {sa.games} and {b} has games = {sb.games}; pass --games N")
         return sa, sb
     if game is None:
         raise SpecError("give two experiment files (A.toml B.toml), or --game with --set-a/--set-b etc.")
@@ -89,8 +96,8 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
             scenario: str | None = None, policy_a: Sequence[str] = (), policy_b: Sequence[str] = (),
             set_a: Sequence[str] = (), set_b: Sequence[str] = (), data_a: str | Path | None = None,
             data_b: str | Path | None = None, games: int | None = None, seed: int | None = None,
-            side: str | None = None, sprt: tuple[float, float] | str | None = None, alpha: float = 0.05,
-            beta: float = 0.05, stage: int = 1000, max_games: int | None = None, out: str | Path | None = None,
+            side: str | None = None, sprt: tuple[float, float] | str | None = None, alpha: float | None = None,
+            beta: float | None = None, stage: int | None = None, max_games: int | None = None, out: str | Path | None = None,
             overwrite: bool = False, workers: int | None = None, confidence: float = 0.95,
             progress: bool = True, on_stage: Callable[[dict], None] | None = None) -> dict:
     """Compare two variants of a game on the same seeds.
@@ -103,10 +110,12 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
         games: games per variant (default: A's file, or 10,000); without ``sprt`` all are played.
         seed: master seed of both variants (default: A's file, or 0).
         side: the side whose win rate is compared (default: the first side).
-        sprt: ``(p0, p1)`` or ``"P0,P1"``: run the SPRT on the discordant games (see the module
-            docstring); alpha, beta: its error rates.
-        stage: games per variant per stage under ``sprt``; max_games: the most games per
-            variant under ``sprt`` (default 1,000,000), after which the test stops undecided.
+        sprt: ``(p0, p1)`` or ``"P0,P1"`` with ``p0 < p1``: run the SPRT on the discordant games (see
+            the module docstring); alpha, beta: its error rates (default 0.05 each).
+        stage: games per variant per stage under ``sprt`` (default 1,000); max_games: the most games
+            per variant under ``sprt`` (default 1,000,000), after which the test stops undecided.
+            ``alpha``, ``beta``, ``stage`` and ``max_games`` are refused without ``sprt``, and
+            ``games`` is refused with it (the SPRT's stages and ``max_games`` govern).
         out: output directory (default ``results/compare-<game>-<time>``); overwrite: replace a
             previous comparison there.
         workers: worker processes; confidence: level of the intervals.
@@ -129,9 +138,22 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
 
     Raises:
         SpecError, ScenarioError, DataPackError: bad input, including an ad hoc comparison with
-            no variant argument at all (nothing played or written).
+            no variant argument at all, two files whose seeds or game counts differ (without
+            ``seed``/``games``), a reversed ``sprt`` and SPRT settings without ``sprt``
+            (nothing played or written).
         SweepStateError: ``out`` is not usable.
     """
+    if sprt is None:
+        given = [f for f, v in (("--alpha", alpha), ("--beta", beta), ("--stage", stage), ("--max-games", max_games))
+                 if v is not None]
+        if given:
+            raise SpecError(f"{', '.join(given)} only appl{'ies' if len(given) == 1 else 'y'} with --sprt")
+    elif games is not None:
+        raise SpecError("--games does not apply with --sprt: the test plays stages of --stage games until it "
+                        "decides or reaches --max-games")
+    alpha = 0.05 if alpha is None else alpha
+    beta = 0.05 if beta is None else beta
+    stage = 1000 if stage is None else stage
     sa, sb = _variant_specs(a, b, game, scenario, policy_a, policy_b, set_a, set_b, data_a, data_b, games, seed)
     if not 0.5 <= confidence < 1:
         raise SpecError(f"--confidence must be in [0.5, 1) (got {confidence})")
@@ -146,8 +168,6 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
             raise SpecError(f"--stage must be at least 1 (got {stage})")
         if max_games is not None and max_games < 1:
             raise SpecError(f"--max-games must be at least 1 (got {max_games})")
-    elif max_games is not None:
-        raise SpecError("--max-games only applies with --sprt")
     sa = dataclasses.replace(sa, crn=True, grid={}, name="variant-a")
     sb = dataclasses.replace(sb, crn=True, grid={}, name="variant-b")
     infos = []
@@ -162,6 +182,11 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
     if side is not None and side not in sides:
         raise SpecError(f"unknown side '{side}' (sides: {', '.join(sides)})")
     side = side or sides[0]
+    warnings = []
+    (ca0, ia), (cb0, ib) = infos
+    if (ca0.scenario, ca0.options, {k: v.to_json() for k, v in ca0.policies.items()}, sa.data) == \
+            (cb0.scenario, cb0.options, {k: v.to_json() for k, v in cb0.policies.items()}, sb.data):
+        warnings.append("variants A and B are identical (an A/A check): every game will agree")
     if a is None and b is None and not any((policy_a, policy_b, set_a, set_b, data_a, data_b)):
         raise SpecError("nothing tells variant A from B; give --set-a/--set-b, --policy-a/--policy-b, "
                         "--data-a/--data-b or two experiment files (an A/A check needs e.g. --set-a X=1 --set-b X=1)")
@@ -227,7 +252,7 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
     n = int(ca.size)
     summary = {
         "game": sa.game, "scenario": infos[0][0].scenario, "sides": sides, "side": side, "games": n,
-        "seed": sa.seed, "confidence": confidence,
+        "seed": sa.seed, "confidence": confidence, "warnings": warnings,
         "variants": {t: {"policies": policy_names(c.policies),
                          "knobs": {x: p.as_dict() for x, p in c.policies.items()}, "options": c.options, "data": s.data,
                          "sides": {x: rate(int((codes == i).sum()), n, confidence) for i, x in enumerate(sides)},

@@ -75,8 +75,9 @@ def sweep(
     """Play a sweep and write Parquet, then print the win-rate report.
 
     Exit status: 0 when every chunk was written; 1 when a chunk failed twice (each is reported on
-    stderr with its cell and game range; --resume plays them again); 2 on bad input; 130 when
-    interrupted.
+    stderr with its cell and game range; --resume plays them again); 2 on bad input; 3 when a
+    --precision target was not reached within --max-games in some cell (the manifest's
+    ``precision_reached`` gives each cell's half-width); 130 when interrupted.
     """
     from ..api import sweep as run
     from ..results import report as rep
@@ -106,6 +107,12 @@ def sweep(
         print(f"simlab: {len(res.failures)} chunk(s) failed twice; the rest is written in {res.path}; "
               "fix the cause and rerun with --resume to play them", file=sys.stderr)
         raise typer.Exit(1)
+    short = {c: r for c, r in man.get("precision_reached", {}).items() if not r["reached"]}
+    if short:
+        worst = max(r["half_width"] for r in short.values())
+        print(f"simlab: warning: {len(short)} cell(s) stopped at --max-games {man['max_games']:,} before the "
+              f"precision target {man['precision']} (widest half-width reached {worst:.4f})", file=sys.stderr)
+        raise typer.Exit(3)
 
 
 def _print_provisional(man: dict) -> None:
@@ -198,6 +205,8 @@ def tune(
     if bids and len(res["sides"]) == 2:
         from ..analysis import bid_table
         res["bids"] = {s: bid_table(res, s) for s in res["sides"]}
+    for w in res.get("warnings", []):
+        print(f"simlab: warning: {w}", file=sys.stderr)
     if json_:
         _print_json(res)
         return
@@ -235,9 +244,9 @@ def compare(
     seed: Annotated[int | None, typer.Option(help="master seed of both variants")] = None,
     side: Annotated[str | None, typer.Option(help="the side whose win rate is compared (default: the first)")] = None,
     sprt: Annotated[str | None, typer.Option(help="P0,P1: SPRT on P(side wins under B | the variants disagree)")] = None,
-    alpha: Annotated[float, typer.Option(help="SPRT: chance of accepting P1 when P0 holds")] = 0.05,
-    beta: Annotated[float, typer.Option(help="SPRT: chance of accepting P0 when P1 holds")] = 0.05,
-    stage: Annotated[int, typer.Option(help="SPRT: games per variant per stage")] = 1000,
+    alpha: Annotated[float | None, typer.Option(help="SPRT: chance of accepting P1 when P0 holds (default 0.05)")] = None,
+    beta: Annotated[float | None, typer.Option(help="SPRT: chance of accepting P0 when P1 holds (default 0.05)")] = None,
+    stage: Annotated[int | None, typer.Option(help="SPRT: games per variant per stage (default 1,000)")] = None,
     max_games: Annotated[int | None, typer.Option(help="SPRT: most games per variant (default 1,000,000)")] = None,
     workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
     out: Annotated[Path | None, typer.Option(help="output directory (default results/compare-<game>-<time>)")] = None,
@@ -262,6 +271,8 @@ def compare(
                   set_a=set_a or [], set_b=set_b or [], data_a=data_a, data_b=data_b, games=games, seed=seed,
                   side=side, sprt=sprt, alpha=alpha, beta=beta, stage=stage, max_games=max_games, out=out,
                   overwrite=overwrite, workers=workers, progress=progress, on_stage=stage_line)
+    for w in res.get("warnings", []):
+        print(f"simlab: warning: {w}", file=sys.stderr)
     if json_:
         _print_json(res)
         return
@@ -311,6 +322,8 @@ def meta(
         res = run(game, policies=policies or [], scenario=scenario, set_=set_ or [], data=data, games=games,
                   seed=seed, replicates=replicates, workers=workers, out=out, overwrite=overwrite,
                   progress=progress)
+    for w in res.get("warnings", []):
+        print(f"simlab: warning: {w}", file=sys.stderr)
     if json_:
         _print_json(res)
         return

@@ -142,6 +142,9 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
             finds a different spec, data pack or simlab version.
     """
     _refuse_in_a_starting_worker()
+    if resume and overwrite:
+        raise SpecError("--resume and --overwrite contradict each other: --resume continues the sweep in --out, "
+                        "--overwrite replaces it; give one")
     if backend is None and scheduler is None:
         backend, scheduler = current_backend()  # set by `with sweep_backend(...)` (tune, compare, meta)
     backend = check_backend(backend, scheduler, workers)
@@ -172,6 +175,9 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
                 raise SweepStateError(f"refusing to overwrite {store.display}: it is not a simlab sweep directory")
         else:
             raise SweepStateError(f"{store.display} already holds a sweep: pass --resume to continue it, --overwrite to replace it, or choose another --out")
+    if resume and old is None:
+        raise SweepStateError(f"{store.display} holds no sweep to resume"
+                              + (" (it does not exist)" if not store.exists() else f" (no {MANIFEST})"))
     chunk_size = spec.chunk_size
     if resume and old is not None:
         if chunk_size is not None and chunk_size != old.get("chunk_size"):
@@ -196,8 +202,11 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
             if mine[k] != theirs[k]:
                 what = {"fingerprint": "experiment spec", "data_hash": "data pack hash",
                         "scenario_hash": "scenario file content", "simlab_version": "simlab version"}[k]
+                detail = f"{theirs[k]} there, {mine[k]} now"
+                if k == "fingerprint":
+                    detail = _spec_differences(old.get("spec"), spec.to_dict()) or detail
                 raise SweepStateError(
-                    f"cannot resume {store.display}: its {what} differs ({theirs[k]} there, {mine[k]} now); use another --out")
+                    f"cannot resume {store.display}: its {what} differs ({detail}); use another --out")
 
     # play one game of each cell here first: an error that only a scenario together with its options
     # reveals (e.g. a points budget too small for a legal squadron) is bad input, reported before
@@ -298,11 +307,27 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
     manifest["games_written"] = plan.games_written()
     if failures:
         manifest["failed_chunks"] = failures
+    if spec.precision is not None:
+        manifest["precision_reached"] = plan.precision_reached()
     manifest["last_run"] = {"games_played": played, "seconds": round(seconds, 3), **ex.describe(),
                             "chunks_skipped": plan.skipped, "chunks_failed": len(failures),
                             "games_per_second": round(played / seconds, 1) if seconds > 0 else None}
     store.write_json(MANIFEST, manifest)
     return SweepResult(shown, manifest, played, seconds, interrupted, plan.skipped, failures)
+
+
+def _spec_differences(theirs, mine: dict) -> str:
+    """``"games: 500 there, 600 now; seed: 1 there, 2 now"`` for the spec fields that decide rows."""
+    if not isinstance(theirs, dict):
+        return ""
+    out = []
+    for k in sorted(set(theirs) | set(mine)):
+        if k in ("name", "description", "chunk_size"):
+            continue
+        a, b = theirs.get(k), mine.get(k)
+        if json.dumps(a, sort_keys=True, default=str) != json.dumps(b, sort_keys=True, default=str):
+            out.append(f"{k}: {json.dumps(a, default=str)} there, {json.dumps(b, default=str)} now")
+    return "; ".join(out)
 
 
 def _scenario_hash(scenarios: dict) -> str:
@@ -453,6 +478,7 @@ class _PrecisionPlan(_Plan):
         self.results: dict[int, dict[int, dict]] = {c.id: {} for c in cells}
         self.next_start = {c.id: 0 for c in cells}
         self.stop_at: dict[int, int | None] = {c.id: None for c in cells}
+        self.half_width: dict[int, float] = {}
         self.inflight = {c.id: 0 for c in cells}
         self.blocked: set[int] = set()
         self.skipped = 0
@@ -485,14 +511,18 @@ class _PrecisionPlan(_Plan):
             for s in self.sides:
                 wins[s] += r["wins"][s]
             start += r["games"]
-            if n >= self.min_games:
+            if n >= self.min_games or n >= self.max_games:
                 hw = max(float(wilson_half_width(wins[s], n)) for s in self.sides)
                 if hw <= self.h or n >= self.max_games:
                     self.stop_at[cid] = n
+                    self.half_width[cid] = hw
                     return
-            if n >= self.max_games:
-                self.stop_at[cid] = n
-                return
+
+    def precision_reached(self) -> dict[str, dict]:
+        """Per cell (keyed by its id as a string): games played, the widest Wilson half-width of the
+        side win rates reached, and whether it met the target (cells stopped by ``max_games`` did not)."""
+        return {str(cid): {"games": self.stop_at[cid], "half_width": round(hw, 6), "reached": hw <= self.h}
+                for cid, hw in sorted(self.half_width.items())}
 
     def _free(self, cid: int, start: int) -> int:
         """The first chunk start at or after ``start`` not yet played."""
@@ -675,7 +705,8 @@ class _Progress:
             from rich.table import Column
             console = Console(stderr=True)
             # games done, games/s, elapsed and ETA always fit: the label and the bar give way
-            fixed = 2 * len(f"{self.total:,}") + 46
+            # (no total under a precision target: the bar is indeterminate and shows games played)
+            fixed = 2 * len(f"{self.total or 0:,}") + 46
             room = max(console.width - fixed, 16)
             label_w = max(min(len(self.label), room - 6), 8)
             bar = max(min(40, room - label_w - 1), 5)
