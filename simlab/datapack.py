@@ -270,6 +270,9 @@ def _parse_rows(doc: dict, where: str, default_provenance: str | None) -> Rows:
                 if prov is None:
                     raise DataPackError(f"{where}: {table}.{key}.{fname} has no provenance")
                 kind = provenance_kind(prov)
+                if not isinstance(note, str):
+                    raise DataPackError(f"{where}: {table}.{key}.{fname}: its note must be a string "
+                                        f"(got {type(note).__name__} {note!r})")
                 if kind == "provisional" and not str(note).strip():
                     raise DataPackError(f"{where}: {table}.{key}.{fname} is provisional but has no note")
                 if kind == "user" and default_provenance is None:
@@ -288,7 +291,8 @@ def _validate(rows: Rows, schema: PackSchema, where: str, partial: bool = False)
             continue
         for key, fields in body.items():
             try:
-                ts.row.model_validate({f: v.value for f, v in fields.items()})
+                # strict: a TOML true is not the number 1, nor 3.0 an integer
+                ts.row.model_validate({f: v.value for f, v in fields.items()}, strict=True)
             except ValidationError as e:
                 err = e.errors()[0]
                 loc = ".".join(str(x) for x in err["loc"]) or "(row)"

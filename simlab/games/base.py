@@ -94,11 +94,12 @@ class Option:
         v = raw
         try:
             if self.kind is bool:
+                # strict and the same in TOML and on the command line: true/false only
                 if isinstance(raw, str):
-                    low = raw.strip().lower()
-                    if low not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                    low = raw.strip()
+                    if low not in ("true", "false"):
                         raise ValueError
-                    v = low in ("true", "1", "yes", "on")
+                    v = low == "true"
                 elif isinstance(raw, bool):
                     v = raw
                 else:
@@ -120,7 +121,8 @@ class Option:
                     raise ValueError
                 v = raw.strip()
         except (ValueError, TypeError):
-            raise SpecError(f"option {self.name}: {raw!r} is not a valid {self.kind.__name__}") from None
+            want = "bool (true or false)" if self.kind is bool else self.kind.__name__
+            raise SpecError(f"option {self.name}: {raw!r} is not a valid {want}") from None
         if self.choices is not None and v not in self.choices:
             raise SpecError(f"option {self.name}: {raw!r} is not one of {', '.join(map(str, self.choices))}")
         if self.min is not None and v < self.min:

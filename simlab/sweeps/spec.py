@@ -201,6 +201,9 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
     except ValidationError as e:
         raise SpecError(_one_line(e, p.name)) from None
     e = s.experiment
+    if e.scenario is not None and (e.scenario == [] or any(not x.strip() for x in
+                                                          (e.scenario if isinstance(e.scenario, list) else [e.scenario]))):
+        raise SpecError(f"{p.name}: experiment.scenario: an empty list or name (leave it out for the game's default)")
     scen = e.scenario if isinstance(e.scenario, list) else ([e.scenario] if e.scenario else [])
     scen = [_rel(x, p.parent) for x in scen]
     data = str(_resolve(e.data, p.parent)) if e.data else None
@@ -330,8 +333,10 @@ def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[s
         if any(x == "" for x in vals):
             raise SpecError(f"--grid {k}: empty value in {v!r}")
         g[k] = vals
+    if scenario is not None and any(not x.strip() for x in scenario.split(",")):
+        raise SpecError(f"--scenario {scenario!r}: an empty scenario name (leave --scenario out for the default)")
     scen = [x.strip() for x in scenario.split(",")] if scenario else []
-    check_name(name or game)
+    check_name(game if name is None else name)
     spec = SweepSpec(name=name or game, game=game, scenarios=scen, policies=pol, options=opts, grid=g,
                      games=int(games), seed=int(seed), chunk_size=chunk_size, crn=crn, data=data,
                      precision=precision, max_games=max_games)
