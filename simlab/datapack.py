@@ -22,7 +22,9 @@ A field's value is a TOML scalar or array; its provenance is one of ``rulebook:<
 game's without saying so.
 
 An *override pack* is a TOML file with ``[pack] game = ...`` and any subset of rows and fields;
-its plain values take the provenance ``user:<file name>``. :func:`apply_override` checks it
+every value in it takes the provenance ``user:<file name>``, whatever the file claims (a
+``provenance`` other than that tag is refused); ``source = "3.21"`` records the printed section a
+user's value comes from, shown as ``user:<file name> (3.21)`` and still counted as a user value. :func:`apply_override` checks it
 against the game's schema and lists what it changes.
 
 Values are read through a :class:`PackView`, which records every ``(table, key, field)`` it hands
@@ -241,6 +243,16 @@ def _read_toml(path: Path) -> dict:
 
 
 def _parse_rows(doc: dict, where: str, default_provenance: str | None) -> Rows:
+    """Rows of one TOML document.
+
+    ``default_provenance`` is None for a base pack. For an override pack it is ``user:<file>``, and
+    every value is tagged with it: a ``provenance`` there is refused unless it is that very tag, and
+    ``source = "<section>"`` (or ``_source`` for a row) says which printed section a user's value
+    comes from, shown as ``user:<file> (<section>)``, still counted as a user value.
+    """
+    override = default_provenance is not None
+    allowed = {"value", "note"} | ({"source", "provenance"} if override else {"provenance"})
+    meta = ("_provenance", "_note", "_source") if override else ("_provenance", "_note")
     rows: Rows = {}
     for table, body in doc.items():
         if table == "pack":
@@ -253,20 +265,22 @@ def _parse_rows(doc: dict, where: str, default_provenance: str | None) -> Rows:
                 raise DataPackError(f"{where}: row {table}.{key} must be a table of fields")
             row_prov = fields.get("_provenance", default_provenance)
             row_note = fields.get("_note", "")
+            row_source = fields.get("_source")
             out: dict[str, Value] = {}
             for fname, raw in fields.items():
-                if fname in ("_provenance", "_note"):
+                if fname in meta:
                     continue
                 if isinstance(raw, dict):
-                    extra = set(raw) - {"value", "provenance", "note"}
+                    extra = set(raw) - allowed
                     if "value" not in raw or extra:
                         raise DataPackError(
                             f"{where}: {table}.{key}.{fname} must be a value or "
-                            "{{ value = ..., provenance = ..., note = ... }}"
+                            f"{{ {', '.join(f'{k} = ...' for k in sorted(allowed))} }}"
                         )
                     prov, note, val = raw.get("provenance", row_prov), raw.get("note", row_note), raw["value"]
+                    source = raw.get("source", row_source)
                 else:
-                    prov, note, val = row_prov, row_note, raw
+                    prov, note, val, source = row_prov, row_note, raw, row_source
                 if prov is None:
                     raise DataPackError(f"{where}: {table}.{key}.{fname} has no provenance")
                 kind = provenance_kind(prov)
@@ -275,8 +289,18 @@ def _parse_rows(doc: dict, where: str, default_provenance: str | None) -> Rows:
                                         f"(got {type(note).__name__} {note!r})")
                 if kind == "provisional" and not str(note).strip():
                     raise DataPackError(f"{where}: {table}.{key}.{fname} is provisional but has no note")
-                if kind == "user" and default_provenance is None:
+                if kind == "user" and not override:
                     raise DataPackError(f"{where}: {table}.{key}.{fname}: 'user:' provenance is for override packs")
+                if override:
+                    if prov != default_provenance:
+                        raise DataPackError(
+                            f"{where}: {table}.{key}.{fname}: an override pack's values are {default_provenance} "
+                            f"(not {prov!r}); say which printed section a value comes from with source = \"<section>\"")
+                    if source is not None:
+                        if not isinstance(source, str) or not re.fullmatch(_SECTION, source.strip()):
+                            raise DataPackError(f"{where}: {table}.{key}.{fname}: source {source!r} is not a rule "
+                                                "section (e.g. \"3.21\" or \"18.1.6 A\")")
+                        prov = f"{default_provenance} ({source.strip()})"
                 out[fname] = Value(val, prov, str(note))
             rows[table][str(key)] = out
     return rows

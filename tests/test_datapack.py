@@ -93,6 +93,31 @@ def test_override_changes_hash_and_is_listed(tmp_path):
     assert base.tables["units"]["A"]["attack"].value == 3  # base untouched
 
 
+def test_an_override_cannot_claim_the_rulebook_and_may_name_its_section(tmp_path):
+    base = load_pack(_pack(tmp_path, '[units.A]\nattack = { value = 3, provenance = "rulebook:3.4" }\n'), SCHEMA)
+    o = tmp_path / "mine.toml"
+    for claim in ('"rulebook:99.99 Z"', '"example:3.4"', '"provisional"', '"user:someone-else.toml"'):
+        o.write_text(f'[pack]\ngame = "toy"\n[units.A]\nattack = {{ value = 4, provenance = {claim}, note = "x" }}\n')
+        with pytest.raises(DataPackError, match="an override pack's values are user:mine.toml"):
+            apply_override(base, o, SCHEMA)
+        o.write_text(f'[pack]\ngame = "toy"\n[units.A]\n_provenance = {claim}\n_note = "x"\nattack = 4\n')
+        with pytest.raises(DataPackError, match="an override pack's values are user:mine.toml"):
+            apply_override(base, o, SCHEMA)
+    o.write_text('[pack]\ngame = "toy"\n[units.A]\nattack = { value = 4, source = "3.4" }\n')
+    p, _ = apply_override(base, o, SCHEMA)
+    v = p.tables["units"]["A"]["attack"]
+    assert v.provenance == "user:mine.toml (3.4)" and v.kind == "user"
+    assert p.counts() == {"rulebook": 0, "example": 0, "provisional": 0, "user": 1}
+    o.write_text('[pack]\ngame = "toy"\n[units.A]\n_source = "18.1.6 A"\nattack = 4\n')
+    assert apply_override(base, o, SCHEMA)[0].tables["units"]["A"]["attack"].provenance == "user:mine.toml (18.1.6 A)"
+    o.write_text('[pack]\ngame = "toy"\n[units.A]\nattack = { value = 4, source = "the box" }\n')
+    with pytest.raises(DataPackError, match="source 'the box' is not a rule section"):
+        apply_override(base, o, SCHEMA)
+    # the tag it would get anyway is accepted
+    o.write_text('[pack]\ngame = "toy"\n[units.A]\nattack = { value = 4, provenance = "user:mine.toml" }\n')
+    assert apply_override(base, o, SCHEMA)[0].tables["units"]["A"]["attack"].provenance == "user:mine.toml"
+
+
 @pytest.mark.parametrize("body,msg", [
     ('[pack]\ngame = "other"\n', "needs \\[pack\\] game"),
     ('[pack]\ngame = "toy"\n[units.Z]\nattack = 1\n', "unknown row units.Z"),
