@@ -17,19 +17,29 @@ import pyarrow.dataset as ds
 
 from .errors import SweepStateError
 from .stats.intervals import wilson_interval
-from .sweeps.manifest import load_manifest
+from .sweeps.manifest import load_manifest, sweep_status
 from .sweeps.store import Store
+from .sweeps.verify import check_parts
 
 __all__ = ["end_reason_rates", "length_distribution", "load", "load_table", "report", "side_advantage"]
 
 
-def _dataset(store: Store, table: str) -> ds.Dataset:
+def _dataset(store: Store, table: str, man: dict | None = None) -> ds.Dataset:
     try:
         files = store.find("games" if table == "games" else f"events/{table}")
     except ValueError:  # not a plain table name
         files = []
     if not files:
         raise SweepStateError(f"{store.display}: no '{table}' rows written yet")
+    if man is not None:
+        files, problems = check_parts(store, man, table)
+        if problems:
+            raise SweepStateError(
+                f"{store.display}: {len(problems)} part(s) do not belong to this sweep, first "
+                f"{problems[0].line()}; `simlab verify {store.display}` lists them and `simlab sweep ... --resume` "
+                "quarantines and replays them")
+        if not files:
+            raise SweepStateError(f"{store.display}: no '{table}' rows written yet")
     try:
         return store.dataset(files)
     except (pa.ArrowInvalid, OSError) as e:
@@ -50,12 +60,13 @@ def load_table(path: str | Path, table: str = "games", columns: list[str] | None
         columns: columns to read (default: all).
 
     Raises:
-        SweepStateError: if ``path`` is not a sweep directory or holds no such rows.
+        SweepStateError: if ``path`` is not a sweep directory, holds no such rows, or holds a part
+            that does not belong to it (see :func:`simlab.sweeps.verify.check_parts`).
         KeyError: if a requested column does not exist.
     """
     store = Store(path)
-    load_manifest(store)
-    dset = _dataset(store, table)
+    man = load_manifest(store)
+    dset = _dataset(store, table, man)
     cols = None if columns is None else list(dict.fromkeys(list(columns)))
     missing = [c for c in (cols or []) if c not in dset.schema.names]
     if missing:
@@ -89,7 +100,7 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
     Returns:
         One dict per cell (in cell order)::
 
-            {cell, params, games, draws, draw_rate, draw_ci, mean_turns,
+            {cell, params, status, games, draws, draw_rate, draw_ci, mean_turns,
              sides: {side: {wins, win_rate, ci: [low, high], mean_score, score_se}},
              side_advantage: {sides: [a, b], favoured, difference, ci: [low, high]} | None,
              turns: {mean, sd, min, p10, p25, median, p75, p90, max, edges, counts},
@@ -101,15 +112,18 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
         distribution in turns (battle rounds for a battle): quantiles, and a histogram
         (``counts[i]`` games with ``edges[i] <= turns < edges[i + 1]``; one bin per value when
         at most 40 values occur). ``end_reasons`` counts the ``end_reason`` column (empty when
-        the game writes none). Cells with no games written yet are left out.
+        the game writes none). ``status`` is the sweep's (see
+        :func:`simlab.sweeps.manifest.sweep_status`: a killed sweep is ``interrupted``, not
+        ``running``), the same in every row. Cells with no games written yet are left out.
 
     Raises:
         SweepStateError: if ``path`` is not a sweep directory or holds no games.
     """
     man = load_manifest(path)
+    status = sweep_status(path, man)
     sides = man["sides"]
     cols = ["cell", "winner", "turns"] + [f"score_{s}" for s in sides]
-    has_reason = "end_reason" in _dataset(Store(path), "games").schema.names
+    has_reason = "end_reason" in _dataset(Store(path), "games", man).schema.names
     if has_reason:
         cols.append("end_reason")
     t = load_table(path, "games", cols)
@@ -130,7 +144,7 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
         w = winner[idx]
         draws = int((w == "draw").sum())
         dlo, dhi = wilson_interval(draws, n, confidence)
-        rec = {"cell": int(c), "params": params.get(int(c), {}), "games": n, "draws": draws,
+        rec = {"cell": int(c), "params": params.get(int(c), {}), "status": status, "games": n, "draws": draws,
                "draw_rate": draws / n, "draw_ci": [float(dlo), float(dhi)],
                "mean_turns": float(turns[idx].mean()), "sides": {}}
         for s in sides:
@@ -207,7 +221,7 @@ def report_frame(rows: list[dict]) -> pd.DataFrame:
         d = {"cell": r["cell"]}
         for k, v in r["params"].items():
             d[k] = v
-        d.update({"games": r["games"], "draws": r["draws"], "draw_rate": r["draw_rate"]})
+        d.update({"status": r.get("status"), "games": r["games"], "draws": r["draws"], "draw_rate": r["draw_rate"]})
         if "draw_ci" in r:
             d["draw_ci_low"], d["draw_ci_high"] = r["draw_ci"]
         for s, v in r["sides"].items():

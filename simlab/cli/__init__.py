@@ -86,6 +86,9 @@ def sweep(
               games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
               overwrite=overwrite, data=data, crn=crn, name=name, progress=progress, precision=precision,
               max_games=max_games, backend=backend, scheduler=scheduler)
+    for q in res.quarantined:
+        print(f"simlab: quarantined {q['part']} ({q['reason']}) -> {q['moved_to']}; its chunk was played again",
+              file=sys.stderr)
     if res.interrupted:
         err_console.print(f"interrupted: complete chunks are kept in {res.path}; rerun with --resume to finish")
         raise typer.Exit(130)
@@ -145,9 +148,11 @@ def report(
         sys.stdout.write(report_frame(rows).to_csv(index=False))
     else:
         man = load_manifest(directory)
-        _print_report(rows, man)
-        if man.get("status") != "complete":
-            err_console.print(f"note: this sweep is {man.get('status')}; the table covers the games written so far")
+        status = rows[0]["status"] if rows else man.get("status")
+        _print_report(rows, dict(man, status=status))
+        if status != "complete":
+            hint = "; `simlab sweep ... --resume` finishes it" if status == "interrupted" else ""
+            err_console.print(f"note: this sweep is {status}; the table covers the games written so far{hint}")
         written = man.get("games_written")
         if isinstance(written, dict):
             expected = sum(int(v) for v in written.values() if isinstance(v, int))
@@ -155,6 +160,35 @@ def report(
             if found != expected:
                 err_console.print(f"warning: the manifest records {expected:,} games written but {found:,} are there "
                                   "(Parquet parts missing or added by hand); `simlab sweep ... --resume` replays missing chunks")
+
+
+@app.command()
+def verify(
+    directory: Annotated[Path, typer.Argument(help="a sweep's output directory")],
+    json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Check that every Parquet part of a sweep belongs to it (fingerprint, cell, game range, seeds,
+    row count, chunking); name each one that does not.
+
+    Exit status: 0 when every part passes; 1 when any does not (`simlab sweep ... --resume` moves
+    those into DIR/quarantine/ and plays their chunks again); 2 when DIR is not a sweep.
+    """
+    from ..sweeps.manifest import load_manifest, sweep_status
+    from ..sweeps.store import Store
+    from ..sweeps.verify import check_parts
+    store = Store(directory)
+    man = load_manifest(store)
+    good, problems = check_parts(store, man)
+    status = sweep_status(store, man)
+    if json_:
+        _print_json({"directory": str(directory), "status": status, "parts_ok": len(good),
+                     "problems": [{"part": p.rel, "reason": p.reason} for p in problems]})
+    else:
+        for p in problems:
+            print(f"simlab: {p.line()}", file=sys.stderr)
+        out_console.print(f"{directory}: {len(good):,} part(s) ok, {len(problems):,} problem(s); sweep {status}")
+    if problems:
+        raise typer.Exit(1)
 
 
 # --------------------------------------------------------------------------- tune

@@ -91,6 +91,8 @@ def _print_report(rows: list[dict], man: dict) -> None:
     """The win-rate and balance tables of a sweep. On a terminal too narrow for one wide table
     (under 180 columns), the parameters, the rates and the scores come as three tables."""
     title = man["experiment"] if man["experiment"] == man["game"] else f"{man['experiment']} — {man['game']}"
+    if man.get("status") not in (None, "complete"):
+        title += f" (sweep {man['status']})"
     if out_console.is_terminal and out_console.width < 180:
         if any(r["params"] for r in rows):
             _print_table(render_report(rows, man["sides"], title=f"{title}: cells", parts="params"))

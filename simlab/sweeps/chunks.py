@@ -196,7 +196,9 @@ def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: 
         for knob, value in task.policies[side].knobs:
             cols[f"knob_{side}_{knob}"] = _const(value, n, pa.int64() if isinstance(value, int) else pa.float64())
     table = pa.table(cols)
-    return table.replace_schema_metadata({"simlab": json.dumps(_file_meta(task, scenario), default=str)})
+    meta = _file_meta(task, scenario)
+    meta["seeds"] = [int(seeds[0]), int(seeds[-1])] if n else []  # first and last per-game seeds
+    return table.replace_schema_metadata({"simlab": json.dumps(meta, default=str)})
 
 
 def _file_meta(task: ChunkTask, scenario: Scenario) -> dict:

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..errors import SweepStateError
 from .store import Store
 
-__all__ = ["MANIFEST", "load_manifest"]
+__all__ = ["MANIFEST", "load_manifest", "sweep_status"]
 
 #: the manifest's file name inside a sweep directory
 MANIFEST = "manifest.json"
@@ -53,3 +53,24 @@ def load_manifest(path: str | Path) -> dict:
     if not ok:
         raise SweepStateError(f"{store.display}/{MANIFEST} is damaged (sides, cells or grid options malformed)")
     return man
+
+
+def sweep_status(path: str | Path | Store, man: dict | None = None) -> str:
+    """The sweep's status: ``complete``, ``failed``, ``interrupted`` or ``running``.
+
+    A manifest that still says ``running`` while no process holds the directory's lock belongs to a
+    sweep that was killed (SIGKILL, a power cut): it is ``interrupted``, and ``--resume`` finishes it.
+
+    Raises:
+        SweepStateError: if ``path`` holds no readable manifest (when ``man`` is not given).
+    """
+    store = path if isinstance(path, Store) else Store(path)
+    man = load_manifest(store) if man is None else man
+    status = man.get("status")
+    if status == "running":
+        try:
+            store.check_free()
+        except SweepStateError:
+            return "running"
+        return "interrupted"
+    return status if status in ("complete", "failed", "interrupted") else "interrupted"

@@ -44,6 +44,7 @@ from .chunks import ChunkTask, games_part_rel, part_name
 from .manifest import MANIFEST, load_manifest
 from .spec import Cell, SweepSpec, check_name, expand
 from .store import Store
+from .verify import check_parts, quarantine
 
 __all__ = ["PREFLIGHT_CELLS", "SweepResult", "default_workers", "load_manifest", "preflight", "run_sweep"]
 
@@ -65,6 +66,8 @@ class SweepResult:
         chunks_skipped: chunks already written (``resume``).
         failures: chunks that failed twice: ``{cell, params, start, stop, seeds, error}`` each
             (``start``/``stop`` are game indices, ``seeds`` the first and last per-game seeds).
+        quarantined: parts ``resume`` found not to belong to the sweep and moved into
+            ``quarantine/`` (their chunks were played again): ``{part, reason, moved_to}`` each.
     """
 
     path: Path | str
@@ -74,6 +77,7 @@ class SweepResult:
     interrupted: bool = False
     chunks_skipped: int = 0
     failures: list[dict] = field(default_factory=list)
+    quarantined: list[dict] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
 
     @property
@@ -281,6 +285,13 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
     def make(c: Cell, start: int, stop: int) -> ChunkTask:
         return _task(spec, c, store.url, start, stop, grid_options, meta, plugin)
 
+    quarantined: list[dict] = []
+    if resume:
+        # a part that does not belong (another sweep's, a copy, truncated...) is moved aside and its
+        # chunk played again, so the resumed sweep ends with exactly an uninterrupted one's rows
+        _, problems = check_parts(store, old)
+        for prob, dest in zip(problems, quarantine(store, problems), strict=True):
+            quarantined.append({"part": prob.rel, "reason": prob.reason, "moved_to": dest})
     written = _written_parts(store) if resume else set()
     if spec.precision is None:
         plan: _Plan = _FixedPlan(cells, spec.games, chunk_size, make, written)
@@ -309,11 +320,14 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         manifest["failed_chunks"] = failures
     if spec.precision is not None:
         manifest["precision_reached"] = plan.precision_reached()
+    if quarantined:
+        manifest.setdefault("quarantined", []).extend(quarantined)
     manifest["last_run"] = {"games_played": played, "seconds": round(seconds, 3), **ex.describe(),
+                            "quarantined": len(quarantined),
                             "chunks_skipped": plan.skipped, "chunks_failed": len(failures),
                             "games_per_second": round(played / seconds, 1) if seconds > 0 else None}
     store.write_json(MANIFEST, manifest)
-    return SweepResult(shown, manifest, played, seconds, interrupted, plan.skipped, failures)
+    return SweepResult(shown, manifest, played, seconds, interrupted, plan.skipped, failures, quarantined)
 
 
 def _spec_differences(theirs, mine: dict) -> str:

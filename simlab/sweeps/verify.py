@@ -1,0 +1,211 @@
+"""Checking that every Parquet part of a sweep belongs to it (``simlab verify``, ``report``, ``load``, ``--resume``).
+
+A sweep's rows must prove where they came from. Each part a chunk writes carries, in its Parquet
+file metadata (key ``simlab``), the sweep's fingerprint, its cell and game-index range, the master
+seed, the first and last per-game seeds and the cell's parameters (see
+:func:`simlab.sweeps.chunks.build_games_table`). :func:`check_parts` reads only those footers, never
+the rows, and names every part that does not fit the manifest:
+
+- a file whose name is not ``cell=N/part-A-B.parquet`` (a file manager's ``part-… copy.parquet``);
+- a part that cannot be read as Parquet (truncated, empty, garbage) or has no simlab metadata;
+- a part of another sweep (its fingerprint or master seed differs), or one moved or renamed (its
+  metadata names another cell or range, or its row count differs from its range);
+- a part off the sweep's chunking (a range no chunk of this sweep has), or of a cell the manifest
+  does not list;
+- a cell whose parameters in the manifest differ from those its rows were played with (a hand-edited
+  manifest);
+- events of a chunk whose games part is missing (a chunk that did not finish).
+
+``--resume`` moves such parts into ``DIR/quarantine/`` and plays their chunks again, so a resumed
+sweep always ends with exactly the rows of an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from ..rng import game_seeds
+from .chunks import part_name
+from .store import Store
+
+__all__ = ["QUARANTINE", "PartProblem", "check_parts", "part_range", "quarantine"]
+
+#: folder, inside a sweep directory, that ``--resume`` moves rejected parts into
+QUARANTINE = "quarantine"
+
+
+@dataclass(frozen=True)
+class PartProblem:
+    """One part that does not belong to the sweep as its manifest describes it.
+
+    Attributes:
+        rel: the part's path relative to the sweep directory.
+        reason: why, in a few words (no newline).
+    """
+
+    rel: str
+    reason: str
+
+    def line(self) -> str:
+        """``games/cell=0/part-0-100.parquet: from another sweep (...)``."""
+        return f"{self.rel}: {self.reason}"
+
+
+def part_range(rel: str) -> tuple[str, int, int, int] | None:
+    """``(table, cell, start, stop)`` of a part's relative path, or None when the name is not a part's.
+
+    ``games/cell=3/part-000000000000-000000000500.parquet`` gives ``("games", 3, 0, 500)``, and the
+    same name under ``events/battles/`` gives ``("battles", 3, 0, 500)``; any other spelling of the
+    range (``part-0-500.parquet``) is not a part's name.
+    """
+    parts = rel.split("/")
+    if parts[0] == "games" and len(parts) == 3:
+        table, cell_dir, name = "games", parts[1], parts[2]
+    elif parts[0] == "events" and len(parts) == 4:
+        table, cell_dir, name = parts[1], parts[2], parts[3]
+    else:
+        return None
+    if not cell_dir.startswith("cell=") or not name.startswith("part-") or not name.endswith(".parquet"):
+        return None
+    try:
+        cell = int(cell_dir[5:])
+        a, b = name[5:-8].split("-")
+        start, stop = int(a), int(b)
+    except ValueError:
+        return None
+    if f"cell={cell}" != cell_dir or name != part_name(start, stop) or not 0 <= start < stop:
+        return None
+    return table, cell, start, stop
+
+
+def _footer(store: Store, rel: str):
+    import pyarrow.parquet as pq
+    with store.fs.open(store.path(rel), "rb") as fh:
+        return pq.read_metadata(fh)
+
+
+def _expected_stops(man: dict) -> tuple[int | None, int | None]:
+    """``(chunk_size, games per cell or ceiling)`` of the manifest (None where it does not say)."""
+    chunk = man.get("chunk_size")
+    per_cell = man.get("games_per_cell") or man.get("max_games")
+    return (chunk if isinstance(chunk, int) and chunk > 0 else None,
+            per_cell if isinstance(per_cell, int) and per_cell > 0 else None)
+
+
+def check_parts(store: Store, man: dict, tables: str | None = None) -> tuple[list[str], list[PartProblem]]:
+    """Check every Parquet part of a sweep against its manifest (footers only; rows are not read).
+
+    Args:
+        store: the sweep directory.
+        man: its manifest (as :func:`simlab.sweeps.manifest.load_manifest` returns it).
+        tables: ``"games"`` or an events table name to check only that table; None checks all.
+
+    Returns:
+        ``(good, problems)``: the relative paths of the parts that pass, and one
+        :class:`PartProblem` per part that does not (sorted by path). Parts in ``quarantine/`` are
+        not looked at.
+    """
+    cells = {c["cell"]: c for c in man.get("cells", []) if isinstance(c, dict)}
+    chunk, per_cell = _expected_stops(man)
+    fingerprint, master = man.get("fingerprint"), man.get("master_seed")
+    files = []
+    if tables in (None, "games"):
+        files += store.find("games")
+    if tables != "games":
+        files += store.find("events" if tables is None else f"events/{tables}")
+    good: list[str] = []
+    problems: list[PartProblem] = []
+    games_ranges: set[tuple[int, int, int]] = set()
+    events: list[tuple[str, tuple[int, int, int]]] = []
+    seed_cache: dict[tuple[int, int], int] = {}
+
+    def seed_of(key: int, index: int) -> int:
+        if (key, index) not in seed_cache:
+            seed_cache[(key, index)] = int(game_seeds(master, key, index, index + 1)[0])
+        return seed_cache[(key, index)]
+
+    for rel in files:
+        where = part_range(rel)
+        if where is None:
+            problems.append(PartProblem(rel, "not a part name of this layout (a copy or a renamed file?)"))
+            continue
+        table, cell, a, b = where
+        if cell not in cells:
+            problems.append(PartProblem(rel, f"cell {cell} is not in the manifest"))
+            continue
+        if chunk is not None and per_cell is not None and (a % chunk or b != min(a + chunk, per_cell)):
+            problems.append(PartProblem(rel, f"games {a}-{b} are not a chunk of this sweep "
+                                             f"(chunks of {chunk:,} up to {per_cell:,})"))
+            continue
+        try:
+            md = _footer(store, rel)
+        except Exception as e:  # noqa: BLE001 - any reader error means the same: not a readable part
+            kind = "empty file" if "size is 0" in str(e) or "zero" in str(e).lower() else "unreadable Parquet"
+            problems.append(PartProblem(rel, f"{kind} (truncated or not Parquet)"))
+            continue
+        raw = (md.metadata or {}).get(b"simlab")
+        try:
+            meta = json.loads(raw) if raw is not None else None
+        except ValueError:
+            meta = None
+        if not isinstance(meta, dict):
+            problems.append(PartProblem(rel, "no simlab metadata (not written by a simlab sweep)"))
+            continue
+        if meta.get("fingerprint") != fingerprint or meta.get("master_seed") != master:
+            problems.append(PartProblem(rel, f"from another sweep (fingerprint {meta.get('fingerprint')}, "
+                                             f"master seed {meta.get('master_seed')}; this sweep's are "
+                                             f"{fingerprint}, {master})"))
+            continue
+        if meta.get("cell") != cell or meta.get("game_index_range") != [a, b]:
+            problems.append(PartProblem(rel, f"moved or renamed: it holds cell {meta.get('cell')} games "
+                                             f"{'-'.join(map(str, meta.get('game_index_range') or []))}"))
+            continue
+        if table == "games" and md.num_rows != b - a:
+            problems.append(PartProblem(rel, f"holds {md.num_rows:,} rows where games {a}-{b} need {b - a:,}"))
+            continue
+        c = cells[cell]
+        if "params" in meta and json.dumps(meta["params"], sort_keys=True, default=str) != \
+                json.dumps(c.get("params"), sort_keys=True, default=str):
+            problems.append(PartProblem(rel, f"the manifest labels cell {cell} {c.get('params')} but its rows "
+                                             f"were played as {meta['params']}"))
+            continue
+        seeds = meta.get("seeds")
+        key = c.get("seed_key")
+        if (seeds is not None and isinstance(key, int) and isinstance(master, int)
+                and list(seeds) != [seed_of(key, a), seed_of(key, b - 1)]):
+            problems.append(PartProblem(rel, "its games' seeds are not this cell's streams"))
+            continue
+        good.append(rel)
+        if table == "games":
+            games_ranges.add((cell, a, b))
+        else:
+            events.append((rel, (cell, a, b)))
+    for rel, rng in events:
+        if rng not in games_ranges:
+            good.remove(rel)
+            problems.append(PartProblem(rel, "events of a chunk whose games part is missing (it did not finish)"))
+    problems.sort(key=lambda p: p.rel)
+    return good, problems
+
+
+def quarantine(store: Store, problems: list[PartProblem]) -> list[str]:
+    """Move the parts named in ``problems`` into ``DIR/quarantine/`` (same relative path; a name
+    already there gets ``.1``, ``.2``... appended).
+
+    Returns:
+        The quarantined relative paths (inside ``quarantine/``).
+    """
+    moved = []
+    for p in problems:
+        # raw paths: a rejected file's name need not be one simlab would write ("part-0-10 copy.parquet")
+        dest = f"{QUARANTINE}/{p.rel}"
+        k = 0
+        while store.fs.exists(f"{store.root}/{dest}"):
+            k += 1
+            dest = f"{QUARANTINE}/{p.rel}.{k}"
+        dest_path = f"{store.root}/{dest}"
+        store.fs.makedirs(dest_path.rsplit("/", 1)[0], exist_ok=True)
+        store.fs.mv(f"{store.root}/{p.rel}", dest_path)
+        moved.append(dest)
+    return moved

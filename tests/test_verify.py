@@ -1,0 +1,121 @@
+"""A sweep's rows prove where they came from: `simlab verify`, `report`/`load` refusing foreign parts,
+and `--resume` quarantining them and ending with exactly the rows of an uninterrupted sweep."""
+
+import json
+import shutil
+
+import pandas as pd
+import pytest
+
+import simlab
+from simlab.cli import main
+from simlab.errors import SweepStateError
+from simlab.sweeps.chunks import games_part_rel
+from simlab.sweeps.manifest import sweep_status
+
+ARGS = ["sweep", "--game", "doe-battle", "--games", "300", "--chunk-size", "100", "--seed", "5",
+        "--grid", "max_rounds=5,6", "--no-progress", "--json"]
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    base = tmp_path_factory.mktemp("verify")
+    out = base / "clean"
+    assert main(ARGS + ["--out", str(out)]) == 0
+    other = base / "campaign"
+    assert main(["sweep", "--game", "dawn-of-empire", "--games", "100", "--chunk-size", "100", "--seed", "5",
+                 "--no-progress", "--json", "--out", str(other)]) == 0
+    return out, other
+
+
+def _copy(clean, tmp_path):
+    out = tmp_path / "s"
+    shutil.copytree(clean[0], out)
+    return out
+
+
+def _verify(out, capsys):
+    capsys.readouterr()
+    rc = main(["verify", str(out), "--json"])
+    return rc, json.loads(capsys.readouterr().out)
+
+
+def test_a_clean_sweep_verifies(clean, capsys):
+    rc, res = _verify(clean[0], capsys)
+    assert rc == 0 and res["problems"] == [] and res["status"] == "complete"
+    games_parts = 2 * 3
+    assert res["parts_ok"] >= games_parts
+
+
+def test_each_foreign_part_is_named_and_resume_restores_the_exact_rows(clean, tmp_path, capsys):
+    out = _copy(clean, tmp_path)
+    g = lambda c, a, b: out / games_part_rel(c, a, b)  # noqa: E731
+    # a file manager's copy, another sweep's part, a truncated, an empty and a garbage part, and a
+    # part moved into another cell's folder
+    shutil.copy(g(0, 0, 100), str(g(0, 0, 100)).replace(".parquet", " copy.parquet"))
+    shutil.copy(clean[1] / games_part_rel(0, 0, 100), g(0, 100, 200))
+    g(0, 200, 300).write_bytes(g(0, 200, 300).read_bytes()[:300])
+    g(1, 0, 100).write_bytes(b"")
+    g(1, 100, 200).write_bytes(b"not parquet at all" * 20)
+    g(1, 200, 300).unlink()
+    shutil.copy(g(0, 0, 100), g(1, 200, 300))
+    rc, res = _verify(out, capsys)
+    reasons = {p["part"].split("/", 1)[1]: p["reason"] for p in res["problems"]}
+    assert rc == 1 and len(reasons) == 6, reasons
+    assert "a copy or a renamed file" in reasons["cell=0/part-000000000000-000000000100 copy.parquet"]
+    assert reasons["cell=0/part-000000000100-000000000200.parquet"].startswith("from another sweep")
+    assert reasons["cell=0/part-000000000200-000000000300.parquet"].startswith("unreadable Parquet")
+    assert reasons["cell=1/part-000000000000-000000000100.parquet"].startswith("empty file")
+    assert reasons["cell=1/part-000000000100-000000000200.parquet"].startswith("unreadable Parquet")
+    assert reasons["cell=1/part-000000000200-000000000300.parquet"].startswith("moved or renamed: it holds cell 0")
+    # report and load refuse in one line rather than merge them
+    rc = main(["report", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "6 part(s) do not belong to this sweep" in err
+    with pytest.raises(SweepStateError, match="do not belong to this sweep"):
+        simlab.load(out)
+    # --resume moves them aside, replays their chunks and ends with the uninterrupted rows
+    assert main(ARGS + ["--out", str(out), "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("simlab: quarantined ") == 6
+    assert len(list((out / "quarantine").rglob("*.parquet"))) == 6
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["last_run"]["games_played"] == 500 and len(man["quarantined"]) == 6
+    pd.testing.assert_frame_equal(simlab.load(out), simlab.load(clean[0]))
+    assert _verify(out, capsys)[0] == 0
+
+
+def test_a_hand_edited_manifest_that_swaps_two_cells_labels_is_caught(clean, tmp_path, capsys):
+    out = _copy(clean, tmp_path)
+    man = json.loads((out / "manifest.json").read_text())
+    a, b = man["cells"][0]["params"], man["cells"][1]["params"]
+    assert a != b
+    man["cells"][0]["params"], man["cells"][1]["params"] = b, a
+    (out / "manifest.json").write_text(json.dumps(man))
+    rc, res = _verify(out, capsys)
+    assert rc == 1 and all("the manifest labels cell" in p["reason"] for p in res["problems"])
+    with pytest.raises(SweepStateError, match="the manifest labels cell 0"):
+        simlab.report(out)
+
+
+def test_a_killed_sweep_is_interrupted_not_running(clean, tmp_path, capsys):
+    out = _copy(clean, tmp_path)
+    man = json.loads((out / "manifest.json").read_text())
+    man["status"] = "running"  # what a SIGKILL leaves: nobody holds the lock
+    (out / "manifest.json").write_text(json.dumps(man))
+    assert sweep_status(out) == "interrupted"
+    assert {r["status"] for r in simlab.report(out)} == {"interrupted"}
+    capsys.readouterr()
+    assert main(["report", str(out), "--csv"]) == 0
+    csv = capsys.readouterr().out.splitlines()
+    status_col = csv[0].split(",").index("status")
+    assert {line.split(",")[status_col] for line in csv[1:]} == {"interrupted"}
+    from simlab.sweeps.store import Store
+    with Store(out).lock():  # a live sweep holds the lock
+        assert sweep_status(out) == "running"
+
+
+def test_verify_of_a_directory_that_is_no_sweep_is_bad_input(tmp_path, capsys):
+    rc = main(["verify", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "is not a sweep directory" in err
