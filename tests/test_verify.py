@@ -119,3 +119,34 @@ def test_verify_of_a_directory_that_is_no_sweep_is_bad_input(tmp_path, capsys):
     rc = main(["verify", str(tmp_path)])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and "is not a sweep directory" in err
+
+
+def test_a_full_disk_stops_the_sweep_in_one_line_and_resume_finishes_it(tmp_path, monkeypatch, capsys):
+    from simlab.sweeps.store import Store
+    real = Store.write_parquet
+    calls = {"n": 0}
+
+    def filling(self, rel, table):
+        if rel.startswith("games/"):
+            calls["n"] += 1
+            if calls["n"] > 2:
+                raise OSError(28, "No space left on device")
+        return real(self, rel, table)
+
+    monkeypatch.setattr(Store, "write_parquet", filling)
+    out = tmp_path / "full"
+    args = ["sweep", "--game", "doe-battle", "--games", "500", "--chunk-size", "100", "--seed", "5",
+            "--workers", "1", "--no-progress", "--json", "--out", str(out)]
+    rc = main(args)
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1, err
+    assert "is full (No space left on device); 200 games are written" in err and "--resume" in err
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["status"] == "interrupted" and man["stopped_by"].startswith("disk full")
+    assert calls["n"] == 3, "a chunk was retried although the disk was full"
+    monkeypatch.setattr(Store, "write_parquet", real)
+    assert main(args + ["--resume"]) == 0
+    capsys.readouterr()
+    fresh = tmp_path / "fresh"
+    assert main(args[:-1] + [str(fresh)]) == 0
+    pd.testing.assert_frame_equal(simlab.load(out), simlab.load(fresh))

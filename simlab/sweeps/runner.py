@@ -303,11 +303,16 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
     failures: list[dict] = []
     bar = _Progress(plan.total, plan.done_before, enabled=progress,
                     label=f"{spec.name}: {len(cells)} cell(s)")
+    disk_full = None
     try:
         with bar:
             _execute(plan, ex, bar, on_chunk, failures, {c.id: c for c in cells}, tally)
     except KeyboardInterrupt:
         interrupted = True
+        ex.close(cancel=True)
+    except DiskFullError as e:
+        interrupted = True
+        disk_full = str(e)
         ex.close(cancel=True)
     played = tally["games"]
     seconds = time.perf_counter() - t0
@@ -322,12 +327,30 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         manifest["precision_reached"] = plan.precision_reached()
     if quarantined:
         manifest.setdefault("quarantined", []).extend(quarantined)
+    if disk_full is not None:
+        manifest["stopped_by"] = f"disk full: {disk_full}"
     manifest["last_run"] = {"games_played": played, "seconds": round(seconds, 3), **ex.describe(),
                             "quarantined": len(quarantined),
                             "chunks_skipped": plan.skipped, "chunks_failed": len(failures),
                             "games_per_second": round(played / seconds, 1) if seconds > 0 else None}
-    store.write_json(MANIFEST, manifest)
+    try:
+        store.write_json(MANIFEST, manifest)
+    except OSError:
+        if disk_full is None:
+            raise
+        # no room even for the manifest: it still says "running", which report shows as interrupted
+    if disk_full is not None:
+        raise SweepStateError(f"the disk of {store.display} is full ({_disk_error_tail(disk_full)}); "
+                              f"{sum(manifest['games_written'].values()):,} games are written: free some space "
+                              "and rerun with --resume")
     return SweepResult(shown, manifest, played, seconds, interrupted, plan.skipped, failures, quarantined)
+
+
+def _disk_error_tail(error: str) -> str:
+    for m in _DISK_FULL[1::2]:
+        if m in error:
+            return m
+    return error[:120]
 
 
 def _spec_differences(theirs, mine: dict) -> str:
@@ -622,6 +645,18 @@ def failure_line(f: dict) -> str:
             + f", games {f['start']}..{f['stop'] - 1} (seeds {f['seeds'][0]}..{f['seeds'][1]}): {f['error']}")
 
 
+class DiskFullError(Exception):
+    """A chunk could not be written because the output's disk is full (or over quota)."""
+
+
+_DISK_FULL = ("[Errno 28]", "No space left on device", "[Errno 122]", "Disk quota exceeded")
+
+
+def _disk_full(error: str) -> bool:
+    """Whether a chunk's error line says the disk is full (ENOSPC) or over quota (EDQUOT)."""
+    return any(m in error for m in _DISK_FULL)
+
+
 #: how often a retry may be lost to workers that other chunks kill before it counts as failed
 MAX_LOST_RETRIES = 3
 
@@ -652,6 +687,9 @@ def _execute(plan: _Plan, ex: Backend, bar, on_chunk, failures: list, cells: dic
                 bar.advance(o.result["games"])
                 if on_chunk:
                     on_chunk(o.result)
+            elif o.error is not None and _disk_full(o.error):
+                # retrying cannot help: stop now, keep what is written, let --resume finish it
+                raise DiskFullError(o.error)
             elif o.attempt == 1 or (o.lost and lost.get(key, 0) < MAX_LOST_RETRIES):
                 if o.attempt > 1:
                     lost[key] = lost.get(key, 0) + 1
