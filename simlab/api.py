@@ -40,7 +40,8 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
           workers: int | None = None, chunk_size: int | None = None, out: str | Path | None = None,
           resume: bool = False, overwrite: bool = False, data: str | Path | None = None, crn: bool = False,
           name: str | None = None, progress: bool = True, precision: float | None = None,
-          max_games: int | None = None, backend: str | None = None, scheduler: Any = None) -> SweepResult:
+          max_games: int | None = None, backend: str | None = None, scheduler: Any = None,
+          dask_timeout: float | None = None) -> SweepResult:
     """Run a sweep from an experiment file, a :class:`SweepSpec`, or ad hoc arguments.
 
     Args:
@@ -58,7 +59,8 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
         max_games: the ceiling of games per cell under ``precision`` (default 1,000,000).
         backend: ``"local"`` (default) or ``"dask"``; scheduler: a dask scheduler address or a
             ``distributed.Client`` (default with dask: a LocalCluster on 127.0.0.1). See
-            docs/cluster.md.
+            docs/cluster.md. dask_timeout: seconds a dask cluster may have no worker while chunks
+            wait before the sweep stops with SweepStopped (default 60).
 
     Returns:
         A :class:`SweepResult` (``.path``, ``.manifest``, ``.failures``, ...);
@@ -66,7 +68,12 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
 
     Raises:
         SpecError, ScenarioError, DataPackError, SweepStateError: bad input; nothing is written.
+        SweepStopped: the dask cluster lost every worker (complete chunks kept; ``resume``).
     """
+    if dask_timeout is not None and not (isinstance(dask_timeout, (int, float)) and 0 < dask_timeout <= 86400):
+        raise SpecError(f"--dask-timeout must be a number of seconds in (0, 86400] (got {dask_timeout})")
+    if dask_timeout is not None and (backend or ("dask" if scheduler is not None else "local")) != "dask":
+        raise SpecError("--dask-timeout only applies with --backend dask")
     if isinstance(experiment, SweepSpec):
         spec = experiment
     elif experiment is not None:
@@ -84,7 +91,7 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
                               chunk_size=chunk_size, crn=crn, data=str(data) if data else None, name=name,
                               precision=precision, max_games=max_games)
     return run_sweep(spec, out, workers=workers, resume=resume, overwrite=overwrite, progress=progress,
-                     backend=backend, scheduler=scheduler)
+                     backend=backend, scheduler=scheduler, dask_timeout=dask_timeout)
 
 
 def list_games() -> list[dict]:

@@ -29,3 +29,12 @@ class ScenarioError(InputError):
 
 class SweepStateError(InputError):
     """An output directory that cannot be used as asked (busy, or resumed with another spec)."""
+
+
+class SweepStopped(RuntimeError):
+    """A sweep stopped before its end for a reason outside its input (its cluster lost every
+    worker): complete chunks are kept and ``--resume`` finishes it. The CLI prints the message as
+    one line and exits with status 1."""
+
+    def __init__(self, message: str):
+        super().__init__(" ".join(str(message).split()))

@@ -178,3 +178,49 @@ def test_cli_compare_with_a_scheduler_address(tmp_path, client, capsys):
     assert a["difference"] == b["difference"]
     backends = {json.loads(p.read_text())["last_run"]["backend"] for p in (tmp_path / "b").rglob("manifest.json")}
     assert backends == {"dask"}
+
+
+def test_a_cluster_that_loses_its_last_worker_stops_after_the_timeout_and_resume_completes(tmp_path):
+    import time
+
+    from simlab.errors import SweepStopped
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address="127.0.0.1:0")
+    client = distributed.Client(cluster)
+    spec = _spec(game="dawn-of-empire", grid={}, games=4000, chunk_size=100)
+    seen = []
+
+    def first_chunk_then_no_workers(summary):
+        seen.append(summary)
+        if len(seen) == 1:
+            cluster.scale(0)
+
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(SweepStopped, match="has had no workers for 3 s"):
+            run_sweep(spec, tmp_path / "lost", scheduler=client, progress=False, dask_timeout=3,
+                      on_chunk=first_chunk_then_no_workers)
+    finally:
+        client.close()
+        cluster.close()
+    assert time.monotonic() - t0 < 120
+    man = json.loads((tmp_path / "lost" / "manifest.json").read_text())
+    assert man["status"] == "interrupted" and "no workers" in man["stopped_by"]
+    written = sum(man["games_written"].values())
+    assert written == 100 * len(seen) and 0 < written < 4000
+    again = run_sweep(spec, tmp_path / "lost", workers=1, progress=False, resume=True)
+    # a chunk the lost worker finished writing but never reported is kept too
+    assert again.chunks_skipped >= len(seen)
+    assert again.manifest["status"] == "complete" and again.games_played == 4000 - 100 * again.chunks_skipped
+    rows = load(again.path)
+    assert len(rows) == 4000 and rows.game_index.is_unique
+
+
+def test_dask_timeout_is_checked(tmp_path):
+    import simlab
+    with pytest.raises(SpecError, match="--dask-timeout only applies with --backend dask"):
+        simlab.sweep(game="doe-battle", games=10, out=tmp_path / "x", dask_timeout=5, progress=False)
+    with pytest.raises(SpecError, match="--dask-timeout must be a number of seconds"):
+        simlab.sweep(game="doe-battle", games=10, out=tmp_path / "x", dask_timeout=0, backend="dask",
+                     progress=False)
+    assert not (tmp_path / "x").exists()

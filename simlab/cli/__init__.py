@@ -21,7 +21,7 @@ except ImportError:  # pragma: no cover
     _typer_click = None
 from rich.table import Table
 
-from ..errors import InputError
+from ..errors import InputError, SweepStopped
 from .render import (  # noqa: F401  (render_report, render_balance: public, re-exported)
     _pct,
     _print_json,
@@ -71,11 +71,14 @@ def sweep(
     json_: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     backend: Annotated[str | None, typer.Option(help="where chunks run: local (worker processes) or dask")] = None,
     scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
+    dask_timeout: Annotated[float | None, typer.Option(help="dask: seconds without any worker before the sweep stops (default 60)")] = None,
 ) -> None:
     """Play a sweep and write Parquet, then print the win-rate report.
 
     Exit status: 0 when every chunk was written; 1 when a chunk failed twice (each is reported on
-    stderr with its cell and game range; --resume plays them again); 2 on bad input; 3 when a
+    stderr with its cell and game range; --resume plays them again), or when a dask cluster had
+    no worker for --dask-timeout seconds (finished chunks kept; --resume completes it); 2 on bad
+    input (a full disk included: finished chunks kept, --resume completes it); 3 when a
     --precision target was not reached within --max-games in some cell (the manifest's
     ``precision_reached`` gives each cell's half-width); 130 when interrupted.
     """
@@ -85,7 +88,7 @@ def sweep(
     res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
               games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
               overwrite=overwrite, data=data, crn=crn, name=name, progress=progress, precision=precision,
-              max_games=max_games, backend=backend, scheduler=scheduler)
+              max_games=max_games, backend=backend, scheduler=scheduler, dask_timeout=dask_timeout)
     for q in res.quarantined:
         print(f"simlab: quarantined {q['part']} ({q['reason']}) -> {q['moved_to']}; its chunk was played again",
               file=sys.stderr)
@@ -691,6 +694,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as e:
         print(f"simlab: error: {_one_line(e)}", file=sys.stderr)
         return 2
+    except SweepStopped as e:
+        print(f"simlab: error: {_one_line(e)}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # pragma: no cover - e.g. `simlab report | head`
         return 0
     except OSError as e:

@@ -25,6 +25,7 @@ import logging
 import os
 import re
 import signal
+import time
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
@@ -53,6 +54,14 @@ def default_workers() -> int:
 BACKENDS = ("local", "dask")
 #: worker processes one machine may be asked for
 MAX_WORKERS = 1024
+#: seconds a dask sweep waits while its cluster has no worker at all before it stops (``--dask-timeout``)
+DASK_TIMEOUT_S = 60.0
+
+
+class WorkersLost(Exception):
+    """The dask cluster has had no worker for the backend's timeout while chunks were waiting."""
+
+
 #: how long to try to reach a dask scheduler before giving up
 CONNECT_TIMEOUT = "10s"
 _ADDRESS = re.compile(r"^(?:(?:tcp|tls|ucx|inproc|ws|wss)://)?[A-Za-z0-9_.\-\[\]:]+(?::\d{1,5})?/?$")
@@ -261,7 +270,8 @@ class Dask(Backend):
 
     name = "dask"
 
-    def __init__(self, scheduler: Any = None, workers: int | None = None):
+    def __init__(self, scheduler: Any = None, workers: int | None = None, timeout: float | None = None):
+        self.timeout = float(DASK_TIMEOUT_S if timeout is None else timeout)
         try:
             import distributed
         except ImportError:
@@ -334,7 +344,22 @@ class Dask(Backend):
         return len(self.futures)
 
     def wait(self):
-        done, _ = self.distributed.wait(list(self.futures), return_when="FIRST_COMPLETED")
+        lost_since = None
+        while True:
+            try:
+                done, _ = self.distributed.wait(list(self.futures), timeout=min(5.0, self.timeout),
+                                                return_when="FIRST_COMPLETED")
+                break
+            except TimeoutError:
+                pass
+            # nothing finished: fine while workers run the chunks, a stop once none is left
+            if self.client.nthreads():
+                lost_since = None
+                continue
+            lost_since = lost_since or time.monotonic()
+            if time.monotonic() - lost_since >= self.timeout:
+                raise WorkersLost(f"the dask cluster {self.where} has had no workers for {self.timeout:g} s "
+                                  f"with {len(self.futures)} chunk(s) waiting")
         out = []
         for f in done:
             task, attempt = self.futures.pop(f)
@@ -404,10 +429,12 @@ def check_backend(backend: str | None, scheduler: Any, workers: int | None) -> s
     return backend
 
 
-def make_backend(backend: str, workers: int, scheduler: Any = None) -> Backend:
-    """The backend object for :func:`simlab.sweeps.runner.run_sweep` (arguments already checked)."""
+def make_backend(backend: str, workers: int, scheduler: Any = None, dask_timeout: float | None = None) -> Backend:
+    """The backend object for :func:`simlab.sweeps.runner.run_sweep` (arguments already checked;
+    ``dask_timeout``: seconds without any worker before a dask sweep stops, default
+    :data:`DASK_TIMEOUT_S`)."""
     if backend == "dask":
-        return Dask(scheduler, workers)
+        return Dask(scheduler, workers, dask_timeout)
     return InProcess() if workers == 1 else Processes(workers)
 
 

@@ -35,11 +35,11 @@ import numba
 import numpy as np
 
 from .._version import __version__, git_commit
-from ..errors import SpecError, SweepStateError
+from ..errors import SpecError, SweepStateError, SweepStopped
 from ..games import game_target
 from ..games.policy import policy_names, split_knob_name
 from ..rng import game_seeds
-from .backends import Backend, check_backend, current_backend, default_workers, make_backend
+from .backends import Backend, WorkersLost, check_backend, current_backend, default_workers, make_backend
 from .chunks import ChunkTask, games_part_rel, part_name
 from .manifest import MANIFEST, load_manifest
 from .spec import Cell, SweepSpec, check_name, expand
@@ -114,7 +114,7 @@ def _refuse_in_a_starting_worker() -> None:
 def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | None = None,
               resume: bool = False, overwrite: bool = False, progress: bool = True,
               on_chunk: Callable[[dict], None] | None = None, backend: str | None = None,
-              scheduler: Any = None) -> SweepResult:
+              scheduler: Any = None, dask_timeout: float | None = None) -> SweepResult:
     """Play every game of a spec and write it under ``out``.
 
     Args:
@@ -128,6 +128,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
         overwrite: replace a previous sweep in ``out`` (only a directory with a manifest).
         progress: show a progress bar on stderr.
         on_chunk: called in this process with each finished chunk's summary.
+        dask_timeout: dask only: seconds the cluster may have no worker at all while chunks wait
+            before the sweep stops (default 60; raises SweepStopped, finished chunks are kept).
         backend: ``"local"`` (default) or ``"dask"``.
         scheduler: dask only: a scheduler address (``tcp://host:8786``) or a ``distributed.Client``
             (see :func:`simlab.sweeps.backends.dask_client` to share one cluster across sweeps);
@@ -143,7 +145,10 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
         SpecError, ScenarioError, DataPackError: bad input, including bad backend arguments or an
             unreachable scheduler (nothing written).
         SweepStateError: ``out`` holds something else, is locked by another sweep, or ``resume``
-            finds a different spec, data pack or simlab version.
+            finds a different spec, data pack or simlab version; or the disk filled up (complete
+            chunks kept, the manifest says ``interrupted``).
+        SweepStopped: the dask cluster had no worker for ``dask_timeout`` seconds (complete
+            chunks kept, the manifest says ``interrupted``).
     """
     _refuse_in_a_starting_worker()
     if resume and overwrite:
@@ -217,12 +222,13 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     # anything is written; it also compiles the kernels before workers start
     preflight(game, cells, info, spec)
     # a scheduler we connect to is reached before anything is written (a wrong address writes nothing)
-    ex: Backend | None = make_backend(backend, workers, scheduler) if scheduler is not None else None
+    ex: Backend | None = (make_backend(backend, workers, scheduler, dask_timeout) if scheduler is not None
+                          else None)
     try:
         store.makedirs()
         with store.lock():
             if ex is None:
-                ex = make_backend(backend, workers, None)
+                ex = make_backend(backend, workers, None, dask_timeout)
             info["scenario_hash"] = scenario_hash
             res = _run_locked(spec, game, cells, info, store, shown, old, resume, overwrite, ex, progress,
                               on_chunk)
@@ -303,7 +309,7 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
     failures: list[dict] = []
     bar = _Progress(plan.total, plan.done_before, enabled=progress,
                     label=f"{spec.name}: {len(cells)} cell(s)")
-    disk_full = None
+    disk_full = lost_workers = None
     try:
         with bar:
             _execute(plan, ex, bar, on_chunk, failures, {c.id: c for c in cells}, tally)
@@ -313,6 +319,10 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
     except DiskFullError as e:
         interrupted = True
         disk_full = str(e)
+        ex.close(cancel=True)
+    except WorkersLost as e:
+        interrupted = True
+        lost_workers = str(e)
         ex.close(cancel=True)
     played = tally["games"]
     seconds = time.perf_counter() - t0
@@ -329,6 +339,8 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         manifest.setdefault("quarantined", []).extend(quarantined)
     if disk_full is not None:
         manifest["stopped_by"] = f"disk full: {disk_full}"
+    if lost_workers is not None:
+        manifest["stopped_by"] = lost_workers
     manifest["last_run"] = {"games_played": played, "seconds": round(seconds, 3), **ex.describe(),
                             "quarantined": len(quarantined),
                             "chunks_skipped": plan.skipped, "chunks_failed": len(failures),
@@ -343,6 +355,9 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         raise SweepStateError(f"the disk of {store.display} is full ({_disk_error_tail(disk_full)}); "
                               f"{sum(manifest['games_written'].values()):,} games are written: free some space "
                               "and rerun with --resume")
+    if lost_workers is not None:
+        raise SweepStopped(f"{lost_workers}; {sum(manifest['games_written'].values()):,} games are written: "
+                           "rerun with --resume once the cluster has workers")
     return SweepResult(shown, manifest, played, seconds, interrupted, plan.skipped, failures, quarantined)
 
 
