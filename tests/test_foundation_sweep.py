@@ -1,6 +1,7 @@
 """The sweep runner end to end on doe-battle: layout, DuckDB, reproducibility, resume, report."""
 
 import json
+import math
 
 import duckdb
 import numpy as np
@@ -114,8 +115,12 @@ def test_report_json_shape_and_values(swept):
             s = r["sides"][side]
             assert s["wins"] == int((sub.winner == side).sum())
             assert s["win_rate"] == pytest.approx(s["wins"] / len(sub))
-            lo, hi = s["ci"]
-            assert lo <= s["win_rate"] <= hi
+            # the report's interval is the Wilson score interval of these counts, computed here
+            # from its closed form
+            k, n, z = s["wins"], len(sub), 1.959963984540054
+            centre = (k + z * z / 2) / (n + z * z)
+            half = z * math.sqrt(k * (n - k) / n + z * z / 4) / (n + z * z)
+            assert s["ci"] == pytest.approx([centre - half, centre + half], abs=1e-12)
             assert s["mean_score"] == pytest.approx(sub[f"score_{side}"].mean(), rel=1e-6)
 
 
