@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test test-all bench lint soak golden clean
+.PHONY: setup demo test test-all bench lint soak golden mutate clean
 
 setup: $(STAMP)
 
@@ -34,6 +34,10 @@ bench: setup
 ## soak: 100,000 random-legal games of every registered game with every invariant checked
 soak: setup
 	$(BIN)/simlab soak --games 100000
+
+## mutate: apply each rule mutation of tests/mutations.toml in turn; report which the tests catch
+mutate: setup
+	$(BIN)/python -m simlab.testing.mutate
 
 ## golden: regenerate tests/golden (only in a commit that moves rows on purpose, naming the rule or policy)
 golden: setup
