@@ -145,6 +145,57 @@ def data_show(game: str, data: str | Path | None = None) -> dict:
     return {**pack.summary(), "records": pack.records()}
 
 
+def _pack_of(what: str | Path) -> tuple[str, object]:
+    """``(game, DataPack)`` of a game name (its base pack) or an override pack file (applied to its
+    game's base pack)."""
+    p = Path(what)
+    if p.is_file():
+        head = read_toml(p, DataPackError, "data pack file").get("pack", {})
+        game = head.get("game") if isinstance(head, dict) else None
+        if not isinstance(game, str):
+            raise DataPackError(f"{p.name}: an override pack needs [pack] game = \"...\"")
+        g = _game_for_pack(game)
+        return game, g.load_data(p)
+    g = _game_for_pack(str(what))
+    pack = g.load_data()
+    if pack is None:
+        raise SpecError(f"game {what} has no data pack")
+    return str(what), pack
+
+
+def data_diff(a: str | Path, b: str | Path) -> dict:
+    """The values two data packs disagree on.
+
+    Args:
+        a, b: each a game name (its built-in pack) or an override pack file (applied to the base
+            pack of the game its ``[pack]`` header names).
+
+    Returns:
+        ``{a: {name, version, hash}, b: {...}, differences: [{table, key, field, a, b,
+        a_provenance, b_provenance}]}``, sorted by table, key and field; a value missing from one
+        pack is ``None`` there. A difference in provenance alone counts.
+
+    Raises:
+        SpecError: an unknown game; DataPackError: a malformed pack, or packs of different games.
+    """
+    (ga, pa_), (gb, pb) = _pack_of(a), _pack_of(b)
+    if pa_.game != pb.game:
+        raise DataPackError(f"{a} and {b} are packs of different games ({pa_.game}, {pb.game})")
+    ra = {(r["table"], r["key"], r["field"]): r for r in pa_.records()}
+    rb = {(r["table"], r["key"], r["field"]): r for r in pb.records()}
+    diffs = []
+    for k in sorted(set(ra) | set(rb), key=lambda t: (t[0], t[1], t[2])):
+        x, y = ra.get(k), rb.get(k)
+        if x is not None and y is not None and x["value"] == y["value"] and x["provenance"] == y["provenance"]:
+            continue
+        diffs.append({"table": k[0], "key": k[1], "field": k[2],
+                      "a": None if x is None else x["value"], "b": None if y is None else y["value"],
+                      "a_provenance": None if x is None else x["provenance"],
+                      "b_provenance": None if y is None else y["provenance"]})
+    return {"a": {"name": pa_.name, "version": pa_.version, "hash": pa_.hash},
+            "b": {"name": pb.name, "version": pb.version, "hash": pb.hash}, "differences": diffs}
+
+
 def data_check(path: str | Path, game: str | None = None) -> dict:
     """Validate an override pack against its game's pack and list what it changes.
 

@@ -37,8 +37,48 @@ from .render import (  # noqa: F401  (render_report, render_balance: public, re-
     render_report,
 )
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+def _flags_render_as_flags() -> None:
+    """Typer >= 0.24 prints a type column for every option, ``<bool>`` beside flags and
+    ``<list[str]>`` beside repeatable options; show flags bare and a repeatable option as its
+    element type followed by ``...`` (click's convention)."""
+    try:
+        from typer.core import TyperOption
+    except ImportError:  # pragma: no cover
+        return
+    orig = getattr(TyperOption, "display_type_rich", None)
+    if orig is None or getattr(orig, "_simlab", False):
+        return
+
+    def display_type_rich(self, ctx):
+        if getattr(self, "is_flag", False) or getattr(self, "count", False):
+            return None
+        shown = orig(self, ctx)
+        if isinstance(shown, str) and shown.startswith("<list[") and shown.endswith("]>"):
+            return f"<{shown[6:-2]}>..."
+        return shown
+
+    display_type_rich._simlab = True
+    TyperOption.display_type_rich = display_type_rich
+
+
+_flags_render_as_flags()
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        from .._version import __version__
+        print(f"simlab {__version__}")
+        raise typer.Exit(0)
+
+
+app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="simlab: Monte Carlo balance toolkit for Dawn of Empire, Dreadnought and Mar Rojo.")
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option("--version", callback=_version_callback, is_eager=True,
+                                                help="print simlab's version and exit")] = False) -> None:
+    """simlab: Monte Carlo balance toolkit for Dawn of Empire, Dreadnought and Mar Rojo."""
 data_app = typer.Typer(no_args_is_help=True, help="Show and check data packs (game values with provenance).")
 app.add_typer(data_app, name="data")
 #: ``simlab odds <game>``: built from each game's declared odds options when asked for (:class:`_OddsGroup`)
@@ -55,9 +95,9 @@ def sweep(
     policy: Annotated[list[str] | None, typer.Option(help="SIDE=NAME (SIDE=A,B for a grid axis); repeatable")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE; repeatable")] = None,
     grid: Annotated[list[str] | None, typer.Option(help="OPTION=V1,V2,...; repeatable (the grid is their product)")] = None,
-    games: Annotated[int | None, typer.Option(help="games per cell")] = None,
-    seed: Annotated[int | None, typer.Option(help="master seed")] = None,
-    workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
+    games: Annotated[int | None, typer.Option(help="games per cell (with an experiment file: the file's)", show_default="1,000")] = None,
+    seed: Annotated[int | None, typer.Option(help="master seed (with an experiment file: the file's)", show_default="0")] = None,
+    workers: Annotated[int | None, typer.Option(help="worker processes", show_default="all cores")] = None,
     chunk_size: Annotated[int | None, typer.Option(help="games per chunk / Parquet part")] = None,
     out: Annotated[str | None, typer.Option(help="output directory or fsspec URL (default results/<name>-<time>)")] = None,
     resume: Annotated[bool, typer.Option(help="continue the sweep in --out, playing only missing chunks")] = False,
@@ -66,7 +106,7 @@ def sweep(
     crn: Annotated[bool, typer.Option(help="common random numbers: game i of every cell uses the same stream")] = False,
     name: Annotated[str | None, typer.Option(help="experiment name (ad hoc sweeps)")] = None,
     precision: Annotated[float | None, typer.Option(help="play each cell until its win rates' 95% Wilson half-width is at most H")] = None,
-    max_games: Annotated[int | None, typer.Option(help="ceiling of games per cell under --precision (default 1,000,000)")] = None,
+    max_games: Annotated[int | None, typer.Option(help="ceiling of games per cell under --precision", show_default="1,000,000")] = None,
     progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     backend: Annotated[str | None, typer.Option(help="where chunks run: local (worker processes) or dask")] = None,
@@ -208,7 +248,7 @@ def tune(
     data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
     target: Annotated[float | None, typer.Option(help="find where --side's win rate equals this (default: equal win rates)")] = None,
     side: Annotated[str | None, typer.Option(help="the side --target applies to (default: the first side)")] = None,
-    games: Annotated[int | None, typer.Option(help="games per value (default 2,000)")] = None,
+    games: Annotated[int | None, typer.Option(help="games per value", show_default="2,000")] = None,
     precision: Annotated[float | None, typer.Option(help="play each value until its win rates' 95% Wilson half-width is at most H")] = None,
     max_games: Annotated[int | None, typer.Option(help="ceiling of games per value under --precision")] = None,
     seed: Annotated[int, typer.Option(help="master seed (every value uses the same streams)")] = 0,
@@ -216,7 +256,7 @@ def tune(
     method: Annotated[str, typer.Option(help="auto, replay, or score (one sweep, winners recomputed from final scores)")] = "auto",
     refine: Annotated[bool, typer.Option(help="replay a finer set of values around the first estimate")] = True,
     replicates: Annotated[int, typer.Option(help="bootstrap replicates for the interval")] = 1000,
-    workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
+    workers: Annotated[int | None, typer.Option(help="worker processes", show_default="all cores")] = None,
     out: Annotated[Path | None, typer.Option(help="output directory (default results/tune-<game>-<param>-<time>)")] = None,
     overwrite: Annotated[bool, typer.Option(help="replace the tune already in --out")] = False,
     from_sweep: Annotated[Path | None, typer.Option(help="rescore this existing sweep instead of playing (score-only options)")] = None,
@@ -277,15 +317,15 @@ def compare(
     policy_b: Annotated[list[str] | None, typer.Option("--policy-b", help="SIDE=NAME of variant B; repeatable")] = None,
     data_a: Annotated[Path | None, typer.Option("--data-a", help="data pack override of variant A")] = None,
     data_b: Annotated[Path | None, typer.Option("--data-b", help="data pack override of variant B")] = None,
-    games: Annotated[int | None, typer.Option(help="games per variant (default 10,000)")] = None,
-    seed: Annotated[int | None, typer.Option(help="master seed of both variants")] = None,
+    games: Annotated[int | None, typer.Option(help="games per variant", show_default="10,000 (A's file's with files)")] = None,
+    seed: Annotated[int | None, typer.Option(help="master seed of both variants", show_default="0 (A's file's with files)")] = None,
     side: Annotated[str | None, typer.Option(help="the side whose win rate is compared (default: the first)")] = None,
     sprt: Annotated[str | None, typer.Option(help="P0,P1: SPRT on P(side wins under B | the variants disagree)")] = None,
     alpha: Annotated[float | None, typer.Option(help="SPRT: chance of accepting P1 when P0 holds (default 0.05)")] = None,
     beta: Annotated[float | None, typer.Option(help="SPRT: chance of accepting P0 when P1 holds (default 0.05)")] = None,
     stage: Annotated[int | None, typer.Option(help="SPRT: games per variant per stage (default 1,000)")] = None,
     max_games: Annotated[int | None, typer.Option(help="SPRT: most games per variant (default 1,000,000)")] = None,
-    workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
+    workers: Annotated[int | None, typer.Option(help="worker processes", show_default="all cores")] = None,
     out: Annotated[Path | None, typer.Option(help="output directory (default results/compare-<game>-<time>)")] = None,
     overwrite: Annotated[bool, typer.Option(help="replace the comparison already in --out")] = False,
     progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
@@ -337,14 +377,14 @@ def compare(
 @app.command()
 def meta(
     game: Annotated[str, typer.Argument(help="game name")],
-    policies: Annotated[list[str] | None, typer.Option(help="SIDE=A,B,... (default: every policy of each side); repeatable")] = None,
+    policies: Annotated[list[str] | None, typer.Option("--policy", "--policies", help="SIDE=A,B,... (default: every policy of each side); repeatable (--policies is the older spelling)")] = None,
     scenario: Annotated[str | None, typer.Option(help="scenario name or file")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE; repeatable")] = None,
     data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
     games: Annotated[int, typer.Option(help="games per policy pairing")] = 2000,
     seed: Annotated[int, typer.Option(help="master seed (every pairing uses the same streams)")] = 0,
     replicates: Annotated[int, typer.Option(help="bootstrap replicates for the value's interval")] = 500,
-    workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
+    workers: Annotated[int | None, typer.Option(help="worker processes", show_default="all cores")] = None,
     out: Annotated[Path | None, typer.Option(help="output directory (default results/meta-<game>-<time>)")] = None,
     overwrite: Annotated[bool, typer.Option(help="replace the meta-game already in --out")] = False,
     progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
@@ -431,11 +471,25 @@ def data_show(
     json_: Annotated[bool, typer.Option("--json", help="print JSON records")] = False,
     data: Annotated[Path | None, typer.Option(help="apply this override pack first")] = None,
     provisional: Annotated[bool, typer.Option(help="only provisional values")] = False,
+    table: Annotated[str | None, typer.Option(help="only this table (e.g. units)")] = None,
+    key: Annotated[str | None, typer.Option(help="only this row key (e.g. Brooklyn)")] = None,
 ) -> None:
     """Print a game's data pack: every value with its provenance."""
     from ..api import data_show as show
     d = show(game, data=data)
-    recs = [r for r in d["records"] if not provisional or r["provenance"] == "provisional"]
+    tables = sorted({r["table"] for r in d["records"]})
+    if table is not None and table not in tables:
+        raise InputError(f"--table {table!r}: no such table in {d['name']} (tables: {', '.join(tables)})")
+    recs = [r for r in d["records"] if table is None or r["table"] == table]
+    if key is not None:
+        keys = sorted({r["key"] for r in recs})
+        if key not in keys:
+            import difflib
+            near = difflib.get_close_matches(key, keys, n=1)
+            raise InputError(f"--key {key!r}: no such row" + (f" in table {table}" if table else "")
+                             + (f"; did you mean {near[0]!r}?" if near else ""))
+        recs = [r for r in recs if r["key"] == key]
+    recs = [r for r in recs if not provisional or r["provenance"] == "provisional"]
     if json_:
         d = dict(d)
         d["records"] = recs
@@ -449,7 +503,8 @@ def data_show(
                   else r["value"], r["provenance"], r["note"])
     out_console.print(t)
     c = d["counts"]
-    out_console.print(f"{sum(c.values())} values: {c['rulebook']} rulebook, {c['example']} example, "
+    shown = f"{len(recs)} shown of " if len(recs) != sum(c.values()) else ""
+    out_console.print(f"{shown}{sum(c.values())} values: {c['rulebook']} rulebook, {c['example']} example, "
                       f"{c['provisional']} provisional, {c['user']} user")
 
 
@@ -470,6 +525,28 @@ def data_check(
     for ch in res["changes"]:
         old = "(new)" if ch["old"] is None else f"{ch['old']!r} [{ch['old_provenance']}]"
         out_console.print(f"  {ch['table']}.{ch['key']}.{ch['field']}: {old} -> {ch['new']!r}", markup=False)
+
+
+@data_app.command("diff")
+def data_diff_cmd(
+    a: Annotated[str, typer.Argument(help="a game name (its built-in pack) or an override pack file")],
+    b: Annotated[str, typer.Argument(help="a game name or an override pack file")],
+    json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """List the values on which two data packs disagree (value or provenance)."""
+    from ..api import data_diff
+    res = data_diff(a, b)
+    if json_:
+        _print_json(res)
+        return
+    t = Table(title=f"{a} ({res['a']['hash']}) vs {b} ({res['b']['hash']}): {len(res['differences'])} difference(s)")
+    for c in ("table", "key", "field", "A", "B", "A provenance", "B provenance"):
+        t.add_column(c, overflow="fold")
+    show = lambda v: "-" if v is None else (v if isinstance(v, str) else json.dumps(v))  # noqa: E731
+    for d in res["differences"]:
+        t.add_row(d["table"], d["key"], d["field"], show(d["a"]), show(d["b"]), show(d["a_provenance"]),
+                  show(d["b_provenance"]))
+    out_console.print(t)
 
 
 # --------------------------------------------------------------------------- bench
@@ -502,7 +579,7 @@ def soak_cmd(
     set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE for every case; repeatable")] = None,
     seed: Annotated[int, typer.Option(help="master seed")] = 20261130,
     batch: Annotated[int, typer.Option(help="games per worker task")] = 10_000,
-    workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
+    workers: Annotated[int | None, typer.Option(help="worker processes", show_default="all cores")] = None,
     timeout: Annotated[float, typer.Option(help="seconds a batch may run before it counts as a hang")] = 600.0,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
