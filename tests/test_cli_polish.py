@@ -58,3 +58,18 @@ def test_data_show_filters_and_data_diff(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["differences"] == []
     assert main(["data", "diff", "dawn-of-empire", "mar-rojo"]) == 2
     assert "packs of different games" in capsys.readouterr().err
+
+
+def test_progress_says_starting_and_rates_exclude_the_start_up(monkeypatch):
+    from simlab.sweeps import runner
+    clock = iter([10.0, 11.0, 12.0])  # first chunk after 10 s of start-up, then one chunk a second
+    monkeypatch.setattr(runner.time, "perf_counter", lambda: next(clock))
+    with runner._Progress(total=500, done=0, enabled=True, label="x") as bar:
+        fields = lambda: bar.p.tasks[0].fields  # noqa: E731
+        assert fields()["rate"] == "starting" and fields()["eta"] == ""
+        bar.advance(100)  # t = 10: the first chunk only ends the start-up
+        assert fields()["rate"] == "" and fields()["eta"] == ""
+        bar.advance(100)  # t = 11: 100 games in 1 s since the first chunk; 300 left
+        assert fields()["rate"] == "100 games/s" and fields()["eta"] == "ETA 0:00:03"
+        bar.advance(100)  # t = 12
+        assert fields()["eta"] == "ETA 0:00:02"

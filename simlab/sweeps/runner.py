@@ -749,9 +749,14 @@ def preflight(game, cells: list[Cell], info: dict, spec: SweepSpec) -> None:
 
 
 class _Progress:
-    """A rich progress bar on stderr: games done, games/s, elapsed and ETA."""
+    """A rich progress bar on stderr: games done, games/s, elapsed and ETA.
 
-    def __init__(self, total: int, done: int, enabled: bool, label: str):
+    Until the first chunk is written the bar says ``starting`` (workers start, kernels load from
+    numba's cache); the rate and the ETA then count only the games and seconds after that first
+    chunk, so the start-up does not make the first estimates wildly optimistic or pessimistic.
+    """
+
+    def __init__(self, total: int | None, done: int, enabled: bool, label: str):
         self.enabled = enabled
         self.total = total
         self.done = done
@@ -761,14 +766,7 @@ class _Progress:
     def __enter__(self):
         if self.enabled:
             from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
             from rich.table import Column
             console = Console(stderr=True)
             # games done, games/s, elapsed and ETA always fit: the label and the bar give way
@@ -782,21 +780,32 @@ class _Progress:
                            table_column=Column(no_wrap=True, overflow="ellipsis", max_width=label_w)),
                 BarColumn(bar_width=bar), MofNCompleteColumn(),
                 TextColumn("games"), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-                TextColumn("ETA"), TimeRemainingColumn(),
+                TextColumn("{task.fields[eta]}"),
                 console=console, transient=False, refresh_per_second=8,
             )
             self.p.__enter__()
-            self.task = self.p.add_task(self.label, total=self.total, completed=self.done, rate="")
-            self.t0 = time.perf_counter()
+            self.task = self.p.add_task(self.label, total=self.total, completed=self.done, rate="starting",
+                                        eta="")
             self.n = 0
+            self.first: tuple[float, int] | None = None  # (time, games) when the first chunk was written
         return self
 
     def advance(self, n: int) -> None:
-        if self.p is not None:
-            self.n += n
-            dt = time.perf_counter() - self.t0
-            rate = f"{self.n / dt:,.0f} games/s" if dt > 0 else ""
-            self.p.update(self.task, advance=n, rate=rate)
+        if self.p is None:
+            return
+        self.n += n
+        now = time.perf_counter()
+        if self.first is None:
+            self.first = (now, self.n)
+            self.p.update(self.task, advance=n, rate="", eta="")
+            return
+        dt, dn = now - self.first[0], self.n - self.first[1]
+        rate = dn / dt if dt > 0 else 0.0
+        eta = ""
+        if rate > 0 and self.total is not None:
+            left = int(max(self.total - self.done - self.n, 0) / rate)
+            eta = f"ETA {left // 3600}:{left % 3600 // 60:02d}:{left % 60:02d}"
+        self.p.update(self.task, advance=n, rate=f"{rate:,.0f} games/s" if rate > 0 else "", eta=eta)
 
     def log(self, line: str) -> None:
         """Print a line on stderr above the bar."""
