@@ -266,7 +266,7 @@ def test_resume_of_a_precision_sweep_with_a_gap_gives_the_uninterrupted_rows(tmp
     run_sweep(spec, part, workers=1, progress=False)
     files = _parts(part)
     files[1].unlink()  # a gap at chunk 1
-    extra = part / "games" / "cell=0" / "part-000000002800-000000003000.parquet"
+    extra = part / "games" / "cell-0" / "part-000000002800-000000003000.parquet"
     import shutil
     shutil.copy(files[0], extra)  # a part far beyond the stopping point (as if played ahead)
     res = run_sweep(spec, part, workers=1, progress=False, resume=True)

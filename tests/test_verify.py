@@ -62,12 +62,12 @@ def test_each_foreign_part_is_named_and_resume_restores_the_exact_rows(clean, tm
     rc, res = _verify(out, capsys)
     reasons = {p["part"].split("/", 1)[1]: p["reason"] for p in res["problems"]}
     assert rc == 1 and len(reasons) == 6, reasons
-    assert "a copy or a renamed file" in reasons["cell=0/part-000000000000-000000000100 copy.parquet"]
-    assert reasons["cell=0/part-000000000100-000000000200.parquet"].startswith("from another sweep")
-    assert reasons["cell=0/part-000000000200-000000000300.parquet"].startswith("unreadable Parquet")
-    assert reasons["cell=1/part-000000000000-000000000100.parquet"].startswith("empty file")
-    assert reasons["cell=1/part-000000000100-000000000200.parquet"].startswith("unreadable Parquet")
-    assert reasons["cell=1/part-000000000200-000000000300.parquet"].startswith("moved or renamed: it holds cell 0")
+    assert "a copy or a renamed file" in reasons["cell-0/part-000000000000-000000000100 copy.parquet"]
+    assert reasons["cell-0/part-000000000100-000000000200.parquet"].startswith("from another sweep")
+    assert reasons["cell-0/part-000000000200-000000000300.parquet"].startswith("unreadable Parquet")
+    assert reasons["cell-1/part-000000000000-000000000100.parquet"].startswith("empty file")
+    assert reasons["cell-1/part-000000000100-000000000200.parquet"].startswith("unreadable Parquet")
+    assert reasons["cell-1/part-000000000200-000000000300.parquet"].startswith("moved or renamed: it holds cell 0")
     # report and load refuse in one line rather than merge them
     rc = main(["report", str(out)])
     err = capsys.readouterr().err
@@ -150,3 +150,38 @@ def test_a_full_disk_stops_the_sweep_in_one_line_and_resume_finishes_it(tmp_path
     fresh = tmp_path / "fresh"
     assert main(args[:-1] + [str(fresh)]) == 0
     pd.testing.assert_frame_equal(simlab.load(out), simlab.load(fresh))
+
+
+def test_any_dataframe_library_reads_the_games_folder_as_it_is(clean):
+    import duckdb
+    import pyarrow.dataset as ds
+    out = clean[0]
+    ref = simlab.load(out)
+    keys = ["cell", "game_index"]
+    a = pd.read_parquet(out / "games").sort_values(keys).reset_index(drop=True)
+    b = ds.dataset(out / "games").to_table().to_pandas().sort_values(keys).reset_index(drop=True)
+    c = duckdb.sql(f"select * from read_parquet('{out}/games/*/*.parquet')").df().sort_values(keys).reset_index(drop=True)
+    for got in (a, b):
+        pd.testing.assert_frame_equal(got, ref)
+    assert list(c.columns) == list(ref.columns) and len(c) == len(ref) == 600
+    assert (c["cell"].to_numpy() == ref["cell"].to_numpy()).all() and str(a["cell"].dtype) == "int32"
+
+
+def test_an_older_cell_equals_layout_is_migrated_by_verify_and_by_resume(clean, tmp_path, capsys):
+    out = _copy(clean, tmp_path)
+    for d in list((out / "games").iterdir()) + [p for t in (out / "events").glob("*") for p in t.iterdir()]:
+        d.rename(d.with_name(d.name.replace("cell-", "cell=")))
+    rc, res = _verify(out, capsys)
+    assert rc == 1 and all("older cell=N layout" in p["reason"] for p in res["problems"])
+    with pytest.raises(SweepStateError, match="older cell=N layout"):
+        simlab.load(out)
+    again = tmp_path / "again"
+    shutil.copytree(out, again)
+    assert main(["verify", str(out), "--migrate", "--json"]) == 0
+    capsys.readouterr()
+    pd.testing.assert_frame_equal(simlab.load(out), simlab.load(clean[0]))
+    assert main(ARGS + ["--out", str(again), "--resume"]) == 0
+    capsys.readouterr()
+    man = json.loads((again / "manifest.json").read_text())
+    assert man["last_run"]["games_played"] == 0 and man["format"] == "simlab-sweep/2"
+    pd.testing.assert_frame_equal(simlab.load(again), simlab.load(clean[0]))

@@ -209,6 +209,7 @@ def report(
 def verify(
     directory: Annotated[Path, typer.Argument(help="a sweep's output directory")],
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    migrate: Annotated[bool, typer.Option("--migrate", help="first rename the cell=N folders of an older sweep to cell-N")] = False,
 ) -> None:
     """Check that every Parquet part of a sweep belongs to it (fingerprint, cell, game range, seeds,
     row count, chunking); name each one that does not.
@@ -218,9 +219,15 @@ def verify(
     """
     from ..sweeps.manifest import load_manifest, sweep_status
     from ..sweeps.store import Store
-    from ..sweeps.verify import check_parts
+    from ..sweeps.verify import check_parts, migrate_layout
     store = Store(directory)
     man = load_manifest(store)
+    if migrate:
+        store.check_free()
+        with store.lock():
+            for d in migrate_layout(store):
+                err_console.print(f"renamed {d} to {d.replace('cell=', 'cell-')}")
+        man = load_manifest(store)
     good, problems = check_parts(store, man)
     status = sweep_status(store, man)
     if json_:

@@ -7,8 +7,13 @@ then a rename): a games part that exists is complete, and so are the event parts
 
 Layout under the output directory::
 
-    games/cell=<id>/part-<start>-<stop>.parquet
-    events/<table>/cell=<id>/part-<start>-<stop>.parquet
+    games/cell-<id>/part-<start>-<stop>.parquet
+    events/<table>/cell-<id>/part-<start>-<stop>.parquet
+
+The folders are named ``cell-<id>``, not hive-style ``cell=<id>``: the ``cell`` column is in every
+file, so pandas, Polars, DuckDB and pyarrow all read ``games/`` as it is, with the same rows and
+types, and none infers a second ``cell`` from the folder names. (Sweeps of the older ``cell=<id>``
+layout are renamed by ``--resume`` or ``simlab verify DIR --migrate``.)
 """
 
 from __future__ import annotations
@@ -77,9 +82,14 @@ def part_name(start: int, stop: int) -> str:
     return f"part-{start:012d}-{stop:012d}.parquet"
 
 
+def cell_dir(cell: int) -> str:
+    """Folder of a cell's parts: ``cell-<id>``."""
+    return f"cell-{int(cell)}"
+
+
 def games_part_rel(cell: int, start: int, stop: int) -> str:
     """Relative name of a chunk's games part under the output directory."""
-    return f"games/cell={int(cell)}/{part_name(int(start), int(stop))}"
+    return f"games/{cell_dir(cell)}/{part_name(int(start), int(stop))}"
 
 
 def events_part_rel(table: str, cell: int, start: int, stop: int) -> str:
@@ -90,7 +100,7 @@ def events_part_rel(table: str, cell: int, start: int, stop: int) -> str:
     """
     if not isinstance(table, str) or not EVENTS_NAME.match(table):
         raise ValueError(f"events table name {table!r} is not a plain lower-case name")
-    return f"events/{table}/cell={int(cell)}/{part_name(int(start), int(stop))}"
+    return f"events/{table}/{cell_dir(cell)}/{part_name(int(start), int(stop))}"
 
 
 _SCENARIOS: dict[tuple, Scenario] = {}

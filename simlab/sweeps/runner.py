@@ -40,11 +40,11 @@ from ..games import game_target
 from ..games.policy import policy_names, split_knob_name
 from ..rng import game_seeds
 from .backends import Backend, WorkersLost, check_backend, current_backend, default_workers, make_backend
-from .chunks import ChunkTask, games_part_rel, part_name
+from .chunks import ChunkTask, cell_dir, games_part_rel, part_name
 from .manifest import MANIFEST, load_manifest
 from .spec import Cell, SweepSpec, check_name, expand
 from .store import Store
-from .verify import check_parts, quarantine
+from .verify import SWEEP_FORMAT, check_parts, migrate_layout, quarantine
 
 __all__ = ["PREFLIGHT_CELLS", "SweepResult", "default_workers", "load_manifest", "preflight", "run_sweep"]
 
@@ -250,7 +250,7 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
     grid_options = tuple(k for k in spec.grid if split_knob_name(k) is None)  # knob axes: knob_* columns
     sides = info["sides"]
     manifest = {
-        "format": "simlab-sweep/1",
+        "format": SWEEP_FORMAT,
         "experiment": spec.name,
         "description": spec.description,
         "game": spec.game,
@@ -293,6 +293,7 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
 
     quarantined: list[dict] = []
     if resume:
+        migrate_layout(store)
         # a part that does not belong (another sweep's, a copy, truncated...) is moved aside and its
         # chunk played again, so the resumed sweep ends with exactly an uninterrupted one's rows
         _, problems = check_parts(store, old)
@@ -410,7 +411,7 @@ def _written_parts(store: Store) -> set[tuple[int, int, int]]:
 
 def _parse_part(rel: str) -> tuple[int, int, int] | None:
     parts = rel.split("/")
-    if len(parts) != 3 or not parts[1].startswith("cell="):
+    if len(parts) != 3 or not parts[1].startswith("cell-"):
         return None
     try:
         cell = int(parts[1][5:])
@@ -625,14 +626,14 @@ class _PrecisionPlan(_Plan):
         for cid, limit in self.stop_at.items():
             if limit is None:
                 continue
-            for rel in self.store.find(f"games/cell={cid}"):
+            for rel in self.store.find(f"games/{cell_dir(cid)}"):
                 parsed = _parse_part(rel)
                 if parsed is None or parsed[1] < limit:
                     continue
                 self.store.remove(rel)
                 events = self.store.find("events") if events is None else events
                 for ev in events:
-                    if ev.endswith(f"/cell={cid}/{part_name(parsed[1], parsed[2])}"):
+                    if ev.endswith(f"/{cell_dir(cid)}/{part_name(parsed[1], parsed[2])}"):
                         self.store.remove(ev)
                 self.results[cid].pop(parsed[1], None)
 

@@ -2,7 +2,7 @@
 
 A :class:`Store` is the output directory of one sweep. Every file the runner and the workers
 write goes through it, under fixed relative names (``manifest.json``, ``.lock``,
-``games/cell=<id>/part-...``, ``events/<table>/cell=<id>/part-...``); a relative name made of
+``games/cell-<id>/part-...``, ``events/<table>/cell-<id>/part-...``); a relative name made of
 anything but plain components raises, so no spec or game can make a sweep write outside its
 directory.
 

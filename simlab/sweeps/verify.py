@@ -6,7 +6,8 @@ seed, the first and last per-game seeds and the cell's parameters (see
 :func:`simlab.sweeps.chunks.build_games_table`). :func:`check_parts` reads only those footers, never
 the rows, and names every part that does not fit the manifest:
 
-- a file whose name is not ``cell=N/part-A-B.parquet`` (a file manager's ``part-… copy.parquet``);
+- a file whose name is not ``cell-N/part-A-B.parquet`` (a file manager's ``part-… copy.parquet``,
+  or a folder of the older ``cell=N`` layout, which :func:`migrate_layout` renames);
 - a part that cannot be read as Parquet (truncated, empty, garbage) or has no simlab metadata;
 - a part of another sweep (its fingerprint or master seed differs), or one moved or renamed (its
   metadata names another cell or range, or its row count differs from its range);
@@ -29,10 +30,12 @@ from ..rng import game_seeds
 from .chunks import part_name
 from .store import Store
 
-__all__ = ["QUARANTINE", "PartProblem", "check_parts", "part_range", "quarantine"]
+__all__ = ["QUARANTINE", "SWEEP_FORMAT", "PartProblem", "check_parts", "migrate_layout", "part_range", "quarantine"]
 
 #: folder, inside a sweep directory, that ``--resume`` moves rejected parts into
 QUARANTINE = "quarantine"
+#: the manifest's ``format``: 2 has ``cell-<id>`` folders, 1 had hive-style ``cell=<id>``
+SWEEP_FORMAT = "simlab-sweep/2"
 
 
 @dataclass(frozen=True)
@@ -48,14 +51,14 @@ class PartProblem:
     reason: str
 
     def line(self) -> str:
-        """``games/cell=0/part-0-100.parquet: from another sweep (...)``."""
+        """``games/cell-0/part-…-….parquet: from another sweep (...)``."""
         return f"{self.rel}: {self.reason}"
 
 
 def part_range(rel: str) -> tuple[str, int, int, int] | None:
     """``(table, cell, start, stop)`` of a part's relative path, or None when the name is not a part's.
 
-    ``games/cell=3/part-000000000000-000000000500.parquet`` gives ``("games", 3, 0, 500)``, and the
+    ``games/cell-3/part-000000000000-000000000500.parquet`` gives ``("games", 3, 0, 500)``, and the
     same name under ``events/battles/`` gives ``("battles", 3, 0, 500)``; any other spelling of the
     range (``part-0-500.parquet``) is not a part's name.
     """
@@ -66,7 +69,7 @@ def part_range(rel: str) -> tuple[str, int, int, int] | None:
         table, cell_dir, name = parts[1], parts[2], parts[3]
     else:
         return None
-    if not cell_dir.startswith("cell=") or not name.startswith("part-") or not name.endswith(".parquet"):
+    if not cell_dir.startswith("cell-") or not name.startswith("part-") or not name.endswith(".parquet"):
         return None
     try:
         cell = int(cell_dir[5:])
@@ -74,7 +77,7 @@ def part_range(rel: str) -> tuple[str, int, int, int] | None:
         start, stop = int(a), int(b)
     except ValueError:
         return None
-    if f"cell={cell}" != cell_dir or name != part_name(start, stop) or not 0 <= start < stop:
+    if f"cell-{cell}" != cell_dir or name != part_name(start, stop) or not 0 <= start < stop:
         return None
     return table, cell, start, stop
 
@@ -128,7 +131,10 @@ def check_parts(store: Store, man: dict, tables: str | None = None) -> tuple[lis
     for rel in files:
         where = part_range(rel)
         if where is None:
-            problems.append(PartProblem(rel, "not a part name of this layout (a copy or a renamed file?)"))
+            old = "/cell=" in f"/{rel}"
+            problems.append(PartProblem(rel, "a folder of the older cell=N layout: `simlab verify DIR --migrate` "
+                                             "(or --resume) renames it" if old else
+                                        "not a part name of this layout (a copy or a renamed file?)"))
             continue
         table, cell, a, b = where
         if cell not in cells:
@@ -209,3 +215,40 @@ def quarantine(store: Store, problems: list[PartProblem]) -> list[str]:
         store.fs.mv(f"{store.root}/{p.rel}", dest_path)
         moved.append(dest)
     return moved
+
+
+def migrate_layout(store: Store) -> list[str]:
+    """Rename the ``cell=<id>`` folders of a sweep written by an older simlab to ``cell-<id>``.
+
+    Returns:
+        The renamed folders (relative paths before the rename); empty when there were none.
+
+    Raises:
+        SweepStateError: when both ``cell=<id>`` and ``cell-<id>`` exist for one cell (a sweep
+            resumed by two simlab versions): nothing is renamed.
+    """
+    from ..errors import SweepStateError
+    roots = ["games"] + [f"events/{t}" for t in _subdirs(store, "events")]
+    todo = []
+    for r in roots:
+        for d in _subdirs(store, r):
+            if d.startswith("cell=") and d[5:].isdigit():
+                new = f"cell-{int(d[5:])}"
+                if store.fs.exists(f"{store.root}/{r}/{new}"):
+                    raise SweepStateError(f"{store.display}/{r} holds both {d} and {new}; move one aside by hand")
+                todo.append((f"{r}/{d}", f"{r}/{new}"))
+    for a, b in todo:
+        store.fs.mv(f"{store.root}/{a}", f"{store.root}/{b}", recursive=True)
+    if todo and store.exists("manifest.json"):
+        man = store.read_json("manifest.json")
+        if isinstance(man, dict):
+            man["format"] = SWEEP_FORMAT
+            store.write_json("manifest.json", man)
+    return [a for a, _ in todo]
+
+
+def _subdirs(store: Store, rel: str) -> list[str]:
+    base = f"{store.root}/{rel}"
+    if not store.fs.exists(base):
+        return []
+    return sorted(p.rstrip("/").rsplit("/", 1)[-1] for p in store.fs.ls(base, detail=False) if store.fs.isdir(p))
