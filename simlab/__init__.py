@@ -11,13 +11,14 @@ The public functions are imported lazily so that ``import simlab`` is cheap::
 
 from __future__ import annotations
 
-from ._version import __version__
-
 __all__ = ["__version__", "compare", "data_check", "data_show", "list_games", "load", "meta", "odds", "plot",
            "report", "sweep", "tune"]
 
 
 def __getattr__(name: str):
+    if name == "__version__":  # read from the installed metadata (~50 ms) only when asked for
+        from ._version import __version__
+        return __version__
     if name in ("sweep", "report", "load", "odds", "list_games", "data_show", "data_check", "tune", "compare", "meta",
                 "plot"):
         from . import api

@@ -9,22 +9,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import DataPackError, SpecError
 from .games import game_names, get_game
-from .results import load, report
-from .sweeps.runner import SweepResult, run_sweep
-from .sweeps.spec import SweepSpec, load_spec, spec_from_args
 from .tomlio import read_toml
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .sweeps.runner import SweepResult
+    from .sweeps.spec import SweepSpec
 
 __all__ = ["compare", "data_check", "data_show", "list_games", "load", "meta", "odds", "plot", "report", "sweep",  # noqa: F822
            "tune"]  # compare, meta, plot, tune: loaded by __getattr__ below
 
 
 def __getattr__(name: str):
-    # the analyses and plots import scipy.optimize and matplotlib: load them when first asked
-    # for, so that `simlab sweep` starts without them
+    # the analyses and plots import scipy.optimize and matplotlib, the results pandas and
+    # scipy.stats: load them when first asked for, so that `simlab sweep` starts without the
+    # analyses and `simlab games` or `simlab data show` without any of them (nor numba)
+    if name in ("load", "report"):
+        from . import results
+        return getattr(results, name)
     if name in ("compare", "meta", "tune"):
         from . import analysis
         return getattr(analysis, name)
@@ -50,14 +55,15 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
         game, scenario, policy, set_, grid: the ad hoc form (see ``simlab sweep --help``); not
             allowed together with ``experiment``.
         games: games per cell (ad hoc default 1,000); seed: master seed (default 0).
-        workers: worker processes (default all cores; 1 = in this process).
+        workers: worker threads (or processes with ``backend="processes"``; default all cores; 1 = in this process).
         chunk_size: games per chunk; out: output directory (a path or an fsspec URL); resume,
             overwrite: see :func:`simlab.sweeps.runner.run_sweep`.
         progress: show a progress bar on stderr.
         precision: keep playing each cell until the larger Wilson half-width (95%) of its sides'
             win rates is at most this; ``games`` is then the minimum per cell.
         max_games: the ceiling of games per cell under ``precision`` (default 1,000,000).
-        backend: ``"local"`` (default) or ``"dask"``; scheduler: a dask scheduler address or a
+        backend: ``"local"`` (default: threads in this process), ``"processes"`` (spawned worker
+            processes, for fault isolation) or ``"dask"``; scheduler: a dask scheduler address or a
             ``distributed.Client`` (default with dask: a LocalCluster on 127.0.0.1). See
             docs/cluster.md. dask_timeout: seconds a dask cluster may have no worker while chunks
             wait before the sweep stops with SweepStopped (default 60).
@@ -70,6 +76,8 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
         SpecError, ScenarioError, DataPackError, SweepStateError: bad input; nothing is written.
         SweepStopped: the dask cluster lost every worker (complete chunks kept; ``resume``).
     """
+    from .sweeps.runner import run_sweep
+    from .sweeps.spec import SweepSpec, load_spec, spec_from_args
     if dask_timeout is not None and not (isinstance(dask_timeout, (int, float)) and 0 < dask_timeout <= 86400):
         raise SpecError(f"--dask-timeout must be a number of seconds in (0, 86400] (got {dask_timeout})")
     if dask_timeout is not None and (backend or ("dask" if scheduler is not None else "local")) != "dask":

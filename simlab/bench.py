@@ -5,9 +5,16 @@ figures of one run are fair even on a noisy shared machine):
 
 * every game's ``bench_cases`` (kernel-level work: battles, shots, draws per second ...);
 * every game's ``bench_scenarios``: games per second of ``play_batch`` in this process (one
-  core), and of a whole sweep (Parquet written) with 1 and with 2 worker processes;
-* CLI start-up: seconds from launching ``simlab sweep --games 1`` to exit with a warm numba cache
-  and with a cold one (an empty ``NUMBA_CACHE_DIR``).
+  core), and of a whole sweep (Parquet written) with 1 worker and with 2 (threads, the default
+  local backend), and their ratio, the *scaling ratio*, from the same sweep in the same run; for
+  the first scenario of each game also the sweep on 2 worker processes (``--backend processes``);
+* the *dice-floor ratio* of every game that counts its dice (a ``dice`` column): time per game
+  over the time to draw that many dice in one numpy call (a game without the column is listed
+  as not measured);
+* peak memory (max resident set) of a large Dawn of Empire sweep in a fresh process;
+* CLI start-up: ``simlab --help`` and ``simlab games``; seconds from launching ``simlab sweep
+  --games 1`` to exit with a warm numba cache and with a cold one (an empty ``NUMBA_CACHE_DIR``),
+  and of a 1,000-game doe-battle sweep (warm).
 
 Targets are attached by name and reported as met or missed: the framework's own (CLI start-up) in
 :data:`TARGETS`, and each game's from its ``bench_targets()`` hook, so a game's targets live with the
@@ -37,6 +44,13 @@ __all__ = ["TARGETS", "all_targets", "run_benchmarks", "to_markdown"]
 #: ``Game.bench_targets``).
 TARGETS: dict[str, tuple[str, float]] = {
     "cli/start-up to first battle (warm cache)": ("<=", 3.0),
+    "cli/simlab --help": ("<=", 0.5),
+    "cli/simlab games": ("<=", 1.0),
+    "cli/1,000-game doe-battle sweep, start to exit (warm cache)": ("<=", 1.5),
+    # issue 17's scaling targets (2 workers over 1 on a 2-core machine) and the memory ceiling
+    "dawn-of-empire/standard sweep scaling (2 workers over 1)": (">=", 1.8),
+    "doe-battle/puerto-rico-passage sweep scaling (2 workers over 1)": (">=", 1.8),
+    "dawn-of-empire/peak memory of a large sweep": ("<=", 1024.0),
 }
 
 
@@ -89,7 +103,7 @@ def _games_for(seconds: float, rate: float, lo: int = 200, hi: int = 2_000_000) 
     return int(min(hi, max(lo, rate * seconds)))
 
 
-def _scenario_benchmarks(game, scen: str, quick: bool, repeats: int, log) -> list[dict]:
+def _scenario_benchmarks(game, scen: str, quick: bool, repeats: int, log, first: bool = False) -> list[dict]:
     from .rng import game_seeds
     from .sweeps.runner import run_sweep
     from .sweeps.spec import SweepSpec
@@ -108,40 +122,99 @@ def _scenario_benchmarks(game, scen: str, quick: bool, repeats: int, log) -> lis
     out = [_rate_case(f"{game.name}/{scen} play_batch 1 core", "games", n,
                       lambda: game.play_batch(sc, opts, pols, seeds), repeats)]
     log(f"  {out[-1]['name']}: {out[-1]['median']:,.0f} games/s")
-    # Each sweep runs ~16 s of one core's work so that worker start-up (about 2 s a spawned worker:
-    # interpreter, numpy, numba and the cached kernels) is amortised as in a real sweep.
-    n_sweep = _games_for(1.5 if quick else 16.0, rate, hi=5_000_000)
-    for w in (1, 2):
+    # Each sweep runs ~4 s of one core's work (the thread backend pays no worker start-up; the
+    # process backend's ~2 s a worker shows in its own row)
+    n_sweep = _games_for(1.5 if quick else 4.0, rate, hi=5_000_000)
+    runs = [(1, "local", ""), (2, "local", "s")]
+    if first:
+        runs.append((2, "processes", " processes"))
+    by = {}
+    for w, backend, suffix in runs:
         vals = []
         for r in range(1 if quick else 3):
             with tempfile.TemporaryDirectory() as d:
                 spec = SweepSpec(name="bench", game=game.name, scenarios=[scen], games=n_sweep, seed=r)
                 t = time.perf_counter()
-                run_sweep(spec, Path(d) / "o", workers=w, progress=False)
+                run_sweep(spec, Path(d) / "o", workers=w, backend=backend, progress=False)
                 vals.append(n_sweep / (time.perf_counter() - t))
-        out.append(_record(f"{game.name}/{scen} sweep {w} worker{'s' if w > 1 else ''}", "games/s", vals,
-                           f"{n_sweep:,} games, Parquet written, worker start-up included"))
+        name = f"{game.name}/{scen} sweep {w} worker{suffix}"
+        by[(w, backend)] = vals
+        out.append(_record(name, "games/s", vals, f"{n_sweep:,} games, Parquet written"
+                           + (", worker start-up included" if backend == "processes" else
+                              (", threads" if w > 1 else ", in this process"))))
         log(f"  {out[-1]['name']}: {out[-1]['median']:,.0f} games/s")
+    # the scaling ratio: 2 threads over 1 worker, the same sweep in the same run (medians)
+    ratio = statistics.median(by[(2, "local")]) / statistics.median(by[(1, "local")])
+    out.append(_record(f"{game.name}/{scen} sweep scaling (2 workers over 1)", "x", [ratio],
+                       f"median rates of the two sweeps above ({n_sweep:,} games each)"))
+    log(f"  {out[-1]['name']}: {ratio:.2f}x")
+    out += _dice_floor(game, scen, sc, opts, pols, seeds, repeats)
     return out
+
+
+def _dice_floor(game, scen: str, sc, opts, pols, seeds, repeats: int) -> list[dict]:
+    """The dice-floor ratio: seconds per game of ``play_batch`` over seconds to draw the game's
+    dice (its mean ``dice`` column) in one ``numpy.random.Generator.integers`` call."""
+    batch = game.play_batch(sc, opts, pols, seeds)
+    name = f"{game.name}/{scen} dice-floor ratio (time per game / time to draw its dice)"
+    if "dice" not in batch.games:
+        return [{"name": name, "unit": "x", "median": None, "min": None, "max": None,
+                 "n": 0, "detail": "not measured: the game's rows do not count its dice (no `dice` column)"}]
+    n = len(seeds)
+    per_game = float(np.mean(batch.games["dice"]))
+    ndice = max(1, int(round(per_game * n)))
+    gen = np.random.default_rng(2024)
+    play = statistics.median(_time(lambda: game.play_batch(sc, opts, pols, seeds), repeats))
+    draw = statistics.median(_time(lambda: gen.integers(1, 7, size=ndice, dtype=np.int64), repeats))
+    return [_record(name, "x", [play / draw], f"{per_game:.0f} dice a game, {n:,} games")]
+
+
+def _peak_memory(quick: bool) -> list[dict]:
+    """Max resident set of a fresh ``simlab sweep`` process playing a large Dawn of Empire sweep
+    (default workers: threads in one process, so the figure is the whole sweep's)."""
+    n = 20_000 if quick else 1_000_000
+    code = ("import resource, sys\nfrom simlab.cli import main\nrc = main(sys.argv[1:])\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\nsys.exit(rc)")
+    with tempfile.TemporaryDirectory() as d:
+        r = subprocess.run([sys.executable, "-c", code, "sweep", "--game", "dawn-of-empire", "--games", str(n),
+                            "--no-progress", "--out", str(Path(d) / "o")], capture_output=True, text=True,
+                           check=True)
+    mib = int(r.stdout.strip().splitlines()[-1]) / 1024  # Linux reports KiB
+    return [_record("dawn-of-empire/peak memory of a large sweep", "MiB", [mib],
+                    f"max resident set of `simlab sweep --game dawn-of-empire --games {n:,}` (all cores)")]
 
 
 def _cli_startup(quick: bool) -> list[dict]:
     exe = [sys.executable, "-m", "simlab"]
     out = []
+
+    def timed(args: list[str], env: dict) -> float:
+        t = time.perf_counter()
+        subprocess.run(exe + args, env=env, capture_output=True, check=True)
+        return time.perf_counter() - t
+
+    reps = 1 if quick else 5
+    for label, args in (("simlab --help", ["--help"]), ("simlab games", ["games"])):
+        vals = [timed(args, dict(os.environ)) for _ in range(reps)]
+        out.append(_record(f"cli/{label}", "s", vals, f"`{label}`, process start to exit (loads no kernel)"))
     for label, cold in (("warm cache", False), ("cold cache", True)):
         vals = []
-        for _ in range(1 if (quick or cold) else 5):
+        for _ in range(1 if (quick or cold) else reps):
             with tempfile.TemporaryDirectory() as d:
                 env = dict(os.environ)
                 if cold:
                     env["NUMBA_CACHE_DIR"] = str(Path(d) / "numba-cache")
-                t = time.perf_counter()
-                subprocess.run(exe + ["sweep", "--game", "doe-battle", "--games", "1", "--workers", "1",
-                                      "--no-progress", "--out", str(Path(d) / "o")],
-                               env=env, capture_output=True, check=True)
-                vals.append(time.perf_counter() - t)
+                vals.append(timed(["sweep", "--game", "doe-battle", "--games", "1", "--workers", "1",
+                                   "--no-progress", "--out", str(Path(d) / "o")], env))
         out.append(_record(f"cli/start-up to first battle ({label})", "s", vals,
                            "`simlab sweep --game doe-battle --games 1`, process start to exit"))
+    vals = []
+    for _ in range(reps):
+        with tempfile.TemporaryDirectory() as d:
+            vals.append(timed(["sweep", "--game", "doe-battle", "--games", "1000", "--no-progress",
+                               "--out", str(Path(d) / "o")], dict(os.environ)))
+    out.append(_record("cli/1,000-game doe-battle sweep, start to exit (warm cache)", "s", vals,
+                       "`simlab sweep --game doe-battle --games 1000`, process start to exit"))
     return out
 
 
@@ -181,7 +254,8 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None,
     _TARGETS.clear()
     _TARGETS.update(all_targets(games))
     if only:
-        names = ["cli/start-up to first battle"]
+        names = ["cli/start-up to first battle", "cli/simlab --help", "cli/simlab games", "cli/1,000-game",
+                 "dawn-of-empire/peak memory"]
         for game in games:
             names += [f"{game.name}/{BenchCase.of(c).name}" for c in game.bench_cases(quick=True)]
             names += [f"{game.name}/{scen}" for scen in game.bench_scenarios()]
@@ -206,13 +280,17 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None,
                 results[-1]["ratio_to"] = f"{gname}/{case.ratio_to}"
                 results[-1]["ratio_name"] = f"{gname}/{case.ratio_name or case.name + ' ratio'}"
             log(f"  {name}: {results[-1]['median']:,.4g} {results[-1]['unit']}")
-        for scen in game.bench_scenarios():
+        for i, scen in enumerate(game.bench_scenarios()):
             if wanted(f"{gname}/{scen}"):
-                results += _scenario_benchmarks(game, scen, quick, repeats, log)
+                results += _scenario_benchmarks(game, scen, quick, repeats, log, first=i == 0)
+        if gname == "dawn-of-empire" and wanted("dawn-of-empire/peak memory"):
+            results += _peak_memory(quick)
+            log(f"  {results[-1]['name']}: {results[-1]['median']:,.0f} MiB")
     _derived(results)
     if wanted("cli/"):
         results += _cli_startup(quick)
-        log(f"  cli start-up: {results[-2]['median']:.2f} s warm, {results[-1]['median']:.2f} s cold")
+        for r in results[-5:]:
+            log(f"  {r['name']}: {r['median']:.2f} s")
     machine = {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
                "numpy": np.__version__, "numba": __import__("numba").__version__,
                "date": datetime.now(UTC).isoformat(timespec="seconds")}
@@ -238,14 +316,18 @@ def to_markdown(res: dict) -> str:
         f"Produced by `{res['command']}` (also `make bench`) on {m['date']}: {m['cores']} cores, "
         f"{m['platform']}, Python {m['python']}, numpy {m['numpy']}, numba {m['numba']}.", "",
         "Medians of repeated runs in one process (min–max beside them); the machine is shared and noisy, so "
-        "compare figures of one run with each other rather than across runs. Sweep figures include worker "
-        "start-up (~2 s a spawned worker) and writing Parquet; each sweep is about 16 s of one core's work.", "",
+        "compare figures of one run with each other rather than across runs. Sweep figures include writing "
+        "Parquet; the 2-worker sweeps run on threads of one process, the `processes` rows on spawned worker "
+        "processes (their start-up, ~2 s a worker, included); each sweep is about 4 s of one core's work.", "",
         "| benchmark | median | min – max | runs | target | met | detail |",
         "|---|---:|---:|---:|---:|:---:|---|",
     ]
     for r in res["results"]:
         fmt = ((lambda v: f"{v:,.4g}") if r["unit"] == "s" else (lambda v: f"{v:,.3f}") if r["unit"] == "x"
                else (lambda v: f"{v:,.0f}"))
+        if r["n"] == 0:
+            lines.append(f"| {r['name']} | not measured | | 0 | {r.get('target', '')} | | {r['detail']} |")
+            continue
         met = "" if "met" not in r else ("yes" if r["met"] else "**no**")
         lines.append(f"| {r['name']} | {fmt(r['median'])} {r['unit']} | {fmt(r['min'])} – {fmt(r['max'])} | "
                      f"{r['n']} | {r.get('target', '')} | {met} | {r['detail']} |")

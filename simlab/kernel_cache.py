@@ -20,6 +20,7 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -33,6 +34,7 @@ RNG_SOURCE = Path(__file__).resolve().parent / "rng.py"
 FRAMEWORK_MODULES = ("simlab.rng",)
 
 _DONE: set[tuple[str, ...]] = set()
+_LOCK = threading.Lock()
 
 
 def digest(sources: Iterable[Path]) -> str:
@@ -147,6 +149,13 @@ def ensure_fresh(modules: Sequence[str]) -> bool:
     key = tuple(sorted(set(modules)))
     if not key or key in _DONE:
         return False
+    with _LOCK:  # the thread backend's workers share this process: one of them checks, the others wait
+        if key in _DONE:
+            return False
+        return _ensure_fresh_locked(key)
+
+
+def _ensure_fresh_locked(key: tuple[str, ...]) -> bool:
     sources = sorted({module_source(m) for m in key + FRAMEWORK_MODULES})
     want = digest(sources)
     stamp = "simlab-kernels-" + hashlib.sha256("\n".join(key).encode()).hexdigest()[:12] + ".digest"

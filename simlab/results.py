@@ -8,9 +8,9 @@ standard errors and mean turns.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
@@ -20,6 +20,9 @@ from .stats.intervals import wilson_interval
 from .sweeps.manifest import load_manifest, sweep_status
 from .sweeps.store import Store
 from .sweeps.verify import check_parts
+
+if TYPE_CHECKING:  # pragma: no cover - pandas is imported where a DataFrame is made (~1 s of start-up)
+    import pandas as pd
 
 __all__ = ["end_reason_rates", "length_distribution", "load", "load_table", "report", "side_advantage"]
 
@@ -242,4 +245,5 @@ def report_frame(rows: list[dict]) -> pd.DataFrame:
         for label, v in r.get("end_reasons", {}).items():
             d[f"end_{label}"] = v["rate"]
         flat.append(d)
+    import pandas as pd
     return pd.DataFrame(flat)

@@ -43,15 +43,18 @@ def _alive(pid: int) -> bool:
         return False
 
 
-KILL_ARGS = ["sweep", "--game", "doe-battle", "--games", "3000", "--chunk-size", "100", "--seed", "77",
-             "--grid", "speed_disengage=never,when-able", "--workers", "2", "--no-progress"]
+#: sized so the sweep lasts long enough to be killed mid-run (60 parts of 10,000 battles)
+KILL_GAMES, KILL_CHUNK = 300_000, 10_000
+KILL_ARGS = ["sweep", "--game", "doe-battle", "--games", str(KILL_GAMES), "--chunk-size", str(KILL_CHUNK),
+             "--seed", "77", "--grid", "speed_disengage=never,when-able", "--workers", "2", "--no-progress"]
 
 
 def test_sigkill_then_resume_gives_exactly_the_uninterrupted_rows(tmp_path, capsys):
     out = tmp_path / "killed"
-    p = subprocess.Popen(SIMLAB + KILL_ARGS + ["--out", str(out)], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE)
-    total = 2 * 3000 // 100
+    # worker processes: the check is that they die with the sweep (threads would, trivially)
+    p = subprocess.Popen(SIMLAB + KILL_ARGS + ["--backend", "processes", "--out", str(out)],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    total = 2 * KILL_GAMES // KILL_CHUNK
     deadline = time.time() + 120
     while len(_parts(out)) < 4:
         assert p.poll() is None, f"sweep ended before it could be killed: {p.stderr.read().decode()[-500:]}"
@@ -78,14 +81,14 @@ def test_sigkill_then_resume_gives_exactly_the_uninterrupted_rows(tmp_path, caps
     man = json.loads((out / "manifest.json").read_text())
     assert man["status"] == "complete"
     assert man["last_run"]["chunks_skipped"] >= n_before
-    assert man["last_run"]["games_played"] <= 6000 - 100 * n_before
+    assert man["last_run"]["games_played"] <= 2 * KILL_GAMES - KILL_CHUNK * n_before
     assert not list(out.rglob(".*.tmp-*")), "temporary files left behind"
 
-    ref = run_sweep(SweepSpec(name="doe-battle", game="doe-battle", scenarios=[], games=3000, seed=77,
-                              chunk_size=1000, grid={"speed_disengage": ["never", "when-able"]}),
+    ref = run_sweep(SweepSpec(name="doe-battle", game="doe-battle", scenarios=[], games=KILL_GAMES, seed=77,
+                              chunk_size=3 * KILL_CHUNK, grid={"speed_disengage": ["never", "when-able"]}),
                     tmp_path / "ref", workers=1, progress=False)
     a, b = load(out), load(ref.path)
-    assert len(a) == 6000
+    assert len(a) == 2 * KILL_GAMES
     assert not a.duplicated(["cell", "game_index"]).any()
     assert a.equals(b)
 
@@ -102,7 +105,7 @@ def _faulty_spec(mode: str, tmp_path: Path, at: int = 250, games: int = 400) -> 
 @pytest.mark.parametrize("workers", [2])
 def test_a_chunk_that_kills_its_worker_twice_is_reported_and_the_rest_is_written(tmp_path, workers):
     spec, _ = _faulty_spec("kill", tmp_path)
-    res = run_sweep(spec, tmp_path / "out", workers=workers, progress=False)
+    res = run_sweep(spec, tmp_path / "out", workers=workers, backend="processes", progress=False)
     assert not res.ok
     assert [(f["cell"], f["start"], f["stop"]) for f in res.failures] == [(0, 200, 300)]
     f = res.failures[0]
@@ -118,7 +121,7 @@ def test_a_chunk_that_kills_its_worker_twice_is_reported_and_the_rest_is_written
 
 def test_a_chunk_whose_worker_dies_once_is_retried_and_the_sweep_completes(tmp_path):
     spec, seed = _faulty_spec("kill-once", tmp_path)
-    res = run_sweep(spec, tmp_path / "out", workers=2, progress=False)
+    res = run_sweep(spec, tmp_path / "out", workers=2, backend="processes", progress=False)
     assert res.ok, res.failures
     assert (tmp_path / f"fault-{seed}").exists(), "the fault never fired: the test proves nothing"
     clean = run_sweep(_faulty_spec("none", tmp_path)[0], tmp_path / "clean", workers=1, progress=False)
@@ -275,13 +278,15 @@ def test_resume_of_a_precision_sweep_with_a_gap_gives_the_uninterrupted_rows(tmp
     assert load(part).equals(load(full.path))
 
 
-def test_ctrl_c_leaves_complete_parts_and_counts_them(tmp_path):
+@pytest.mark.parametrize("workers", ["1", "2"])  # in this process; on two threads
+def test_ctrl_c_leaves_complete_parts_and_counts_them(tmp_path, workers):
     """Ctrl-C (SIGINT) mid-sweep: exit 130, manifest ``interrupted``, no temporary files, and
-    ``last_run.games_played`` equal to the rows in the parts written (not 0)."""
+    ``last_run.games_played`` equal to the rows in the parts written (not 0), also when threads
+    were playing chunks that had to finish."""
     import pyarrow.parquet as pq
     out = tmp_path / "int"
     p = subprocess.Popen(SIMLAB + ["sweep", "--game", "dawn-of-empire", "--games", "200000", "--chunk-size", "500",
-                                   "--seed", "5", "--workers", "1", "--no-progress", "--out", str(out)],
+                                   "--seed", "5", "--workers", workers, "--no-progress", "--out", str(out)],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 120
     while len(_parts(out)) < 3:
@@ -299,13 +304,26 @@ def test_ctrl_c_leaves_complete_parts_and_counts_them(tmp_path):
 
 
 def test_a_script_without_the_main_guard_is_told_so(tmp_path):
-    """Spawned workers import the user's script; one that starts a sweep at import time gets one
-    line naming the missing ``if __name__ == "__main__":`` instead of tracebacks about a busy
-    output directory."""
+    """Spawned workers (``backend="processes"``) import the user's script; one that starts a sweep
+    at import time gets one line naming the missing ``if __name__ == "__main__":`` instead of
+    tracebacks about a busy output directory."""
     script = tmp_path / "noguard.py"
     script.write_text("import simlab\n"
                       f"simlab.sweep(game='doe-battle', games=2000, chunk_size=500, workers=2, out={str(tmp_path / 'o')!r}, "
-                      "progress=False)\n")
+                      "backend='processes', progress=False)\n")
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert 'put the sweep under `if __name__ == "__main__":`' in r.stderr
     assert "Traceback" not in r.stderr and "another sweep" not in r.stderr
+
+
+def test_a_script_without_the_main_guard_sweeps_on_threads(tmp_path):
+    """The default local backend runs workers as threads of this process: nothing imports the
+    script again, so a script needs no ``if __name__ == "__main__":`` guard."""
+    script = tmp_path / "noguard.py"
+    script.write_text("import simlab\n"
+                      f"r = simlab.sweep(game='doe-battle', games=2000, chunk_size=500, workers=2, out={str(tmp_path / 'o')!r}, "
+                      "progress=False)\n"
+                      "print(r.ok, r.manifest['last_run']['pool'], len(simlab.load(r.path)))\n")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "threads", "2000"]

@@ -33,10 +33,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from ..errors import ScenarioError
-from ..rng import STATE_WORDS, new_state_nb, roll_nb, uniform_nb
 from .base import Batch, Game, Option, Scenario
 from .policy import policy_names
 
@@ -81,66 +79,6 @@ def coin_probabilities(bias: float, draw_rate: float, red: str = "plain", blue: 
     return {"red": (1 - draw_rate) * p, "blue": (1 - draw_rate) * (1 - p), "draw": draw_rate}
 
 
-@njit(cache=True)
-def play_synthetic_nb(seeds, scenario, bias, draw_rate, handicap, threshold, pol_red, pol_blue,
-                      winner, turns, score_red, score_blue, reason):
-    """Play one synthetic game per seed (see the module docstring).
-
-    Args:
-        seeds: ``uint64[g]`` stream seeds.
-        scenario: 0 coin, 1 dice race.
-        bias, draw_rate: coin parameters (float64).
-        handicap, threshold: dice-race parameters (VP, int64).
-        pol_red, pol_blue: policy indices into ``POLICIES``.
-        winner: ``int8[g]`` out (0 red, 1 blue, -1 draw); turns: ``int32[g]`` out;
-        score_red, score_blue: ``float32[g]`` out (VP); reason: ``int8[g]`` out (END_REASONS).
-    """
-    state = np.empty(STATE_WORDS, dtype=np.uint64)
-    x = SLOPE * (bias - FAIR_BIAS) + EDGE * RPS[pol_red, pol_blue]
-    p_red = 1.0 / (1.0 + np.exp(-x))
-    for i in range(seeds.shape[0]):
-        new_state_nb(seeds[i], state)
-        if scenario == 0:
-            u_draw = uniform_nb(state)
-            u_side = uniform_nb(state)
-            if u_draw < draw_rate:
-                w = -1
-            elif u_side < p_red:
-                w = 0
-            else:
-                w = 1
-            t = 1
-            while t < MAX_TURNS and roll_nb(state, 6) != 6:
-                t += 1
-            turns[i] = t
-            winner[i] = w
-            score_red[i] = 1.0 if w == 0 else 0.0
-            score_blue[i] = 1.0 if w == 1 else 0.0
-        else:
-            r = 0
-            for _ in range(RED_DICE):
-                r += roll_nb(state, 6)
-            b = 0
-            for _ in range(BLUE_DICE):
-                b += roll_nb(state, 6)
-            if handicap > 0:
-                r += handicap
-            else:
-                b -= handicap
-            net = r - b
-            if net >= threshold:
-                w = 0
-            elif net <= -threshold:
-                w = 1
-            else:
-                w = -1
-            turns[i] = 1
-            winner[i] = w
-            score_red[i] = r
-            score_blue[i] = b
-        reason[i] = 1 if winner[i] < 0 else 0
-
-
 class Synthetic(Game):
     """The synthetic test instrument (see the module docstring)."""
 
@@ -162,7 +100,8 @@ class Synthetic(Game):
     scenarios = tuple(SCENARIO_CODES)
     default_scenario = "coin"
     data_dir = None
-    kernel_modules = ("simlab.games.synthetic",)
+    #: the kernel (imported on first play, so listing games loads no numba)
+    kernel_modules = ("simlab.games.synthetic_kernels",)
 
     def load_scenario(self, name_or_path: str | None, data=None) -> Scenario:
         """A built-in scenario (``coin`` or ``dice-race``).
@@ -180,15 +119,18 @@ class Synthetic(Game):
                    seeds: np.ndarray) -> Batch:
         """Play one game per seed: columns ``winner``, ``turns``, ``score_red``, ``score_blue`` (VP),
         ``end_reason`` (``decisive`` or ``drawn``)."""
+        from .synthetic_kernels import play_synthetic_nb
         policies = policy_names(self.policies_of(scenario.sides, policies))
         g = int(seeds.shape[0])
         cols = {"winner": np.empty(g, np.int8), "turns": np.empty(g, np.int32),
                 "score_red": np.empty(g, np.float32), "score_blue": np.empty(g, np.float32),
                 "end_reason": np.empty(g, np.int8)}
-        play_synthetic_nb(np.ascontiguousarray(seeds, dtype=np.uint64), int(scenario.payload),
-                          float(options["bias"]), float(options["draw_rate"]), int(options["handicap"]),
-                          int(options["threshold"]), POLICIES.index(policies["red"]),
-                          POLICIES.index(policies["blue"]), cols["winner"], cols["turns"], cols["score_red"],
+        # the same float64 arithmetic the kernel did when it read these constants itself
+        logit = (SLOPE * (float(options["bias"]) - FAIR_BIAS)
+                 + EDGE * int(RPS[POLICIES.index(policies["red"]), POLICIES.index(policies["blue"])]))
+        play_synthetic_nb(np.ascontiguousarray(seeds, dtype=np.uint64), int(scenario.payload), float(logit),
+                          float(options["draw_rate"]), int(options["handicap"]), int(options["threshold"]),
+                          MAX_TURNS, RED_DICE, BLUE_DICE, cols["winner"], cols["turns"], cols["score_red"],
                           cols["score_blue"], cols["end_reason"])
         return Batch(games=cols, categories={"end_reason": END_REASONS})
 

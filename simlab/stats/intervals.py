@@ -8,7 +8,6 @@ checked against SciPy in the tests.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
 __all__ = ["mean_se", "wilson_half_width", "wilson_interval", "wilson_scipy"]
 
@@ -19,6 +18,7 @@ def wilson_scipy(wins: int, games: int, confidence: float = 0.95) -> tuple[float
     Raises:
         ValueError: if ``games < 1`` or ``wins`` is outside ``0..games``.
     """
+    from scipy import stats
     ci = stats.binomtest(int(wins), int(games)).proportion_ci(confidence_level=confidence, method="wilson")
     return float(ci.low), float(ci.high)
 
@@ -41,12 +41,26 @@ def wilson_interval(wins, games, confidence: float = 0.95) -> tuple[np.ndarray, 
     n = np.asarray(games, dtype=np.float64)
     if np.any(n < 1) or np.any(k < 0) or np.any(k > n):
         raise ValueError("need 0 <= wins <= games and games >= 1")
-    z = stats.norm.ppf(0.5 + confidence / 2)
+    z = _z(confidence)
     p = k / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+#: ``scipy.stats.norm.ppf(0.5 + c / 2)`` of the usual levels, as SciPy computes them: a sweep's
+#: report needs only these, and importing scipy.stats costs about a second of start-up
+_Z = {0.8: 1.2815515655446004, 0.9: 1.6448536269514722, 0.95: 1.959963984540054, 0.99: 2.5758293035489004,
+      0.999: 3.2905267314919255}
+
+
+def _z(confidence: float) -> float:
+    """The two-sided normal quantile of ``confidence`` (SciPy's value; from :data:`_Z` when listed)."""
+    if confidence in _Z:
+        return _Z[confidence]
+    from scipy import stats
+    return float(stats.norm.ppf(0.5 + confidence / 2))
 
 
 def wilson_half_width(wins, games, confidence: float = 0.95) -> np.ndarray:

@@ -5,7 +5,14 @@ chunk's summary or a one-line error. Workers write their own Parquet parts; only
 (a few numbers per chunk) come back, whatever the backend.
 
 * ``local``, 1 worker: :class:`InProcess` plays chunks one after another in this process.
-* ``local``, N workers: :class:`Processes` runs a pool of N spawned processes.
+* ``local``, N workers: :class:`Threads` runs N threads in this process. The game kernels release
+  the GIL (``@njit(nogil=True)``) and pyarrow releases it while writing Parquet, so N chunks play
+  at once with no worker start-up, one chunk's writing overlaps the others' play, and a script
+  needs no ``if __name__ == "__main__":`` guard. A chunk that kills its process takes the sweep
+  with it (a retried chunk still runs in a child process of its own).
+* ``processes``: :class:`Processes` runs a pool of N spawned processes (each pays ~2 s of start-up:
+  imports and numba's cache), for fault isolation: a chunk that crashes its process kills one
+  worker, and the sweep goes on.
 * ``dask``: :class:`Dask` submits chunks to a ``dask.distributed`` cluster: the scheduler at
   ``scheduler`` (an address such as ``tcp://10.0.0.5:8786``, or a ``distributed.Client``), or a
   ``LocalCluster`` bound to 127.0.0.1 with N single-threaded worker processes, started and stopped
@@ -39,7 +46,8 @@ from ..errors import SpecError
 from .chunks import ChunkTask, die_with_parent, play_chunk
 from .isolate import one_line, play_isolated
 
-__all__ = ["BACKENDS", "Backend", "Dask", "InProcess", "Outcome", "Processes", "check_backend", "default_workers",
+__all__ = ["BACKENDS", "Backend", "Dask", "InProcess", "Outcome", "Processes", "Threads", "check_backend",
+           "default_workers",
            "current_backend", "dask_client", "make_backend", "sweep_backend"]
 
 
@@ -51,7 +59,7 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-BACKENDS = ("local", "dask")
+BACKENDS = ("local", "processes", "dask")
 #: worker processes one machine may be asked for
 MAX_WORKERS = 1024
 #: seconds a dask sweep waits while its cluster has no worker at all before it stops (``--dask-timeout``)
@@ -122,6 +130,11 @@ class Backend:
         """Check that every worker sees the output directory and the input ``files`` (scenario
         and data-pack files) at the same paths (raises SweepStateError)."""
 
+    def stop(self) -> list[Outcome]:
+        """On Ctrl-C: drop what is queued and return the outcomes of attempts that cannot be
+        stopped and were let finish (the thread backend's running chunks); [] elsewhere."""
+        return []
+
     def close(self, cancel: bool = False) -> None:
         """Stop the workers (``cancel``: drop what is still queued)."""
 
@@ -157,6 +170,52 @@ class InProcess(Backend):
             return [Outcome(task, attempt, error=one_line(e))]
 
 
+class Threads(Backend):
+    """A pool of ``workers`` threads in this process (see the module docstring). First attempts
+    run on the pool; a retry runs in a child process of its own (:func:`play_isolated`, started by
+    a thread of a second pool), as with :class:`Processes`."""
+
+    name = "local"
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="simlab-chunk")
+        self.retries = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="simlab-retry")
+        self.futures: dict[Any, tuple[ChunkTask, int]] = {}
+
+    def submit(self, task, attempt):
+        f = self.retries.submit(play_isolated, task) if attempt > 1 else self.pool.submit(play_chunk, task)
+        self.futures[f] = (task, attempt)
+
+    def pending(self):
+        return len(self.futures)
+
+    def wait(self, everything: bool = False):
+        done, _ = wait(list(self.futures), return_when="ALL_COMPLETED" if everything else FIRST_COMPLETED)
+        out = []
+        for f in done:
+            task, attempt = self.futures.pop(f)
+            e = f.exception()
+            out.append(_as_outcome(task, attempt, f.result()) if e is None else Outcome(task, attempt, error=one_line(e)))
+        return out
+
+    def stop(self):
+        # a thread cannot be stopped inside a kernel: drop the queued chunks, let the running
+        # ones finish (a chunk is a second or so) and report them, so every part written is counted
+        for f in list(self.futures):
+            if f.cancel():
+                del self.futures[f]
+        return self.wait(everything=True) if self.futures else []
+
+    def close(self, cancel=False):
+        self.pool.shutdown(wait=True, cancel_futures=cancel)
+        self.retries.shutdown(wait=True, cancel_futures=cancel)
+        self.futures = {}
+
+    def describe(self):
+        return {"backend": "local", "workers": self.workers, "pool": "threads"}
+
+
 def _init_worker() -> None:  # pragma: no cover - runs in children
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent()
@@ -168,7 +227,7 @@ class Processes(Backend):
     outside the pool (a thread here starts a child process per retry), so a pool that breaks
     again cannot take a retry with it."""
 
-    name = "local"
+    name = "processes"
 
     def __init__(self, workers: int):
         self.workers = workers
@@ -401,7 +460,8 @@ def check_backend(backend: str | None, scheduler: Any, workers: int | None) -> s
     """Check the backend arguments before anything is started or written.
 
     Returns:
-        The backend name: ``"local"`` or ``"dask"`` (a scheduler without a backend means dask).
+        The backend name: ``"local"``, ``"processes"`` or ``"dask"`` (a scheduler without a
+        backend means dask).
 
     Raises:
         SpecError: an unknown backend, a scheduler with the local backend, a malformed scheduler
@@ -415,7 +475,7 @@ def check_backend(backend: str | None, scheduler: Any, workers: int | None) -> s
         raise SpecError(f"--workers must be at least 1 (got {workers})")
     if workers is not None and workers > MAX_WORKERS:
         raise SpecError(f"--workers must be at most {MAX_WORKERS} (got {workers})")
-    if backend == "local" and scheduler is not None:
+    if backend != "dask" and scheduler is not None:
         raise SpecError("--scheduler needs --backend dask")
     if backend == "dask":
         try:
@@ -430,12 +490,15 @@ def check_backend(backend: str | None, scheduler: Any, workers: int | None) -> s
 
 
 def make_backend(backend: str, workers: int, scheduler: Any = None, dask_timeout: float | None = None) -> Backend:
-    """The backend object for :func:`simlab.sweeps.runner.run_sweep` (arguments already checked;
-    ``dask_timeout``: seconds without any worker before a dask sweep stops, default
-    :data:`DASK_TIMEOUT_S`)."""
+    """The backend object for :func:`simlab.sweeps.runner.run_sweep` (arguments already checked):
+    ``local`` plays in this process (1 worker) or on threads, ``processes`` on spawned worker
+    processes (even 1, for fault isolation), ``dask`` on a cluster (``dask_timeout``: seconds
+    without any worker before the sweep stops, default :data:`DASK_TIMEOUT_S`)."""
     if backend == "dask":
         return Dask(scheduler, workers, dask_timeout)
-    return InProcess() if workers == 1 else Processes(workers)
+    if backend == "processes":
+        return Processes(workers)
+    return InProcess() if workers == 1 else Threads(workers)
 
 
 @contextlib.contextmanager
@@ -479,7 +542,7 @@ def sweep_backend(backend: str | None = None, scheduler: Any = None, workers: in
         SpecError: as :func:`check_backend` and :class:`Dask` (before anything is started).
     """
     name = check_backend(backend, scheduler, workers)
-    if name == "local" or (scheduler is not None and not isinstance(scheduler, str)):
+    if name != "dask" or (scheduler is not None and not isinstance(scheduler, str)):
         token = _CURRENT.set((name, scheduler))
         try:
             yield

@@ -22,6 +22,7 @@ import contextlib
 import json
 import re
 import signal
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,6 +105,7 @@ def events_part_rel(table: str, cell: int, start: int, stop: int) -> str:
 
 
 _SCENARIOS: dict[tuple, Scenario] = {}
+_SCENARIOS_LOCK = threading.Lock()
 _STORES: dict[str, Store] = {}
 
 
@@ -129,8 +131,10 @@ def worker_scenario(game_name: str, scenario: str, data: str | None = None, plug
     """
     key = (game_name, scenario, data)
     if key not in _SCENARIOS:
-        game = worker_game(game_name, plugin)
-        _SCENARIOS[key] = game.load_scenario(scenario, game.load_data(data))
+        with _SCENARIOS_LOCK:  # threads of the thread backend: one compiles, the others reuse it
+            if key not in _SCENARIOS:
+                game = worker_game(game_name, plugin)
+                _SCENARIOS[key] = game.load_scenario(scenario, game.load_data(data))
     return _SCENARIOS[key]
 
 

@@ -7,7 +7,7 @@ directory behind. It holds an exclusive lock on the output directory while it ru
 games part is missing, and refuses a directory written by another spec, data pack or simlab
 version.
 
-Chunks run on a backend (:mod:`simlab.sweeps.backends`): worker processes on this machine, or a
+Chunks run on a backend (:mod:`simlab.sweeps.backends`): threads or worker processes on this machine, or a
 Dask cluster. A chunk that fails (its worker dies or it raises) is retried once in a process of
 its own; if it fails again it is reported with its cell and game range, the sweep plays the
 rest, and the manifest's status is ``failed`` (``--resume`` plays what is missing).
@@ -122,7 +122,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
         out: output directory: a local path or an fsspec URL (``file:///...``, ``s3://bucket/x``
             with s3fs installed); default ``results/<name>-<timestamp>``. With the dask backend
             on several hosts it must be a path every worker reaches (shared filesystem) or a URL.
-        workers: worker processes (default: every core this process may use); 1 plays in-process.
+        workers: worker threads or processes (default: every core this process may use); 1 plays
+            in this process.
             With ``backend="dask"`` and no scheduler: the LocalCluster's worker processes.
         resume: continue the sweep already in ``out`` (same spec), playing only missing chunks.
         overwrite: replace a previous sweep in ``out`` (only a directory with a manifest).
@@ -130,7 +131,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
         on_chunk: called in this process with each finished chunk's summary.
         dask_timeout: dask only: seconds the cluster may have no worker at all while chunks wait
             before the sweep stops (default 60; raises SweepStopped, finished chunks are kept).
-        backend: ``"local"`` (default) or ``"dask"``.
+        backend: ``"local"`` (default: in this process with 1 worker, else on threads),
+            ``"processes"`` (spawned worker processes, for fault isolation) or ``"dask"``.
         scheduler: dask only: a scheduler address (``tcp://host:8786``) or a ``distributed.Client``
             (see :func:`simlab.sweeps.backends.dask_client` to share one cluster across sweeps);
             None starts a LocalCluster bound to 127.0.0.1 and stops it at the end. With neither
@@ -316,6 +318,10 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
             _execute(plan, ex, bar, on_chunk, failures, {c.id: c for c in cells}, tally)
     except KeyboardInterrupt:
         interrupted = True
+        for o in ex.stop():  # chunks already playing on threads finish: count the parts they wrote
+            if o.result is not None:
+                plan.done(o.result)
+                tally["games"] += o.result["games"]
         ex.close(cancel=True)
     except DiskFullError as e:
         interrupted = True

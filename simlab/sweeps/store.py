@@ -148,7 +148,8 @@ class Store:
         if self.local:
             parent = os.path.dirname(path)
             os.makedirs(parent, exist_ok=True)
-            tmp = os.path.join(parent, f".{os.path.basename(path)}.tmp-{os.getpid()}")
+            # process and thread in the name: threads of one process write parts at once
+            tmp = os.path.join(parent, f".{os.path.basename(path)}.tmp-{os.getpid()}-{threading.get_ident()}")
             with open(tmp, "wb") as fh:
                 fh.write(data)
             os.replace(tmp, path)
@@ -166,7 +167,8 @@ class Store:
         if self.local:
             parent = os.path.dirname(path)
             os.makedirs(parent, exist_ok=True)
-            tmp = os.path.join(parent, f".{os.path.basename(path)}.tmp-{os.getpid()}")
+            # process and thread in the name: threads of one process write parts at once
+            tmp = os.path.join(parent, f".{os.path.basename(path)}.tmp-{os.getpid()}-{threading.get_ident()}")
             pq.write_table(table, tmp, compression="lz4")
             os.replace(tmp, path)
         else:

@@ -8,7 +8,8 @@
 * every game ends (``turns`` below the game's declared bound, if any);
 * reproducibility: the same seeds give identical columns, and a batch split in two gives the
   same rows as the whole batch (so rows cannot depend on chunking);
-* 1 worker vs 2 workers: a small sweep through the runner writes identical rows.
+* backends: a small sweep through the runner writes identical rows in this process (1 worker),
+  on 2 threads and on 2 worker processes, each with another chunk size.
 
 It raises ``AssertionError`` with a message naming the game, scenario and column.
 """
@@ -67,7 +68,8 @@ def check_game(name: str, scenarios: list[str] | None = None, n: int = 64, seed:
         seed: master seed.
         options, policies: given to the game (defaults otherwise).
         max_turns: bound every game must end within (None: no bound checked).
-        workers: also compare a 1-worker and a 2-worker sweep (spawns processes).
+        workers: also compare sweeps in this process, on threads and on worker processes
+            (:func:`check_workers`; spawns processes).
 
     Raises:
         AssertionError: on the first violation.
@@ -96,7 +98,8 @@ def check_game(name: str, scenarios: list[str] | None = None, n: int = 64, seed:
 
 def check_workers(name: str, scenario: str, games: int = 40, options: Mapping[str, Any] | None = None,
                   policies: Mapping[str, str] | None = None) -> None:
-    """A sweep with 1 worker (chunk size 7) and with 2 workers (chunk size 13) writes identical rows."""
+    """A sweep with 1 worker (chunk size 7), on 2 threads (chunk size 3, so the threads play many
+    chunks at once) and on 2 worker processes (chunk size 13) writes identical rows."""
     from ..results import load
     from ..sweeps.runner import run_sweep
     from ..sweeps.spec import SweepSpec
@@ -104,7 +107,12 @@ def check_workers(name: str, scenario: str, games: int = 40, options: Mapping[st
                 options=dict(options or {}), policies={k: [v] for k, v in (policies or {}).items()})
     with tempfile.TemporaryDirectory() as d:
         a = run_sweep(SweepSpec(**spec, chunk_size=7), Path(d) / "a", workers=1, progress=False)
-        b = run_sweep(SweepSpec(**spec, chunk_size=13), Path(d) / "b", workers=2, progress=False)
-        da, db = load(a.path), load(b.path)
+        b = run_sweep(SweepSpec(**spec, chunk_size=3), Path(d) / "b", workers=2, progress=False)
+        c = run_sweep(SweepSpec(**spec, chunk_size=13), Path(d) / "c", workers=2, backend="processes",
+                      progress=False)
+        assert b.manifest["last_run"].get("pool") == "threads", b.manifest["last_run"]
+        assert c.manifest["last_run"]["backend"] == "processes", c.manifest["last_run"]
+        da, db, dc = load(a.path), load(b.path), load(c.path)
         assert len(da) == games, f"{name}: {len(da)} rows for {games} games"
-        assert da.equals(db), f"{name}: rows differ between 1 worker/chunk 7 and 2 workers/chunk 13"
+        assert da.equals(db), f"{name}: rows differ between 1 worker/chunk 7 and 2 threads/chunk 3"
+        assert da.equals(dc), f"{name}: rows differ between 1 worker/chunk 7 and 2 processes/chunk 13"

@@ -30,7 +30,6 @@ import numpy as np
 
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
-from ...rng import game_seeds
 from ..base import Batch, Game, Option, Scenario
 from . import campaign_layout as lay
 from . import rules
@@ -296,6 +295,7 @@ def bench_cases(game: DawnOfEmpire, quick: bool = False) -> list[dict]:
       of those campaigns) drawn by ``numpy.random.Generator.integers`` in one call (unit
       ``games``).
     """
+    from ...rng import game_seeds  # imports numba: only when benchmarking (lazy start-up)
     n = 2_000 if quick else 20_000
     sc = game.load_scenario("standard")
     opts = game.resolve_options({})

@@ -123,7 +123,7 @@ def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S,
         snapshot_nb(par[lay.P_TURNS] + 1, U, trace)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, out_g, out_bev, trace,
                       out_ledger):
     """Play one campaign per seed.

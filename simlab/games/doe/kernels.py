@@ -341,7 +341,7 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
     return winner, rounds, reason, lstate0, lstate1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_battles_nb(seeds, att, dfn, mov, dmg0, n0, n1, stars0, stars1, max_rounds, speed_mode,
                     out_winner, out_rounds, out_reason, out_status, out_damage, out_leader):
     """Play one battle per seed between the same two squadrons.

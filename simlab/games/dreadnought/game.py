@@ -41,7 +41,6 @@ from .enums import (
 )
 from .odds import ODDS_OPTIONS, odds_report
 from .rules import DATA_DIR, SCHEMA, RuleArrays
-from .runtime import KERNEL_MODULES, campaign_setup, rules_for, run_campaigns, run_games
 from .scenario import BUILTIN, SCENARIO_DIR, ScenarioSetup, read_scenario
 
 #: the campaign scenarios (Rules 11.0-11.9 and 12.6)
@@ -69,9 +68,14 @@ class Dreadnought(Game):
     title = "Dreadnought: surface combat in the battleship era, 1906-45 (historical scenarios, Rules 4-10)"
     rulebook = "002_9de470c512feaeb5.txt"
     sides = None
-    #: every @njit module, and the constant modules the kernels embed (the framework keeps numba's
-    #: cache of them fresh)
-    kernel_modules = KERNEL_MODULES + (f"{__package__}.enums", f"{__package__}.layout")
+
+    @property
+    def kernel_modules(self) -> tuple[str, ...]:
+        """Every @njit module (:data:`.runtime.KERNEL_MODULES`) and the constant modules the kernels
+        embed; the framework keeps numba's cache of them fresh. Read on first use: importing
+        :mod:`.runtime` loads the kernels, which ``simlab games`` must not."""
+        from .runtime import KERNEL_MODULES
+        return KERNEL_MODULES + (f"{__package__}.enums", f"{__package__}.layout")
     options = (
         Option("shots", bool, False, doc="historical scenarios: write the events table 'shots' (one row per gun, secondary or torpedo attack; large)"),
         Option("game_length", int, 0, min=0, max=1000,
@@ -146,6 +150,7 @@ class Dreadnought(Game):
             ScenarioError: on an unknown name or a malformed file; DataPackError on a bad pack.
         """
         name = name_or_path or self.default_scenario
+        from .runtime import rules_for  # the kernels load with the first scenario (lazy start-up)
         pack = data if data is not None else self.load_data()
         rules, used = rules_for(pack)
         if name in CAMPAIGNS:
@@ -174,6 +179,7 @@ class Dreadnought(Game):
         ``policies[side]`` is a :class:`~simlab.games.policy.Policy` (a preset name is resolved by
         :meth:`policies_of`); its knobs are packed into the kernels' arrays by
         :func:`.runtime.pack_policies`."""
+        from .runtime import campaign_setup, run_campaigns, run_games
         policies = self.policies_of(scenario.sides, policies)
         if isinstance(scenario.payload, CampaignPayload):
             pack, rules = scenario.payload
@@ -314,5 +320,13 @@ def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batc
 
 GAME = Dreadnought()
 
-__all__ = ["GAME", "Dreadnought", "campaign_setup", "rules_for", "run_games"]
+__all__ = ["GAME", "Dreadnought", "campaign_setup", "rules_for", "run_games"]  # noqa: F822 (three from __getattr__)
+
+
+def __getattr__(name: str):
+    # runtime's entry points, imported on first use: runtime imports the kernels (numba)
+    if name in ("KERNEL_MODULES", "campaign_setup", "rules_for", "run_campaigns", "run_games"):
+        from . import runtime
+        return getattr(runtime, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -497,7 +497,7 @@ def _place_nb(pool, cs, st, slot, idx, status):
     st[slot, S_ROW] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_games_nb(seeds, pool, squads, reinf, avail, lim, builders, akind, included, ak, rt, pp, pols, setup,
                   debug, out, sq_out):
     """Play one game per seed (``uint64[n]``), writing ``out`` (``int32[n, NOUT]``) and ``sq_out``

@@ -22,6 +22,7 @@ squadron card's fate (side, card, status, damage).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -66,7 +67,6 @@ from .layout import (
     VIOLATION_NAMES,
 )
 from .odds import ODDS_OPTIONS, odds_report
-from .runtime import POLICY_FILE, load_setup, run_games
 from .scenario import BUILTIN, MarRojoSetup
 
 __all__ = ["GAME", "MarRojo"]
@@ -162,7 +162,7 @@ class MarRojo(Game):
                    "the first one broken in the 'invariant_violation' column"),
     )
     #: families, knobs and presets (the policy lists derive from its presets)
-    policy_file = POLICY_FILE
+    policy_file = Path(__file__).with_name("policies.toml")  # = runtime.POLICY_FILE (runtime loads the kernels)
     default_policies = {"*": "aggressive"}
     scenarios = tuple(BUILTIN)
     default_scenario = "cabo-de-palos"
@@ -183,12 +183,14 @@ class MarRojo(Game):
         Raises:
             ScenarioError: on an unknown name or a malformed file; DataPackError on a bad pack.
         """
+        from .runtime import load_setup  # the kernels load with the first scenario (lazy start-up)
         name, setup, source, used = load_setup(name_or_path or self.default_scenario,
                                                data if data is not None else self.load_data())
         return Scenario(name=name, sides=SIDE_NAMES, payload=setup, source=source, used=used, title=setup.title)
 
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
         """Play one game per seed (see the module docstring for the columns)."""
+        from .runtime import run_games
         setup: MarRojoSetup = scenario.payload
         policies = self.policies_of(scenario.sides, policies)  # {side: Policy}; runtime packs the knob rows
         check = bool(options.get("check_invariants", False))

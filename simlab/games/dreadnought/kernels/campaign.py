@@ -471,7 +471,7 @@ def campaign_game_nb(g, ext_turn, players, po, npool, ps, cp, sc0, geo, tb, pc, 
     return nrow, totals
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def play_campaign_batch_nb(seeds, po, npool, cp, sc0, geo, tb, pc, kn, gout, rows):
     """Play one campaign game (or extended campaign) per seed (Rules 11.0-11.9, 12.6).
 

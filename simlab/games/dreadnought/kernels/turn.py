@@ -349,7 +349,7 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
     return turn, reason, ended_by, contact, contact_end, exit_met, ev_n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_tab, tracks, eff_gun,
                   eff_crt, pc, kn, opt, out, ev, trace):
     """Play games ``start..len(seeds)-1``, one per seed (Rules 4.0-9.5): :func:`tactical_nb` from the
