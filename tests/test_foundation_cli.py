@@ -119,7 +119,8 @@ def test_sweep_report_and_json(tmp_path, capsys):
     assert rows[0]["games"] == 300 and set(rows[0]["sides"]) == {"spain", "us"}
     assert set(rows[0]["sides"]["us"]) >= {"wins", "win_rate", "ci"}
     code, stdout, _ = _run(["report", str(out), "--csv"], capsys)
-    assert stdout.splitlines()[0].startswith("cell,games,draws")
+    assert stdout.splitlines()[0].startswith("cell,status,games,draws")
+    assert stdout.splitlines()[1].split(",")[1] == "complete"
 
 
 def test_games_json_lists_doe_battle(capsys):
