@@ -14,12 +14,12 @@ from __future__ import annotations
 from ._version import __version__
 
 __all__ = ["__version__", "compare", "data_check", "data_show", "list_games", "load", "meta", "odds", "plot",
-           "report", "sweep", "tune"]
+           "report", "solve", "sweep", "tune", "using_policies"]
 
 
 def __getattr__(name: str):
     if name in ("sweep", "report", "load", "odds", "list_games", "data_show", "data_check", "tune", "compare", "meta",
-                "plot"):
+                "plot", "solve", "using_policies"):
         from . import api
         return getattr(api, name)
     raise AttributeError(f"module 'simlab' has no attribute {name!r}")

@@ -39,7 +39,7 @@ from ..errors import SpecError, SweepStateError
 from ..games import game_target
 from ..games.policy import policy_names, split_knob_name
 from ..rng import game_seeds
-from .backends import Backend, check_backend, current_backend, default_workers, make_backend
+from .backends import Backend, Kept, check_backend, current_backend, default_workers, make_backend
 from .chunks import ChunkTask, games_part_rel, part_name
 from .manifest import MANIFEST, load_manifest
 from .spec import Cell, SweepSpec, check_name, expand
@@ -144,6 +144,9 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     _refuse_in_a_starting_worker()
     if backend is None and scheduler is None:
         backend, scheduler = current_backend()  # set by `with sweep_backend(...)` (tune, compare, meta)
+    kept = scheduler if isinstance(scheduler, Kept) else None  # `with kept_backend(...)` (solve)
+    if kept is not None:
+        scheduler, workers = None, kept.workers
     backend = check_backend(backend, scheduler, workers)
     workers = workers or default_workers()
     check_name(spec.name)
@@ -204,7 +207,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     # anything is written; it also compiles the kernels before workers start
     preflight(game, cells, info, spec)
     # a scheduler we connect to is reached before anything is written (a wrong address writes nothing)
-    ex: Backend | None = make_backend(backend, workers, scheduler) if scheduler is not None else None
+    ex: Backend | None = kept if kept is not None else (
+        make_backend(backend, workers, scheduler) if scheduler is not None else None)
     try:
         store.makedirs()
         with store.lock():
