@@ -80,9 +80,9 @@ def sweep(
     interrupted.
     """
     from ..api import sweep as run
+    from ..games.policy import using_policies
     from ..results import report as rep
     from ..sweeps.runner import failure_line
-    from ..games.policy import using_policies
     with using_policies(*(policies_file or [])):
         res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
                   games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
@@ -189,8 +189,8 @@ def tune(
 ) -> None:
     """Find the fair value of a numeric option (handicap, bid) with a 95% interval, and the bid table."""
     from ..api import tune as run
-    from ..sweeps.backends import sweep_backend
     from ..games.policy import using_policies
+    from ..sweeps.backends import sweep_backend
     with sweep_backend(backend, scheduler, workers), using_policies(*(policies_file or [])):
         res = run(game, param=param, range_=range_, scenario=scenario, policy=policy or [], set_=set_ or [],
                   data=data, target=target, side=side, games=games, precision=precision, max_games=max_games,
@@ -314,8 +314,8 @@ def meta(
 ) -> None:
     """Play every policy pairing; show the win-rate matrix and the equilibrium mix and value."""
     from ..api import meta as run
-    from ..sweeps.backends import sweep_backend
     from ..games.policy import using_policies
+    from ..sweeps.backends import sweep_backend
     with sweep_backend(backend, scheduler, workers), using_policies(*(policies_file or [])):
         res = run(game, policies=policies or [], scenario=scenario, set_=set_ or [], data=data, games=games,
                   seed=seed, replicates=replicates, workers=workers, out=out, overwrite=overwrite,
@@ -347,8 +347,8 @@ def meta(
 # --------------------------------------------------------------------------- plot
 @app.command()
 def plot(
-    directory: Annotated[Path, typer.Argument(help="a sweep, tune or meta output directory")],
-    kind: Annotated[str | None, typer.Option(help="winrate, scores, matrix or tune (default: from the directory)")] = None,
+    directory: Annotated[Path, typer.Argument(help="a sweep, tune, meta or solve output directory")],
+    kind: Annotated[str | None, typer.Option(help="winrate, scores, matrix, tune or solve (default: from the directory)")] = None,
     out: Annotated[Path | None, typer.Option(help="output .png or .svg (default <directory>/plot-<kind>.png)")] = None,
     param: Annotated[str | None, typer.Option(help="winrate: the grid option on the x axis")] = None,
 ) -> None:
