@@ -358,7 +358,9 @@ def plot(
     out_console.print(f"wrote {path}")
 
 
-from . import solve_cmd  # noqa: E402,F401  (registers `simlab solve`)
+from .solve_cmd import solve as _solve_command  # noqa: E402
+
+app.command("solve")(_solve_command)
 
 
 # --------------------------------------------------------------------------- games

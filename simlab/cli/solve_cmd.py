@@ -1,4 +1,7 @@
-"""``simlab solve``: the command and what it prints (the library function is :func:`simlab.solve`)."""
+"""``simlab solve``: the command and what it prints (the library function is :func:`simlab.solve`).
+
+:func:`solve` is registered on the app by ``simlab/cli/__init__.py`` (this module does not import it).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,6 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from . import app
 from .render import _print_json, _print_table, err_console, out_console
 
 LOWER = "a lower bound: the largest gain any searched response found; a better response may exist"
@@ -58,7 +60,6 @@ def render_solve(res: dict) -> list:
     return out
 
 
-@app.command()
 def solve(
     game: Annotated[str, typer.Argument(help="game name (two sides)")],
     scenario: Annotated[str | None, typer.Option(help="scenario name or file")] = None,
