@@ -333,6 +333,8 @@ class _Solver:
         if self.overwrite and self.outdir.exists():
             clear_out(self.outdir, SUMMARY)
         self.outdir.mkdir(parents=True, exist_ok=True)
+        # a placeholder first, so a solve stopped half-way can be replaced with --overwrite
+        write_json(self.outdir / SUMMARY, {"game": self.game, "status": "running"})
         iters: list[dict] = []
         stop = {"reason": "iterations", "detail": f"{self.iterations} iteration(s) done"}
         final = None
