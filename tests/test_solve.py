@@ -117,7 +117,31 @@ def test_solve_writes_ordinary_sweeps_and_a_usable_policies_file(duel_solve, tmp
     assert rc == 0
     rep = json.loads(capsys.readouterr().out)
     assert [x["games"] for x in rep] == [2000, 2000]
-    assert all("exploitability" in x for x in rep)
+    # each policy's exploitability where the policies file records it: the found (or scripted) preset
+    # by the population's responses, the mix by the solve's estimate
+    red0 = rep[0]["exploitability"]["red"]
+    assert red0["policy"] == red_found[0] and red0["gain"] is not None and "lower bound" in red0["source"]
+    mix = rep[1]["exploitability"]["red"]
+    assert mix["gain"] == pytest.approx(r["final"]["exploitability"]["estimate"])
+    # without the file, a preset is unmeasured
+    rc = main(["sweep", "--game", "synthetic-duel", "--games", "100", "--workers", "1", "--out", str(tmp_path / "s2"),
+               "--no-progress", "--json"])
+    assert rc == 0
+    assert json.loads(capsys.readouterr().out)[0]["exploitability"]["red"]["source"] == "unmeasured"
+
+
+def test_tune_plays_a_mixed_policy(tmp_path, capsys):
+    # a mix for the synthetic game's red side; the dice race's fair handicap is 3.5 VP whatever red plays
+    d = tmp_path / "mix"
+    d.mkdir()
+    (d / "policies.toml").write_text('[solve]\ngame = "synthetic"\n[mixes.red]\nrock = 0.5\npaper = 0.5\n')
+    rc = main(["tune", "synthetic", "--scenario", "dice-race", "--param", "handicap", "--range", "0:8",
+               "--policy", f"red=@mix:{d}", "--games", "2000", "--workers", "1", "--out", str(tmp_path / "t"),
+               "--no-progress", "--json"])
+    assert rc == 0
+    res = json.loads(capsys.readouterr().out)
+    lo, hi = res["ci"]
+    assert lo <= 3.5 <= hi
 
 
 def test_budget_is_honoured_exactly(tmp_path):

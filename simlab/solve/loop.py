@@ -277,8 +277,9 @@ class _Solver:
                         if (side, c.key(), o) not in self.cache:
                             todo.setdefault(c.key(), c)
             if todo:
-                names = {key: f"cand-{side}-{i}" for i, key in enumerate(todo)}
-                presets = [Preset(names[key], c.family, dict(c.knobs), (side,)) for key, c in todo.items()]
+                names = {key: self._alias(side, c) or f"cand-{side}-{i}" for i, (key, c) in enumerate(todo.items())}
+                presets = [Preset(names[key], c.family, dict(c.knobs), (side,)) for key, c in todo.items()
+                           if not self._alias(side, c)]
                 fams = sorted({c.family for c in todo.values()})
                 cfile = self.outdir / "sweeps" / f"iter-{it:02d}" / f"candidates-{side}-{gen:02d}.toml"
                 cfile.parent.mkdir(parents=True, exist_ok=True)
@@ -304,18 +305,27 @@ class _Solver:
                       f"best gain {best['gain']:+.4f}")
         return best
 
+    def _alias(self, side: str, c: Candidate) -> str | None:
+        """The population member or preset that plays exactly ``c`` (a knob-less family's preset:
+        games such as ``synthetic`` play a knob-less policy by its name), else None."""
+        for (s, p), k in self.knobs.items():
+            if s == side and k == c:
+                return p
+        return None
+
     def _confirm(self, it: int, side: str, cand: Candidate, mixes: dict) -> dict:
         s0, s1 = self.sides
         first = side == s0
         other = s1 if first else s0
         opp, own = _weights(mixes[other]), _weights(mixes[side])
-        name = f"confirm-{side}"
+        name = self._alias(side, cand) or f"confirm-{side}"
         cfile = self.outdir / "sweeps" / f"iter-{it:02d}" / f"confirm-{side}.toml"
         cfile.parent.mkdir(parents=True, exist_ok=True)
         book = self.g.policy_book()
-        write_policy_file(cfile, [book.families[cand.family]], [Preset(name, cand.family, dict(cand.knobs), (side,))],
+        presets = [] if self._alias(side, cand) else [Preset(name, cand.family, dict(cand.knobs), (side,))]
+        write_policy_file(cfile, [book.families[cand.family]], presets,
                           {}, {"game": self.game}, header=f"the best response of {side} at iteration {it}, confirmed")
-        mine = [name] + list(own)
+        mine = [name] + [p for p in own if p != name]
         seed = mix64(self.meta_seed + 0x9E3779B9 * (2 * it + (1 if first else 2)))
         rows, cols = (mine, list(opp)) if first else (list(opp), mine)
         res = self._play(f"iter-{it:02d}/confirm-{side}", rows, cols, self.confirm_games, seed, self._files() + [cfile])
@@ -370,9 +380,16 @@ class _Solver:
                 if self.fixed:
                     stop = {"reason": "exploit", "detail": "one best-response search against the fixed policy"}
                     break
+                added = 0
                 for s, g in gains.items():
                     if g is not None and g["ci"][0] > 0:
                         br = rec["best_response"][s]
+                        same = self._alias(s, Candidate(br["family"], tuple(br["knobs"].items())))
+                        if same is not None:
+                            br["added"] = None
+                            br["note"] = f"the same policy as {same}, already in the population"
+                            continue
+                        added += 1
                         name = f"solve-{s}-{it}"
                         self.found.append(Preset(name, br["family"], br["knobs"], (s,),
                                                  f"best response of {s} found by simlab solve at iteration {it}"))
@@ -380,6 +397,10 @@ class _Solver:
                         self.knobs[(s, name)] = Candidate(br["family"], tuple(br["knobs"].items()))
                         br["added"] = name
                 self._write_population()
+                if not added:
+                    stop = {"reason": "epsilon", "detail": "the best responses that gained are already in the "
+                            "population (their gain on the search games was sampling noise)"}
+                    break
         except _BudgetOut as e:
             stop = {"reason": "budget", "detail": f"the next sweep ({e}) would take the games played past the "
                     f"budget of {self.budget:,}"}
