@@ -171,6 +171,17 @@ def test_same_seed_same_solve_whatever_the_worker_count(tmp_path):
     assert (tmp_path / "w1" / "policies.toml").read_text() == (tmp_path / "w2" / "policies.toml").read_text()
 
 
+def test_same_seed_same_solve_on_the_dask_backend(tmp_path):
+    pytest.importorskip("distributed")
+    from simlab.solve import solve
+    kw = dict(budget=20_000, seed=9, meta_games=1000, search_games=400, confirm_games=1000, generations=2, popsize=4,
+              iterations=2, replicates=100, progress=False)
+    a = solve("synthetic-duel", out=tmp_path / "local", workers=1, **kw)
+    b = solve("synthetic-duel", out=tmp_path / "dask", backend="dask", workers=2, **kw)
+    assert _strip(a) == _strip(b)
+    assert (tmp_path / "local" / "policies.toml").read_text() == (tmp_path / "dask" / "policies.toml").read_text()
+
+
 @pytest.mark.parametrize("args", [
     ["solve", "synthetic-duel", "--grid", "x=1,2"],
     ["solve", "synthetic-duel", "--exploit", "green=middle"],
