@@ -12,7 +12,7 @@ The public functions are imported lazily so that ``import simlab`` is cheap::
 from __future__ import annotations
 
 __all__ = ["__version__", "compare", "data_check", "data_show", "list_games", "load", "meta", "odds", "plot",
-           "report", "sweep", "tune"]
+           "report", "solve", "sweep", "tune", "using_policies"]
 
 
 def __getattr__(name: str):
@@ -20,7 +20,7 @@ def __getattr__(name: str):
         from ._version import __version__
         return __version__
     if name in ("sweep", "report", "load", "odds", "list_games", "data_show", "data_check", "tune", "compare", "meta",
-                "plot"):
+                "plot", "solve", "using_policies"):
         from . import api
         return getattr(api, name)
     raise AttributeError(f"module 'simlab' has no attribute {name!r}")

@@ -2,7 +2,8 @@
 
 ``import simlab`` exposes them lazily (``simlab.sweep``, ``simlab.report``, ``simlab.load``,
 ``simlab.odds``, ``simlab.games``, ``simlab.data_show``, ``simlab.data_check``, and the balance
-analyses ``simlab.tune``, ``simlab.compare``, ``simlab.meta``, ``simlab.plot``).
+analyses ``simlab.tune``, ``simlab.compare``, ``simlab.meta``, ``simlab.solve``, ``simlab.plot``;
+``with simlab.using_policies("DIR/policies.toml"):`` is ``--policies-file``).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .sweeps.runner import SweepResult
     from .sweeps.spec import SweepSpec
 
-__all__ = ["compare", "data_check", "data_show", "list_games", "load", "meta", "odds", "plot", "report", "sweep",  # noqa: F822
-           "tune"]  # compare, meta, plot, tune: loaded by __getattr__ below
+__all__ = ["compare", "data_check", "data_show", "list_games", "load", "meta", "odds", "plot", "report",  # noqa: F822
+           "solve", "sweep", "tune", "using_policies"]  # compare, meta, plot, tune: loaded by __getattr__ below
 
 
 def __getattr__(name: str):
@@ -36,6 +37,12 @@ def __getattr__(name: str):
     if name == "plot":
         from .plots import plot
         return plot
+    if name == "solve":  # imports cma and scipy.optimize
+        from .solve import solve
+        return solve
+    if name == "using_policies":
+        from .games.policy import using_policies
+        return using_policies
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -11,7 +11,9 @@ Kinds:
 * ``tune``: a tune directory's points, fitted curves, fair value and interval;
 * ``scores``: histograms of each side's final score, one panel per cell;
 * ``matrix``: a meta-game's policy matrix as a heatmap (payoff = first side's win rate minus the
-  second's), with the equilibrium mixes in the labels.
+  second's), with the equilibrium mixes in the labels;
+* ``solve``: a solve directory's value per iteration with its bootstrap interval, and each side's
+  confirmed best-response gain (the exploitability estimate, a lower bound) per iteration.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ from matplotlib.figure import Figure
 
 from .errors import InputError, SpecError, SweepStateError
 
-__all__ = ["KINDS", "matrix_figure", "plot", "scores_figure", "tune_figure", "winrate_figure"]
+__all__ = ["KINDS", "matrix_figure", "plot", "scores_figure", "solve_figure", "tune_figure", "winrate_figure"]
 
-KINDS = ("winrate", "scores", "matrix", "tune")
+KINDS = ("winrate", "scores", "matrix", "tune", "solve")
 FORMATS = (".png", ".svg")
 
 
@@ -235,13 +237,54 @@ def matrix_figure(summary: dict) -> Figure:
     return fig
 
 
+def solve_figure(summary: dict) -> Figure:
+    """Value per iteration (with its 95% bootstrap interval) and each side's confirmed best-response
+    gain per iteration (95% interval): the exploitability estimate, a lower bound.
+
+    Args:
+        summary: a ``solve.json`` (:func:`simlab.solve`).
+    """
+    its = summary["iterations"]
+    x = [it["iteration"] for it in its]
+    fig = Figure(figsize=(8, 6), layout="constrained")
+    ax, bx = fig.subplots(2, 1, sharex=True)
+    v = np.array([it["value"] for it in its])
+    lo = np.array([it["value_ci"][0] for it in its])
+    hi = np.array([it["value_ci"][1] for it in its])
+    ax.fill_between(x, lo, hi, alpha=0.25, label="95% bootstrap interval")
+    ax.plot(x, v, "o-", label="value of the population's meta-game")
+    ax.set_ylabel(f"value ({summary['sides'][0]} − {summary['sides'][1]} win rate)")
+    ax.legend(fontsize=8)
+    for k, s in enumerate(summary["sides"]):
+        pts = [(it["iteration"], it["best_response"][s]["confirmed"]) for it in its
+               if s in it.get("best_response", {}) and it["best_response"][s].get("confirmed")]
+        if not pts:
+            continue
+        xs = np.array([p[0] for p in pts]) + (k - 0.5) * 0.08
+        g = np.array([p[1]["gain"] for p in pts])
+        err = np.array([[p[1]["gain"] - p[1]["ci"][0], p[1]["ci"][1] - p[1]["gain"]] for p in pts]).T
+        bx.errorbar(xs, g, yerr=err, fmt="o-", capsize=3, label=f"{s}'s best-response gain")
+    eps = summary.get("epsilon")
+    if eps is not None:
+        bx.axhline(eps, color="grey", ls="--", lw=0.8, label=f"epsilon {eps:g}")
+    bx.axhline(0, color="black", lw=0.5)
+    bx.set_xlabel("iteration")
+    bx.set_xticks(x)
+    bx.set_ylabel("gain over the mix (a lower bound\non exploitability)")
+    bx.legend(fontsize=8)
+    fig.suptitle(f"{summary['game']} / {summary['scenario']}: solve (stopped: {summary['stop']['reason']})",
+                 fontsize=10)
+    return fig
+
+
 def plot(path: str | Path, kind: str | None = None, out: str | Path | None = None,
          param: str | None = None) -> Path:
     """Draw a sweep or an analysis and save it.
 
     Args:
-        path: a sweep directory, or a tune / meta directory (``tune.json`` / ``meta.json``).
-        kind: one of :data:`KINDS`; default ``tune`` for a tune directory, ``matrix`` for a meta
+        path: a sweep directory, or a tune / meta / solve directory (``tune.json`` / ``meta.json`` /
+            ``solve.json``).
+        kind: one of :data:`KINDS`; default ``solve`` for a solve directory, ``tune`` for a tune directory, ``matrix`` for a meta
             directory, ``winrate`` for a sweep with a numeric grid option, else ``scores``.
         out: ``.png`` or ``.svg`` file (default ``<path>/plot-<kind>.png``).
         param: the x-axis option of ``winrate`` (a sweep with several numeric grid options).
@@ -260,9 +303,11 @@ def plot(path: str | Path, kind: str | None = None, out: str | Path | None = Non
         raise SpecError(f"--kind {kind!r}: choose one of {', '.join(KINDS)}")
     if out is not None and Path(out).suffix.lower() not in FORMATS:
         raise SpecError(f"--out {out}: the file must end in .png or .svg")
-    tune_json, meta_json = p / "tune.json", p / "meta.json"
+    tune_json, meta_json, solve_json = p / "tune.json", p / "meta.json", p / "solve.json"
     if kind is None:
-        if tune_json.exists():
+        if solve_json.exists():
+            kind = "solve"
+        elif tune_json.exists():
             kind = "tune"
         elif meta_json.exists():
             kind = "matrix"
@@ -272,6 +317,10 @@ def plot(path: str | Path, kind: str | None = None, out: str | Path | None = Non
         if not tune_json.exists():
             raise SpecError(f"{p}: --kind tune needs a tune directory (no tune.json)")
         fig = tune_figure(_read_json(tune_json))
+    elif kind == "solve":
+        if not solve_json.exists():
+            raise SpecError(f"{p}: --kind solve needs a solve directory (no solve.json)")
+        fig = solve_figure(_read_json(solve_json))
     elif kind == "matrix":
         if not meta_json.exists():
             raise SpecError(f"{p}: --kind matrix needs a meta directory (no meta.json)")

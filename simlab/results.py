@@ -107,7 +107,8 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
              sides: {side: {wins, win_rate, ci: [low, high], mean_score, score_se}},
              side_advantage: {sides: [a, b], favoured, difference, ci: [low, high]} | None,
              turns: {mean, sd, min, p10, p25, median, p75, p90, max, edges, counts},
-             end_reasons: {label: {count, rate, ci}}}
+             end_reasons: {label: {count, rate, ci}},
+             exploitability: {side: {policy, gain, ci, source}}}
 
         ``side_advantage`` (two-sided games) is the first side's win rate minus the second's,
         with Newcombe's paired interval (one game cannot be won by both), ``favoured`` the side
@@ -117,7 +118,9 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
         at most 40 values occur). ``end_reasons`` counts the ``end_reason`` column (empty when
         the game writes none). ``status`` is the sweep's (see
         :func:`simlab.sweeps.manifest.sweep_status`: a killed sweep is ``interrupted``, not
-        ``running``), the same in every row. Cells with no games written yet are left out.
+        ``running``), the same in every row. ``exploitability`` is each policy's measured
+        exploitability (:func:`policy_exploitability`: a lower bound, or ``source = "unmeasured"``).
+        Cells with no games written yet are left out.
 
     Raises:
         SweepStateError: if ``path`` is not a sweep directory or holds no games.
@@ -132,6 +135,7 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
     t = load_table(path, "games", cols)
     reason = t["end_reason"].to_numpy(zero_copy_only=False) if has_reason else None
     params = {c["cell"]: c["params"] for c in man["cells"]}
+    expl = policy_exploitability(man)
     out = []
     cells = pc.unique(t["cell"]).to_numpy()
     cell_col = t["cell"].to_numpy()
@@ -160,7 +164,49 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
         rec["side_advantage"] = side_advantage(w, sides, confidence)
         rec["turns"] = length_distribution(turns[idx])
         rec["end_reasons"] = {} if reason is None else end_reason_rates(reason[idx], confidence)
+        rec["exploitability"] = expl.get(int(c), {})
         out.append(rec)
+    return out
+
+
+def policy_exploitability(man: dict) -> dict[int, dict[str, dict]]:
+    """Each cell's policies with their measured exploitability, from the ``policies.toml`` files
+    that record it (the game's own, the sweep's ``--policies-file``, a mix's solve directory).
+
+    Returns:
+        ``{cell: {side: {"policy", "gain", "ci", "source"}}}``; ``gain`` is None and ``source``
+        ``"unmeasured"`` where no file records one. A gain is a lower bound (the largest gain a
+        searched response found).
+    """
+    from .errors import InputError
+    from .games import get_game
+    from .games.policy import MIX_PREFIX, load_policy_book, mix_file, using_policies
+    try:
+        g = get_game(man["game"])
+        files = [f for f in (man.get("spec") or {}).get("policies_files", []) if Path(f).is_file()]
+        with using_policies(*files):
+            book = g.policy_book()
+    except (InputError, ValueError, OSError):
+        return {}
+    out: dict[int, dict[str, dict]] = {}
+    for cell in man.get("cells", []):
+        scen = (man.get("scenarios", {}).get(cell.get("scenario")) or {}).get("name", cell.get("scenario"))
+        per = {}
+        for side, name in (cell.get("policies") or {}).items():
+            rec = None
+            if name.startswith(MIX_PREFIX):
+                try:
+                    meta = load_policy_book(mix_file(name[len(MIX_PREFIX):]), base=book).meta
+                except (InputError, ValueError, OSError):
+                    meta = {}
+                if "exploitability" in meta:
+                    rec = {"gain": float(meta["exploitability"]), "ci": None,
+                           "source": "simlab solve: the mix's exploitability estimate (a lower bound)"}
+            elif name in book.presets:
+                ex = book.presets[name].exploitability
+                rec = ex.get(scen) or ex.get("*")
+            per[side] = {"policy": name, **(dict(rec) if rec else {"gain": None, "ci": None, "source": "unmeasured"})}
+        out[int(cell["cell"])] = per
     return out
 
 

@@ -29,6 +29,7 @@ LAYERS = [
     ("simlab.results", 4),
     ("simlab.testing", 5), ("simlab.bench", 5),  # tools over sweeps and results, used by the CLI
     ("simlab.analysis", 6),
+    ("simlab.solve", 7),  # the best-response search: sweeps and the meta-game solver, below the api
     ("simlab.plots", 7),
     ("simlab.api", 8), ("simlab", 8),  # the package itself re-exports the api
     ("simlab.cli", 9), ("simlab.__main__", 9),

@@ -110,6 +110,7 @@ def sweep(
     progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     backend: Annotated[str | None, typer.Option(help="where chunks run: local (threads in this process), processes (spawned worker processes: a crashing chunk kills only its worker) or dask")] = None,
+    policies_file: Annotated[list[Path] | None, typer.Option(help="a policies.toml (simlab solve's) whose presets --policy may name; repeatable")] = None,
     scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
     dask_timeout: Annotated[float | None, typer.Option(help="dask: seconds without any worker before the sweep stops (default 60)")] = None,
 ) -> None:
@@ -123,12 +124,14 @@ def sweep(
     ``precision_reached`` gives each cell's half-width); 130 when interrupted.
     """
     from ..api import sweep as run
+    from ..games.policy import using_policies
     from ..results import report as rep
     from ..sweeps.runner import failure_line
-    res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
-              games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
-              overwrite=overwrite, data=data, crn=crn, name=name, progress=progress, precision=precision,
-              max_games=max_games, backend=backend, scheduler=scheduler, dask_timeout=dask_timeout)
+    with using_policies(*(policies_file or [])):
+        res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
+                  games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
+                  overwrite=overwrite, data=data, crn=crn, name=name, progress=progress, precision=precision,
+                  max_games=max_games, backend=backend, scheduler=scheduler, dask_timeout=dask_timeout)
     for q in res.quarantined:
         print(f"simlab: quarantined {q['part']} ({q['reason']}) -> {q['moved_to']}; its chunk was played again",
               file=sys.stderr)
@@ -272,12 +275,14 @@ def tune(
     progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (threads), processes (worker processes) or dask")] = None,
+    policies_file: Annotated[list[Path] | None, typer.Option(help="a policies.toml (simlab solve's) whose presets --policy may name; repeatable")] = None,
     scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
 ) -> None:
     """Find the fair value of a numeric option (handicap, bid) with a 95% interval, and the bid table."""
     from ..api import tune as run
+    from ..games.policy import using_policies
     from ..sweeps.backends import sweep_backend
-    with sweep_backend(backend, scheduler, workers):
+    with sweep_backend(backend, scheduler, workers), using_policies(*(policies_file or [])):
         res = run(game, param=param, range_=range_, scenario=scenario, policy=policy or [], set_=set_ or [],
                   data=data, target=target, side=side, games=games, precision=precision, max_games=max_games,
                   seed=seed,
@@ -338,6 +343,7 @@ def compare(
     progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (threads), processes (worker processes) or dask")] = None,
+    policies_file: Annotated[list[Path] | None, typer.Option(help="a policies.toml (simlab solve's) whose presets --policy may name; repeatable")] = None,
     scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
 ) -> None:
     """Compare two variants on the same seeds: win-rate difference with a paired interval, optional SPRT."""
@@ -350,7 +356,8 @@ def compare(
                           f"({r['b_better']:,} for B), LLR {r['llr']:+.3f} in ({r['lower']:.3f}, {r['upper']:.3f})"
                           + (f" -> accept {r['decision']}" if r["decision"] else ""))
 
-    with sweep_backend(backend, scheduler, workers):
+    from ..games.policy import using_policies
+    with sweep_backend(backend, scheduler, workers), using_policies(*(policies_file or [])):
         res = run(a, b, game=game, scenario=scenario, policy_a=policy_a or [], policy_b=policy_b or [],
                   set_a=set_a or [], set_b=set_b or [], data_a=data_a, data_b=data_b, games=games, seed=seed,
                   side=side, sprt=sprt, alpha=alpha, beta=beta, stage=stage, max_games=max_games, out=out,
@@ -397,12 +404,14 @@ def meta(
     progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (threads), processes (worker processes) or dask")] = None,
+    policies_file: Annotated[list[Path] | None, typer.Option(help="a policies.toml (simlab solve's) whose presets --policy may name; repeatable")] = None,
     scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
 ) -> None:
     """Play every policy pairing; show the win-rate matrix and the equilibrium mix and value."""
     from ..api import meta as run
+    from ..games.policy import using_policies
     from ..sweeps.backends import sweep_backend
-    with sweep_backend(backend, scheduler, workers):
+    with sweep_backend(backend, scheduler, workers), using_policies(*(policies_file or [])):
         res = run(game, policies=policies or [], scenario=scenario, set_=set_ or [], data=data, games=games,
                   seed=seed, replicates=replicates, workers=workers, out=out, overwrite=overwrite,
                   progress=progress)
@@ -435,8 +444,8 @@ def meta(
 # --------------------------------------------------------------------------- plot
 @app.command()
 def plot(
-    directory: Annotated[Path, typer.Argument(help="a sweep, tune or meta output directory")],
-    kind: Annotated[str | None, typer.Option(help="winrate, scores, matrix or tune (default: from the directory)")] = None,
+    directory: Annotated[Path, typer.Argument(help="a sweep, tune, meta or solve output directory")],
+    kind: Annotated[str | None, typer.Option(help="winrate, scores, matrix, tune or solve (default: from the directory)")] = None,
     out: Annotated[Path | None, typer.Option(help="output .png or .svg (default <directory>/plot-<kind>.png)")] = None,
     param: Annotated[str | None, typer.Option(help="winrate: the grid option on the x axis")] = None,
 ) -> None:
@@ -444,6 +453,11 @@ def plot(
     from ..plots import plot as draw
     path = draw(directory, kind=kind, out=out, param=param)
     out_console.print(f"wrote {path}")
+
+
+from .solve_cmd import solve as _solve_command  # noqa: E402
+
+app.command("solve")(_solve_command)
 
 
 # --------------------------------------------------------------------------- games

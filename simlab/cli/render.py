@@ -103,6 +103,29 @@ def _print_report(rows: list[dict], man: dict) -> None:
     else:
         _print_table(render_report(rows, man["sides"], title=title))
         _print_table(render_balance(rows, man["sides"]))
+    _print_table(render_exploitability(rows, man["sides"]))
+
+
+def render_exploitability(rows: list[dict], sides: list[str]) -> Table:
+    """The policies of each cell with their exploitability estimate where a ``policies.toml``
+    records one (a lower bound: the largest gain a searched best response found), else "unmeasured"."""
+    t = Table(title="policy strength: exploitability estimate (a lower bound; payoff = win-rate difference)")
+    t.add_column("cell", justify="right")
+    for s in sides:
+        t.add_column(s, overflow="fold")
+    for r in rows:
+        cells = [str(r["cell"])]
+        for s in sides:
+            e = (r.get("exploitability") or {}).get(s)
+            if not e:
+                cells.append("-")
+            elif e.get("gain") is None:
+                cells.append(f"{e['policy']}: unmeasured")
+            else:
+                ci = e.get("ci")
+                cells.append(f"{e['policy']}: {e['gain']:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""))
+        t.add_row(*cells)
+    return t
 
 
 def render_balance(rows: list[dict], sides: list[str], parts: str = "all") -> Table:

@@ -21,6 +21,7 @@ _REGISTRY: dict[str, str] = {
     "dreadnought": "simlab.games.dreadnought.game:GAME",
     "mar-rojo": "simlab.games.mar_rojo.game:GAME",
     "synthetic": "simlab.games.synthetic:GAME",  # a test instrument with known answers
+    "synthetic-duel": "simlab.games.synthetic_duel:GAME",  # known equilibrium over knobs (simlab solve)
 }
 
 _LOADED: dict[str, Game] = {}

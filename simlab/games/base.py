@@ -52,7 +52,19 @@ from ..datapack import DataPack, PackSchema, apply_override, load_pack
 from ..errors import SpecError
 from .contract import batch_violation
 from .odds import OddsOption, Table
-from .policy import Policy, PolicyBook, fixed_book, game_policy_book, split_knob_name
+from .policy import (
+    MIX_PREFIX,
+    Mixture,
+    Policy,
+    PolicyBook,
+    active_policy_files,
+    fixed_book,
+    game_policy_book,
+    load_policy_book,
+    mix_draws,
+    mix_file,
+    split_knob_name,
+)
 
 __all__ = ["BenchCase", "Batch", "Game", "Option", "Policy", "Scenario", "SIDE_NAME"]
 
@@ -259,10 +271,12 @@ class Game:
         play = cls.__dict__.get("play_batch")
         if play is not None and not getattr(play, "_refreshes_kernels", False):
             @functools.wraps(play)
-            def play_batch(self, *args, **kw):
+            def play_batch(self, scenario, options, policies, seeds, *args, **kw):
                 if not self._kernels_fresh:
                     self.ensure_kernels_fresh()
-                return play(self, *args, **kw)
+                if any(isinstance(p, Mixture) for p in policies.values()):
+                    return _play_mixed(self, play, scenario, options, policies, seeds, *args, **kw)
+                return play(self, scenario, options, policies, seeds, *args, **kw)
 
             play_batch._refreshes_kernels = True  # type: ignore[attr-defined]
             cls.play_batch = play_batch  # type: ignore[method-assign]
@@ -339,7 +353,56 @@ class Game:
             book = game_policy_book(Path(self.policy_file)) if self.policy_file is not None else \
                 fixed_book(self.policies)
             self.__dict__["_policy_book"] = book
+        files = active_policy_files()
+        if files:
+            book = self._extended_book(book, files)
         return book
+
+    def _extended_book(self, book: PolicyBook, files: Sequence[str]) -> PolicyBook:
+        """The game's book with the presets of the policies files in force whose families it has
+        (files for other games are left out)."""
+        cache = self.__dict__.setdefault("_extended_books", {})
+        key = tuple((f, Path(f).stat().st_mtime_ns) for f in files)
+        if key not in cache:
+            out = book
+            for f in files:
+                try:
+                    extra = load_policy_book(f, base=book)
+                except ValueError as e:
+                    raise SpecError(f"{Path(f).name}: {e}") from None
+                if extra.meta.get("game", self.name) != self.name:
+                    continue
+                out = out.extended(extra, where=Path(f).name)
+            cache[key] = out
+        return cache[key]
+
+    def resolve_mix(self, side: str, name: str) -> Mixture:
+        """The mixed policy ``@mix:DIR`` of ``side``: the ``[mixes.<side>]`` weights of
+        ``DIR/policies.toml`` (or of the file DIR names), each preset resolved with its knobs.
+
+        Raises:
+            SpecError: no such file, no mix for the side, or a preset the game cannot resolve.
+        """
+        target = name[len(MIX_PREFIX):]
+        if not target:
+            raise SpecError(f"policy {name!r}: give a solve directory or policies file after {MIX_PREFIX}")
+        path = mix_file(target)
+        base = self.policy_book()
+        try:
+            extra = load_policy_book(path, base=base)
+        except ValueError as e:
+            raise SpecError(f"{path.name}: {e}") from None
+        if extra.meta.get("game", self.name) != self.name:
+            raise SpecError(f"{path}: written for game {extra.meta.get('game')}, not {self.name}")
+        mix = extra.mixes.get(side)
+        if not mix:
+            raise SpecError(f"{path}: no mix for side {side} (mixes: {', '.join(extra.mixes) or 'none'})")
+        book = base.extended(extra, where=path.name) if str(path) not in active_policy_files() else base
+        total = float(sum(mix.values()))
+        comps = tuple((float(w) / total, book.resolve(side, p)) for p, w in mix.items() if w > 0)
+        sides = list(self.sides or ())
+        salt = sides.index(side) if side in sides else len(side)
+        return Mixture(name, "mix", (), comps, salt)
 
     def side_policies(self, side: str) -> tuple[str, ...]:
         """The preset names ``side`` may play, in declaration order."""
@@ -372,6 +435,12 @@ class Game:
         out = {}
         for s in sides:
             p = given.get(s, self.default_policy(s))
+            if isinstance(p, str) and p.startswith(MIX_PREFIX):
+                if (knobs or {}).get(s):
+                    raise SpecError(f"side {s} plays the mixed policy {p}: its knobs cannot be set")
+                mx = self.resolve_mix(s, p)
+                out[s] = Mixture(mx.name, mx.family, (), mx.components, list(sides).index(s))
+                continue
             out[s] = book.resolve(s, p, (knobs or {}).get(s))
         return out
 
@@ -576,6 +645,47 @@ class Game:
             return np.zeros(n, dtype=bool)
         codes = [i for i, lab in enumerate(labels) if lab in self.cap_reasons]
         return np.isin(np.asarray(g["end_reason"]), codes)
+
+
+def _play_mixed(game: Game, play, scenario: Scenario, options, policies, seeds, *args, **kw) -> Batch:
+    """Play a batch in which some sides play a :class:`Mixture`: each game's preset is drawn from
+    its own seed, the games of each drawn combination are played together and put back in seed
+    order; column ``mix_<side>`` holds the drawn preset (a category)."""
+    seeds = np.asarray(seeds, dtype=np.uint64)
+    n = seeds.shape[0]
+    mixed = [s for s, p in policies.items() if isinstance(p, Mixture)]
+    draws = {s: mix_draws(seeds, [w for w, _ in policies[s].components], policies[s].salt) for s in mixed}
+    combo = np.zeros(n, dtype=np.int64)
+    for s in mixed:
+        combo = combo * len(policies[s].components) + draws[s]
+    parts = []
+    for c in np.unique(combo):
+        idx = np.flatnonzero(combo == c)
+        pol = dict(policies)
+        for s in mixed:
+            pol[s] = policies[s].components[int(draws[s][idx[0]])][1]
+        parts.append((idx, play(game, scenario, options, pol, seeds[idx], *args, **kw)))
+    if not parts:
+        first = {s: (p.components[0][1] if isinstance(p, Mixture) else p) for s, p in policies.items()}
+        parts.append((np.zeros(0, np.int64), play(game, scenario, options, first, seeds, *args, **kw)))
+    cols = {}
+    for k, v in parts[0][1].games.items():
+        a = np.empty(n, dtype=np.asarray(v).dtype)
+        for idx, b in parts:
+            a[idx] = np.asarray(b.games[k])
+        cols[k] = a
+    cats = dict(parts[0][1].categories)
+    for s in mixed:
+        cols[f"mix_{s}"] = draws[s].astype(np.int16)
+        cats[f"mix_{s}"] = [p.name for _, p in policies[s].components]
+    events: dict = {}
+    for name in parts[0][1].events:
+        rows = [(idx, b.events[name]) for idx, b in parts if name in b.events]
+        ev = {k: np.concatenate([np.asarray(e[k]) if k != "game" else idx[np.asarray(e["game"], np.int64)]
+                                 for idx, e in rows]) for k in rows[0][1]}
+        order = np.argsort(ev["game"], kind="stable")
+        events[name] = {k: v[order] for k, v in ev.items()}
+    return Batch(games=cols, categories=cats, events=events)
 
 
 _PACKS: dict[tuple[str, str], DataPack] = {}

@@ -30,9 +30,13 @@ writes, so no knob value can make a policy play an illegal move or see what its 
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import dataclasses
 import functools
+import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,8 +46,9 @@ import numpy as np
 from ..errors import SpecError
 from ..tomlio import read_toml
 
-__all__ = ["Family", "Knob", "Policy", "PolicyBook", "Preset", "fixed_book", "game_policy_book", "load_policy_book",
-           "policy_names", "split_knob_name"]
+__all__ = ["MIX_PREFIX", "Family", "Knob", "Mixture", "Policy", "PolicyBook", "Preset", "active_policy_files",
+           "fixed_book", "game_policy_book", "load_policy_book", "mix_draws", "mix_file", "policy_names",
+           "split_knob_name", "using_policies", "write_policy_file"]
 
 KNOB_SEP = "."
 
@@ -208,6 +213,56 @@ class Policy:
         return cls(str(d["name"]), str(d["family"]), tuple((str(k), v) for k, v in pairs))
 
 
+@dataclass(frozen=True)
+class Mixture(Policy):
+    """A mixed policy (``--policy side=@mix:DIR``): per game, one preset drawn from ``components``
+    by that game's own seed (:func:`mix_draws`), so a row depends only on its seed.
+
+    Attributes:
+        name: ``@mix:DIR`` as given (the ``policy_<side>`` column); family is ``"mix"``, knobs empty.
+        components: ``((weight, Policy), ...)``, weights > 0 summing to 1.
+        salt: the side's index, so two mixed sides draw independently.
+    """
+
+    components: tuple = ()
+    salt: int = 0
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "family": self.family, "knobs": {},
+                "mix": [{"weight": w, **p.to_json()} for w, p in self.components]}
+
+
+#: the policy name prefix of a mixed policy: ``@mix:DIR`` (DIR holds a ``policies.toml`` with ``[mixes]``)
+MIX_PREFIX = "@mix:"
+
+_M1, _M2, _U64 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB), (1 << 64) - 1
+_MIX_SALT = 0x6D69786564706F6C  # "mixedpol"
+
+
+def mix_draws(seeds: np.ndarray, weights: Sequence[float], salt: int = 0) -> np.ndarray:
+    """Which component of a mix each game plays, from the game's own seed alone.
+
+    Args:
+        seeds: ``ndarray(uint64, shape=(n,))`` per-game stream seeds (the ``seed`` column).
+        weights: the mix's weights (positive; normalised here).
+        salt: distinguishes the sides of one game (their draws are independent).
+
+    Returns:
+        ``ndarray(int64, shape=(n,))`` component indices; game ``i`` plays component ``k`` with
+        probability ``weights[k] / sum(weights)``, independently of the chunking.
+    """
+    z = np.asarray(seeds, dtype=np.uint64) ^ np.uint64((_MIX_SALT + 0x9E3779B97F4A7C15 * (salt + 1)) & _U64)
+    with np.errstate(over="ignore"):
+        z = (z ^ (z >> np.uint64(30))) * _M1
+        z = (z ^ (z >> np.uint64(27))) * _M2
+    z = z ^ (z >> np.uint64(31))
+    u = (z >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+    w = np.asarray(weights, dtype=np.float64)
+    c = np.cumsum(w / w.sum())
+    c[-1] = 1.0
+    return np.minimum(np.searchsorted(c, u, side="right"), len(w) - 1).astype(np.int64)
+
+
 def policy_names(policies: Mapping[str, Policy | str]) -> dict[str, str]:
     """``{side: preset name}`` of resolved policies (plain names pass through)."""
     return {s: (p.name if isinstance(p, Policy) else str(p)) for s, p in policies.items()}
@@ -229,7 +284,15 @@ class PolicyBook:
     """
 
     def __init__(self, families: Iterable[Family], presets: Iterable[Preset],
-                 order: Mapping[str, Sequence[str]] | None = None):
+                 order: Mapping[str, Sequence[str]] | None = None, mixes: Mapping[str, Mapping[str, float]] | None = None,
+                 meta: Mapping[str, Any] | None = None, exploits: Mapping[str, Mapping[str, Any]] | None = None):
+        #: ``{side: {preset: {gain, ci, source}}}``: measured exploitability of presets of other
+        #: files (``[exploitability]`` of a policies file; :meth:`extended` records it on the presets)
+        self.exploits = {k: dict(v) for k, v in (exploits or {}).items()}
+        #: ``{side: {preset: weight}}``: mixes a solve found (``[mixes]`` of a policies file)
+        self.mixes = {k: dict(v) for k, v in (mixes or {}).items()}
+        #: the ``[solve]`` table of a policies file a solve wrote (what produced it)
+        self.meta = dict(meta or {})
         #: preset names by side (``"*"``: any side) in the order to list them; default: declaration order
         self.order = {k: tuple(v) for k, v in (order or {}).items()}
         self.families: dict[str, Family] = {}
@@ -250,6 +313,46 @@ class PolicyBook:
                 except SpecError as e:
                     raise ValueError(f"preset {p.name}: {e}") from None
             self.presets[p.name] = p
+
+    def extended(self, extra: PolicyBook, where: str = "policies file") -> PolicyBook:
+        """This book with the presets of ``extra`` added (a ``--policies-file``: presets of this
+        book's families). Families declared in ``extra`` must be this book's (same knobs).
+
+        Raises:
+            SpecError: a preset name this book already has with other contents, a family this book
+                lacks, or a knob value out of bounds (one line naming ``where``).
+        """
+        for f in extra.families.values():
+            if f.name in self.families and self.families[f.name] != f:
+                raise SpecError(f"{where}: family {f.name} differs from the game's")
+        presets = dict(self.presets)
+        for p in extra.presets.values():
+            if p.family not in self.families:
+                raise SpecError(f"{where}: preset {p.name}: unknown family {p.family} "
+                                f"(families: {', '.join(self.families)})")
+            if p.name in presets and presets[p.name] != p:
+                raise SpecError(f"{where}: preset {p.name} is already a policy of the game")
+            presets[p.name] = p
+        scen = str(extra.meta.get("scenario", "*"))
+        for recs in extra.exploits.values():
+            for name, rec in recs.items():
+                if name in presets:
+                    p = presets[name]
+                    presets[name] = dataclasses.replace(p, exploitability={**p.exploitability, scen: dict(rec)})
+        order = None
+        if self.order:
+            order = {k: list(v) for k, v in self.order.items()}
+            for p in extra.presets.values():
+                if p.name in self.presets:
+                    continue
+                for k, v in order.items():
+                    if (not p.sides or k in p.sides or k == "*") and self.families[p.family].for_side(k):
+                        v.append(p.name)
+        try:
+            return PolicyBook(self.families.values(), presets.values(), order, {**self.mixes, **extra.mixes},
+                              {**self.meta, **extra.meta}, {**self.exploits, **extra.exploits})
+        except ValueError as e:
+            raise SpecError(f"{where}: {e}") from None
 
     def side_presets(self, side: str) -> tuple[str, ...]:
         """Preset names a side may play, in declaration order."""
@@ -307,11 +410,13 @@ class PolicyBook:
 _KNOB_FIELDS = {"default", "lo", "hi", "doc", "kind"}
 
 
-def load_policy_book(path: str | Path) -> PolicyBook:
+def load_policy_book(path: str | Path, base: PolicyBook | None = None) -> PolicyBook:
     """Read a ``policies.toml`` (see the module docstring for its form).
 
     Args:
         path: the file.
+        base: the game's book, when the file adds presets to it (``--policies-file``): families
+            the file does not declare are taken from it.
 
     Raises:
         SpecError: on a malformed file (one line naming the entry); ValueError on an inconsistent
@@ -319,9 +424,21 @@ def load_policy_book(path: str | Path) -> PolicyBook:
     """
     doc = read_toml(path, SpecError, "policies file")
     name = Path(path).name
-    unknown = set(doc) - {"families", "presets"}
+    unknown = set(doc) - {"families", "presets", "mixes", "solve", "exploitability"}
     if unknown:
-        raise SpecError(f"{name}: unknown table '{sorted(unknown)[0]}' (tables: families, presets)")
+        raise SpecError(f"{name}: unknown table '{sorted(unknown)[0]}' "
+                        "(tables: families, presets, mixes, solve, exploitability)")
+    exploits = doc.get("exploitability") or {}
+    if not isinstance(exploits, dict) or not all(isinstance(v, dict) and all(isinstance(r, dict) and "gain" in r
+                                                                            for r in v.values())
+                                                 for v in exploits.values()):
+        raise SpecError(f"{name}: exploitability must be tables [exploitability.SIDE.PRESET] with a gain")
+    mixes = doc.get("mixes") or {}
+    for side, mix in mixes.items():
+        ok = isinstance(mix, dict) and mix and all(isinstance(w, (int, float)) and not isinstance(w, bool)
+                                                   and math.isfinite(w) and w >= 0 for w in mix.values())
+        if not ok or sum(mix.values()) <= 0:
+            raise SpecError(f"{name}: mixes.{side} must map presets to non-negative weights (not all 0)")
     fams = []
     for fname, f in (doc.get("families") or {}).items():
         if not isinstance(f, dict):
@@ -346,7 +463,11 @@ def load_policy_book(path: str | Path) -> PolicyBook:
             raise SpecError(f"{name}: presets.{pname} needs a family")
         presets.append(Preset(pname, str(p["family"]), dict(p.get("knobs", {})), tuple(p.get("sides", ())),
                               str(p.get("doc", "")), dict(p.get("exploitability", {}))))
-    return PolicyBook(fams, presets)
+    if base is not None:
+        have = {f.name for f in fams}
+        fams += [f for f in base.families.values() if f.name not in have]
+    return PolicyBook(fams, presets, mixes=mixes, meta=doc.get("solve") if isinstance(doc.get("solve"), dict) else {},
+                      exploits=exploits)
 
 
 @functools.cache
@@ -375,3 +496,104 @@ def fixed_book(policies: Mapping[str, Sequence[str]]) -> PolicyBook:
     families = [Family(n, (), () if "*" in fams[n] else tuple(sorted(fams[n])), "") for n in order]
     presets = [Preset(n, n, {}, () if "*" in fams[n] else tuple(sorted(fams[n]))) for n in order]
     return PolicyBook(families, presets, policies)
+
+
+_FILES: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("simlab_policy_files", default=())
+
+
+def active_policy_files() -> tuple[str, ...]:
+    """The policies files made usable by name by the innermost :func:`using_policies`."""
+    return _FILES.get()
+
+
+@contextlib.contextmanager
+def using_policies(*paths: str | Path | None) -> Iterator[None]:
+    """Make the presets of ``policies.toml`` files (``--policies-file``: what ``simlab solve``
+    wrote) usable by name in every game whose families they use, inside the block.
+
+    A directory stands for its ``policies.toml``. ``None`` entries are skipped.
+
+    Raises:
+        SpecError: a file that does not exist or is malformed.
+    """
+    files = tuple(str(mix_file(p)) for p in paths if p is not None)
+    for f in files:
+        read_toml(f, SpecError, "policies file")
+    token = _FILES.set(tuple(dict.fromkeys(_FILES.get() + files)))
+    try:
+        yield
+    finally:
+        _FILES.reset(token)
+
+
+def mix_file(path: str | Path) -> Path:
+    """``path``, or ``path/policies.toml`` when ``path`` is a directory.
+
+    Raises:
+        SpecError: when neither exists.
+    """
+    p = Path(path)
+    if p.is_dir():
+        p = p / "policies.toml"
+    if not p.is_file():
+        raise SpecError(f"policies file not found: {p}")
+    return p
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        return repr(float(v))
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, Mapping):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {type(v).__name__} as TOML")
+
+
+def _toml_key(k: str) -> str:
+    import re
+    return k if re.match(r"^[A-Za-z0-9_-]+$", k) else json.dumps(k)
+
+
+def write_policy_file(path: str | Path, families: Sequence[Family], presets: Sequence[Preset],
+                      mixes: Mapping[str, Mapping[str, float]], meta: Mapping[str, Any], header: str = "",
+                      exploits: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None) -> None:
+    """Write a self-contained policies file (the families used, copied from the game; presets with
+    family and knobs and their exploitability; the mixes; a ``[solve]`` table) that
+    :func:`load_policy_book` reads back and ``--policies-file`` takes.
+
+    Raises:
+        TypeError: a value that is not a TOML scalar, list or table.
+    """
+    lines = [f"# {x}" for x in header.splitlines()]
+    lines += ["", "[solve]"] + [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in meta.items()]
+    for f in families:
+        lines += ["", f"[families.{_toml_key(f.name)}]", f"doc = {_toml_value(f.doc)}"]
+        if f.sides:
+            lines.append(f"sides = {_toml_value(list(f.sides))}")
+        for k in f.knobs:
+            d = {"default": k.default, "lo": k.lo, "hi": k.hi, "doc": k.doc, "kind": k.kind.__name__}
+            lines.append(f"knobs.{_toml_key(k.name)} = {_toml_value(d)}")
+    for p in presets:
+        lines += ["", f"[presets.{_toml_key(p.name)}]", f"family = {_toml_value(p.family)}"]
+        if p.sides:
+            lines.append(f"sides = {_toml_value(list(p.sides))}")
+        if p.doc:
+            lines.append(f"doc = {_toml_value(p.doc)}")
+        lines.append(f"knobs = {_toml_value(dict(p.knobs))}")
+        if p.exploitability:
+            lines.append(f"exploitability = {_toml_value(dict(p.exploitability))}")
+    for side, recs in (exploits or {}).items():
+        for pname, rec in recs.items():
+            lines += ["", f"[exploitability.{_toml_key(side)}.{_toml_key(pname)}]"]
+            lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in rec.items()]
+    for side, mix in mixes.items():
+        lines += ["", f"[mixes.{_toml_key(side)}]"] + [f"{_toml_key(k)} = {_toml_value(float(w))}"
+                                                       for k, w in mix.items()]
+    Path(path).write_text("\n".join(lines).lstrip("\n") + "\n")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-__all__ = ["Equilibrium", "solve_zero_sum"]
+__all__ = ["Equilibrium", "game_value", "solve_zero_sum"]
 
 
 @dataclass(frozen=True)
@@ -72,3 +72,20 @@ def solve_zero_sum(payoff) -> Equilibrium:
     # the two programs agree up to the solver's tolerance; report the row player's value
     del w
     return Equilibrium(v, x, y)
+
+
+def game_value(payoff) -> float:
+    """The value of a zero-sum game alone (one linear program instead of two: for bootstraps).
+
+    Args:
+        payoff: as :func:`solve_zero_sum`.
+
+    Raises:
+        ValueError: as :func:`solve_zero_sum`.
+    """
+    a = np.asarray(payoff, dtype=np.float64)
+    if a.ndim != 2 or a.size == 0:
+        raise ValueError(f"the payoff must be a non-empty 2-D matrix (got shape {a.shape})")
+    if not np.isfinite(a).all():
+        raise ValueError("the payoff matrix has non-finite entries")
+    return _maximin(a)[0]

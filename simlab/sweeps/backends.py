@@ -521,6 +521,45 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
         d.close()
 
 
+class Kept(Backend):
+    """A backend kept across many sweeps (:func:`kept_backend`): a sweep's ``close`` leaves its
+    worker processes running for the next sweep; only leaving the ``with`` block stops them."""
+
+    def __init__(self, inner: Backend):
+        self.inner = inner
+        self.name = inner.name
+        self.workers = inner.workers
+
+    @property
+    def slots(self) -> int:
+        return self.inner.slots
+
+    def submit(self, task, attempt):
+        self.inner.submit(task, attempt)
+
+    def pending(self):
+        return self.inner.pending()
+
+    def wait(self):
+        return self.inner.wait()
+
+    def check_visible(self, url, run_id, files):
+        self.inner.check_visible(url, run_id, files)
+
+    def stop(self):
+        return self.inner.stop()
+
+    def close(self, cancel=False):
+        if cancel and isinstance(self.inner, Processes):
+            self.inner._drop_pool()
+        elif cancel and isinstance(self.inner, Threads):
+            self.inner.stop()  # drop the queued chunks; the running ones finish
+            self.inner.futures = {}
+
+    def describe(self):
+        return self.inner.describe()
+
+
 _CURRENT: contextvars.ContextVar[tuple[str | None, Any]] = contextvars.ContextVar("simlab_sweep_backend",
                                                                                  default=(None, None))
 
@@ -555,3 +594,29 @@ def sweep_backend(backend: str | None = None, scheduler: Any = None, workers: in
             yield
         finally:
             _CURRENT.reset(token)
+
+
+@contextlib.contextmanager
+def kept_backend(workers: int | None = None) -> Iterator[None]:
+    """Inside the block, sweeps that name no backend of their own and would run on local worker
+    processes share one pool of ``workers`` processes (default: every core), started once instead
+    of once per sweep (``simlab solve`` plays hundreds of small sweeps). Under a dask
+    :func:`sweep_backend` it does nothing. The rows do not depend on it.
+
+    Raises:
+        SpecError: a bad worker count.
+    """
+    name, scheduler = _CURRENT.get()
+    check_backend(None, None, workers)
+    if name == "dask" or scheduler is not None:
+        yield
+        return
+    w = workers or default_workers()
+    # threads start at no cost, but keeping one pool also keeps its retry pool and threads warm
+    inner: Backend = InProcess() if w == 1 else Threads(w)
+    token = _CURRENT.set(("local", Kept(inner)))
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+        inner.close()

@@ -39,7 +39,7 @@ from ..errors import SpecError, SweepStateError, SweepStopped
 from ..games import game_target
 from ..games.policy import policy_names, split_knob_name
 from ..rng import game_seeds
-from .backends import Backend, WorkersLost, check_backend, current_backend, default_workers, make_backend
+from .backends import Backend, Kept, WorkersLost, check_backend, current_backend, default_workers, make_backend
 from .chunks import ChunkTask, cell_dir, games_part_rel, part_name
 from .manifest import MANIFEST, load_manifest
 from .spec import Cell, SweepSpec, check_name, expand
@@ -158,6 +158,9 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
                         "--overwrite replaces it; give one")
     if backend is None and scheduler is None:
         backend, scheduler = current_backend()  # set by `with sweep_backend(...)` (tune, compare, meta)
+    kept = scheduler if isinstance(scheduler, Kept) else None  # `with kept_backend(...)` (solve)
+    if kept is not None:
+        scheduler, workers = None, kept.workers
     backend = check_backend(backend, scheduler, workers)
     workers = workers or default_workers()
     check_name(spec.name)
@@ -224,8 +227,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     # anything is written; it also compiles the kernels before workers start
     preflight(game, cells, info, spec)
     # a scheduler we connect to is reached before anything is written (a wrong address writes nothing)
-    ex: Backend | None = (make_backend(backend, workers, scheduler, dask_timeout) if scheduler is not None
-                          else None)
+    ex: Backend | None = kept if kept is not None else (
+        make_backend(backend, workers, scheduler, dask_timeout) if scheduler is not None else None)
     try:
         store.makedirs()
         with store.lock():

@@ -41,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from ..errors import InputError, SpecError
 from ..games import Game, get_game
-from ..games.policy import split_knob_name
+from ..games.policy import active_policy_files, split_knob_name, using_policies
 from ..rng import cell_key
 from ..tomlio import read_toml
 
@@ -87,6 +87,9 @@ class SweepSpec:
         precision: if set, play each cell in chunks until the larger Wilson half-width of its
             sides' win rates (95%) is at most this (then ``games`` is the minimum per cell).
         max_games: ceiling of games per cell under ``precision`` (default 1,000,000).
+        policies_files: ``policies.toml`` files (``--policies-file``, what ``simlab solve`` wrote)
+            whose presets the policies may name (default: those of the enclosing
+            :func:`simlab.games.policy.using_policies`).
     """
 
     name: str
@@ -103,6 +106,7 @@ class SweepSpec:
     description: str = ""
     precision: float | None = None
     max_games: int | None = None
+    policies_files: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -116,6 +120,8 @@ class SweepSpec:
         for k in ("precision", "max_games"):
             if d[k] is None:
                 d.pop(k)
+        if not d["policies_files"]:
+            d.pop("policies_files")
         return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
@@ -215,7 +221,7 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
         options=dict(s.options), grid={k: list(v) for k, v in s.grid.items()},
         games=e.games if e.games is not None else 1, seed=e.seed,
         chunk_size=e.chunk_size, crn=e.crn, data=data, description=e.description,
-        precision=e.precision, max_games=e.max_games,
+        precision=e.precision, max_games=e.max_games, policies_files=list(active_policy_files()),
     )
     check_precision(spec)
     return spec
@@ -296,7 +302,7 @@ def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[s
                    set_: Sequence[str] = (), grid: Sequence[str] = (), games: int = 1000, seed: int = 0,
                    chunk_size: int | None = None, crn: bool = False, data: str | None = None,
                    name: str | None = None, precision: float | None = None,
-                   max_games: int | None = None) -> SweepSpec:
+                   max_games: int | None = None, policies_files: Sequence[str] = ()) -> SweepSpec:
     """Build a spec from ``simlab sweep --game ...`` arguments.
 
     ``policy`` items are ``SIDE=NAME`` (``SIDE=A,B`` makes a grid axis); ``set_`` items
@@ -339,7 +345,8 @@ def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[s
     check_name(game if name is None else name)
     spec = SweepSpec(name=name or game, game=game, scenarios=scen, policies=pol, options=opts, grid=g,
                      games=int(games), seed=int(seed), chunk_size=chunk_size, crn=crn, data=data,
-                     precision=precision, max_games=max_games)
+                     precision=precision, max_games=max_games,
+                     policies_files=[str(x) for x in (policies_files or active_policy_files())])
     check_precision(spec)
     return spec
 
@@ -377,6 +384,11 @@ def expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
     Raises:
         SpecError, ScenarioError, DataPackError: on any problem, with a one-line message.
     """
+    with using_policies(*spec.policies_files):
+        return _expand(spec)
+
+
+def _expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
     game = get_game(spec.game)
     if spec.data is not None and not Path(spec.data).is_file():
         raise SpecError(f"data pack override not found: {spec.data}")
