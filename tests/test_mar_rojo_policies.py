@@ -27,7 +27,7 @@ def test_book_matches_the_kernels():
     assert set(book.families) == set(enums.FAMILY_NAMES)
     assert tuple(k.name for k in book.families["greedy"].knobs) == layout.PP_NAMES
     assert book.families["random-legal"].knobs == () and book.families["solo-ai"].knobs == ()
-    assert preset_names() == ("random-legal", "aggressive", "cautious", "torpedo-first", "solo-ai")
+    assert preset_names() == ("random-legal", "aggressive", "cautious", "torpedo-first", "convoy", "solo-ai")
     for k in book.families["greedy"].knobs:
         assert k.doc and "(" in k.doc, k.name  # every knob says its unit
 
@@ -46,7 +46,9 @@ def test_presets_hold_the_values_of_the_old_table():
         assert pp[0, layout.PP_DEPLOY_BACK] == (name == "cautious")
     pols, pp = pack_policies({"nationalist": "random-legal", "republican": "solo-ai"})
     assert tuple(pols) == (enums.FAM_RANDOM, enums.FAM_SOLO)
-    assert (pp[0] == unscripted_row()).all() and (pp[0, :15] == 0).all()
+    assert (pp[0] == unscripted_row()).all() and (pp[1] == unscripted_row()).all()
+    # no zero row (issue 15): torpedo shots count in full, and the solo AI takes no stress (12.1)
+    assert pp[0, layout.PP_TORP] == 1.0 and pp[0, layout.PP_STRESS_COST] == 0.0
     assert pp[0, layout.PP_DAMAGE_WEIGHT] == 0.25 and pp[0, layout.PP_STAKE] == 4.0
 
 
