@@ -114,3 +114,16 @@ def test_a_knob_set_through_play_batch_changes_play():
     same = GAME.play_batch(sc, opts, GAME.resolve_policies(SIDES, {}), seeds)
     assert all((base.games[c] == same.games[c]).all() for c in base.games)
     assert any((base.games[c] != other.games[c]).any() for c in base.games)
+
+
+def test_solo_ai_is_marked_as_taking_no_stress():
+    """12.1: the solo AI's cards never take stress; the family's caveat says so wherever a
+    comparison is shown (simlab games lists it, meta's summary carries it)."""
+    book = policy_book()
+    assert "12.1" in book.caveat("solo-ai") and "stress" in book.caveat("solo-ai")
+    assert book.caveat("aggressive") == "" and book.caveat("random-legal") == "" and book.caveat("nope") == ""
+    desc = GAME.describe()
+    fams = {f["name"]: f for f in desc["policy_families"]}
+    assert "caveat" in fams["solo-ai"] and "caveat" not in fams["greedy"]
+    rows = {r["name"]: r for r in desc["presets"]["nationalist"]}
+    assert "caveat" in rows["solo-ai"] and "caveat" not in rows["convoy"]
