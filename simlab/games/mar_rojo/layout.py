@@ -218,4 +218,6 @@ FW_OWNV = FW_CB + 4 * MAXC    # MAXC: what losing each own card costs this side 
 FW_DANGER = FW_OWNV + MAXC    # MAXC x 3: each own card's danger if face up in row 0, 1, 2 (value units)
 FW_EPROF = FW_DANGER + 3 * MAXC  # MAXC x 6: each enemy card's expected gun / torpedo hits at S, M, L
 FW_POOL = FW_EPROF + 6 * MAXC  # 3 x 6: the average covered enemy card's profile, standing in row 0, 1, 2
-NFW = FW_POOL + 18
+FW_OWNSF = FW_POOL + 18       # MAXC: each own card's save factor (policy_stakes.save_factor_nb)
+FW_OWNTF = FW_OWNSF + MAXC    # MAXC: each own card's expected damage per torpedo hit
+NFW = FW_OWNTF + MAXC

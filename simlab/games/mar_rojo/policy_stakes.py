@@ -54,6 +54,8 @@ from .layout import (
     C_TYPE,
     FW_DANGER,
     FW_EPROF,
+    FW_OWNSF,
+    FW_OWNTF,
     FW_OWNV,
     FW_POOL,
     FW_TV,
@@ -131,10 +133,12 @@ def result_rank_nb(w, side):
 
 
 @njit(cache=True, _nrt=False)
-def loss_shift_nb(cs, st, g, side, s):
+def loss_shift_nb(cs, st, g, side, s, before=-1):
     """How many steps (win, draw, loss) the result now moves for ``side`` if card ``s`` (of either
-    side) were sunk: positive towards ``side``, negative against it."""
-    before = result_rank_nb(winner_nb(cs, st, g), side)
+    side) were sunk: positive towards ``side``, negative against it. ``before``: the result's rank
+    now (``result_rank_nb``) if the caller has it, else -1."""
+    if before < 0:
+        before = result_rank_nb(winner_nb(cs, st, g), side)
     keep = st[s, S_STATUS]
     st[s, S_STATUS] = ST_SUNK
     after = result_rank_nb(winner_nb(cs, st, g), side)
@@ -143,8 +147,9 @@ def loss_shift_nb(cs, st, g, side, s):
 
 
 @njit(cache=True, _nrt=False)
-def own_loss_value_nb(cs, st, g, pp, side, s):
-    """What losing own card ``s`` costs ``side`` (value units; see the module docstring)."""
+def own_loss_value_nb(cs, st, g, pp, side, s, before=-1):
+    """What losing own card ``s`` costs ``side`` (value units; see the module docstring);
+    ``before`` as for ``loss_shift_nb``."""
     t = cs[s, C_TYPE]
     v = pp[side, PP_OWN_LOSS] * (1.0 + cs[s, C_COST])
     if g[G_VICTORY] == V_CABO_DE_PALOS:
@@ -153,16 +158,17 @@ def own_loss_value_nb(cs, st, g, pp, side, s):
         scores = t == CAPITAL or t == MERCHANT
     if scores:
         v += pp[side, PP_OWN_STAKE]
-    shift = loss_shift_nb(cs, st, g, side, s)
+    shift = loss_shift_nb(cs, st, g, side, s, before)
     if shift < 0:
         v -= pp[side, PP_DECISIVE] * shift
     return v
 
 
 @njit(cache=True, _nrt=False)
-def sink_gain_nb(cs, st, g, pp, side, t):
-    """``decisive`` times the steps sinking enemy card ``t`` moves the result towards ``side``."""
-    shift = loss_shift_nb(cs, st, g, side, t)
+def sink_gain_nb(cs, st, g, pp, side, t, before=-1):
+    """``decisive`` times the steps sinking enemy card ``t`` moves the result towards ``side``;
+    ``before`` as for ``loss_shift_nb``."""
+    shift = loss_shift_nb(cs, st, g, side, t, before)
     return pp[side, PP_DECISIVE] * shift if shift > 0 else 0.0
 
 
@@ -275,6 +281,7 @@ def prep_stakes_nb(rt, cs, st, g, pp, side, fw):
     if ncov > 0:
         for k in range(18):
             fw[FW_POOL + k] /= ncov
+    now = result_rank_nb(winner_nb(cs, st, g), side)
     for i in range(MAXC):
         s = base + i
         fw[FW_OWNV + i] = 0.0
@@ -282,7 +289,9 @@ def prep_stakes_nb(rt, cs, st, g, pp, side, fw):
             fw[FW_DANGER + 3 * i + r] = 0.0
         if st[s, S_STATUS] != ST_IN_PLAY:
             continue
-        fw[FW_OWNV + i] = own_loss_value_nb(cs, st, g, pp, side, s)
+        fw[FW_OWNV + i] = own_loss_value_nb(cs, st, g, pp, side, s, now)
+        fw[FW_OWNSF + i] = save_factor_nb(rt, cs, s)
+        fw[FW_OWNTF + i] = torpedo_hit_value_nb(rt, cs, st, s)
     for i in range(MAXC):
         s = base + i
         if st[s, S_STATUS] != ST_IN_PLAY:
@@ -293,8 +302,8 @@ def prep_stakes_nb(rt, cs, st, g, pp, side, fw):
         rem = cs[s, C_HULL] - st[s, S_DMG]
         if rem <= 0:
             continue
-        sf = save_factor_nb(rt, cs, s)
-        tf = torpedo_hit_value_nb(rt, cs, st, s)
+        sf = fw[FW_OWNSF + i]
+        tf = fw[FW_OWNTF + i]
         for r in range(3):
             tot = 0.0
             for j in range(MAXC):
@@ -318,7 +327,7 @@ def prep_stakes_nb(rt, cs, st, g, pp, side, fw):
         t = ebase + j
         if st[t, S_STATUS] != ST_IN_PLAY or st[t, S_UP] == 0:
             continue
-        v = sink_gain_nb(cs, st, g, pp, side, t)
+        v = sink_gain_nb(cs, st, g, pp, side, t, now)
         if tk > 0.0:
             o = FW_EPROF + 6 * j
             for i in range(MAXC):
@@ -331,8 +340,8 @@ def prep_stakes_nb(rt, cs, st, g, pp, side, fw):
                 rem = cs[s, C_HULL] - st[s, S_DMG]
                 if rem <= 0:
                     continue
-                dmg = _fire_at_nb(rt, cs[t, C_TYPE], fw, o, st[t, S_ROW], st[s, S_ROW], save_factor_nb(rt, cs, s),
-                                  torpedo_hit_value_nb(rt, cs, st, s))
+                dmg = _fire_at_nb(rt, cs[t, C_TYPE], fw, o, st[t, S_ROW], st[s, S_ROW], fw[FW_OWNSF + i],
+                                  fw[FW_OWNTF + i])
                 share = dmg / rem
                 if share > 1.0:
                     share = 1.0
