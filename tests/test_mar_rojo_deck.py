@@ -225,8 +225,8 @@ def test_short_average_long_reshuffles(ak):
 
 
 def test_retreat_played_then_drawing_stops_at_retreat_or_the_end(ak):
-    """Rule 6: Retreat as an effect shuffles every card not in a hand into the deck; drawing stops
-    when Retreat or The End appears next (end reason retreat)."""
+    """Rule 6: Retreat as an effect shuffles every action card, the hands included (ruling M27),
+    into the deck; drawing stops when Retreat or The End appears next (end reason retreat)."""
     akind, inc = action_deck(ak, night=False, optional=False)
     stops = {K_RETREAT: 0, K_THE_END: 0}
     for seed in range(300):
@@ -244,8 +244,9 @@ def test_retreat_played_then_drawing_stops_at_retreat_or_the_end(ak):
         p, i = where
         piles[p, i], hands[0, 0] = hands[0, 0], rid
         play_from_hand_nb(piles, hands, g, 0, 0)
-        retreat_nb(piles, g, rng)
+        retreat_nb(piles, hands, g, rng)
         assert g[G_OUT_N] == sum(1 for x in inc if not x)
+        assert g[G_HAND0_N] == 0 and g[G_HAND0_N + 1] == 0
         while g[G_FINAL] == 0:
             before = int(g[G_DISC_N])
             draw_nb(piles, hands, g, akind, 1, False, rng)

@@ -163,26 +163,36 @@ def test_example_5_5_lepanto_torpedo_sinks_velasco(tables):
     assert st[lep, S_STRESS] == 3  # one more stress marker for firing
 
 
-def test_example_5_5_ciscar_optics_saved_by_teruel(tables):
-    """5.5: Ciscar (medium) at Teruel (short): Speed; Ciscar is faster, so the Republican chooses
-    Short. Optics is played: +1 to the dice. 4 secondary dice roll 2, 3, 3, 5: one hit. Teruel's
-    L armour saves on the 6 it rolls. Ciscar gains one stress marker."""
-    from simlab.games.mar_rojo.enums import ACTION_NAMES, K_OPTICS
-    rt, ak, view = tables
+def _ciscar_setup(view):
+    from simlab.games.mar_rojo.enums import K_OPTICS
     cs, st, g, piles, hands, rng, slots = _arrays(view, ["Velasco", "Teruel"], ["Lepanto", "Ciscar"])
     cis, ter = slots["Ciscar"], slots["Teruel"]
-    assert cs[cis, C_SEC] == 4 and cs[cis, C_MOVE] > cs[ter, C_MOVE]
-    assert view.pack.tables["fleet"]["Teruel"]["armour"].value == "L"
-    assert cs[ter, C_ARMOUR] == 1
     _place(st, cis, MEDIUM)
     _place(st, ter, SHORT)
-    g[G_RESTRICT] = W_SECONDARY  # the example's player fires the secondary armament
     # the Republican holds Optics (card id 0 of kind Optics)
     akind = np.asarray([K_OPTICS], np.int64)
     hands[1, 0] = 0
     g[G_HAND0_N + 1] = 1
     g[G_NCARDS] = 1
+    return cs, st, g, piles, hands, rng, cis, ter, akind
+
+
+def test_example_5_5_ciscar_optics_saved_by_teruel(tables):
+    """5.5: Ciscar (medium) at Teruel (short): Speed; Ciscar is faster, so the Republican chooses
+    the distance: Short. Optics is played: +1 to the dice. 4 secondary dice roll 2, 3, 3, 5: one
+    hit. Teruel's L armour saves on the 6 it rolls. Ciscar gains one stress marker. The distance,
+    the weapon and Optics are the policy's choices (nothing is forced)."""
+    from simlab.games.mar_rojo.enums import ACTION_NAMES, K_OPTICS
+    from simlab.games.mar_rojo.policy_combat import choose_distance_nb
+    rt, ak, view = tables
+    cs, st, g, piles, hands, rng, cis, ter, akind = _ciscar_setup(view)
+    assert cs[cis, C_SEC] == 4 and cs[cis, C_MOVE] > cs[ter, C_MOVE]
+    assert view.pack.tables["fleet"]["Teruel"]["armour"].value == "L"
+    assert cs[ter, C_ARMOUR] == 1
+    assert g[G_RESTRICT] == -1  # no weapon imposed
     _, pp = pack_policies({"nationalist": "aggressive", "republican": "aggressive"})
+    # the Speed choice itself: Short (the secondary armament loses one at Medium)
+    assert choose_distance_nb(rt, cs, st, g, pp, 1, 1, cis, ter, rng) == SHORT
     scr = script([2, 3, 3, 5, 6])
     w = attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, cis, ter, rng, scr)
     assert ACTION_NAMES[K_OPTICS] == "Optics"
@@ -191,6 +201,71 @@ def test_example_5_5_ciscar_optics_saved_by_teruel(tables):
     assert scr[0] == 5  # 4 hit dice and one save
     assert st[ter, S_DMG] == 0 and st[ter, S_STATUS] == ST_IN_PLAY
     assert st[cis, S_STRESS] == 1
+
+
+def test_example_5_5_ciscar_dice_that_tell_the_distance(tables):
+    """The example's dice give one hit at Short and at Medium alike (with Optics); 2, 3, 4, 5 give
+    two at Short (3, 4, 5, 6 after Optics) and one at Medium: the replay sees two hits, so the
+    Short the rules and the policy choose is the distance used. Teruel fails both saves (1, 1)."""
+    rt, ak, view = tables
+    cs, st, g, piles, hands, rng, cis, ter, akind = _ciscar_setup(view)
+    assert fire_hits_nb(rt, cs, st, g, cis, W_SECONDARY, MEDIUM, 1, 0, rng, script([2, 3, 4, 5])) == 1
+    assert fire_hits_nb(rt, cs, st, g, cis, W_SECONDARY, SHORT, 1, 0, rng, script([2, 3, 4, 5])) == 2
+    _, pp = pack_policies({"nationalist": "aggressive", "republican": "aggressive"})
+    scr = script([2, 3, 4, 5, 1, 1])
+    w = attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, cis, ter, rng, scr)
+    assert w == W_SECONDARY and scr[0] == 6
+    assert min(st[ter, S_DMG], cs[ter, C_HULL]) == 2
+
+
+def test_example_5_5_the_whole_activation_replayed(tables):
+    """5.5: the Republican plays Destroyers as its effect: every destroyer acts once. Ferrandiz
+    (two stress) reorganises to one; Alsedo, face up, covers; Lepanto torpedoes Velasco (5 hits,
+    save 4 fails, effect 5: two hits, sunk); Ciscar fires its secondary at Teruel with Optics
+    (2, 3, 3, 5: one hit, saved on a 6). Each activation is legal under the effect, and a fifth
+    is not (every destroyer has acted)."""
+    from simlab.games.mar_rojo.actions import perform_action_nb
+    from simlab.games.mar_rojo.enums import ACT_ATTACK, ACT_COVER, ACT_REORG, K_OPTICS
+    from simlab.games.mar_rojo.layout import S_ACTS, S_MASK
+    from simlab.games.mar_rojo.legality import action_legal_nb, can_activate_nb
+    rt, ak, view = tables
+    cs, st, g, piles, hands, rng, slots = _arrays(view, ["Velasco", "Teruel"],
+                                                  ["Lepanto", "Ciscar", "Ferrandiz", "Alsedo"])
+    lep, cis, fer, als = (slots[n] for n in ("Lepanto", "Ciscar", "Ferrandiz", "Alsedo"))
+    vel, ter = slots["Velasco"], slots["Teruel"]
+    _place(st, lep, SHORT, stress=2)
+    _place(st, cis, MEDIUM)
+    _place(st, fer, MEDIUM, stress=2)
+    _place(st, als, SHORT)
+    _place(st, vel, SHORT)
+    _place(st, ter, SHORT)
+    for s in (lep, cis, fer, als):
+        st[s, S_MASK] = 1  # the Destroyers effect: one action each
+    akind = np.asarray([K_OPTICS], np.int64)
+    hands[1, 0] = 0
+    g[G_HAND0_N + 1] = 1
+    g[G_NCARDS] = 1
+    _, pp = pack_policies({"nationalist": "aggressive", "republican": "aggressive"})
+    eff = np.bool_(True)
+    none = np.int64(-1)
+    steps = [(fer, ACT_REORG, none, []), (als, ACT_COVER, none, []),
+             (lep, ACT_ATTACK, vel, [5, 4, 5]), (cis, ACT_ATTACK, ter, [2, 3, 3, 5, 6])]
+    g[G_RESTRICT] = -1
+    for s, act, p1, dice in steps:
+        assert action_legal_nb(rt, cs, st, g, s, np.int64(act), p1, none, eff)
+        if act == ACT_ATTACK and s == lep:
+            g[G_RESTRICT] = W_TORPEDO  # the example's player chose a torpedo attack for Lepanto
+        scr = script(dice) if dice else script([1])
+        perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, s, np.int64(act), p1, none, eff, rng, scr)
+        g[G_RESTRICT] = -1
+        if dice:
+            assert scr[0] == len(dice)
+    assert st[fer, S_STRESS] == 1
+    assert st[als, S_UP] == 0
+    assert st[vel, S_STATUS] == ST_SUNK and st[lep, S_STRESS] == 3
+    assert st[ter, S_DMG] == 0 and st[cis, S_STRESS] == 1 and g[G_HAND0_N + 1] == 0
+    assert all(st[s, S_ACTS] == 1 for s in (lep, cis, fer, als))
+    assert not any(can_activate_nb(rt, cs, st, s, eff) for s in (lep, cis, fer, als))
 
 
 def test_example_5_5_without_optics_no_hit(tables):

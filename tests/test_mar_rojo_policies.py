@@ -27,7 +27,7 @@ def test_book_matches_the_kernels():
     assert set(book.families) == set(enums.FAMILY_NAMES)
     assert tuple(k.name for k in book.families["greedy"].knobs) == layout.PP_NAMES
     assert book.families["random-legal"].knobs == () and book.families["solo-ai"].knobs == ()
-    assert preset_names() == ("random-legal", "aggressive", "cautious", "torpedo-first", "solo-ai")
+    assert preset_names() == ("random-legal", "aggressive", "cautious", "torpedo-first", "convoy", "solo-ai")
     for k in book.families["greedy"].knobs:
         assert k.doc and "(" in k.doc, k.name  # every knob says its unit
 
@@ -46,7 +46,9 @@ def test_presets_hold_the_values_of_the_old_table():
         assert pp[0, layout.PP_DEPLOY_BACK] == (name == "cautious")
     pols, pp = pack_policies({"nationalist": "random-legal", "republican": "solo-ai"})
     assert tuple(pols) == (enums.FAM_RANDOM, enums.FAM_SOLO)
-    assert (pp[0] == unscripted_row()).all() and (pp[0, :15] == 0).all()
+    assert (pp[0] == unscripted_row()).all() and (pp[1] == unscripted_row()).all()
+    # no zero row (issue 15): torpedo shots count in full, and the solo AI takes no stress (12.1)
+    assert pp[0, layout.PP_TORP] == 1.0 and pp[0, layout.PP_STRESS_COST] == 0.0
     assert pp[0, layout.PP_DAMAGE_WEIGHT] == 0.25 and pp[0, layout.PP_STAKE] == 4.0
 
 
@@ -112,3 +114,16 @@ def test_a_knob_set_through_play_batch_changes_play():
     same = GAME.play_batch(sc, opts, GAME.resolve_policies(SIDES, {}), seeds)
     assert all((base.games[c] == same.games[c]).all() for c in base.games)
     assert any((base.games[c] != other.games[c]).any() for c in base.games)
+
+
+def test_solo_ai_is_marked_as_taking_no_stress():
+    """12.1: the solo AI's cards never take stress; the family's caveat says so wherever a
+    comparison is shown (simlab games lists it, meta's summary carries it)."""
+    book = policy_book()
+    assert "12.1" in book.caveat("solo-ai") and "stress" in book.caveat("solo-ai")
+    assert book.caveat("aggressive") == "" and book.caveat("random-legal") == "" and book.caveat("nope") == ""
+    desc = GAME.describe()
+    fams = {f["name"]: f for f in desc["policy_families"]}
+    assert "caveat" in fams["solo-ai"] and "caveat" not in fams["greedy"]
+    rows = {r["name"]: r for r in desc["presets"]["nationalist"]}
+    assert "caveat" in rows["solo-ai"] and "caveat" not in rows["convoy"]

@@ -72,7 +72,8 @@ def meta(game: str, *, policies: Sequence[str] = (), scenario: str | None = None
             {game, scenario, sides, policies: {side: [...]}, games, payoff: [[...]],
              cells: [[{policies, games, sides: {side: {count, rate, ci}}, draws: {...},
                        payoff}]], value, value_ci, mixes: {side: {policy: weight}},
-             equilibrium_rates: {side: rate, draw: rate}, confidence, replicates, sweep}
+             equilibrium_rates: {side: rate, draw: rate}, confidence, replicates, sweep,
+             caveats: {side: {policy: text}} (families with a caveat, e.g. a solo AI)}
 
     Raises:
         SpecError, ScenarioError, DataPackError: bad input (nothing written).
@@ -150,6 +151,7 @@ def meta(game: str, *, policies: Sequence[str] = (), scenario: str | None = None
         "equilibrium_rates": eq_rates, "confidence": confidence, "replicates": replicates, "seed": seed,
         "options": cells[0].options, "data": info["data"], "sweep": "sweep",
         "payoff_meaning": f"{sides[0]} win rate minus {sides[1]} win rate (draws count 0)",
+        "caveats": {s: {p: c for p in pols[s] if (c := g.policy_book().caveat(p))} for s in sides},
     }
     write_json(outdir / SUMMARY, summary)
     summary["path"] = str(outdir)

@@ -434,6 +434,9 @@ def meta(
         t.add_row(r, *cells)
     _print_table(t)
     for s in (s0, s1):
+        for p, c in res.get("caveats", {}).get(s, {}).items():
+            out_console.print(f"note: {s} {p}: {c}", markup=False)
+    for s in (s0, s1):
         mix = ", ".join(f"{p} {w:.2f}" for p, w in res["mixes"][s].items() if w > 1e-9)
         out_console.print(f"equilibrium mix of {s}: {mix}")
     lo, hi = res["value_ci"]

@@ -224,6 +224,9 @@ def _print_policy_tables(g: dict) -> None:
             ex = ex if isinstance(ex, str) else ", ".join(f"{sc}: {v.get('gain', '?')}" for sc, v in ex.items())
             t.add_row("any" if side == "*" else side, r["name"], r["family"], knobs, ex)
     out_console.print(t)
+    for f in g["policy_families"]:
+        if f.get("caveat"):
+            out_console.print(f"  note ({f['name']}): {f['caveat']}", markup=False)
     fams = [f for f in g["policy_families"] if f["knobs"]]
     if not fams:
         return

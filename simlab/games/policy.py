@@ -10,6 +10,7 @@ integer with a default and bounds ``[lo, hi]``). Its named policies are **preset
     [families.scripted]
     doc = "..."
     sides = ["us"]                       # omit for any side
+    caveat = "..."                       # optional: how a comparison with it must be read
     knobs.share = { default = 0.5, lo = 0.0, hi = 1.0, doc = "share of the fleet sent (fraction)" }
     knobs.ratio = { default = 1500, lo = 0, hi = 5000, kind = "int", doc = "permille" }
 
@@ -127,12 +128,15 @@ class Family:
         knobs: the knobs, in the order of the kernel's knob vector.
         sides: the sides that may play it (empty: any side).
         doc: what the family does, in a sentence or two.
+        caveat: what a comparison with it must be read with (e.g. a solo AI that plays by other
+            rules); ``simlab games`` and ``meta`` show it. Empty: none.
     """
 
     name: str
     knobs: tuple[Knob, ...] = ()
     sides: tuple[str, ...] = ()
     doc: str = ""
+    caveat: str = ""
 
     def knob(self, name: str) -> Knob:
         for k in self.knobs:
@@ -145,8 +149,11 @@ class Family:
         return not self.sides or side in self.sides
 
     def describe(self) -> dict:
-        return {"name": self.name, "doc": self.doc, "sides": list(self.sides) or "any",
-                "knobs": [k.describe() for k in self.knobs]}
+        out = {"name": self.name, "doc": self.doc, "sides": list(self.sides) or "any",
+               "knobs": [k.describe() for k in self.knobs]}
+        if self.caveat:
+            out["caveat"] = self.caveat
+        return out
 
 
 @dataclass(frozen=True)
@@ -395,9 +402,16 @@ class PolicyBook:
                 pre = self.presets[name]
                 row = {"name": name, "family": pol.family, "knobs": dict(pol.knobs), "doc": pre.doc}
                 row["exploitability"] = dict(pre.exploitability) or "unmeasured"
+                if self.families[pol.family].caveat:
+                    row["caveat"] = self.families[pol.family].caveat
                 rows.append(row)
             out_p[s] = rows
         return {"families": [f.describe() for f in self.families.values()], "presets": out_p}
+
+    def caveat(self, name: str) -> str:
+        """The caveat of preset ``name``'s family ('' if none or no such preset)."""
+        p = self.presets.get(name)
+        return self.families[p.family].caveat if p is not None else ""
 
     def _resolve_any(self, name: str) -> Policy:
         p = self.presets[name]
@@ -456,7 +470,8 @@ def load_policy_book(path: str | Path, base: PolicyBook | None = None) -> Policy
                                   kind))
             except (TypeError, ValueError) as e:
                 raise SpecError(f"{name}: families.{fname}.knobs.{kname}: {e}") from None
-        fams.append(Family(fname, tuple(knobs), tuple(f.get("sides", ())), str(f.get("doc", ""))))
+        fams.append(Family(fname, tuple(knobs), tuple(f.get("sides", ())), str(f.get("doc", "")),
+                           str(f.get("caveat", ""))))
     presets = []
     for pname, p in (doc.get("presets") or {}).items():
         if not isinstance(p, dict) or "family" not in p:

@@ -22,6 +22,7 @@ from .enums import (
     ACT_MOVE,
     ACT_REORG,
     ACT_UNCOVER,
+    AIRCRAFT,
     FAM_SOLO,
     K_MINES,
     LONG,
@@ -35,6 +36,7 @@ from .fleet import layout_spread_nb
 from .layout import (
     C_ARMOUR,
     C_SEAPLANE,
+    C_TYPE,
     G_CB_OK,
     G_DEBUG,
     G_INTERRUPT_USED,
@@ -174,7 +176,9 @@ def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1,
         st[slot, S_MASK] -= 1
     if act == ACT_UNCOVER:
         uncover_nb(cs, st, g, slot, side)
-        if first:
+        if first and cs[slot, C_TYPE] != AIRCRAFT:
+            # 5.2: "the only action that allows a ship or submarine fleet card to perform another
+            # action" (aircraft already act twice, 5.1; ruling M4)
             st[slot, S_BONUS] = 1
             if effect_mode:
                 st[slot, S_MASK] += 1

@@ -12,8 +12,8 @@ from __future__ import annotations
 __all__ = ["KERNEL_MODULES", "MODULE_NAMES"]
 
 KERNEL_MODULES = ("actions", "bench", "build", "combat", "deck", "dice", "engine", "enums", "fleet", "layout",
-                  "legality", "policy_activation", "policy_cards", "policy_combat", "policy_setup", "policy_value",
-                  "solo", "victory")
+                  "legality", "policy_activation", "policy_cards", "policy_combat", "policy_setup", "policy_stakes",
+                  "policy_value", "solo", "victory")
 
 #: :data:`KERNEL_MODULES` as dotted names
 MODULE_NAMES = tuple(f"{__package__}.{m}" for m in KERNEL_MODULES)

@@ -36,6 +36,7 @@ from .layout import (
     G_NIGHT,
     G_OUT_N,
     G_RETREAT,
+    G_RULES,
     G_SPECIAL_PENDING,
     G_SUBTURN,
     G_TABLE_N,
@@ -43,6 +44,7 @@ from .layout import (
     P_DISCARD,
     P_OUT,
     P_TABLE,
+    RU_RETREAT_KEEP_HANDS,
 )
 
 __all__ = ["conservation_ok_nb", "deal_nb", "discard_table_nb", "draw_nb", "new_deck_nb", "pile_push_nb",
@@ -210,9 +212,11 @@ def discard_table_nb(piles, g):
 
 
 @njit(cache=True, _nrt=False)
-def retreat_nb(piles, g, rng):
-    """Retreat played as an effect (Rule 6): the deck, the discard pile and the table (the
-    Retreat card itself included) are shuffled together into the deck; drawing stops when
+def retreat_nb(piles, hands, g, rng):
+    """Retreat played as an effect (Rule 6): "all action cards, including those that have been
+    discarded, are shuffled again": the deck, the discard pile, the table (the Retreat card
+    itself included) and both hands (ruling M27; option ``retreat_hands = kept`` leaves the hands
+    out, bit ``RU_RETREAT_KEEP_HANDS``) are shuffled together into the deck; drawing stops when
     Retreat or The End next appears."""
     nd = g[G_DISC_N]
     for i in range(nd):
@@ -222,6 +226,11 @@ def retreat_nb(piles, g, rng):
     for i in range(nt):
         pile_push_nb(piles, g, np.int64(P_DECK), piles[P_TABLE, i])
     g[G_TABLE_N] = 0
+    if (g[G_RULES] & RU_RETREAT_KEEP_HANDS) == 0:
+        for side in range(2):
+            for i in range(g[G_HAND0_N + side]):
+                pile_push_nb(piles, g, np.int64(P_DECK), hands[side, i])
+            g[G_HAND0_N + side] = 0
     shuffle_nb(piles[P_DECK], g[G_DECK_N], rng)
     g[G_RETREAT] = 1
 

@@ -97,6 +97,7 @@ from .layout import (
     G_POL0,
     G_REMOVED,
     G_RESTRICT,
+    G_RULES,
     G_SPECIAL,
     G_SUBTURN,
     G_SUPPORT_USED,
@@ -139,6 +140,7 @@ from .layout import (
     Q_LENGTH,
     Q_MPTS0,
     Q_REVEAL,
+    Q_RULES,
     Q_SPECIAL,
     Q_VICTORY,
     R_AI_AGGR_MAX,
@@ -298,7 +300,7 @@ def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode
         discover_nb(cs, st, g, side, r1, r2, rng)
     elif kind == K_RETREAT:
         if g[G_FINAL] == 0:
-            retreat_nb(piles, g, rng)
+            retreat_nb(piles, hands, g, rng)
 
 
 @njit(cache=True, _nrt=False)
@@ -358,6 +360,7 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
     g[G_POL0] = pols[0]
     g[G_POL0 + 1] = pols[1]
     g[G_VICTORY] = setup[Q_VICTORY]
+    g[G_RULES] = setup[Q_RULES]
     g[G_MPTS0] = setup[Q_MPTS0]
     g[G_MPTS0 + 1] = setup[Q_MPTS0 + 1]
     g[G_SPECIAL] = setup[Q_SPECIAL]

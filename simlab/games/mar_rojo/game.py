@@ -155,6 +155,16 @@ class MarRojo(Game):
                    "or 20 by length) — a bid or handicap"),
         Option("points_republican", int, 0, min=0, max=200,
                doc="points-built squadrons: the Republican budget in points (Rule 9); 0 = the table's"),
+        Option("cabo_victory", str, "capital-or-pair", choices=("capital-or-pair", "either-and-escort"),
+               doc="8.1's \"sinks a capital ship or a merchant and an escort\": 'capital-or-pair' = a capital ship, or "
+                   "a merchant and an escort (ruling M51); 'either-and-escort' = a capital ship or a merchant, and an "
+                   "escort"),
+        Option("retreat_hands", str, "shuffled", choices=("shuffled", "kept"),
+               doc="Retreat played as an effect (Rule 6): 'shuffled' = all action cards, the hands included, are "
+                   "shuffled into the deck (ruling M27); 'kept' = the hands stay"),
+        Option("row_limits", str, "types", choices=("types", "counts"),
+               doc="moves and exchanges (5.2 'See Section 4'): 'types' = 4's row counts and its short-row card "
+                   "types (only escorts and aircraft, merchants exempt; ruling M1); 'counts' = the row counts only"),
         Option("card_events", bool, False,
                doc="also write the 'cards' events table: every squadron card's fate (status, damage)"),
         Option("check_invariants", bool, False,

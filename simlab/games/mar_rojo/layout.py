@@ -99,7 +99,13 @@ G_SPECIAL_PENDING = 49  # the first The End has just appeared: special rules to 
 G_PREV_ACTIVE = 50    # side of the previous sub-turn
 G_CB_OK = 51          # 1: the card_best results in fw (FW_CB) describe the state now
 G_ILLEGAL = 52        # 5: the first illegal activation a policy chose (slot, act, p1, p2, effect_mode)
-NG = G_ILLEGAL + 5
+G_RULES = 57          # RU_* bits: the readings of the rules the options choose (game.py)
+NG = G_RULES + 1
+
+# G_RULES bits (options of game.py; 0 = the rulings' default reading)
+RU_CABO_EITHER = 1    # 8.1 read as "(a capital ship or a merchant) and an escort" (option cabo_victory)
+RU_RETREAT_KEEP_HANDS = 2  # Rule 6 Retreat: the hands are kept out of the reshuffle (option retreat_hands)
+RU_FREE_ROWS = 4      # 5.2: only the row counts of 4 limit moves, not its short-row card types (option row_limits)
 
 # rt: the rule tables and constants, one int64 array (rules.compile_tables)
 #: data-pack constant names in R_* order
@@ -149,6 +155,8 @@ PP_NAMES = (
     "planes_weight", "scout_seen", "scout_blind", "retreat_card_value", "support_hold_share", "hold_cabo",
     "cabo_hold_value", "small_hand", "small_hand_draw", "flares_min_dice", "reveal_best", "reinforce_back",
     "deploy_cheap_first", "deploy_back", "deploy_subs_short", "deploy_capital_back", "deploy_torpedo_front",
+    "attack_weight", "decisive", "own_loss", "own_stake", "cover_weight", "back_weight", "expose_weight",
+    "hidden_threat", "covered_share", "threat_kill", "retreat_danger",
 )
 (
     PP_DRAW, PP_HOLD, PP_HOLD_VALUE, PP_FORWARD, PP_RETREAT, PP_REORG_AT, PP_TORP, PP_MERCH, PP_COVER,
@@ -160,7 +168,8 @@ PP_NAMES = (
     PP_REORG_UNBLOCK, PP_PLANES_WEIGHT, PP_SCOUT_SEEN, PP_SCOUT_BLIND, PP_RETREAT_CARD_VALUE, PP_SUPPORT_HOLD_SHARE,
     PP_HOLD_CABO, PP_CABO_HOLD_VALUE, PP_SMALL_HAND, PP_SMALL_HAND_DRAW, PP_FLARES_MIN_DICE, PP_REVEAL_BEST,
     PP_REINFORCE_BACK, PP_DEPLOY_CHEAP_FIRST, PP_DEPLOY_BACK, PP_DEPLOY_SUBS_SHORT, PP_DEPLOY_CAPITAL_BACK,
-    PP_DEPLOY_TORPEDO_FRONT
+    PP_DEPLOY_TORPEDO_FRONT, PP_ATTACK_WEIGHT, PP_DECISIVE, PP_OWN_LOSS, PP_OWN_STAKE, PP_COVER_WEIGHT,
+    PP_BACK_WEIGHT, PP_EXPOSE_WEIGHT, PP_HIDDEN_THREAT, PP_COVERED_SHARE, PP_THREAT_KILL, PP_RETREAT_DANGER
 ) = range(len(PP_NAMES))
 NPP = len(PP_NAMES)
 
@@ -185,8 +194,9 @@ NOUT = O_SHIPS_SUNK1 + 1
 
 # setup: int64 game parameters common to a batch (game.py fills them)
 SETUP_FIELDS = ("victory", "merchant_points0", "merchant_points1", "special", "length", "first", "first_override",
-                "reveal", "build")
-Q_VICTORY, Q_MPTS0, Q_MPTS1, Q_SPECIAL, Q_LENGTH, Q_FIRST, Q_FIRST_OVERRIDE, Q_REVEAL, Q_BUILD = range(len(SETUP_FIELDS))
+                "reveal", "build", "rules")
+(Q_VICTORY, Q_MPTS0, Q_MPTS1, Q_SPECIAL, Q_LENGTH, Q_FIRST, Q_FIRST_OVERRIDE, Q_REVEAL, Q_BUILD,
+ Q_RULES) = range(len(SETUP_FIELDS))
 NQ = len(SETUP_FIELDS)
 FIRST_BY_ESCORTS = -2  # Rule 9: the player with more escort cards; ties: the Nationalist
 
@@ -204,4 +214,10 @@ FW_TORPF = FW_SAVEF + MAXC    # MAXC: expected damage of one torpedo hit on each
 FW_PNEED = FW_TORPF + MAXC    # 12: P(d6 >= need) for need 0..11
 FW_LUCKY = FW_PNEED + 12      # P(lucky hit) now (0 at night)
 FW_CB = FW_LUCKY + 1          # MAXC x 4: each own card's card_best result (value, act, p1, p2) from choose_play
-NFW = FW_CB + 4 * MAXC
+FW_OWNV = FW_CB + 4 * MAXC    # MAXC: what losing each own card costs this side (policy_stakes.own_loss_value_nb)
+FW_DANGER = FW_OWNV + MAXC    # MAXC x 3: each own card's danger if face up in row 0, 1, 2 (value units)
+FW_EPROF = FW_DANGER + 3 * MAXC  # MAXC x 6: each enemy card's expected gun / torpedo hits at S, M, L
+FW_POOL = FW_EPROF + 6 * MAXC  # 3 x 6: the average covered enemy card's profile, standing in row 0, 1, 2
+FW_OWNSF = FW_POOL + 18       # MAXC: each own card's save factor (policy_stakes.save_factor_nb)
+FW_OWNTF = FW_OWNSF + MAXC    # MAXC: each own card's expected damage per torpedo hit
+NFW = FW_OWNTF + MAXC

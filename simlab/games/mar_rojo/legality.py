@@ -38,6 +38,7 @@ from .enums import (
     K_TORPEDOES,
     LONG,
     MERCHANT,
+    SHORT,
     ST_IN_PLAY,
     W_AA,
     W_ASW,
@@ -58,9 +59,11 @@ from .layout import (
     C_TYPE,
     G_FINAL,
     G_RESTRICT,
+    G_RULES,
     MAXC,
     R_AIR_ACTS,
     R_REORG_PER_CARD,
+    RU_FREE_ROWS,
     S_ACTS,
     S_BONUS,
     S_MASK,
@@ -71,7 +74,7 @@ from .layout import (
     S_UP,
 )
 
-__all__ = ["can_activate_nb", "only_reorganise_nb", "can_discover_nb", "covered_in_row_nb", "discover_legal_nb", "exchange_legal_nb", "move_legal_nb", "action_legal_nb", "legal_actions_nb", "class_member_nb", "effect_restrict_nb", "is_mass_activation_nb", "effect_allowed_nb", "can_return_fire_nb"]
+__all__ = ["can_activate_nb", "only_reorganise_nb", "can_discover_nb", "covered_in_row_nb", "discover_legal_nb", "exchange_legal_nb", "move_legal_nb", "row_types_keep_nb", "short_row_bad_nb", "action_legal_nb", "legal_actions_nb", "class_member_nb", "effect_restrict_nb", "is_mass_activation_nb", "effect_allowed_nb", "can_return_fire_nb"]
 
 
 @njit(cache=True, _nrt=False)
@@ -91,8 +94,47 @@ def can_activate_nb(rt, cs, st, slot, effect_mode):
 
 @njit(cache=True, inline="always", _nrt=False)
 def only_reorganise_nb(cs, st, slot):
-    """More stress markers than hull: the only action is to reorganise (Rule 5.3.2)."""
-    return st[slot, S_STRESS] > cs[slot, C_HULL]
+    """"If a ship fleet unit has more stress markers than its hull value, the ONLY action it may
+    take is to reorganise" (Rule 5.3.2): ships and submarines only, not aircraft (ruling M8)."""
+    return st[slot, S_STRESS] > cs[slot, C_HULL] and cs[slot, C_TYPE] != AIRCRAFT
+
+
+@njit(cache=True, _nrt=False)
+def short_row_bad_nb(cs, st, side, a, ra, b, rb):
+    """Cards of ``side`` that break Section 4's short-row rule with card ``a`` in row ``ra`` and
+    ``b`` in row ``rb`` (``b = -1``: none): capital ships and submarines in the short row while an
+    escort or aircraft of the squadron is outside it ("only escort ... and aircraft fleet cards can
+    be deployed in the short range row, unless there is no other unit type", read as in M3).
+    Merchants are exempt (8.2 and 8.3 score them at the short distance; ruling M1)."""
+    base = side * MAXC
+    out = np.int64(0)
+    bad = np.int64(0)
+    for s in range(base, base + MAXC):
+        if st[s, S_STATUS] != ST_IN_PLAY:
+            continue
+        r = ra if s == a else (rb if s == b else st[s, S_ROW])
+        t = cs[s, C_TYPE]
+        if is_escort_nb(t) or t == AIRCRAFT:
+            if r != SHORT:
+                out += 1
+        elif t != MERCHANT and r == SHORT:
+            bad += 1
+    return bad if out > 0 else np.int64(0)
+
+
+@njit(cache=True, _nrt=False)
+def row_types_keep_nb(cs, st, g, a, ra, b, rb):
+    """Whether a move of ``a`` to ``ra`` (and ``b`` to ``rb`` in an exchange) keeps Section 4's
+    short-row rule (5.2: "CANNOT leave the squadron deployment layout in an invalid state (See
+    Section 4)"): no card breaks it afterwards, or no more than before (as M2 for the counts).
+    Always true with the option ``row_limits = counts`` (bit ``RU_FREE_ROWS``)."""
+    if g[G_RULES] & RU_FREE_ROWS:
+        return True
+    side = a // MAXC
+    after = short_row_bad_nb(cs, st, side, a, ra, b, rb)
+    if after == 0:
+        return True
+    return after <= short_row_bad_nb(cs, st, side, np.int64(-1), np.int64(-1), np.int64(-1), np.int64(-1))
 
 
 @njit(cache=True, _nrt=False)
@@ -133,19 +175,22 @@ def discover_legal_nb(cs, st, slot, r1, r2):
 
 
 @njit(cache=True, _nrt=False)
-def exchange_legal_nb(cs, st, a, b):
-    """Two own cards in different rows swap rows; at least one has movement 3 (Rule 5.2)."""
+def exchange_legal_nb(cs, st, g, a, b):
+    """Two own cards in different rows swap rows; at least one has movement 3; Section 4's
+    short-row rule is kept (Rule 5.2, ``row_types_keep_nb``)."""
     if a == b or a // MAXC != b // MAXC or st[b, S_STATUS] != ST_IN_PLAY:
         return False
     if st[a, S_ROW] == st[b, S_ROW]:
         return False
-    return speed_nb(cs, st, a) == 3 or speed_nb(cs, st, b) == 3
+    if not (speed_nb(cs, st, a) == 3 or speed_nb(cs, st, b) == 3):
+        return False
+    return row_types_keep_nb(cs, st, g, a, st[b, S_ROW], b, st[a, S_ROW])
 
 
 @njit(cache=True, _nrt=False)
-def move_legal_nb(cs, st, slot, dst):
+def move_legal_nb(cs, st, g, slot, dst):
     """Move to another row: movement 1 one row, 2 or 3 up to two rows; never at 0; never to a
-    worse layout (Rule 5.2)."""
+    worse layout: row counts (M2) and Section 4's short-row card types (Rule 5.2, M1)."""
     src = st[slot, S_ROW]
     if dst == src or dst < 0 or dst > 2:
         return False
@@ -153,7 +198,9 @@ def move_legal_nb(cs, st, slot, dst):
     dist = dst - src if dst > src else src - dst
     if sp == 0 or dist > (1 if sp == 1 else 2):
         return False
-    return move_keeps_layout_nb(st, slot // MAXC, src, dst)
+    if not move_keeps_layout_nb(st, slot // MAXC, src, dst):
+        return False
+    return row_types_keep_nb(cs, st, g, slot, dst, np.int64(-1), np.int64(-1))
 
 
 @njit(cache=True, _nrt=False)
@@ -182,9 +229,9 @@ def action_legal_nb(rt, cs, st, g, slot, act, p1, p2, effect_mode):
     if act == ACT_COVER:
         return st[slot, S_UP] == 1
     if act == ACT_MOVE:
-        return move_legal_nb(cs, st, slot, p1)
+        return move_legal_nb(cs, st, g, slot, p1)
     if act == ACT_EXCHANGE:
-        return p1 >= 0 and p1 < 2 * MAXC and exchange_legal_nb(cs, st, slot, p1)
+        return p1 >= 0 and p1 < 2 * MAXC and exchange_legal_nb(cs, st, g, slot, p1)
     if act == ACT_DISCOVER:
         return can_discover_nb(cs, st, slot) and discover_legal_nb(cs, st, slot, p1, p2)
     if act == ACT_REORG:

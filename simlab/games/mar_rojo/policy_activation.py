@@ -42,6 +42,7 @@ from .layout import (
     C_TYPE,
     FW_CB,
     FW_COV,
+    FW_DANGER,
     FW_NT,
     G_CB_OK,
     G_FINAL,
@@ -53,11 +54,15 @@ from .layout import (
     PP_ADVANCE,
     PP_ADVANCE_SHORT_RANGE,
     PP_ADVANCE_TORPEDO,
+    PP_BACK_WEIGHT,
     PP_CLOSE_SHARE,
     PP_COVER,
+    PP_COVER_WEIGHT,
+    PP_COVERED_SHARE,
     PP_DAMAGED_COVER,
     PP_DISCOVER_BLIND,
     PP_DISCOVER_SEEN,
+    PP_EXPOSE_WEIGHT,
     PP_FORWARD,
     PP_MERCH,
     PP_MERCHANT_BACK,
@@ -135,6 +140,11 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
     b1 = np.int64(-1)
     b2 = np.int64(-1)
     up = st[s, S_UP] == 1
+    # the victory condition's stakes (policy_stakes): this card's danger in each row if face up
+    di = FW_DANGER + 3 * (s - side * MAXC)
+    csh = pp[side, PP_COVERED_SHARE]
+    upf = 1.0 if up else csh
+    here = fw[di + st[s, S_ROW]]
     # attack, or uncover to attack
     if up:
         v, t = fast_best_target_nb(rt, cs, st, g, pp, fw, side, s, st[s, S_ROW], restrict)
@@ -148,6 +158,7 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
         if t < 0:
             v = (pp[side, PP_UNCOVER_SEEN] * pp[side, PP_FORWARD] if fw[FW_NT] > 0
                  else pp[side, PP_UNCOVER_BLIND] * pp[side, PP_FORWARD])
+        v -= pp[side, PP_EXPOSE_WEIGHT] * (1.0 - csh) * here
         if v > bv:
             bv = v
             ba = ACT_UNCOVER
@@ -155,6 +166,13 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
         return bv, ba, b1, b2
     row = st[s, S_ROW]
     bd = badly_damaged_nb(cs, st, s)
+    # staying covered: the danger a face-up card sheds by covering
+    if up:
+        v = pp[side, PP_COVER_WEIGHT] * (1.0 - csh) * here
+        if v > bv:
+            bv = v
+            ba = ACT_COVER
+    bw = pp[side, PP_BACK_WEIGHT]
     # reorganise
     if can_reorg and stress >= pp[side, PP_REORG_AT]:
         v = pp[side, PP_REORG_BASE] + pp[side, PP_REORG_STEP] * (stress - 1)
@@ -165,12 +183,13 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
     if t_s == MERCHANT:
         fwd = merchants_forward_nb(g, pp, side)
         for r in range(3):
-            if r == row or not move_legal_nb(cs, st, s, r):
+            if r == row or not move_legal_nb(cs, st, g, s, r):
                 continue
             if fwd:
                 v = pp[side, PP_MERCHANT_FORWARD] * (row - r)
             else:
                 v = pp[side, PP_MERCHANT_BACK] * (r - row) * (1.0 + pp[side, PP_RETREAT])
+            v += bw * upf * (here - fw[di + r])
             if v > bv:
                 bv = v
                 ba = ACT_MOVE
@@ -183,8 +202,9 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
         return bv, ba, b1, b2
     if bd and pp[side, PP_RETREAT] > 0:
         for r in range(row + 1, 3):
-            if move_legal_nb(cs, st, s, r):
+            if move_legal_nb(cs, st, g, s, r):
                 v = pp[side, PP_RETREAT_MOVE] * pp[side, PP_RETREAT] * (1.0 + cs[s, C_COST]) * (r - row) / 2.0
+                v += bw * upf * (here - fw[di + r])
                 if v > bv:
                     bv = v
                     ba = ACT_MOVE
@@ -197,7 +217,7 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
     elif pp[side, PP_FORWARD] > 0 and ba != ACT_ATTACK:
         # close the distance: a card with no shot now moves where it would have one
         for r in range(3):
-            if r == row or not move_legal_nb(cs, st, s, r):
+            if r == row or not move_legal_nb(cs, st, g, s, r):
                 continue
             v, t = fast_best_target_nb(rt, cs, st, g, pp, fw, side, s, np.int64(r), np.int64(-1))
             v = pp[side, PP_CLOSE_SHARE] * v * pp[side, PP_FORWARD]
@@ -207,6 +227,17 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
                      * pp[side, PP_FORWARD])
                 if t_s == SUBMARINE or t_s == AIRCRAFT:
                     v += pp[side, PP_ADVANCE_SHORT_RANGE]
+            v += bw * upf * (here - fw[di + r])
+            if v > bv:
+                bv = v
+                ba = ACT_MOVE
+                b1 = r
+    # out of danger (towards the long row, usually), whatever the branches above weighed
+    if bw > 0.0 and here > 0.0:
+        for r in range(3):
+            if r == row or not move_legal_nb(cs, st, g, s, r):
+                continue
+            v = bw * upf * (here - fw[di + r])
             if v > bv:
                 bv = v
                 ba = ACT_MOVE

@@ -54,6 +54,7 @@ from .layout import (
     G_POL0,
     MAXC,
     PP_CABO_HOLD_VALUE,
+    PP_COVERED_SHARE,
     PP_DRAW,
     PP_HOLD,
     PP_HOLD_CABO,
@@ -64,6 +65,7 @@ from .layout import (
     PP_REORG_UNBLOCK,
     PP_RETREAT_CARD,
     PP_RETREAT_CARD_VALUE,
+    PP_RETREAT_DANGER,
     PP_SCOUT_BLIND,
     PP_SCOUT_SEEN,
     PP_SMALL_HAND,
@@ -87,6 +89,7 @@ from .legality import (
 from .policy_activation import (
     card_best_nb,
 )
+from .policy_stakes import danger_total_nb
 from .policy_value import (
     fast_best_target_nb,
     prep_eval_nb,
@@ -155,8 +158,11 @@ def effect_value_nb(rt, cs, st, g, ak, pp, fw, side, kind, vals):
         k = c if c < 2 else 2
         return (pp[side, PP_SCOUT_SEEN] if fw[FW_NT] > 0 else pp[side, PP_SCOUT_BLIND]) * k
     if kind == K_RETREAT:
+        # Rule 6: Retreat ends the drawing at the next Retreat or The End; played when the game
+        # is won if it ended now and (when) the danger to this side's cards is at least retreat_danger
         if pp[side, PP_RETREAT_CARD] > 0 and winning_now_nb(cs, st, g, side):
-            return pp[side, PP_RETREAT_CARD_VALUE]
+            if danger_total_nb(cs, st, fw, pp, side, pp[side, PP_COVERED_SHARE]) >= pp[side, PP_RETREAT_DANGER]:
+                return pp[side, PP_RETREAT_CARD_VALUE]
         return -1.0
     return -1.0
 

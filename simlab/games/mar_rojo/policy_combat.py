@@ -81,13 +81,57 @@ from .policy_value import (
     expected_damage_nb,
 )
 
-__all__ = ["choose_distance_nb", "choose_weapon_nb", "choose_support_nb", "collateral_target_nb", "choose_interruption_nb", "choose_faccioso_nb", "choose_pending_nb", "choose_escort_vs_sub_nb", "choose_dive_nb", "random_covered_nb", "choose_main_discovery_nb", "choose_discover_card_nb"]
+__all__ = ["unscripted_shot_nb", "choose_distance_nb", "choose_weapon_nb", "choose_support_nb", "collateral_target_nb", "choose_interruption_nb", "choose_faccioso_nb", "choose_pending_nb", "choose_escort_vs_sub_nb", "choose_dive_nb", "random_covered_nb", "choose_main_discovery_nb", "choose_discover_card_nb"]
+
+
+@njit(cache=True, _nrt=False)
+def _solo_weapon_nb(cs, st, a, t, d, restrict):
+    """12.4.2: the solo AI fires the weapon that rolls the most dice at distance ``d``, except an
+    escort at a capital ship, which fires torpedoes when they reach (-1: none can fire)."""
+    if is_escort_nb(cs[a, C_TYPE]) and cs[t, C_TYPE] == CAPITAL and (restrict < 0 or restrict == W_TORPEDO):
+        if weapon_usable_nb(cs, a, t, np.int64(W_TORPEDO)) and weapon_reaches_nb(np.int64(W_TORPEDO), d):
+            return np.int64(W_TORPEDO)
+    bw = np.int64(-1)
+    bd = np.int64(-1000)
+    for w in range(7):
+        if (restrict < 0 or w == restrict) and weapon_usable_nb(cs, a, t, w) and weapon_reaches_nb(w, d):
+            dice = weapon_dice_nb(cs, st, a, w)
+            if dice > bd:
+                bd = dice
+                bw = w
+    return bw
+
+
+@njit(cache=True, _nrt=False)
+def unscripted_shot_nb(rt, cs, st, g, a, t, d, restrict):
+    """Expected damage markers of an attack by ``a`` at distance ``d`` when its side plays a
+    family without knobs: the solo AI's 12.4.2 weapon; random-legal's weapons on average (it
+    draws one uniformly). -1e9 if no weapon can fire there."""
+    pol = g[G_POL0 + a // MAXC]
+    if pol == FAM_SOLO:
+        w = _solo_weapon_nb(cs, st, a, t, d, restrict)
+        if w < 0:
+            return -1e9
+        return expected_damage_nb(rt, cs, st, g, a, t, w, d, np.int64(0))
+    n = np.int64(0)
+    v = 0.0
+    for w in range(7):
+        if (restrict < 0 or w == restrict) and weapon_usable_nb(cs, a, t, w) and weapon_reaches_nb(w, d):
+            n += 1
+            v += expected_damage_nb(rt, cs, st, g, a, t, w, d, np.int64(0))
+    if n == 0:
+        return -1e9
+    return v / n
 
 
 @njit(cache=True, _nrt=False)
 def choose_distance_nb(rt, cs, st, g, pp, chooser_side, active_side, a, t, rng):
     """A Speed result (5.3.1 step 2): the chooser picks the row of the active or of the target
-    card as the combat distance. The active player takes the better shot, the passive the worse."""
+    card as the combat distance. The active player takes the better shot, the passive the worse.
+    A shot is valued by what the active side fires: a greedy attacker's shot by its own knob row
+    (``policy_value.best_weapon_at_nb``); a solo-AI or random-legal attacker's by the expected
+    damage of the weapon it fires there (``unscripted_shot_nb``: the AI's 12.4.2 weapon), so
+    that neither is read from a row of zero knobs. A random-legal chooser picks either row."""
     r1 = st[a, S_ROW]
     r2 = st[t, S_ROW]
     if r1 == r2:
@@ -95,12 +139,17 @@ def choose_distance_nb(rt, cs, st, g, pp, chooser_side, active_side, a, t, rng):
     pol = g[G_POL0 + chooser_side]
     if pol == FAM_RANDOM:
         return r1 if roll_nb(rng, np.int64(2)) == 1 else r2
-    w1, v1 = best_weapon_at_nb(rt, cs, st, g, pp, active_side, a, t, r1, g[G_RESTRICT], np.int64(0))
-    w2, v2 = best_weapon_at_nb(rt, cs, st, g, pp, active_side, a, t, r2, g[G_RESTRICT], np.int64(0))
-    if w1 < 0:
-        v1 = -1e9
-    if w2 < 0:
-        v2 = -1e9
+    apol = g[G_POL0 + active_side]
+    if apol == FAM_SOLO or apol == FAM_RANDOM:
+        v1 = unscripted_shot_nb(rt, cs, st, g, a, t, r1, g[G_RESTRICT])
+        v2 = unscripted_shot_nb(rt, cs, st, g, a, t, r2, g[G_RESTRICT])
+    else:
+        w1, v1 = best_weapon_at_nb(rt, cs, st, g, pp, active_side, a, t, r1, g[G_RESTRICT], np.int64(0))
+        w2, v2 = best_weapon_at_nb(rt, cs, st, g, pp, active_side, a, t, r2, g[G_RESTRICT], np.int64(0))
+        if w1 < 0:
+            v1 = -1e9
+        if w2 < 0:
+            v2 = -1e9
     if chooser_side == active_side:
         return r1 if v1 >= v2 else r2
     return r1 if v1 <= v2 else r2
@@ -122,18 +171,7 @@ def choose_weapon_nb(rt, cs, st, g, pp, side, a, t, d, restrict, rng):
                     pick = w
         return pick
     if pol == FAM_SOLO:
-        if is_escort_nb(cs[a, C_TYPE]) and cs[t, C_TYPE] == CAPITAL and (restrict < 0 or restrict == W_TORPEDO):
-            if weapon_usable_nb(cs, a, t, np.int64(W_TORPEDO)) and weapon_reaches_nb(np.int64(W_TORPEDO), d):
-                return W_TORPEDO
-        bw = np.int64(-1)
-        bd = np.int64(-1000)
-        for w in range(7):
-            if (restrict < 0 or w == restrict) and weapon_usable_nb(cs, a, t, w) and weapon_reaches_nb(w, d):
-                dice = weapon_dice_nb(cs, st, a, w)
-                if dice > bd:
-                    bd = dice
-                    bw = w
-        return bw
+        return _solo_weapon_nb(cs, st, a, t, d, restrict)
     w, v = best_weapon_at_nb(rt, cs, st, g, pp, side, a, t, d, restrict, np.int64(0))
     return w
 

@@ -49,7 +49,6 @@ from .fleet import (
     weapon_usable_nb,
 )
 from .layout import (
-    C_ARMOUR,
     C_COST,
     C_HULL,
     C_TYPE,
@@ -67,6 +66,7 @@ from .layout import (
     G_NIGHT,
     G_VICTORY,
     MAXC,
+    PP_ATTACK_WEIGHT,
     PP_DAMAGE_WEIGHT,
     PP_SCENARIO_STAKES,
     PP_STAKE,
@@ -75,59 +75,21 @@ from .layout import (
     PP_STAKE_CABO_MERCHANT,
     PP_STRESS_COST,
     PP_TORP,
-    R_ESCORT_TORP_SAVE,
     R_HIT,
     R_LUCKY_FIRST,
     R_LUCKY_SECOND,
     R_MAIN_EXTRA,
     R_NIGHT_MOD,
-    R_TORP_CAPITAL,
     RT_DIST,
-    RT_SAVE,
-    RT_TORP,
     S_DMG,
     S_ROW,
     S_STATUS,
     S_STRESS,
     S_UP,
 )
+from .policy_stakes import p_die_nb, prep_stakes_nb, save_factor_nb, torpedo_hit_value_nb
 
 __all__ = ["p_die_nb", "torpedo_hit_value_nb", "save_factor_nb", "lucky_chance_nb", "expected_damage_nb", "target_value_nb", "shot_value_nb", "best_weapon_at_nb", "attack_value_nb", "prep_eval_nb", "fast_shot_nb", "fast_pair_nb", "fast_best_target_nb"]
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def p_die_nb(need):
-    """Probability that one d6 rolls ``need`` or more."""
-    if need <= 1:
-        return 1.0
-    if need > 6:
-        return 0.0
-    return (7 - need) / 6.0
-
-
-@njit(cache=True, _nrt=False)
-def torpedo_hit_value_nb(rt, cs, st, t):
-    """Expected damage of one torpedo hit on ``t``: an escort's 5+ save first, then the effect
-    table (+1 for a capital ship), a Sunk result counting as the remaining hull (5.3.1)."""
-    rem = cs[t, C_HULL] - st[t, S_DMG]
-    tt = cs[t, C_TYPE]
-    add = rt[R_TORP_CAPITAL] if tt == CAPITAL else np.int64(0)
-    v = 0.0
-    for r in range(1, 7):
-        rr = r + add
-        if rr > 7:
-            rr = np.int64(7)
-        e = rt[RT_TORP + rr]
-        v += (rem if e < 0 else e) / 6.0
-    if is_escort_nb(tt):
-        v *= 1.0 - p_die_nb(rt[R_ESCORT_TORP_SAVE])
-    return v
-
-
-@njit(cache=True, _nrt=False)
-def save_factor_nb(rt, cs, t):
-    """Share of hits on ``t`` that stand after its saving rolls (5.3.1 step 10)."""
-    return 1.0 - p_die_nb(rt[RT_SAVE + cs[t, C_ARMOUR]])
 
 
 @njit(cache=True, _nrt=False)
@@ -157,7 +119,8 @@ def target_value_nb(cs, g, pp, side, t):
     """What sinking card ``t`` is worth to ``side``: its cost + 1, plus the scenario's stake
     (capital ships and merchants score in 7, 8.2, 8.3: knob ``stake``; 8.1 is won by the
     Republican sinking a capital ship, or a merchant and an escort: the ``stake_cabo_*`` knobs,
-    with ``scenario_stakes`` = 1)."""
+    with ``scenario_stakes`` = 1), times ``attack_weight``. ``prep_eval_nb`` adds what the victory
+    condition makes of the sinking (``policy_stakes.prep_stakes_nb``)."""
     tt = cs[t, C_TYPE]
     v = 1.0 + cs[t, C_COST]
     if g[G_VICTORY] == V_CABO_DE_PALOS and pp[side, PP_SCENARIO_STAKES] > 0:
@@ -170,7 +133,7 @@ def target_value_nb(cs, g, pp, side, t):
                 v += pp[side, PP_STAKE_CABO_ESCORT]
     elif tt == CAPITAL or tt == MERCHANT:
         v += pp[side, PP_STAKE]
-    return v
+    return v * pp[side, PP_ATTACK_WEIGHT]
 
 
 @njit(cache=True, _nrt=False)
@@ -181,7 +144,7 @@ def shot_value_nb(rt, cs, st, g, pp, side, a, t, w, d, bonus):
     share = dmg / rem if rem > 0 else 1.0
     if share > 1.0:
         share = 1.0
-    v = target_value_nb(cs, g, pp, side, t) * share + pp[side, PP_DAMAGE_WEIGHT] * dmg
+    v = target_value_nb(cs, g, pp, side, t) * share + pp[side, PP_DAMAGE_WEIGHT] * pp[side, PP_ATTACK_WEIGHT] * dmg
     if w == W_TORPEDO:
         v *= pp[side, PP_TORP]
     stress = 1 + (rt[R_MAIN_EXTRA] if w == W_MAIN else 0)
@@ -267,6 +230,7 @@ def prep_eval_nb(rt, cs, st, g, pp, side, fw):
     for k in range(12):
         fw[FW_PNEED + k] = p_die_nb(k)
     fw[FW_LUCKY] = lucky_chance_nb(rt, g)
+    prep_stakes_nb(rt, cs, st, g, pp, side, fw)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -290,7 +254,7 @@ def fast_shot_nb(rt, cs, g, pp, fw, side, a, t, w, d):
     share = dmg / rem if rem > 0 else 1.0
     if share > 1.0:
         share = 1.0
-    v = fw[FW_TV + jt] * share + pp[side, PP_DAMAGE_WEIGHT] * dmg
+    v = fw[FW_TV + jt] * share + pp[side, PP_DAMAGE_WEIGHT] * pp[side, PP_ATTACK_WEIGHT] * dmg
     if w == W_TORPEDO:
         v *= pp[side, PP_TORP]
     stress = 1 + (rt[R_MAIN_EXTRA] if w == W_MAIN else np.int64(0))

@@ -43,7 +43,6 @@ from .layout import (
     NQ,
     NSLOT,
     PP_NAMES,
-    PP_RETREAT_CARD,
     PT_AIRSUB_MAX,
     PT_AIRSUB_MIN,
     PT_CAP_MAX,
@@ -57,14 +56,18 @@ from .layout import (
     Q_LENGTH,
     Q_MPTS0,
     Q_REVEAL,
+    Q_RULES,
     Q_SPECIAL,
     Q_VICTORY,
     RT_POINTS,
+    RU_CABO_EITHER,
+    RU_FREE_ROWS,
+    RU_RETREAT_KEEP_HANDS,
 )
 from .scenario import BUILTIN, MarRojoSetup, parse_scenario, read_scenario_file
 
 __all__ = ["POLICY_FILE", "action_deck", "build_limits", "build_pool_mask", "feasible", "load_setup", "pack_policies",
-           "policy_book", "preset_names", "resolve_policy", "run_games", "unscripted_row"]
+           "policy_book", "preset_names", "resolve_policy", "rules_bits", "run_games", "unscripted_row"]
 
 POLICY_FILE = Path(__file__).parent / "policies.toml"
 
@@ -105,14 +108,15 @@ def resolve_policy(side: str, policy: str | Policy) -> Policy:
 @functools.lru_cache(maxsize=1)
 def unscripted_row() -> np.ndarray:
     """``float64[NPP]``: the knob row packed for a side whose family has no knobs (random-legal,
-    solo-ai). Only a greedy opponent reads it, when it values that side's shot to choose a Speed
-    distance (``policy_combat.choose_distance_nb``, which scores with the attacker's row). It holds
-    what those rows held before policies were data: 0 for the first fifteen knobs (``draw`` ..
-    ``retreat_card``: torpedo weight and stress cost 0) and the greedy defaults for the others
-    (stakes, damage weight: the literals they replace)."""
+    solo-ai). No kernel values a shot with it any more: a Speed distance for such an attacker is
+    chosen by the expected damage of the weapon it fires (``policy_combat.unscripted_shot_nb``:
+    the solo AI's 12.4.2 weapon). It holds the greedy defaults, with torpedo weight 1 and stress
+    cost 0 (the AI takes no stress, 12.1), so that any future reader finds neutral values rather
+    than the zeros it held before."""
     fam = policy_book().families["greedy"]
     row = np.asarray([float(k.default) for k in fam.knobs], dtype=np.float64)
-    row[:PP_RETREAT_CARD + 1] = 0.0
+    row[PP_NAMES.index("torpedo_weight")] = 1.0
+    row[PP_NAMES.index("stress_cost")] = 0.0
     row.setflags(write=False)
     return row
 
@@ -270,12 +274,27 @@ def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping
     q[Q_FIRST_OVERRIDE] = -1 if fp == "scenario" else SIDE_NAMES.index(fp)
     q[Q_REVEAL] = int(bool(options["initial_reveal"]))
     q[Q_BUILD] = int(setup.build)
+    q[Q_RULES] = rules_bits(options)
     n = int(seeds.shape[0])
     out = np.zeros((n, NOUT), dtype=np.int32)
     sq = np.zeros((n, NSLOT, 3), dtype=np.int16)
     play_games_nb(np.ascontiguousarray(seeds, dtype=np.uint64), setup.pool, setup.squads, setup.reinf, avail, lim,
                   builders, akind, included, setup.ak, setup.rt, pp, pols, q, 1 if debug else 0, out, sq)
     return out, sq
+
+
+def rules_bits(options: Mapping[str, Any]) -> int:
+    """The ``G_RULES`` bits (layout ``RU_*``) of the options that choose a reading of the rules:
+    ``cabo_victory`` (8.1), ``retreat_hands`` (6) and ``row_limits`` (5.2, 4); an option not given
+    takes the rulings' default reading (0)."""
+    bits = 0
+    if options.get("cabo_victory", "capital-or-pair") == "either-and-escort":
+        bits |= RU_CABO_EITHER
+    if options.get("retreat_hands", "shuffled") == "kept":
+        bits |= RU_RETREAT_KEEP_HANDS
+    if options.get("row_limits", "types") == "counts":
+        bits |= RU_FREE_ROWS
+    return bits
 
 
 def load_setup(name: str, pack: DataPack) -> tuple[str, MarRojoSetup, str, frozenset]:

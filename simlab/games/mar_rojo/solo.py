@@ -2,17 +2,20 @@
 
 The AI holds no hand and draws no opening cards (12.2). In each of its sub-turns (12.3):
 
-1. If fewer than half of its cards in play are uncovered, it turns one up: a die gives the row
-   (1-3 short, 4-5 medium, 6 long; an empty row passes the discovery on: short to medium,
-   medium to long, long to short). Exception: if in the player's previous sub-turn the player
-   turned up one of the AI's capital ships, the AI instead discovers one of the player's cards
-   in his long row.
+1. Exception first (ruling M41): if in the player's previous sub-turn the player turned up one
+   of the AI's capital ships, the AI discovers one of the player's cards in his long row, however
+   many of its own cards are face up. Otherwise, if fewer than half of its cards in play are
+   uncovered, it turns one up: a die gives the row (1-3 short, 4-5 medium, 6 long; an empty row
+   passes the discovery on: short to medium, medium to long, long to short).
 2. Unless the drawing has stopped (Rule 6), it draws the top card and resolves it at once:
    Destroyers, Cruisers and Planes as their effect (every card of the class acts once, twice for
    aircraft), every other card as actions (its red value) (12.3; the cards 12.3 does not list
    whose effects only act inside a combat, Optics, Smoke, Surprise, Mines, Flares, are played as
    actions too).
-3. Each action follows the 12.4.1 priorities and the 12.5 chart (``ai_action_nb``).
+3. Each action follows the 12.4.1 priorities and the 12.5 chart (``ai_action_nb``); with face-up
+   player cards out of range, its fastest card moves to a row from which it can fight one of
+   them (12.4.1), else the fastest non-merchant card one row closer (the 12.5 chart). Its moves
+   and exchanges keep the layout rules of 5.2 and Section 4 like a player's.
 
 Its cards never gain stress (12.1), never play support or interruption cards, and a submarine
 covers itself after a combat (12.4.2). The 12.2 manoeuvre roll (1-3 aggressive, 4-6 passive)
@@ -58,7 +61,6 @@ from .fleet import (
     attack_possible_nb,
     distance_entry_nb,
     is_escort_nb,
-    move_keeps_layout_nb,
     speed_nb,
     weapon_usable_nb,
 )
@@ -79,7 +81,7 @@ from .layout import (
     S_STATUS,
     S_UP,
 )
-from .legality import covered_in_row_nb
+from .legality import covered_in_row_nb, exchange_legal_nb, move_legal_nb
 
 __all__ = ["ai_action_nb", "ai_subturn_nb"]
 
@@ -201,7 +203,7 @@ def _counting_uncovered_nb(rt, cs, st, g, side):
 
 
 @njit(cache=True, _nrt=False)
-def _retreat_option_nb(cs, st, s):
+def _retreat_option_nb(cs, st, g, s):
     """How a damaged AI card can go to a farther distance: ``(act, arg)`` = swap with a farther
     AI card when one of the two has movement 3, else a one-row move back; (-1, -1) if neither."""
     side = s // MAXC
@@ -214,16 +216,67 @@ def _retreat_option_nb(cs, st, s):
     for o in range(base, base + MAXC):
         if o == s or st[o, S_STATUS] != ST_IN_PLAY or st[o, S_ROW] <= row:
             continue
-        if speed_nb(cs, st, s) == 3 or speed_nb(cs, st, o) == 3:
+        if exchange_legal_nb(cs, st, g, s, o):
             p = -cs[o, C_COST] * 10 - st[o, S_ROW]
             if p > bp:
                 bp = p
                 best = o
     if best >= 0:
         return ACT_EXCHANGE, best
-    if speed_nb(cs, st, s) >= 1 and move_keeps_layout_nb(st, side, row, row + 1):
+    if move_legal_nb(cs, st, g, s, row + 1):
         return ACT_MOVE, row + 1
     return -1, -1
+
+
+@njit(cache=True, _nrt=False)
+def _fights_from_nb(rt, cs, st, g, s, row):
+    """Whether AI card ``s`` standing face up in ``row`` would have a face-up player card in
+    combat range (5.3.1 steps 1-2: a weapon that can hit it at a distance the table allows)."""
+    r0 = st[s, S_ROW]
+    u0 = st[s, S_UP]
+    st[s, S_ROW] = row
+    st[s, S_UP] = 1
+    ok = _has_target_nb(rt, cs, st, g, s)
+    st[s, S_ROW] = r0
+    st[s, S_UP] = u0
+    return ok
+
+
+@njit(cache=True, _nrt=False)
+def _fighting_move_nb(rt, cs, st, g, side, only):
+    """12.4.1: the fastest AI card (non-merchant, able to act and move, not already within range)
+    that one legal move brings within fighting distance of a face-up player card, and the row
+    it moves to: the smallest move that does (on equal moves the shorter row); ties between
+    cards by movement factor, then point value (12.4.4). ``(-1, -1)`` if no card can."""
+    base = side * MAXC
+    bm = np.int64(-1)
+    bdst = np.int64(-1)
+    bp = -1 << 40
+    for s in range(base, base + MAXC):
+        if cs[s, C_TYPE] == MERCHANT or not _allowed_nb(cs, st, s, only) or not _ai_can_act_nb(rt, cs, st, s):
+            continue
+        row = st[s, S_ROW]
+        if _fights_from_nb(rt, cs, st, g, s, row):
+            continue
+        d = np.int64(-1)
+        dk = 1 << 20
+        for r in range(3):
+            if r == row or not move_legal_nb(cs, st, g, s, r):
+                continue
+            if not _fights_from_nb(rt, cs, st, g, s, r):
+                continue
+            k = (r - row if r > row else row - r) * 10 + r
+            if k < dk:
+                dk = k
+                d = r
+        if d < 0:
+            continue
+        p = speed_nb(cs, st, s) * 1000 + cs[s, C_COST]
+        if p > bp:
+            bp = p
+            bm = s
+            bdst = d
+    return bm, bdst
 
 
 @njit(cache=True, _nrt=False)
@@ -266,14 +319,14 @@ def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchan
                 continue
             if not _ai_can_act_nb(rt, cs, st, s):
                 continue
-            act, arg = _retreat_option_nb(cs, st, s)
+            act, arg = _retreat_option_nb(cs, st, g, s)
             if act >= 0:
                 p = _priority_nb(cs, st, s, np.bool_(False))
                 if p > bp:
                     bp = p
                     bs = s
         if bs >= 0 and roll_nb(rng, np.int64(6)) <= 3:
-            act, arg = _retreat_option_nb(cs, st, bs)
+            act, arg = _retreat_option_nb(cs, st, g, bs)
             perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, bs, act, arg, np.int64(-1), np.bool_(False), rng, scr)
             return True
         # combat: the attacker by 12.4.2, the target by 12.4.3
@@ -322,22 +375,26 @@ def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchan
             r2 = r if covered_in_row_nb(st, 1 - side, r) >= 2 else -1
         perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, bd, np.int64(ACT_DISCOVER), r, r2, np.bool_(False), rng, scr)
         return True
-    # the fastest non-merchant card moves to a shorter distance
-    bm = np.int64(-1)
-    bp = -1 << 40
-    for s in range(base, base + MAXC):
-        if cs[s, C_TYPE] == MERCHANT or not _allowed_nb(cs, st, s, only) or not _ai_can_act_nb(rt, cs, st, s):
-            continue
-        row = st[s, S_ROW]
-        if row == SHORT or speed_nb(cs, st, s) == 0 or not move_keeps_layout_nb(st, side, row, row - 1):
-            continue
-        p = speed_nb(cs, st, s) * 1000 + cs[s, C_COST]
-        if p > bp:
-            bp = p
-            bm = s
+    # 12.4.1: "the AI moves its fastest card to within fighting distance of the nearest player's
+    # card"; if no card can get there in one move, the 12.5 chart's "the fastest non-merchant ship
+    # moves to a shorter distance"
+    bm, dst = _fighting_move_nb(rt, cs, st, g, side, only)
+    if bm < 0:
+        bp = -1 << 40
+        for s in range(base, base + MAXC):
+            if cs[s, C_TYPE] == MERCHANT or not _allowed_nb(cs, st, s, only) or not _ai_can_act_nb(rt, cs, st, s):
+                continue
+            row = st[s, S_ROW]
+            if row == SHORT or not move_legal_nb(cs, st, g, s, row - 1):
+                continue
+            p = speed_nb(cs, st, s) * 1000 + cs[s, C_COST]
+            if p > bp:
+                bp = p
+                bm = s
+                dst = row - 1
     if bm < 0:
         return False
-    perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, bm, np.int64(ACT_MOVE), st[bm, S_ROW] - 1, np.int64(-1), np.bool_(False), rng, scr)
+    perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, bm, np.int64(ACT_MOVE), dst, np.int64(-1), np.bool_(False), rng, scr)
     return True
 
 
@@ -353,13 +410,15 @@ def ai_discovery_step_nb(rt, cs, st, g, side, rng):
             up += st[s, S_UP]
     capfound = g[G_AI_CAPFOUND0 + side] == 1
     g[G_AI_CAPFOUND0 + side] = 0
-    if 2 * up >= n:
-        return
+    # the exception replaces the step whatever the count (ruling M41): the player's discovery of a
+    # capital ship is answered even when it brought the AI to half its cards face up
     if capfound:
         enemy = 1 - side
         if covered_in_row_nb(st, enemy, np.int64(LONG)) > 0:
             discover_nb(cs, st, g, side, np.int64(LONG), np.int64(-1), rng)
             return
+    if 2 * up >= n:
+        return
     r = _ai_discovery_row_nb(st, side, roll_nb(rng, np.int64(6)))
     if r < 0:
         return

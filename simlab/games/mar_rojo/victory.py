@@ -1,7 +1,8 @@
 """Scores and winners of Mar Rojo, compiled (Rules 7, 8.1-8.3).
 
 * 8.1 (``cabo-de-palos``): the Republican wins by sinking a capital ship, or a merchant and an
-  escort; any other result is a Nationalist victory. The score columns then hold the Rule 7
+  escort (ruling M51; option ``cabo_victory = either-and-escort``: a capital ship or a merchant,
+  and an escort); any other result is a Nationalist victory. The score columns then hold the Rule 7
   points, for information.
 * 8.2 and 8.3 (``capital-merchant``): one point per enemy capital or merchant ship sunk, plus one
   per own merchant in the short row at the end for each side the scenario names (8.2: the
@@ -30,7 +31,7 @@ from .enums import (
     V_CABO_DE_PALOS,
     V_CAPITAL_MERCHANT,
 )
-from .layout import C_TYPE, G_MPTS0, G_VICTORY, MAXC, S_ROW, S_STATUS
+from .layout import C_TYPE, G_MPTS0, G_RULES, G_VICTORY, MAXC, RU_CABO_EITHER, S_ROW, S_STATUS
 
 __all__ = ["merchants_short_nb", "score_nb", "ships_sunk_nb", "winner_nb"]
 
@@ -94,7 +95,10 @@ def winner_nb(cs, st, g):
                     mer += 1
                 elif t == DESTROYER or t == AUXILIARY:
                     esc += 1
-        if cap > 0 or (mer > 0 and esc > 0):
+        if g[G_RULES] & RU_CABO_EITHER:
+            if (cap > 0 or mer > 0) and esc > 0:
+                return 1
+        elif cap > 0 or (mer > 0 and esc > 0):
             return 1
         return 0
     a = score_nb(cs, st, g, np.int64(0))
