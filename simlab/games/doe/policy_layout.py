@@ -62,8 +62,12 @@ FAMILY_IDS = {"random-legal": FAM_RANDOM, "us-fleet": FAM_US, "spain-fleet": FAM
     # both scripted families: choices inside the Combat Phase (policy_combat)
     K_DISENGAGE_ODDS,   # permille: leave by speed when able and own attack * 1000 < this * enemy's (10.2)
     K_COMBAT_ORDER,     # Spain: order of the areas' combats (4.3 B, policy_combat.CO_*)
+    K_SCREEN,           # Spain 1: groups in a threatened port patrol (or sortie into) its area
+    K_SCREEN_MP,        # Spain: enemy units within this many MP of the area make it threatened
+    K_SCREEN_ODDS,      # Spain permille: own attack * 1000 >= screen_odds * the enemy's nearby
+    K_KEEP_HOME,        # Spain 1: with concentrate, the squadron in the home port (Cadiz) stays
     KN_NF,
-) = range(38)
+) = range(42)
 
 #: knob name (policies.toml) -> slot
 KNOB_SLOTS = {
@@ -79,6 +83,8 @@ KNOB_SLOTS = {
     "base_mines": K_BASE_MINES, "cross_in_stages": K_CROSS_IN_STAGES, "patrol_home": K_PATROL_HOME,
     "hold_lanes": K_HOLD_LANES, "lane_choices": K_LANE_CHOICES, "lane_cost": K_LANE_COST,
     "disengage_odds": K_DISENGAGE_ODDS, "combat_order": K_COMBAT_ORDER,
+    "screen": K_SCREEN, "screen_mp": K_SCREEN_MP, "screen_odds": K_SCREEN_ODDS,
+    "keep_home": K_KEEP_HOME,
 }
 
 #: the scale a ``float`` knob is packed with (fraction -> permille)
