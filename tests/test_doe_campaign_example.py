@@ -20,6 +20,11 @@ in docs/rulings.md ("the campaign", E1-E6):
   considering its die roll"); any value gives the same result, the replay uses a 1.
 * E6 (18.2.7 vs 11 F): Schley's squadron has Transit orders, so it cannot control the Puerto Rico
   Passage: the US ends turn 2 at +1, not +2.
+* E7 (18.1.6 B-C vs 8.2.3, 8.2.1): the search roll fails (a 4 on 1-2), which "is treated the same
+  as a No Result": "There is no further action", so Camara's raid on Hampton Roads is not made
+  (the example resolves it; E2 is then not reached by the replay).
+* E8 (18.2.3 vs 5.6 B): Howell's squadron leaves Hampton Roads with Camara's squadron in the East
+  Coast, so it "must be given Sortie orders" (the example gives Patrol); the outcome is the same.
 """
 
 import pytest
@@ -32,13 +37,11 @@ GAME = get_game("dawn-of-empire")
 # ---- turn 1 (18.1.6): East Coast initiative, search, then the raid on Hampton Roads
 T1_DICE = [
     4, 2,              # initiative: Spain 5 units + 3 stars + 4 = 12, US 7 + 2 + 2 = 11
-    4,                 # search, Raid x Transit 1-2: no engagement
-    1, 1, 5, 2,        # Castilla 2 + Camara's die: two 1s and a 5 (a hit), damage die 2
-    1, 1,              # Patriota 1 + Camara's die (E2)
-    1, 1,              # Rapido 1 + Camara's die (E2)
-    3,                 # Cristina: one die under 8.4 E (the example rolls her a 3 and a 4)
-    1,                 # Buenos Aires (E2)
+    4,                 # search, Raid x Transit 1-2: no engagement, so no raid either (E7)
 ]
+# the raid's printed dice (18.1.6 C), which the replay does not roll (E7): Castilla 2 + Camara's
+# die (two 1s and a 5, damage die 2), Cristina's 3 (and 4)
+T1_RAID_DICE_NOT_ROLLED = [1, 1, 5, 2, 3, 4]
 # ---- turn 2 (18.2.6): Puerto Rico Passage, Gulf of Mexico, Nares Abyssal (map order)
 T2_PRP = [
     4, 5,              # initiative: Spain 4 + 2 + 4 = 10, US 7 + 2 + 5 = 14
@@ -129,8 +132,8 @@ def _turn2(cs):
         {"units": ["Isabel II"], "order": "transit", "dest": "nares-abyssal"},
     ])
     cs.orders("us", [
-        {"units": ["San Francisco", "Chicago", "Miantonomoh"], "leaders": ["Howell"], "order": "patrol",
-         "dest": "east-coast"},
+        {"units": ["San Francisco", "Chicago", "Miantonomoh"], "leaders": ["Howell"], "order": "sortie",
+         "dest": "east-coast"},                                                                  # E8
         {"units": SCHLEY_T2, "leaders": ["Schley"], "order": "transit", "dest": "puerto-rico-passage"},
         {"units": KW_SMALL, "order": "coal"},
         {"units": KW_SAMPSON, "leaders": ["Sampson"], "order": "coal"},
@@ -166,11 +169,11 @@ def test_turn1_moves(after_turn1):
     assert cs.leader("Schley") == cs.stack("Texas")[0] == "Massachusetts"
 
 
-def test_turn1_raid_on_hampton_roads(after_turn1):
+def test_turn1_no_raid_after_the_failed_search(after_turn1):
     cs = after_turn1
-    # 18.1.6 B-C: no battle; the raid does 2 damage to the port, which is not destroyed
+    # 18.1.6 B: no battle; E7 (8.2.3, 8.2.1): the failed roll is a No Result, so no raid either
     assert cs.battles() == []
-    assert cs.counts()["port_attacks"] == 1
+    assert cs.counts()["port_attacks"] == 0
     assert not any(r["kind"] == "port" for r in cs.ledger())
     assert cs.dice_used() == len(T1_DICE)
 
@@ -186,13 +189,10 @@ def test_turn1_vps(after_turn1):
         ("spain", "east-coast", 4), ("us", "gulf-of-mexico", 1)]
 
 
-def test_turn1_port_damage_kept_through_repairs_then_restored():
+def test_turn1_hampton_roads_undamaged():
     cs = _new(T1_DICE + T2_PRP + T2_GULF + T2_NARES)
     _turn1(cs)
-    # 18.1.6 C: two damage points; 9 E: a port damaged this turn repairs nothing this turn
-    assert cs.port_damage("hampton-roads") == 2
-    cs.begin_turn()
-    # 18.2.1, 8.4 M: restored at the start of turn 2
+    # E7: the example's two damage points (18.1.6 C) are not inflicted
     assert cs.port_damage("hampton-roads") == 0
 
 

@@ -92,8 +92,9 @@ def test_face_up_counters_let_a_policy_see_damage():  # 14.6
     pb, _, vb = plan(b, 0, "hunter")
     fs = DATA.node("florida-strait")
     assert va[fs, VIS_ATT] == 60 and vb[fs, VIS_ATT] == 20
-    dest_a = {s[1] for s in pa[2] if s[0] == lay.PATROL}
-    dest_b = {s[1] for s in pb[2] if s[0] == lay.PATROL}
+    # out of Key West next to the Spanish squadron the attack is a Sortie (5.6 B)
+    dest_a = {s[1] for s in pa[2] if s[0] in (lay.PATROL, lay.SORTIE)}
+    dest_b = {s[1] for s in pb[2] if s[0] in (lay.PATROL, lay.SORTIE)}
     assert fs not in dest_a and fs in dest_b
 
 
@@ -244,3 +245,33 @@ def test_every_knob_value_in_bounds_plays_legal_campaigns(opts):
         raw = run_games(DATA, options, {"us": pu, "spain": ps}, game_seeds(11, i, 0, 12))
         assert (raw["G"][:, lay.G_ERR] == 0).all()
         assert (raw["G"][:, lay.G_TURNS] == options["turns"]).all()
+
+
+# ---------------------------------------------------------------- plans of issue 13 (knobs screen, cross_in_stages, 5.6 B)
+CERVERA = ["Teresa", "Vizcaya", "Oquendo", "Colon", "Pelayo"]
+
+
+def _stack_of(p, unit):
+    pu, _, pst, _ = p
+    return pst[pu[DATA.unit(unit)]]
+
+
+def test_cervera_crosses_to_santiago_in_stages():  # 5.7, 4.2 C: Pelayo's 4 MP cannot reach in one move
+    keep = {u: "canary-islands" for u in CERVERA}
+    book = policy_book()
+    p, _, _ = plan(position(keep), 1, book.resolve("spain", "historical"))
+    order, dest, _, _ = _stack_of(p, "Teresa")
+    assert order == lay.TRANSIT and dest < DATA.n_areas                          # the first stage, at sea
+    assert DATA.cost[lay.KMAX, DATA.node("canary-islands"), DATA.node("santiago")] > 4
+    p, _, _ = plan(position(keep), 1, book.resolve("spain", "historical", {"cross_in_stages": 0}))
+    assert _stack_of(p, "Teresa")[0] == lay.ANCHOR                               # the old plan: never leaves
+
+
+def test_a_threatened_port_is_screened():  # screen: a search forced on the blockaders (8.2.1)
+    keep = {"Venadito": "havana", "Alfonso XII": "havana", "Texas": "key-west", "Iowa": "key-west"}
+    book = policy_book()
+    p, _, _ = plan(position(keep), 1, book.resolve("spain", "historical", {"raids": 0, "screen_odds": 0}))
+    order, dest, _, _ = _stack_of(p, "Venadito")
+    assert order == lay.PATROL and dest == DATA.node("gulf-of-mexico")
+    p, _, _ = plan(position(keep), 1, book.resolve("spain", "historical", {"raids": 0, "screen": 0, "screen_odds": 0}))
+    assert _stack_of(p, "Venadito")[0] == lay.ANCHOR

@@ -3,7 +3,7 @@
 The kernels record each unit's place, damage, order, previous order, Transit streak, neutral-port
 count and stack after every orders phase, plus each game's VP ledger; the checker below tests:
 a unit is in one place and sunk/interned units never return; damage stays in 0..defense; every
-order obeys the order sequences (5.1-5.7, 7.2.3 D, 7.3 B) and the Transit limit (5.7 B); coaling
+order obeys the order sequences (5.1-5.7, 7.2.3 D, 7.3 B, 7.5 D) and the Transit limit (5.7 B); coaling
 at sea and in neutral ports stays within 7.5 C; order markers within 5.0 B; the VP track equals
 the handicap plus the sum of the ledger, kind by kind; losses VPs equal the half-points of the
 ships that went down that turn, fractions dropped (12.1.2); every game ends.
@@ -79,6 +79,13 @@ def check_invariants(data, options, raw):
     allowed = follow[df.prev.to_numpy()]
     allowed = np.where(df.streak >= 2, allowed & ~BIT[T], allowed)
     allowed = np.where(df.neutral == 1, allowed & (BIT[A] | BIT[C]), allowed)
+    # 7.5 D (ruling C36): units that must coal at sea beyond the side's limit may Anchor or Transit
+    # instead; the limit is spent when the side's units coaling at sea plus the stack exceed it
+    coal_sea = df[(df.order == C) & (df["loc"] < na)].groupby(["g", "t", "side"]).size().rename("coal_sea")
+    df = df.join(coal_sea, on=["g", "t", "side"])
+    lim_side = np.where(df.side == 0, data.rules["coal_at_sea_us"], data.rules["coal_at_sea_spain"])
+    over = ((allowed & BIT[C]) != 0) & (df["loc"] < na) & (df.coal_sea.fillna(0) + df.stack_n > lim_side)
+    allowed = np.where(over, allowed | BIT[A] | BIT[T], allowed)
     bits = 1 << df.order.to_numpy()
     bad = ((allowed & bits) == 0) & (df.order != H)
     assert not bad.any(), f"order sequence broken: {df[bad].head(3).to_dict('records')}"

@@ -10,6 +10,7 @@ import pytest
 
 from simlab.games import get_game
 from simlab.games.doe.campaign import PolicyError
+from simlab.games.doe import campaign_layout as lay
 from simlab.games.doe.campaign_state import CampaignState
 
 GAME = get_game("dawn-of-empire")
@@ -197,11 +198,13 @@ def test_hold_only_when_no_order_is_legal():  # ruling C12
     keep = {u: "north-atlantic" for u in sp8} | {u: "east-coast" for u in sp}
     cs = position(keep)
     cs.set_history(sp, "patrol")
+    cs.set_damage("Teresa", 5)
     # after a Patrol the pair must Coal or Anchor: the coal is spent elsewhere, East Coast has no
-    # friendly port: no legal order, so it holds
+    # friendly port, and at 2 MP (damage) no port is in reach for 7.5 D's Transit: it holds
     legal(cs, "spain", [sq(sp8, "coal"), sq(sp, "hold")])
     cs = position(keep)
     cs.set_history(sp, "patrol")
+    cs.set_damage("Teresa", 5)
     illegal(cs, "spain", [sq(sp8[:4], "coal"), sq(sp8[4:], "transit", "cadiz"), sq(sp, "hold")], "hold with a legal")
 
 
@@ -219,7 +222,8 @@ def test_every_unit_in_a_stack_and_leaders_with_their_units():
 def test_a_squadron_halts_at_an_enemy_patrol_an_independent_unit_does_not():
     us = ["Brooklyn", "New York"]
     sp = ["Teresa", "Vizcaya"]
-    cs = position({**{u: "north-atlantic" for u in us}, **{u: "cadiz" for u in sp}, "Oquendo": "cadiz"})
+    # (at sea: leaving Cadiz next to the Patrol would take a Sortie, 5.6 B)
+    cs = position({**{u: "north-atlantic" for u in us}, **{u: "middle-atlantic" for u in sp}, "Oquendo": "middle-atlantic"})
     legal(cs, "us", [sq(us, "patrol", "north-atlantic")])
     legal(cs, "spain", [sq(sp, "transit", "east-coast"), sq(["Oquendo"], "transit", "east-coast")])
     cs.movement()
@@ -416,9 +420,10 @@ def test_maintenance_damage_after_repairs():  # 14.3
     assert sum(cs.damage(u) for u in ("Teresa", "Vizcaya", "Oquendo", "Colon")) == 4
 
 
-def test_restricted_disabled_units_reach_a_neutral_port_or_are_scuttled():  # 14.8 A-B
-    # in the Puerto Rico Passage: Kingston (neutral) is 2 MP away, Key West 5. Terror has 2 damage:
-    # 3 - 2 = 1 MP under 14.8 B, too slow: scuttled. Amphitrite (3 MP) reaches Kingston.
+def test_restricted_disabled_units_reach_a_neutral_port_or_are_scuttled():  # 14.8 A-B, 8.3.2.1 B
+    # in the Puerto Rico Passage: Kingston (neutral, open to disabled units under 14.9, ruling C37)
+    # is 2 MP away, Key West 5. Terror has 2 damage: 3 - 2 = 1 MP under 14.8 B, too slow:
+    # scuttled. Amphitrite (3 MP) reaches Kingston.
     us = ["Terror", "Amphitrite"]
     sp = ["Teresa", "Vizcaya"]
     dice = [1, 6, 2,                         # Spain 2 + 1 < US 2 + 6: US initiative; Patrol x Patrol: a 2
@@ -427,7 +432,8 @@ def test_restricted_disabled_units_reach_a_neutral_port_or_are_scuttled():  # 14
             1, 1, 1,                         # round 2: Amphitrite misses
             5, 1, 1,   1, 1, 1]              # Teresa disables Amphitrite
     cs = position({**{u: "puerto-rico-passage" for u in us}, **{u: "puerto-rico-passage" for u in sp}},
-                  dice=dice, restrict_disabled=True, speed_disengage="never")
+                  dice=dice, restrict_disabled=True, speed_subgroups=True)
+    cs.par[lay.P_FLEE0] = cs.par[lay.P_FLEE1] = 0      # neither side chooses to disengage (10.2)
     cs.set_damage("Terror", 2)
     legal(cs, "spain", [sq(sp, "patrol")])
     legal(cs, "us", [sq(us, "patrol")])

@@ -35,9 +35,9 @@ from . import campaign_layout as lay
 from . import rules
 from ._cache import KERNEL_MODULES
 from .enums import END_REASONS as BATTLE_END_REASONS
-from .enums import SPEED_MODES, TYPE_NAMES
+from .enums import TYPE_NAMES
 from .rules import CampaignData
-from .runtime import SIDES, PolicyError, build_par, compile_scenario, policy_book, run_games
+from .runtime import CAMPAIGN_SPEED_MODES, SIDES, PolicyError, build_par, compile_scenario, policy_book, run_games
 
 __all__ = ["DawnOfEmpire", "GAME", "PolicyError", "build_par", "run_games"]
 
@@ -119,23 +119,25 @@ class DawnOfEmpire(Game):
                doc="starting VPs on the track, positive favours the US, negative Spain (14.4 Bidding, 14.5 "
                    "Handicapping); no policy reads the VP track, so it only shifts vp_net (with "
                    "automatic_victory on it can also end a game sooner)"),
-        Option("speed_disengage", str, "when-able", choices=SPEED_MODES,
-               doc="Rule 10.2: 'when-able' (the standard rule, always used when possible) or 'never'"),
+        Option("speed_disengage", str, "policy", choices=CAMPAIGN_SPEED_MODES,
+               doc="Rule 10.2: 'policy' (the standard rule: a side able to disengage by speed may, and its "
+                   "policy decides, knob disengage_odds), or for experiments 'never' or 'always' (when able)"),
         Option("delayed_repair", bool, False, doc="14.2 Alternate Delayed Repair"),
         Option("maintenance", bool, False, doc="14.3 Maintenance damage (not with delayed_repair)"),
         Option("fog_of_war", bool, False,
                doc="14.6 Fog of War: counters face up, so policies see enemy units (orders stay hidden)"),
         Option("automatic_victory", bool, False, doc="14.7 Automatic Victory at 29 VPs at the end of a turn"),
         Option("restrict_disabled", bool, False,
-               doc="14.8 Restricting Disabled Units: neutral ports allowed, scuttling, movement floor 1"),
+               doc="14.8 Restricting Disabled Units: scuttling, movement floor 1"),
         Option("speed_subgroups", bool, False,
-               doc="14.9 Speed Defined Subgroups (needs speed_disengage = when-able)"),
+               doc="14.9 Speed Defined Subgroups (needs speed_disengage other than never); disabled units "
+                   "may then use neutral ports (8.3.2.1 B)"),
         Option("extra_warships", bool, False, doc="14.10 Extra Warships"),
         Option("free_deployment", bool, False, doc="14.11 Free Deployment (policies place the set-up)"),
         Option("germans", bool, False, doc="14.12 The Germans (four units and a leader at Caracas, for Spain)"),
-        Option("port_vp_initiative", bool, False,
-               doc="12.1.3 A read literally: a destroyed port earns VPs only for a side that had the initiative "
-                   "in the area (default: any attacker with units left, 8.4 L)"),
+        Option("port_vp_initiative", bool, True,
+               doc="12.1.3 A (the default): a destroyed port earns VPs only for a side that had the initiative "
+                   "in the area or was alone there; false: any attacker with units left (8.4 L)"),
     )
     #: families, knobs and presets (the policy lists derive from the presets)
     policy_file = Path(__file__).parent / "policies.toml"
@@ -156,7 +158,7 @@ class DawnOfEmpire(Game):
         if options.get("maintenance") and options.get("delayed_repair"):
             raise SpecError("options maintenance and delayed_repair cannot be combined (Rule 14.3 G)")
         if options.get("speed_subgroups") and options.get("speed_disengage") == "never":
-            raise SpecError("option speed_subgroups (14.9) needs speed_disengage = when-able")
+            raise SpecError("option speed_subgroups (14.9) needs speed_disengage = policy or always")
 
     def load_scenario(self, name_or_path: str | None, data: DataPack | None = None) -> Scenario:
         """The built-in scenario ``standard`` (Rule 13.0), compiled from the data pack.
@@ -220,7 +222,7 @@ class DawnOfEmpire(Game):
         return [("standard", {}),
                 ("standard", {"turns": 9, "extra_warships": True, "germans": True, "maintenance": True,
                               "fog_of_war": True, "automatic_victory": True, "restrict_disabled": True,
-                              "speed_subgroups": True, "port_vp_initiative": True}),
+                              "speed_subgroups": True, "port_vp_initiative": False}),
                 ("standard", {"delayed_repair": True, "free_deployment": True, "speed_disengage": "never"})]
 
     def invariant_violations(self, scenario: Scenario, batch: Batch, options) -> list[str]:

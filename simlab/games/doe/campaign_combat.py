@@ -21,6 +21,7 @@ from .campaign_orders import (
     port_neutral_nb,
 )
 from .dice import d6_nb
+from .policy_combat import combat_order_nb
 from .enums import DISABLED, END_SPEED, ESCAPED, IN_LINE, LEADER_KILLED, SPEED_NEVER, SPEED_STOP, SUNK
 from .kernels import battle_nb, effective_movement_nb
 
@@ -101,15 +102,17 @@ def nearest_port_nb(frm, side, german, allow_neutral, nodes, cost, par):
 
 @njit(cache=True)
 def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger):
-    """A disabled unit goes to the nearest friendly port (8.3.2.1 B; also neutral ones and
-    scuttling under 14.8); a unit that disengaged by speed to the nearest friendly or neutral port
+    """A disabled unit goes to the nearest friendly port (8.3.2.1 B; also neutral ones under 14.9,
+    ruling C37; scuttling under 14.8); a unit that disengaged by speed to the nearest friendly or neutral port
     (10.2.2 B). Leaders aboard go with it (6.3 B)."""
     remove_from_stack_nb(u, U, S, SM, LD, lst)
     U[u, lay.UF_OUT] = why
     side = ust[u, lay.US_SIDE]
     german = ust[u, lay.US_GERMAN] & 1 != 0
     restrict = par[lay.P_RESTRICT] != 0
-    allow_neutral = why == lay.OUT_ESCAPED or restrict
+    # 10.2.2 B: to a friendly or neutral port; 8.3.2.1 B: disabled units may use a neutral port
+    # "if using Optional Rule 14.9" (the rule text names 14.9, ruling C37)
+    allow_neutral = why == lay.OUT_ESCAPED or par[lay.P_SUBGROUPS] != 0
     p, c = nearest_port_nb(frm, side, german, allow_neutral, nodes, cost, par)
     if p < 0:
         return
@@ -266,7 +269,8 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
     if speed != SPEED_NEVER and par[lay.P_SUBGROUPS] != 0:
         speed = SPEED_STOP
     w, rounds, why, lf0, lf1 = battle_nb(att[:n], dfn[:n], mov[:n], dmg[:n], status[:n], n0, n1, st0, st1,
-                                        par[lay.P_MAX_ROUNDS], speed, rng, work)
+                                        par[lay.P_MAX_ROUNDS], speed, rng, work, par[lay.P_FLEE0],
+                                        par[lay.P_FLEE1])
     if speed == SPEED_STOP and why == END_SPEED and rounds > 0:
         rounds += pursuit_round_nb(w, n0, n, att, dfn, mov, dmg, status, rng)
     sunk = np.zeros(2, dtype=np.int64)
@@ -330,8 +334,8 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
     hit (8.4 G); the port fires back with its attack (Blockade: at the 1st, 3rd, ... unit) or mine
     value (Raid: at the 1st, 4th, ...) (8.4 B-C, E, H), simultaneously with that unit; the attack
     ends when the port's damage exceeds its defense, and the attacker, if it has units left, then
-    earns 3 + defense VPs (8.4 I, L; 12.1.3 A; with the option ``port_vp_initiative`` only if it
-    had the initiative in the area, ruling C16)."""
+    earns 3 + defense VPs (8.4 I, L) if it had the initiative in the area or was alone there
+    (12.1.3 A, the default; option ``port_vp_initiative = false``: any attacker, ruling C16)."""
     side = S[s, lay.SF_SIDE]
     p = S[s, lay.SF_TARGET]
     if p < 0 or nodes[p, lay.NS_PSIDE] != 1 - side or not port_borders_nb(nodes, p, area):
@@ -384,21 +388,31 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
     if destroyed:
         ND[p, lay.ND_PDESTROYED] += 1
         G[lay.G_PDEST0 + 1 - side] += 1
+        # 12.1.3 A: only the side with the initiative scores; a side alone in the area (no search
+        # there, ND_INIT < 0) holds it (ruling C16)
         if S[s, lay.SF_N] > 0 and S[s, lay.SF_SIDE] == side and (par[lay.P_PORTVP_INIT] == 0
-                                                                 or ND[area, lay.ND_INIT] == side):
+                                                                 or ND[area, lay.ND_INIT] == side
+                                                                 or ND[area, lay.ND_INIT] < 0):
             award_nb(side, np.int64(lay.VK_PORT), par[lay.P_PORTVP] + nodes[p, lay.NS_DEF], p, G, ledger)
 
 
 @njit(cache=True)
 def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, ledger, bev, rng, work,
                     att, dfn, mov, dmg, status, mem):
-    """The Combat Phase (Rules 4.3, 8.0-8.4, 10, 12.1.3), area by area in map order (4.3 B, ruling
-    C13): initiative (8.1; Spain rolls first, ties to the US), the Search Matrix (8.2), a battle,
-    then the port attacks of Raid and Blockade squadrons still in the area (8.4 A)."""
+    """The Combat Phase (Rules 4.3, 8.0-8.4, 10, 12.1.3), area by area in the order Spain chooses
+    (4.3 B: :func:`policy_combat.combat_order_nb`, ruling C13): initiative (8.1; Spain rolls
+    first, ties to the US), the Search Matrix (8.2; a stranded ``hold`` squadron is searched as
+    the Coal squadron it is at sea, ruling C12), a battle, then the port attacks of Raid and
+    Blockade squadrons still in the area (8.4 A). An N/A or a failed engagement roll ends the
+    area's combat: "there is no further action" (8.2.1, 8.2.3; ruling C35), so no port attack."""
     A = par[lay.P_NAREAS]
-    for a in range(A):
+    order = np.empty(A, dtype=np.int64)
+    combat_order_nb(par[lay.P_CORDER], par, nodes, S, rng, order)
+    for ai in range(A):
+        a = order[ai]
         s0, sea0 = engaged_stack_nb(lay.US, a, nodes, par, S)
         s1, sea1 = engaged_stack_nb(lay.SPAIN, a, nodes, par, S)
+        no_action = False
         if s0 >= 0 and s1 >= 0 and (sea0 or sea1):
             if sea0 and not sea1:
                 init = lay.US
@@ -417,13 +431,20 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
             oi = S[si, lay.SF_ORDER]
             oo = S[so, lay.SF_ORDER]
             if oi == lay.HOLD:
-                oi = lay.ANCHOR
+                oi = lay.COAL
             if oo == lay.HOLD:
-                oo = lay.ANCHOR
+                oo = lay.COAL
             cell = matrix[oi, oo]
-            if cell > 0 and d6_nb(rng) <= cell:
-                battle_in_area_nb(a, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, bev,
-                                  rng, work, att, dfn, mov, dmg, status, mem)
+            if cell > 0:
+                if d6_nb(rng) <= cell:
+                    battle_in_area_nb(a, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger,
+                                      bev, rng, work, att, dfn, mov, dmg, status, mem)
+                else:
+                    no_action = True   # a roll outside the range is a No Result (8.2.3)
+            elif cell == lay.SM_NA:
+                no_action = True       # 8.2.1 (a VP event, 8.2.2, still has its port attacks)
+        if no_action:
+            continue
         for side in range(2):
             base = side * MAXSS
             for s in range(base, base + MAXSS):

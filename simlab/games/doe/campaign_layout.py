@@ -180,7 +180,7 @@ ERR_NAMES = ("", "unit not in any stack", "stack units in different places", "le
 # ---------------------------------------------------------------- parameters par[:]
 P_TURNS = 0
 P_HANDICAP = 1
-P_SPEED = 2            # 0 never, 1 when-able (10.2)
+P_SPEED = 2            # 0 never, 1 when able and willing (10.2; willing: P_FLEE0 + side)
 P_DELAYED = 3          # 14.2
 P_MAINT = 4            # 14.3
 P_FACEUP = 5           # 14.6
@@ -211,7 +211,9 @@ P_MARKERS = P_LOSSHALF + N_TYPES     # 2 * N_ORDERS slots: [side * N_ORDERS + or
  P_TRACE,               # 1: record per-turn snapshots
  P_NAREAS, P_NPORTS, P_NUNITS, P_NLEADERS,
  P_PORTVP_INIT,         # 1: port destruction VPs only for a side with the initiative (12.1.3 A)
- P_NF) = range(P_MARKERS + 2 * N_ORDERS, P_MARKERS + 2 * N_ORDERS + 12)
+ P_FLEE0, P_FLEE1,      # each side's 10.2 disengagement threshold (kernels.battle_nb flee0/flee1)
+ P_CORDER,              # Spain's combat order mode (4.3 B, policy_combat.CO_*)
+ P_NF) = range(P_MARKERS + 2 * N_ORDERS, P_MARKERS + 2 * N_ORDERS + 15)
 
 # trace (tests): per game and turn, per unit: loc dmg order prev streak neutral
 TR_LOC, TR_DMG, TR_ORDER, TR_PREV, TR_STREAK, TR_NEUTRAL, TR_STACK, TR_NF = range(8)

@@ -183,6 +183,31 @@ def move_leaders_nb(src, dst, LD, lst):
 
 
 @njit(cache=True)
+def seat_leaders_nb(s, U, S, SM, LD, lst):
+    """Leaders of stack ``s`` (those aboard any of its units): the active one, most stars (ties:
+    pack order, 4.1.2 C, 6.2 B-C), aboard the first unit (6.2 A); every other leader aboard the
+    last unit of the line, where he has no effect (6.2 D) and does not share the flagship's fate
+    (6.3 C; ruling C32)."""
+    n = S[s, lay.SF_N]
+    if n < 1:
+        return
+    best = -1
+    for i in range(lst.shape[0]):
+        if LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY or LD[i, lay.LF_UNIT] < 0:
+            continue
+        if U[LD[i, lay.LF_UNIT], lay.UF_STACK] != s:
+            continue
+        if best < 0 or lst[i, lay.LS_STARS] > lst[best, lay.LS_STARS]:
+            best = i
+    for i in range(lst.shape[0]):
+        if LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY or LD[i, lay.LF_UNIT] < 0:
+            continue
+        if U[LD[i, lay.LF_UNIT], lay.UF_STACK] != s:
+            continue
+        LD[i, lay.LF_UNIT] = SM[s, 0] if i == best else SM[s, n - 1]
+
+
+@njit(cache=True)
 def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, markers, par, U, S, SM, LD, G,
                     enemy_n, B):
     """Check a side's plan (module docstring) and make it the side's stacks and orders.
@@ -278,6 +303,8 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
         if lst[i, lay.LS_SIDE] != side or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
             continue
         LD[i, lay.LF_UNIT] = SM[base + pl[i], 0]
+    for k in range(nstk):
+        seat_leaders_nb(base + k, U, S, SM, LD, lst)
     for o in range(lay.N_MARK_SLOTS):
         G[lay.G_MARK + side * lay.N_MARK_SLOTS + o] = B[o]
     G[lay.G_COALSEA0 + side] = B[B_SEA]
@@ -357,7 +384,8 @@ def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND):
 @njit(cache=True)
 def merge_into_nb(keep, other, ust, lst, S, SM, U, LD, G):
     """Combine stack ``other`` into ``keep`` (7.3 C): ``keep``'s order stays, the line is reordered
-    most powerful first, leaders go aboard the new first unit (6.2 A)."""
+    most powerful first, the active leader goes aboard the new first unit (6.2 A), the others
+    aboard the last (:func:`seat_leaders_nb`)."""
     nk = S[keep, lay.SF_N]
     no = S[other, lay.SF_N]
     first_old_k = SM[keep, 0]
@@ -384,6 +412,7 @@ def merge_into_nb(keep, other, ust, lst, S, SM, U, LD, G):
     sort_line_nb(SM[keep], n, key)
     move_leaders_nb(first_old_k, SM[keep, 0], LD, lst)
     move_leaders_nb(first_old_o, SM[keep, 0], LD, lst)
+    seat_leaders_nb(keep, U, S, SM, LD, lst)
 
 
 @njit(cache=True)

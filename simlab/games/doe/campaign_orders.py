@@ -190,6 +190,11 @@ def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked
     dest_area = dest < A
     if locked and not at_area and dest != at:
         return lay.ERR_DEST
+    if not at_area and n >= 2 and dest != at and order != lay.SORTIE:
+        # 5.6 B: a squadron leaving a port next to opposing forces must have Sortie orders
+        for a in range(A):
+            if adj[at, a] != 0 and enemy_n[a] > 0:
+                return lay.ERR_DEST
     km = lay.KMAX
     if order == lay.ANCHOR:
         if not at_area:
@@ -242,6 +247,8 @@ def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked
         if dest == at:
             if iu_after or prev_raid:
                 return lay.ERR_DEST
+            if n >= 2 and not at_area:
+                return lay.ERR_DEST   # 5.1 A: a squadron staying in port must be given Anchor
             return lay.ERR_NONE
         if cost[km, at, dest] > mp:
             return lay.ERR_DEST
@@ -282,14 +289,31 @@ def budget_commit_nb(order, n, at, german, B, nodes, par):
 
 
 @njit(cache=True)
+def coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par):
+    """Rule 7.5 D: units that must coal (``mask`` allows Coal) at sea beyond the side's coaling
+    limit (7.5 C) "must be ... given orders besides Coaling, such as Anchor" (ruling C36): the
+    orders they get besides their sequence, Anchor (5.1 B) and Transit into a friendly or neutral
+    port (to coal there). Returns that bitmask (0 when the stack may coal)."""
+    if (mask >> lay.COAL) & 1 == 0 or at >= par[lay.P_NAREAS]:
+        return 0
+    if budget_ok_nb(side, lay.COAL, n, at, german, B, markers, nodes, par) != lay.ERR_COAL_LIMIT:
+        return 0
+    return ((1 << lay.ANCHOR) | (1 << lay.TRANSIT)) & ~mask
+
+
+@njit(cache=True)
 def order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
                 ust, nodes, adj, cost, markers, par):
-    """Full check of one stack's order: sequence mask, destination/target, markers, coal."""
+    """Full check of one stack's order: sequence mask (with 7.5 D's exception,
+    :func:`coal_excess_nb`), destination/target, markers, coal."""
     if order < 0 or order >= lay.HOLD:
         return lay.ERR_SEQUENCE
+    to_port = prev_raid
     if (mask >> order) & 1 == 0:
-        return lay.ERR_SEQUENCE
-    e = dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked, german, enemy_n,
+        if (coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par) >> order) & 1 == 0:
+            return lay.ERR_SEQUENCE
+        to_port = True   # a Transit of 7.5 D ends in a port (dest_ok_nb's raid rule, 5.5 D)
+    e = dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, to_port, locked, german, enemy_n,
                    nodes, adj, cost, par)
     if e != lay.ERR_NONE:
         return e
@@ -314,7 +338,10 @@ def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, 
     """Every legal (destination, target) of one order for a stack; returns how many (written to
     ``out_dest``/``out_target``, each ``int64[>= 2N]``)."""
     if (mask >> order) & 1 == 0:
-        return 0
+        if (coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par) >> order) & 1 == 0:
+            return 0
+        prev_raid = True   # 7.5 D: Anchor, or Transit into a port
+
     if budget_ok_nb(side, order, n, at, german, B, markers, nodes, par) != lay.ERR_NONE:
         return 0
     N = nodes.shape[0]

@@ -58,14 +58,23 @@ class CampaignState:
         options: every option, resolved (``GAME.resolve_options``).
         seed: the game's stream seed (ignored when ``dice`` is given).
         dice: a dice sequence to replay instead of a stream (each die the kernels roll, in order).
+        disengage: per side, the 10.2 threshold in permille (``kernels.battle_nb``'s ``flee``;
+            0 never, ``kernels.FLEE_ALWAYS`` the default).
+        combat_order: Spain's 4.3 B order of the areas (``policy_combat.CO_*``; default pack order).
     """
 
     def __init__(self, data: CampaignData, options: Mapping[str, Any], seed: int = 0,
-                 dice: Iterable[int] | None = None):
+                 dice: Iterable[int] | None = None, disengage: Mapping[str, int] | None = None,
+                 combat_order: int = 0):
         from .dice import scripted_stream
         self.data = data
         self.options = dict(options)
         self.par = build_par(data, options, {"us": "script", "spain": "script"})
+        # the scripted players' choices in combat: 10.2 (default: leave by speed whenever able)
+        # and 4.3 B (default: the pack's area order)
+        for side, flee in (disengage or {}).items():
+            self.par[lay.P_FLEE0 + SIDES.index(side)] = int(flee)
+        self.par[lay.P_CORDER] = int(combat_order)
         nu, nl, n = data.ust.shape[0], data.lst.shape[0], data.nodes.shape[0]
         self.U = np.zeros((nu, lay.UF_NF), dtype=np.int64)
         self.S = np.zeros((2 * MAXSS, lay.SF_NF), dtype=np.int64)

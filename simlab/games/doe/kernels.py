@@ -23,7 +23,8 @@ Rulings (docs/rulings.md, "Battle line"):
   (8.3 B); a unit with damage > defense is sunk (8.3.2.2 C).
 * A leader whose ship takes damage: killed if it sinks, else killed on a 6 (6.3); he leaves with a
   disabled ship (6.3 B) or a ship that disengages by speed.
-* With speed disengagement (10.2), before round 1 a side whose every unit is faster than every
+* With speed disengagement (10.2), a side able to leave does so if it chooses (``flee0``/``flee1``,
+  ruling C18; always by default): before round 1 a side whose every unit is faster than every
   opposing unit leaves (10.2.1); after each round every unit faster than every opposing unit in
   line leaves (10.2.2 B, 14.9). Movement is reduced by damage, never below 2 (8.3.2.3 B).
 """
@@ -52,7 +53,7 @@ from .enums import (
     SUNK,
 )
 
-__all__ = ["battle_nb", "effective_attack_nb", "effective_movement_nb", "leader_position_nb", "line_target_nb",
+__all__ = ["FLEE_ALWAYS", "FLEE_COIN", "battle_nb", "flee_choice_nb", "effective_attack_nb", "effective_movement_nb", "leader_position_nb", "line_target_nb",
            "new_work", "play_battles_nb", "unit_dice_nb"]
 
 
@@ -119,6 +120,49 @@ def new_work(n: int) -> np.ndarray:
     return np.zeros((6, max(n, 1)), dtype=np.int64)
 
 
+#: a side's disengagement choice (:func:`battle_nb`): always leave when able, or toss a coin
+FLEE_ALWAYS = 1 << 40
+FLEE_COIN = -1
+
+
+@njit(cache=True)
+def flee_choice_nb(flee, own, enemy, rng):
+    """Whether a side able to disengage by speed does so (Rule 10.2: it "may"): ``own`` and
+    ``enemy`` are the attack dice in line; ``flee`` the side's threshold in permille (see
+    :func:`battle_nb`)."""
+    if flee == FLEE_COIN:
+        return d6_nb(rng) <= 3
+    return 1000 * own < flee * enemy
+
+
+@njit(cache=True)
+def wants_to_flee_nb(flee, lo, hi, olo, ohi, att, dmg, rng):
+    """:func:`flee_choice_nb` for units ``lo..hi-1`` against ``olo..ohi-1`` (before battle)."""
+    if flee >= FLEE_ALWAYS:
+        return True
+    own = 0
+    for i in range(lo, hi):
+        own += effective_attack_nb(att[i], dmg[i])
+    enemy = 0
+    for i in range(olo, ohi):
+        enemy += effective_attack_nb(att[i], dmg[i])
+    return flee_choice_nb(flee, own, enemy, rng)
+
+
+@njit(cache=True)
+def wants_to_flee_line_nb(flee, line, ln, oline, oln, att, dmg, rng):
+    """:func:`flee_choice_nb` for the units of ``line[:ln]`` against ``oline[:oln]`` (after a round)."""
+    if flee >= FLEE_ALWAYS:
+        return True
+    own = 0
+    for i in range(ln):
+        own += effective_attack_nb(att[line[i]], dmg[line[i]])
+    enemy = 0
+    for i in range(oln):
+        enemy += effective_attack_nb(att[oline[i]], dmg[oline[i]])
+    return flee_choice_nb(flee, own, enemy, rng)
+
+
 @njit(cache=True)
 def _reform_nb(line, ln, dmg):
     # Rule 8.3.3: undamaged first in their order, then damaged by damage, ties in previous order.
@@ -134,7 +178,8 @@ def _reform_nb(line, ln, dmg):
 
 
 @njit(cache=True)
-def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, speed_mode, rng, work):
+def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, speed_mode, rng, work,
+              flee0=FLEE_ALWAYS, flee1=FLEE_ALWAYS):
     """Resolve one battle between two squadrons (Rules 6.2-6.3, 8.3, 10.1-10.2).
 
     Args:
@@ -148,6 +193,10 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
             when-able, but stop after the first round in which units disengage by speed).
         rng: the game's stream (``uint64[STATE_WORDS]``).
         work: scratch from :func:`new_work` (``int64[6, >= n]``).
+        flee0, flee1: each side's choice to use a disengagement by speed it is able to make
+            (10.2 "may disengage", ruling C18): it leaves when ``1000 * own < flee * enemy``, the
+            attack dice (less damage) of the units still in line; ``FLEE_ALWAYS`` (default)
+            always, 0 never, ``FLEE_COIN`` (-1) on a die roll of 1-3 at each chance.
 
     Returns:
         ``(winner, rounds, reason, leader0, leader1)``: winner 0, 1 or -1 (neither), rounds fought,
@@ -189,9 +238,9 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
             min1 = min(min1, m)
             max1 = max(max1, m)
         leaver = -1
-        if min0 > max1:
+        if min0 > max1 and wants_to_flee_nb(flee0, 0, n0, n0, n, att, dmg, rng):
             leaver = 0
-        elif min1 > max0:
+        elif min1 > max0 and wants_to_flee_nb(flee1, n0, n, 0, n0, att, dmg, rng):
             leaver = 1
         if leaver >= 0:
             lo = 0 if leaver == 0 else n0
@@ -301,10 +350,13 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
             max1 = -1
             for i in range(ln1):
                 max1 = max(max1, effective_movement_nb(mov[line1[i]], dmg[line1[i]]))
+            # a side with faster units decides, from the lines in sight, whether they leave (10.2.2)
+            go0 = max0 > max1 and wants_to_flee_line_nb(flee0, line0, ln0, line1, ln1, att, dmg, rng)
+            go1 = max1 > max0 and wants_to_flee_line_nb(flee1, line1, ln1, line0, ln0, att, dmg, rng)
             k = 0
             for i in range(ln0):
                 u = line0[i]
-                if effective_movement_nb(mov[u], dmg[u]) > max1:
+                if go0 and effective_movement_nb(mov[u], dmg[u]) > max1:
                     status[u] = ESCAPED
                     if u == lship0 and lstate0 == LEADER_ACTIVE:
                         lstate0 = LEADER_LEFT
@@ -316,7 +368,7 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
             k = 0
             for i in range(ln1):
                 u = line1[i]
-                if effective_movement_nb(mov[u], dmg[u]) > max0:
+                if go1 and effective_movement_nb(mov[u], dmg[u]) > max0:
                     status[u] = ESCAPED
                     if u == lship1 and lstate1 == LEADER_ACTIVE:
                         lstate1 = LEADER_LEFT

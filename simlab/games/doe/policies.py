@@ -77,7 +77,7 @@ from .campaign_orders import (
 )
 from .dice import die_nb
 from .policy_missions import MAXC, missions_nb
-from .policy_view import VIS_N, group_units_nb, turn_tables_nb
+from .policy_view import VIS_ATT, VIS_N, group_units_nb, turn_tables_nb
 
 
 # ============================================================================ plan helpers
@@ -217,6 +217,20 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
 
 # ============================================================================ scripted policies
 @njit(cache=True)
+def sortie_area_nb(port, dest, nodes, cost):
+    """The area bordering ``port`` from which ``dest`` is nearest (Cadiz and the Canary Islands
+    border two, 7.2.2 B)."""
+    best = nodes[port, lay.NS_PAREA1]
+    a2 = nodes[port, lay.NS_PAREA2]
+    if a2 >= 0:
+        c1 = 0 if best == dest else cost[lay.KMAX, best, dest]
+        c2 = 0 if a2 == dest else cost[lay.KMAX, a2, dest]
+        if c2 < c1:
+            best = a2
+    return best
+
+
+@njit(cache=True)
 def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vis, ND, B, pu, pp, pst, pl, rng):
     """The scripted families ``us-fleet`` and ``spain-fleet`` (module docstring) with knobs ``kn``
     (``int64[KN_NF]``, :mod:`policy_layout`). Returns the number of stacks."""
@@ -283,11 +297,22 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vi
                           ND, B, sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score)
         chosen = False
         for c in range(nc):
-            if order_ok_nb(side, co[c], cd[c], ct[c], mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                           enemy_n, ust, nodes, adj, cost, markers, par) == lay.ERR_NONE:
-                pst[jj, PS_ORDER] = co[c]
-                pst[jj, PS_DEST] = cd[c]
-                pst[jj, PS_TARGET] = ct[c]
+            o, d, t = co[c], cd[c], ct[c]
+            e = order_ok_nb(side, o, d, t, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
+                            enemy_n, ust, nodes, adj, cost, markers, par)
+            if e == lay.ERR_DEST and at >= A and n >= 2 and d >= 0 and d < A and o != lay.SORTIE:
+                # 5.6 B: out of a port next to the enemy only by a Sortie, into the bordering area
+                # nearest the mission's area, if the enemy seen there is one the group can match
+                d = sortie_area_nb(at, d, nodes, cost)
+                if 10 * gstr[g] * 1000 >= (kn[pk.K_ODDS] - kn[pk.K_AGGRESSION]) * vis[d, VIS_ATT]:
+                    o = lay.SORTIE
+                    t = -1
+                    e = order_ok_nb(side, o, d, t, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
+                                    enemy_n, ust, nodes, adj, cost, markers, par)
+            if e == lay.ERR_NONE:
+                pst[jj, PS_ORDER] = o
+                pst[jj, PS_DEST] = d
+                pst[jj, PS_TARGET] = t
                 chosen = True
                 break
         if not chosen:

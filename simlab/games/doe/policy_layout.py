@@ -59,8 +59,15 @@ FAMILY_IDS = {"random-legal": FAM_RANDOM, "us-fleet": FAM_US, "spain-fleet": FAM
     K_HOLD_LANES,       # 1: between raids, groups patrol the sea lanes that pay Spain
     K_LANE_CHOICES,     # Patrol candidates listed per group (hold_lanes)
     K_LANE_COST,        # score lost per MP to reach a lane (hold_lanes)
+    # both scripted families: choices inside the Combat Phase (policy_combat)
+    K_DISENGAGE_ODDS,   # permille: leave by speed when able and own attack * 1000 < this * enemy's (10.2)
+    K_COMBAT_ORDER,     # Spain: order of the areas' combats (4.3 B, policy_combat.CO_*)
+    K_SCREEN,           # Spain 1: groups in a threatened port patrol (or sortie into) its area
+    K_SCREEN_MP,        # Spain: enemy units within this many MP of the area make it threatened
+    K_SCREEN_ODDS,      # Spain permille: own attack * 1000 >= screen_odds * the enemy's nearby
+    K_KEEP_HOME,        # Spain 1: with concentrate, the squadron in the home port (Cadiz) stays
     KN_NF,
-) = range(36)
+) = range(42)
 
 #: knob name (policies.toml) -> slot
 KNOB_SLOTS = {
@@ -75,6 +82,9 @@ KNOB_SLOTS = {
     "raid_cost": K_RAID_COST, "concentrate": K_CONCENTRATE, "base_repair": K_BASE_REPAIR,
     "base_mines": K_BASE_MINES, "cross_in_stages": K_CROSS_IN_STAGES, "patrol_home": K_PATROL_HOME,
     "hold_lanes": K_HOLD_LANES, "lane_choices": K_LANE_CHOICES, "lane_cost": K_LANE_COST,
+    "disengage_odds": K_DISENGAGE_ODDS, "combat_order": K_COMBAT_ORDER,
+    "screen": K_SCREEN, "screen_mp": K_SCREEN_MP, "screen_odds": K_SCREEN_ODDS,
+    "keep_home": K_KEEP_HOME,
 }
 
 #: the scale a ``float`` knob is packed with (fraction -> permille)

@@ -111,6 +111,34 @@ def caribbean_base_nb(kn, at, nodes, cost, par):
 
 
 @njit(cache=True)
+def stage_area_nb(at, base, mp, cost, par):
+    """A crossing in stages (5.7: Transit may last two turns): the sea area within ``mp`` of
+    ``at`` nearest the ``base`` port, or -1."""
+    A = par[lay.P_NAREAS]
+    bst = -1
+    bc = lay.BIG
+    for a in range(A):
+        c = 0 if a == at else cost[lay.KMAX, at, a]
+        if c <= mp and cost[lay.KMAX, a, base] < bc:
+            bc = cost[lay.KMAX, a, base]
+            bst = a
+    return bst
+
+
+@njit(cache=True)
+def home_port_nb(nodes, par):
+    """Spain's home port: of its ports bordering two areas (Cadiz, the Canary Islands, 7.2.2 B),
+    the one with most repair."""
+    best = -1
+    br = -1
+    for p in range(par[lay.P_NAREAS], nodes.shape[0]):
+        if nodes[p, lay.NS_PSIDE] == lay.SPAIN and nodes[p, lay.NS_PAREA2] >= 0 and nodes[p, lay.NS_REPAIR] > br:
+            br = nodes[p, lay.NS_REPAIR]
+            best = p
+    return best
+
+
+@njit(cache=True)
 def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis, ND, B,
                 sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score):
     """Candidate (order, dest, target) triples for group ``g`` of a scripted policy with knobs
@@ -243,27 +271,43 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
             if best_a >= 0:
                 acc[1] += st10
                 nc = add_candidate_nb(co, cd, ct, nc, lay.RAID, best_a, best_p)
+        if kn[pk.K_SCREEN] != 0 and at >= A and nodes[at, lay.NS_PSIDE] == lay.SPAIN and n >= 2:
+            # screening patrol off a threatened port: any squadron there forces a search on the
+            # blockaders or raiders, and a failed search is "no further action" (8.2.1), so no
+            # port attack; out of a port next to the enemy it goes as a Sortie (5.6 B)
+            for j in range(2):
+                a = nodes[at, lay.NS_PAREA1 + j]
+                if a < 0:
+                    continue
+                near = 0
+                for q in range(N):
+                    if q != at and vis[q, VIS_N] > 0 and (q == a or cost[lay.KMAX, q, a] <= kn[pk.K_SCREEN_MP]):
+                        near += vis[q, VIS_ATT]
+                if near > 0 and st10 * 1000 >= kn[pk.K_SCREEN_ODDS] * near:
+                    nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
         if kn[pk.K_CONCENTRATE] != 0:
             base = caribbean_base_nb(kn, at, nodes, cost, par)
             if at >= A and nodes[at, lay.NS_PAREA2] >= 0:
                 # Cadiz or the Canary Islands: with cross_in_stages (fleet-in-being) a group crosses in
                 # stages, else only what reaches the base in one move goes (historical: Cervera; Camara
                 # stays in Cadiz)
-                if base >= 0 and cost[lay.KMAX, at, base] <= mp:
+                home_fleet = kn[pk.K_KEEP_HOME] != 0 and at == home_port_nb(nodes, par)
+                if home_fleet:
+                    pass   # the home squadron stays (historical: Camara in Cadiz)
+                elif base >= 0 and cost[lay.KMAX, at, base] <= mp:
                     nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
                 elif base >= 0 and kn[pk.K_CROSS_IN_STAGES] != 0:
-                    bst = -1
-                    bc = lay.BIG
-                    for a in range(A):
-                        if cost[lay.KMAX, at, a] <= mp and cost[lay.KMAX, a, base] < bc:
-                            bc = cost[lay.KMAX, a, base]
-                            bst = a
+                    bst = stage_area_nb(at, base, mp, cost, par)
                     if bst >= 0:
                         nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, bst, NONE)
                 nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
             elif at < A:
                 if base >= 0:
                     nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
+                    if kn[pk.K_CROSS_IN_STAGES] != 0 and cost[lay.KMAX, at, base] > mp:
+                        bst = stage_area_nb(at, base, mp, cost, par)
+                        if bst >= 0 and bst != at:
+                            nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, bst, NONE)
             else:
                 # in a Caribbean port: strike (sortie or patrol) where the odds are good
                 for a in range(A):

@@ -28,13 +28,18 @@ from ...datapack import PackView
 from ..policy import Policy, PolicyBook, game_policy_book
 from . import campaign_layout as lay
 from . import policy_layout as pk
-from .enums import SPEED_MODES
+from .enums import SPEED_NEVER, SPEED_WHEN_ABLE
+from .kernels import FLEE_ALWAYS, FLEE_COIN
+from .policy_combat import CO_MAP, CO_RANDOM
 from .rules import CampaignData, compile_campaign
 
-__all__ = ["POLICY_FILE", "SIDES", "PolicyError", "build_par", "compile_scenario", "pack_policies", "policy_book",
+__all__ = ["CAMPAIGN_SPEED_MODES", "POLICY_FILE", "SIDES", "PolicyError", "build_par", "compile_scenario", "pack_policies", "policy_book",
            "resolve_policy", "run_games"]
 
 SIDES = lay.SIDE_NAMES
+#: the campaign's ``speed_disengage`` option (Rule 10.2, ruling C18): each side's policy decides
+#: (``policy``, the rule), or for experiments nobody ever disengages or everybody always does
+CAMPAIGN_SPEED_MODES = ("policy", "never", "always")
 #: the policy families and presets of the campaign
 POLICY_FILE = Path(__file__).parent / "policies.toml"
 #: the policy of a side whose plans are handed in from outside (:class:`campaign_state.CampaignState`)
@@ -126,14 +131,28 @@ def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
     par = np.zeros(lay.P_NF, dtype=np.int64)
     par[lay.P_TURNS] = options["turns"]
     par[lay.P_HANDICAP] = options["handicap"]
-    par[lay.P_SPEED] = SPEED_MODES.index(options["speed_disengage"])
     for k, name in ((lay.P_DELAYED, "delayed_repair"), (lay.P_MAINT, "maintenance"), (lay.P_FACEUP, "fog_of_war"),
                     (lay.P_AUTO, "automatic_victory"), (lay.P_RESTRICT, "restrict_disabled"),
                     (lay.P_SUBGROUPS, "speed_subgroups"), (lay.P_EXTRA, "extra_warships"),
                     (lay.P_FREE, "free_deployment"), (lay.P_GERMANS, "germans")):
         par[k] = 1 if options[name] else 0
-    fam, _ = pack_policies(policies)
+    fam, kn = pack_policies(policies)
     par[lay.P_POL0:lay.P_POL0 + 2] = fam
+    mode = options["speed_disengage"]
+    par[lay.P_SPEED] = SPEED_NEVER if mode == "never" else SPEED_WHEN_ABLE
+    for s in range(2):
+        # 10.2 "may disengage": the side's policy decides (kernels.flee_choice_nb); a scripted
+        # test side (CampaignState) and the option "always" always leave when able
+        if mode == "always" or fam[s] == pk.FAM_SCRIPT:
+            par[lay.P_FLEE0 + s] = FLEE_ALWAYS
+        elif fam[s] == pk.FAM_RANDOM:
+            par[lay.P_FLEE0 + s] = FLEE_COIN
+        else:
+            par[lay.P_FLEE0 + s] = kn[s, pk.K_DISENGAGE_ODDS]
+    # 4.3 B: Spain orders the areas' combats
+    sp = fam[lay.SPAIN]
+    par[lay.P_CORDER] = (CO_RANDOM if sp == pk.FAM_RANDOM else
+                         CO_MAP if sp == pk.FAM_SCRIPT else kn[lay.SPAIN, pk.K_COMBAT_ORDER])
     for slot, field in _RULES_PAR:
         par[slot] = r[field]
     par[lay.P_MAX_ROUNDS] = 1000
