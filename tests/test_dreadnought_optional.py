@@ -306,12 +306,13 @@ def test_a_tow_lies_still_two_turns_then_moves_two_mp_with_its_charge(rules):
     (-2, 1, 1, -1),   # due west, between them
     (3, -3, -1, 1),   # on the NE hexrow
     (3, 0, -1, 1),    # on the SE hexrow
-    (0, -3, 0, 0),    # north
-    (0, 3, 0, 0),     # south
-    (-1, -2, 0, 0),   # north of the NW hexrow
+    (0, -3, -1, -1),  # north: away from either sun (12.52: every bearing not toward it)
+    (0, 3, -1, -1),   # south
+    (-1, -2, -1, -1),  # north of the NW hexrow
 ])
 def test_sun_toward_and_away(rules, dx, dz, setting, rising):
-    # 12.52: setting sun in the west: a target on or between the NW and SW hexrows is toward it
+    # 12.52: setting sun in the west: a target on or between the NW and SW hexrows is toward it;
+    # any other is away from it (ruling DN-O6)
     assert sun_mod_nb(dx, dz, 2, rules.rl) == setting
     assert sun_mod_nb(dx, dz, 1, rules.rl) == rising
 

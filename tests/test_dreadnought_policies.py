@@ -17,16 +17,17 @@ from simlab.rng import game_seeds
 
 #: the named policies as the kernels read them before policies.toml (simlab 0.x game.POLICIES and
 #: campaign.WITHDRAW): movement, fire, torpedo use, formation; the knobs that differ from the base
-BASE = {L.K_RANGE: 2.0, L.K_BROADSIDE: 0.6, L.K_TORP_MIN: 1.0, L.K_NEAR: 0.1, L.K_SAFE: 1.0, L.K_FOCUS: 0.5,
+#: (issue 14: the fire knobs threat, suppress and objective replace the 0.x focus weight)
+BASE = {L.K_RANGE: 2.0, L.K_BROADSIDE: 0.6, L.K_TORP_MIN: 1.0, L.K_NEAR: 0.1, L.K_SAFE: 1.0, L.K_THREAT: 1.0,
         L.K_SCREEN_RANGE: 2.0, L.K_PARALLEL: 0.4, L.K_TURNCOST: 0.3, L.K_SUPPORT: 8.0,
         # numbers that were literals in the policy kernels
         L.K_SPEED: 0.01, L.K_ON_GOAL: 5.0, L.K_RUN_SPEED: 0.05, L.K_SPREAD: 1000.0, L.K_DEFENSIVE: 0.5,
-        L.K_BOMBARD_HOLD: 0.0, L.K_DELAY: 2.0}
+        L.K_BOMBARD_HOLD: 0.0, L.K_DELAY: 2.0, L.K_SUPPRESS: 0.5}
 LEGACY = {
     "close-and-engage": ((0, 0, 0, 0), {L.K_WITHDRAW: 0.35}, (1, 0)),
     "hold-range": ((1, 1, 1, 0), {L.K_BROADSIDE: 1.0, L.K_WITHDRAW: 0.6}, (1, 0)),
     "break-contact": ((2, 2, 2, 1), {L.K_WITHDRAW: 0.0}, (1, 0)),
-    "make-for-objective": ((3, 0, 0, 0), {L.K_WITHDRAW: 0.35, L.K_BOMBARD_HOLD: 1.0}, (1, 0)),
+    "make-for-objective": ((3, 0, 0, 0), {L.K_WITHDRAW: 0.35, L.K_BOMBARD_HOLD: 1.0, L.K_OBJECTIVE: 30.0}, (1, 0)),
     "random-legal": ((4, 3, 3, -1), {L.K_WITHDRAW: 0.0, L.K_DELAY: -1.0}, (2, 3)),
 }
 
@@ -53,13 +54,13 @@ def test_every_knob_has_one_slot_and_every_slot_one_knob():
     for k in fam.knobs:
         assert k.doc, k.name
         assert k.kind is (int if k.name in runtime.CODE_SLOTS or k.name in runtime.CAMPAIGN_KNOBS
-                          or k.name in ("bombard_hold", "delay") else float), k.name
+                          or k.name in ("bombard_hold", "delay", "wrecks") else float), k.name
 
 
 def test_a_named_knob_reaches_its_slot():
-    pol = runtime.policy_book().resolve("british", "close-and-engage", {"focus": 2.5, "movement": 1})
+    pol = runtime.policy_book().resolve("british", "close-and-engage", {"threat": 2.5, "movement": 1})
     pc, kn = runtime.pack_policies({"british": pol, "german": "hold-range"}, ("british", "german"))
-    assert kn[0, L.K_FOCUS] == 2.5 and pc[0, L.PC_MOVE] == 1 and pc[1, L.PC_FIRE] == 1
+    assert kn[0, L.K_THREAT] == 2.5 and pc[0, L.PC_MOVE] == 1 and pc[1, L.PC_FIRE] == 1
 
 
 @pytest.mark.parametrize("end", ["lo", "hi"])

@@ -62,7 +62,8 @@ def test_deployments_hexes_facings_speeds():
     assert _where(s, r, "114") == ("E1802", "NW", 0)
     i = s.ids.index
     assert (s.sh0[i("712"), L.SH_G], s.sh0[i("661"), L.SH_G], s.sh0[i("114"), L.SH_S]) == (1, 2, 2)
-    assert s.sc[L.SC_START_VP1] == 49
+    # 49 printed VP (10.7) less the award of Warspite's starting 2S; the British lose Lutzow's and von der Tann's (DN-S7)
+    assert (s.sc[L.SC_START_VP0], s.sc[L.SC_START_VP1]) == (-3, 47)
     assert all(s.st[i(u), L.ST_NOABOUT] == 1 for u in ("081", "114", "211"))
     assert s.st[i("C11"), L.ST_NOABOUT] == 0 and s.st[i("712"), L.ST_NOABOUT] == 0
     _, s, r = _setup("guam")

@@ -3,13 +3,14 @@
 
 import numpy as np
 import pytest
+from numba import njit
 
 from simlab.games import get_game
 from simlab.games.dreadnought import layout as L
 from simlab.games.dreadnought.enums import NE, NW, PORT, SE, STARBOARD, N, S
 from simlab.games.dreadnought.game import rules_for, run_games
 from simlab.games.dreadnought.kernels.geometry import DXA, DZA
-from simlab.games.dreadnought.kernels.torpedo import marker_path_nb, sweep_nb
+from simlab.games.dreadnought.kernels.torpedo import marker_path_nb, sweep_nb, torpedo_attacks_nb
 from simlab.rng import game_seeds
 
 MAXMP = L.MAXMP
@@ -78,9 +79,14 @@ def test_leaving_through_another_hexside_is_no_hit():
     assert _sweep((0, 0, [SE, SE]), [(2, -2, [S, S, S])]) == [(0, 2, 0)]   # a step earlier it meets it
 
 
-def test_a_unit_standing_in_the_hex_is_met_and_every_unit_of_a_stack_is_attacked():
-    stack = [(2, 0, []), (2, 0, []), (2, 0, [])]
-    assert _sweep((0, 0, [SE, SE]), stack) == [(0, 2, 0), (1, 2, 0), (2, 2, 0)]
+def test_a_unit_standing_in_the_hex_is_not_met_and_every_unit_of_a_stack_is_attacked():
+    # 8.0: the marker hits a ship that enters a hex "at the same instant"; a stack that stays in
+    # the hex the marker enters (stopped, or done moving) is not met (ruling DN-T1)
+    assert _sweep((0, 0, [SE, SE]), [(2, 0, []), (2, 0, []), (2, 0, [])]) == []
+    assert _sweep((0, 0, [NE, NE]), [(2, -1, [N])]) == []          # there after MP 1, the marker at MP 2
+    # a stack entering the marker's hex together is attacked unit by unit (8.11)
+    stack = [(2, 0, [N, N]), (2, 0, [N, N]), (2, 0, [N, N])]
+    assert _sweep((0, 0, [NE, NE]), stack) == [(0, 2, 0), (1, 2, 0), (2, 2, 0)]
 
 
 def test_combing_when_parallel_or_opposite():
@@ -130,4 +136,50 @@ def test_whole_games_count_torpedo_attacks_and_hits_consistently(scenario):
 
 def test_markers_know_no_sides_friend_and_foe_alike_8_13():
     # two units on the track, whatever their side: both are attacked, in the order met
-    assert _sweep((0, 0, [SE, SE, SE]), [(3, 0, []), (1, 0, [])]) == [(1, 1, 0), (0, 3, 0)]
+    assert _sweep((0, 0, [SE, SE, SE]), [(3, 3, [N, N, N]), (1, 1, [N])]) == [(1, 1, 0), (0, 3, 0)]
+
+
+@njit
+def _torpedo_attacks(st, sh, n, nm, ma, mx, mz, md, mowner, px, pz, pf, mpu, alive, exit_mp, hitmask, hits, rl, crt, rng,
+                     crt_out, smoke, dy, out, g, ev, ev_n, turn, record):
+    # torpedo_attacks_nb has no CPython wrapper: called from a kernel
+    return torpedo_attacks_nb(st, sh, n, nm, ma, mx, mz, md, mowner, px, pz, pf, mpu, alive, exit_mp, hitmask, hits,
+                              rl, crt, rng, crt_out, smoke, dy, out, g, ev, ev_n, turn, record)
+
+
+def _torpedo_phase(smoking_dd: bool):
+    """A launcher at (0,0) fires a marker N, N; the target enters (0,-2) at MP 2 with it. A
+    smoking DD vacates (0,-1), between them, at MP 1 (Rules 12.11-12.12)."""
+    from dreadnought_campaign_helpers import position
+
+    from simlab.games.dreadnought.kernels.turn import reset_dy_nb
+    from simlab.games.dreadnought.rules import with_options
+    from simlab.rng import STATE_WORDS, new_state_nb
+    rules = rules_for(get_game("dreadnought").load_data())[0]
+    st, sh, _, _, _ = position([
+        {"side": 0, "type": "DD", "x": 0, "z": 0, "torp": 1},
+        {"side": 1, "type": "capital", "x": 0, "z": -4, "f": S},
+        {"side": 1, "type": "DD", "x": 0, "z": -1, "f": NE}])
+    sh[:, L.SH_MP] = [0, 2, 1]
+    sh[2, L.SH_SMOKE] = 1 if smoking_dd else 0
+    px, pz, pf, _ = _paths([(0, 0, []), (0, -4, [S, S]), (0, -1, [NE])])
+    mx, mz, md = _marker(0, 0, [N, N])
+    n = 3
+    dy = np.zeros(L.NDY, dtype=np.int64)
+    reset_dy_nb(dy)
+    rng = np.zeros(STATE_WORDS, dtype=np.uint64)
+    new_state_nb(np.uint64(3), rng)
+    out = np.zeros((1, L.NOUT), dtype=np.int64)
+    _torpedo_attacks(st, sh, n, 1, 2, mx, mz, md, np.zeros(4, dtype=np.int64), px, pz, pf,
+                       np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64), np.full(n, MAXMP + 1, dtype=np.int64),
+                       np.zeros((4, n), dtype=np.int8), np.zeros((4 * n, 4), dtype=np.int64),
+                       with_options(rules.rl, {"smoke": True}), rules.crt, rng, np.zeros(2, dtype=np.int64),
+                       np.zeros((40, 2), dtype=np.int64), dy, out, 0, np.zeros((4, L.NEV), dtype=np.int32), 0, 1, 0)
+    return int(sh[1, L.SH_TORPHIT]), int(sh[2, L.SH_TORPHIT])
+
+
+def test_smoke_laid_this_movement_phase_blocks_the_torpedo_attack():
+    # 12.11: the DD's Smoke Marker in (0,-1) is on the map from MP 1 of this phase; the hit at
+    # MP 2 is then between two ships with smoke between them (12.12); the DD itself is not met
+    assert _torpedo_phase(smoking_dd=False) == (1, 0)
+    assert _torpedo_phase(smoking_dd=True) == (0, 0)

@@ -303,6 +303,10 @@ def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batc
         cols[f"torpedo_hits_{s}"] = out[:, L.O_TORP0 + k].astype(np.int16)
         cols[f"torpedo_attacks_{s}"] = out[:, L.O_LAUNCH0 + k].astype(np.int16)
         cols[f"shots_{s}"] = out[:, L.O_SHOTS0 + k].astype(np.int32)
+        # share of the side's gun shots fired at wrecks (2G, 2S: only a sinking can still score); 0 without shots
+        shots = out[:, L.O_SHOTS0 + k]
+        cols[f"shots_wasted_{s}"] = np.where(shots > 0, out[:, L.O_WASTED0 + k] / np.maximum(shots, 1),
+                                             0.0).astype(np.float32)
     cols["friendly_torpedo_hits"] = out[:, L.O_FRIENDLY_TORP].astype(np.int16)
     cols["first_contact_turn"] = out[:, L.O_CONTACT].astype(np.int16)
     cols["collisions"] = out[:, L.O_DISPLACED].astype(np.int16)

@@ -15,14 +15,15 @@ kernel reads the same layout.
 
     x z facing speed G S dc status formation cursor torp_left safe target sb pending_upon
     pend_G pend_S pend_sunk torp_track torp_arc mp torp_hits exit_turn plan_x plan_z plan_f
-    fire_mod fired smoke tow towed_by tow_wait task_force entry_turn off_x off_z
+    fire_mod fired smoke tow towed_by tow_wait task_force entry_turn off_x off_z unhalved
 
     (fire_mod: DPT roll modifier of the plotted main-battery shot (radar, planes, sun; Rules
     12.21-12.22, 12.52); fired: the unit fired its guns this scenario (11.3); smoke: it lays smoke
     this Movement Phase (12.11); tow/towed_by: the unit it tows / is towed by, -1 none (12.4);
     tow_wait: Game-Turns the pair has lain motionless together; task_force: campaign Task Force
     (9.21), -1 none; entry_turn: Game-Turn a delayed Task Force enters (9.28); off_x, off_z: the
-    unit's place in its Task Force's cruising formation, facing north (9.21, 9.25).)
+    unit's place in its Task Force's cruising formation, facing north (9.21, 9.25); unhalved: 1
+    where the Fire Plot designates the unit as its target's one unhalved firer, Rule 5.31.)
 
     (x, z: cube coordinates; facing 0..5 = N..NW; speed: MP expended last Game-Turn (Rule 6.4);
     G, S: damage steps 0..2 (Rule 5.41-5.42); dc: damage steps removed so far (Rule 5.44);
@@ -58,8 +59,8 @@ NST = ST_PLANES + 1
 (SH_X, SH_Z, SH_F, SH_SPD, SH_G, SH_S, SH_DC, SH_STATUS, SH_FORM, SH_CUR, SH_TLEFT, SH_SAFE, SH_TGT,
  SH_SB, SH_UPON, SH_PG, SH_PS, SH_PSUNK, SH_TTRACK, SH_TARC, SH_MP, SH_TORPHIT, SH_EXIT_TURN,
  SH_PX, SH_PZ, SH_PF, SH_FMOD, SH_FIRED, SH_SMOKE, SH_TOW, SH_TOWED_BY, SH_TOW_WAIT, SH_TF, SH_ENTRY, SH_OX,
- SH_OZ, *_) = range(SLOTS_MAX)
-NSH = SH_OZ + 1
+ SH_OZ, SH_UNHALVED, *_) = range(SLOTS_MAX)
+NSH = SH_UNHALVED + 1
 #: columns that start at -1 (no target, no track, no tow, ...)
 SH_MINUS_ONE = (SH_TGT, SH_SB, SH_TTRACK, SH_EXIT_TURN, SH_TOW, SH_TOWED_BY, SH_TF, SH_ENTRY)
 
@@ -100,8 +101,8 @@ NEVER = 1 << 40
 # ---- out: one row per game
 (O_WINNER, O_LEVEL, O_SCORE0, O_SCORE1, O_TURNS, O_END, O_ENDED_BY, O_SUNK0, O_SUNK1, O_WRECKED0,
  O_WRECKED1, O_EXITED0, O_EXITED1, O_TORP0, O_TORP1, O_FRIENDLY_TORP, O_SHOTS0, O_SHOTS1, O_DISPLACED,
- O_CONTACT, O_LAUNCH0, O_LAUNCH1, O_VIOLATIONS, O_RESTACKED, *_) = range(SLOTS_MAX)
-NOUT = O_RESTACKED + 1
+ O_CONTACT, O_LAUNCH0, O_LAUNCH1, O_VIOLATIONS, O_RESTACKED, O_WASTED0, O_WASTED1, *_) = range(SLOTS_MAX)
+NOUT = O_WASTED1 + 1
 
 # ---- ev: one row per shot
 (E_GAME, E_TURN, E_KIND, E_FIRER, E_TARGET, E_RANGE, E_STRENGTH, E_HALVED, E_UPON, E_ARC, E_DPT_ROLL,
@@ -113,11 +114,19 @@ NEV = E_COMBING + 1
 TR_X, TR_Z, TR_F, TR_G, TR_S, TR_STATUS, TR_MP, TR_FORM, TR_DC, *_ = range(SLOTS_MAX)
 NTR = TR_DC + 1
 
+# ---- eff_gun: the last axis of the policies' gunfire table (rules.RuleArrays.eff_gun): expected
+#      share of an undamaged target's value, probability of each result code (RES_*, 11 codes),
+#      expected Damage Points
+EFF_SHARE = 0
+EFF_P0 = 1
+EFF_DP = EFF_P0 + 11
+NEFF = EFF_DP + 1
+
 # ---- kn: policy knobs, float64[2, NKN]
-(K_RANGE, K_BROADSIDE, K_TORP_MIN, K_NEAR, K_SAFE, K_FOCUS, K_SCREEN_RANGE, K_PARALLEL, K_TURNCOST,
+(K_RANGE, K_BROADSIDE, K_TORP_MIN, K_NEAR, K_SAFE, K_THREAT, K_SCREEN_RANGE, K_PARALLEL, K_TURNCOST,
  K_SUPPORT, K_WITHDRAW, K_SPEED, K_ON_GOAL, K_RUN_SPEED, K_SPREAD, K_DEFENSIVE, K_BOMBARD_HOLD, K_DELAY,
- *_) = range(SLOTS_MAX)
-NKN = K_DELAY + 1
+ K_SUPPRESS, K_CONCENTRATE, K_OBJECTIVE, K_WRECKS, *_) = range(SLOTS_MAX)
+NKN = K_WRECKS + 1
 
 # ---- pc: policy codes, int64[2, NPC]
 PC_MOVE, PC_FIRE, PC_TORP, PC_MODE, *_ = range(SLOTS_MAX)

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, create_
 from ...datapack import DataPack, PackSchema, PackView, TableSchema
 from ...errors import DataPackError
 from . import layout as L
-from .enums import CRT_CELLS, CRT_E, RESULT_G, RESULT_S
+from .enums import CRT_CELLS, CRT_E, RES_E_2G1S, RES_E_SUNK, RES_NONE, RESULT_G, RESULT_NAMES, RESULT_S
 from .geometry import MapLayout
 from .provisional import BANDS, CRT_COLUMNS
 
@@ -307,8 +307,11 @@ class RuleArrays:
         track_names: the tracks' letter codes.
         vp_pct: ``int64[5]`` percent of ship value for 0..4 damage states left.
         torpedo_periods: ``((first_year, last_year, mp), ...)``.
-        eff_gun: ``float64[11, 16, DMAX + 1]`` expected share of a target's value removed by one
-            gunfire shot by attack band, DPT roll penalty (0..15) and defense (policy heuristic).
+        eff_gun: ``float64[11, 16, DMAX + 1, L.NEFF]`` one gunfire shot by attack band, DPT roll
+            penalty (0..15) and defense: ``[..., L.EFF_SHARE]`` the expected share of an undamaged
+            target's value removed (policy heuristic), ``[..., L.EFF_P0 + code]`` the probability of
+            each result code (``RES_*``, Rules 5.8-5.9, 5.41) and ``[..., L.EFF_DP]`` the expected
+            Damage Points (5.8).
         eff_crt: ``float64[ncols + 1, 16]`` the same for a shot straight on the CRT (torpedoes,
             secondary batteries) by column and roll penalty.
         layout: the :class:`MapLayout`.
@@ -418,15 +421,30 @@ def compile_rules(view: PackView) -> RuleArrays:
     for c in range(1, ncols + 1):
         for pen in range(16):
             eff_crt[c, pen] = _crt_effect(crt, rl, c, pen)
-    eff_gun = np.zeros((len(BANDS), 16, DMAX + 1), dtype=np.float64)
+    eff_gun = np.zeros((len(BANDS), 16, DMAX + 1, L.NEFF), dtype=np.float64)
     two_d6 = np.add.outer(np.arange(1, 7), np.arange(1, 7)).ravel()
     defense = np.arange(1, DMAX + 1)
     crt_share = np.concatenate([[0.0], eff_crt[1:, 0]])
+    # result distribution of one CRT roll by column (column 0: below 1-1, no result)
+    crt_p = np.zeros((ncols + 1, len(RESULT_NAMES)), dtype=np.float64)
+    crt_p[0, RES_NONE] = 1.0
+    p_sink = sum(1 for a in range(1, 7) for b in range(1, 7)
+                 if a + b in (rl[L.RL_E_SINK_A], rl[L.RL_E_SINK_B])) / 36.0
+    for c in range(1, ncols + 1):
+        for r in two_d6:
+            code = int(crt[r, c])
+            if code == CRT_E:
+                crt_p[c, RES_E_SUNK] += p_sink / 36.0
+                crt_p[c, RES_E_2G1S] += (1 - p_sink) / 36.0
+            else:
+                crt_p[c, code] += 1 / 36.0
     for pen in range(16):
         rolls = np.clip(two_d6 - pen, 2, 12)
         for b in range(len(BANDS)):
             ratio = np.minimum(dpt[rolls, b][:, None] // defense[None, :], ncols)
-            eff_gun[b, pen, 1:] = crt_share[ratio].mean(axis=0)
+            eff_gun[b, pen, 1:, L.EFF_SHARE] = crt_share[ratio].mean(axis=0)
+            eff_gun[b, pen, 1:, L.EFF_P0:L.EFF_P0 + len(RESULT_NAMES)] = crt_p[ratio].mean(axis=0)
+            eff_gun[b, pen, :, L.EFF_DP] = dpt[rolls, b].mean()
     return RuleArrays(rl=rl, dpt=dpt, band_low=band_low, crt=crt, range_tab=range_tab, tracks=tracks,
                       track_names=names, vp_pct=vp, torpedo_periods=periods, eff_gun=eff_gun,
                       eff_crt=eff_crt, layout=layout)

@@ -57,10 +57,11 @@ CODE_SLOTS = {"movement": L.PC_MOVE, "fire": L.PC_FIRE, "torpedoes": L.PC_TORP, 
 #: knob -> slot of the kernels' knob vector ``kn[side]`` (layout ``K_*``)
 KNOB_SLOTS = {
     "range": L.K_RANGE, "broadside": L.K_BROADSIDE, "torp_min": L.K_TORP_MIN, "near": L.K_NEAR, "safe": L.K_SAFE,
-    "focus": L.K_FOCUS, "screen_range": L.K_SCREEN_RANGE, "parallel": L.K_PARALLEL, "turncost": L.K_TURNCOST,
+    "threat": L.K_THREAT, "screen_range": L.K_SCREEN_RANGE, "parallel": L.K_PARALLEL, "turncost": L.K_TURNCOST,
     "support": L.K_SUPPORT, "withdraw": L.K_WITHDRAW, "speed": L.K_SPEED, "on_goal": L.K_ON_GOAL,
     "run_speed": L.K_RUN_SPEED, "spread": L.K_SPREAD, "defensive": L.K_DEFENSIVE, "bombard_hold": L.K_BOMBARD_HOLD,
-    "delay": L.K_DELAY,
+    "delay": L.K_DELAY, "suppress": L.K_SUPPRESS, "concentrate": L.K_CONCENTRATE,
+    "objective": L.K_OBJECTIVE, "wrecks": L.K_WRECKS,
 }
 #: knobs read before the kernels run (:func:`.campaign.campaign_parameters`): the campaign's fleet
 #: builder (11.8) and allocation (11.0, 11.6) when the options leave them ``auto``

@@ -219,6 +219,24 @@ def _class_of(uid: str) -> str:
     return uid[:2] + "0"
 
 
+def starting_award(value: int, defense: int, g: int, s: int, vp_pct) -> int:
+    """VP the enemy would score for a unit that ended the scenario in the damage state it began
+    it with, no step yet removed (Rules 9.52-9.53; :func:`.kernels.damage.ship_award_nb`):
+    ruling DN-S7 takes it off the enemy's score (Jutland's Lützow 1G, von der Tann 2G, Warspite
+    2S: 10.7).
+
+    Example: Lützow (1G, Defense Strength 12) -> 1 VP (the step is removed at the end, 9.53).
+    """
+    steps = g + s
+    if steps == 0:
+        return 0
+    if g >= 2 and s >= 2:
+        return min(value, value * int(vp_pct[4]) // 100)
+    can = min(steps, max(defense, 0))
+    left = steps - can
+    return min(value, can + (value * int(vp_pct[left]) // 100 if left else 0))
+
+
 def _parse_damage(text: str, where: str) -> tuple[int, int]:
     t = text.replace(" ", "").upper()
     if not t:
@@ -410,6 +428,12 @@ def parse_scenario(doc: Mapping[str, Any], view: PackView, rules: RuleArrays, na
     sc[L.SC_VC_SIDE] = vc_side
     for sd, vp in s.start_vp.items():
         sc[L.SC_START_VP0 + side_index(sd, "start_vp")] = vp
+    # ruling DN-S7 (10.7): damage a unit starts with was inflicted before the scenario; the enemy
+    # scores only what the game adds to it, so the award of the starting state is taken off
+    for i in range(n):
+        if sh0[i, L.SH_G] or sh0[i, L.SH_S]:
+            sc[L.SC_START_VP0 + 1 - st[i, L.ST_SIDE]] -= starting_award(
+                int(st[i, L.ST_VAL]), int(st[i, L.ST_DEF]), int(sh0[i, L.SH_G]), int(sh0[i, L.SH_S]), rules.vp_pct)
     sc[L.SC_ROLE0] = ROLE_NAMES.index(s.sides[sides[0]].role)
     if s.confine:
         c0, c1, r0, r1 = _rect(lay, s.confine, where)

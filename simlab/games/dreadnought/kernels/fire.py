@@ -24,7 +24,7 @@ from ..enums import (
     SHOT_SECONDARY,
     SUNK,
 )
-from .damage import by_damage_nb
+from .damage import by_damage_nb, wrecked_nb
 from .geometry import arc_nb, hex_dist_nb
 
 RES_G = np.array(RESULT_G, dtype=np.int64)
@@ -242,28 +242,35 @@ def record_shot_nb(ev, k, g, turn, kind, firer, target, rng_hexes, strength, hal
 def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev, ev_n, g,
                       turn, record, out):
     """The Fire Execution Phase (Rules 5.0, 5.31, 5.6, 8.41): every plotted attack is resolved
-    against the state at the start of the phase; results are applied at its end. A main-battery
-    shot takes the optional-rule DPT modifier plotted with it (``SH_FMOD``); every firer is marked
-    ``SH_FIRED`` (the Bombardment Bonus counts ships that never fired, 11.3)."""
+    against the state at the start of the phase; results are applied at its end. A ship is
+    "being fired at" (5.6, -2 on its own DPT roll) when an enemy's main battery is plotted at it;
+    a secondary-battery attack (8.41, read straight on the CRT) is not fire under 5.6 (ruling
+    DN-F3). Of several ships
+    firing at one target, all but the one the plot designates (``SH_UNHALVED``; the first so
+    marked) fire halved (5.31, ruling DN-F1); a plot that designates none has them all halved. A
+    main-battery shot takes the optional-rule DPT modifier plotted with it (``SH_FMOD``); every
+    firer is marked ``SH_FIRED`` (the Bombardment Bonus counts ships that never fired, 11.3). A
+    gun shot at a wreck (2G, 2S at the start of the phase: only a sinking can still add to its
+    score) is counted in ``O_WASTED*``."""
     for i in range(n):
         sh[i, L.SH_UPON] = 0
         desig[i] = -1
+    nfire = np.zeros(n, dtype=np.int64)
     for i in range(n):
         t = sh[i, L.SH_TGT]
         if t >= 0:
             sh[t, L.SH_UPON] = 1
-            a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
-            d = desig[t]
-            if d < 0 or a > by_damage_nb(st[d, L.ST_ATT], sh[d, L.SH_G]):
+            nfire[t] += 1
+            # 5.31: the one unhalved ship is the one the Fire Plot designates (the first so marked)
+            if desig[t] < 0 and sh[i, L.SH_UNHALVED] != 0:
                 desig[t] = i
-        s = sh[i, L.SH_SB]
-        if s >= 0:
-            sh[s, L.SH_UPON] = 1
     for i in range(n):
         t = sh[i, L.SH_TGT]
         if t < 0:
             continue
-        halved = 1 if (rl[L.RL_HALVE_MULTI] and desig[t] != i) else 0
+        if wrecked_nb(sh, t):
+            out[g, L.O_WASTED0 + st[i, L.ST_SIDE]] += 1
+        halved = 1 if (rl[L.RL_HALVE_MULTI] and nfire[t] > 1 and desig[t] != i) else 0
         d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[t, L.SH_X], sh[t, L.SH_Z])
         arc = arc_nb(sh[i, L.SH_F], sh[t, L.SH_X] - sh[i, L.SH_X], sh[t, L.SH_Z] - sh[i, L.SH_Z])
         a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])

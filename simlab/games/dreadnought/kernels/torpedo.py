@@ -7,9 +7,9 @@ launcher's hex (:func:`launch_torpedoes_nb`; 8.51-8.52); it then moves along the
 per MP, during the first 2, 3 or 5 MP of the phase (8.6, 8.23), simultaneously with the ships. It
 hits a unit (friend or foe, 8.13) when:
 
-* at the end of the same MP both are in one hex and the marker entered it during that MP
-  (Rule 8.0 "enters a hex at the same instant"; a unit that stays in its hex during that MP,
-  turning or stopped, is met too: ruling DN-T1); or
+* both enter one hex while expending the same MP (Rule 8.0 "enters a hex at the same instant
+  (while expending the same Movement Point) as a ship unit"; a unit that stays in its hex during
+  that MP, turning, stopped or done moving, is not met: ruling DN-T1); or
 * the marker and the unit cross the same hexside in opposite directions during the same MP.
 
 A marker attacks each unit it meets once (8.11: each unit in a stack separately; ruling DN-T2)
@@ -30,7 +30,7 @@ from ..enums import (
 )
 from .fire import add_pending_nb, crt_shot_nb, record_shot_nb
 from .geometry import DXA, DZA, hex_dist_nb
-from .visibility import smoke_blocks_nb
+from .visibility import lay_smoke_upto_nb, smoke_blocks_nb
 
 
 @njit(cache=True, error_model="numpy")
@@ -99,7 +99,11 @@ def sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mp, alive, exit_mp, hitmask, hit
                 a0z = pz[s, t0]
                 a1x = px[s, t1]
                 a1z = pz[s, t1]
-                hit = (a1x == h1x and a1z == h1z) or (a0x == h1x and a0z == h1z and a1x == h0x and a1z == h0z)
+                # 8.0: both enter the hex while expending the same MP (a unit that stays in its hex
+                # is not met: ruling DN-T1), or they cross one hexside in opposite directions
+                moved = a0x != a1x or a0z != a1z
+                hit = (moved and a1x == h1x and a1z == h1z) or \
+                    (a0x == h1x and a0z == h1z and a1x == h0x and a1z == h0z)
                 if hit:
                     hitmask[m, s] = 1
                     f = pf[s, t1]
@@ -149,8 +153,10 @@ def torpedo_attacks_nb(st, sh, n, nm, ma, mx, mz, md, mowner, px, pz, pf, mpu, a
 
     The ``nm`` markers sweep the plotted paths ``px, pz, pf`` (:func:`sweep_nb`; ``mpu``, written:
     each unit's plotted MP); each hit is read on the CRT at the launcher's column, less the
-    combing penalty (8.32), and held until the end of the phase. With smoke (12.12) no attack is
-    made between two ships with a Smoke Marker between them when it was plotted (ruling DN-O3).
+    combing penalty (8.32), and held until the end of the phase. With smoke (12.11-12.12) no attack
+    is made when a Smoke Marker laid so far this phase lies between the launcher and the ship at
+    the MP of the hit (ruling DN-O3); ``smoke`` is scratch here (the caller lays the phase's
+    markers after this call).
     Counts ``O_TORP*`` and ``O_FRIENDLY_TORP``; writes each attack to ``ev`` when ``record``.
 
     Returns:
@@ -165,11 +171,14 @@ def torpedo_attacks_nb(st, sh, n, nm, ma, mx, mz, md, mowner, px, pz, pf, mpu, a
             o = mowner[hits[h, 0]]
             t = hits[h, 1]
             comb = hits[h, 3]
-            # 12.12: no torpedo attack between two ships with smoke between them when it was
-            # plotted (the markers of the Fire Phase; ruling DN-O3)
-            if smoking and dy[L.DY_NSMOKE] > 0 and smoke_blocks_nb(mx[hits[h, 0], 0], mz[hits[h, 0], 0],
-                                                                   px[t, 0], pz[t, 0], smoke, dy[L.DY_NSMOKE]):
-                continue
+            # 12.11-12.12: no torpedo attack between the launcher and the ship with a Smoke Marker
+            # between them at the instant of the hit: the markers laid so far this Movement
+            # Phase (the last phase's were removed as it began; ruling DN-O3)
+            if smoking:
+                tm = hits[h, 2]
+                ns = lay_smoke_upto_nb(st, sh, n, px, pz, alive, exit_mp, smoke, 0, tm)
+                if ns > 0 and smoke_blocks_nb(px[o, tm], pz[o, tm], px[t, tm], pz[t, tm], smoke, ns):
+                    continue
             res = crt_shot_nb(st[o, L.ST_TORP], -rl[L.RL_COMBING] if comb else 0, crt, rl, rng, crt_out)
             add_pending_nb(sh, t, res)
             sh[t, L.SH_TORPHIT] += 1

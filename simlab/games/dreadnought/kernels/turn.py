@@ -213,7 +213,7 @@ def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by
     campaign = sc[L.SC_CAMPAIGN] != 0
     nmark, mx, mz, md, mowner = tk
     ev_n = torpedo_attacks_nb(st, sh, n, nmark[0], sc[L.SC_TORP_MA], mx, mz, md, mowner, px, pz, pf, mpu, alive,
-                              exit_mp, hitmask, hits, rl, crt, rng, crt_out, smoke, dy, out, g, ev, ev_n, turn,
+                              exit_mp, hitmask, hits, rl, crt, rng, crt_out, smoke_new, dy, out, g, ev, ev_n, turn,
                               record)
     if campaign:
         track_off_map_nb(st, sh, n, px, pz, alive, exit_mp, sc, dy, turn)
@@ -314,7 +314,9 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
             nosight = 0
             if contact == 0:
                 contact = turn
-        elif contact > 0:
+        elif contact > 0 or not campaign:
+            # 9.42: three consecutive Game-Turns with no sighting end a scenario, counted from
+            # Game-Turn One in a historical scenario (ruling DN-E2)
             nosight += 1
         # ---- 2. fire plot
         fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, band_low, pc, pcs, kn, vis, rng,

@@ -121,23 +121,16 @@ def sun_mod_nb(dx, dz, sun, rl):
     """DPT roll modifier of the sun for a target at cube offset ``(dx, dz)`` (Rule 12.52).
 
     The setting sun lies west: a target on or between the hexrows running NW and SW from the
-    firer is toward it (+1); one on or between the NE and SE hexrows is away from it (-1); any
-    other target has none. The rising sun (east) is the mirror image.
+    firer is toward it (+1); every other bearing is away from it (-1; ruling DN-O6: 12.52 knows
+    only toward and away). The rising sun (east) is the mirror image.
     """
     dyv = -dx - dz
     west = dz >= 0 and dyv >= 0
     east = dz <= 0 and dyv <= 0
-    if sun == SUN_SETTING_WEST:
-        toward = west
-        away = east
-    else:
-        toward = east
-        away = west
+    toward = west if sun == SUN_SETTING_WEST else east
     if toward:
         return rl[L.RL_SUN_TOWARD]
-    if away:
-        return rl[L.RL_SUN_AWAY]
-    return 0
+    return rl[L.RL_SUN_AWAY]
 
 
 @njit(cache=True, error_model="numpy")
@@ -189,11 +182,18 @@ def fire_mod_nb(st, sh, i, j, d, vis, rl, smoke, dy, turn):
 def lay_smoke_nb(st, sh, n, px, pz, alive, exit_mp, smoke, k):
     """Rule 12.11: each DD unit making smoke leaves a Smoke Marker in every hex it vacates during
     its movement (not in the hex where it ends). Returns the new number of markers."""
+    return lay_smoke_upto_nb(st, sh, n, px, pz, alive, exit_mp, smoke, k, L.MAXMP)
+
+
+@njit(cache=True, error_model="numpy")
+def lay_smoke_upto_nb(st, sh, n, px, pz, alive, exit_mp, smoke, k, upto):
+    """:func:`lay_smoke_nb` for the first ``upto`` MP of the phase only: the Smoke Markers on the
+    map at that instant of the Movement Phase (12.11). Returns the new number of markers."""
     cap = smoke.shape[0]
     for i in range(n):
         if alive[i] == 0 or sh[i, L.SH_SMOKE] == 0 or st[i, L.ST_TYPE] != TYPE_DD:
             continue
-        m = sh[i, L.SH_MP]
+        m = sh[i, L.SH_MP] if sh[i, L.SH_MP] < upto else upto
         for t in range(1, m + 1):
             if t > exit_mp[i]:
                 break

@@ -2,31 +2,49 @@
 ship's target by the side's fire-allocation code (``FIRE_*``) and knobs (layout ``K_*``), and the
 hold-range preferred range.
 
-* focus by odds (``FIRE_FOCUS_ODDS``): each ship takes the target where its expected damage, in
-  share of target value, is greatest, counting the halving of a second firer (Rule 5.31) and
-  favouring damaged targets (weight ``1 + K_FOCUS * (G + S)``);
-* spread by value (``FIRE_SPREAD_VALUE``): unengaged targets first, highest value first;
-* nearest (``FIRE_NEAREST``); random (``FIRE_RANDOM``): a random target in reach, or hold fire.
+* focus by odds (``FIRE_FOCUS_ODDS``): each ship, strongest first, takes the target where its
+  shot adds most: the Victory Points the shot is expected to add given what the target may
+  already suffer this phase (its damage state and the shots plotted at it before, Rules 5.42,
+  5.44, 9.52-9.54: a step the target will repair is worth 1 VP, a wreck 80% and a sinking 100% of
+  its value), plus ``K_THREAT`` times the fire the target is expected to lose (G steps, a
+  sinking), plus ``K_SUPPRESS`` times what the -2 of Rule 5.6 costs an unengaged target's own
+  fire, plus ``K_CONCENTRATE`` VP per ship already on it (negative spreads), plus ``K_OBJECTIVE``
+  VP when it is a named ship of the victory conditions (10.1, 10.2, 10.3) and not yet a wreck;
+* spread by value (``FIRE_SPREAD_VALUE``): unengaged targets first, the most VP still to win
+  first (a wreck's is only its sinking);
+* nearest (``FIRE_NEAREST``): the nearest target that is not a wreck, else the nearest;
+* random (``FIRE_RANDOM``): a random target in reach, or hold fire.
+
+With ``K_WRECKS`` 0 the first three never fire at a wreck (2G, 2S: only a sinking can still
+score, 5.43; they hold fire instead, 5.21); with 1 a wreck is a target only when no other is in
+reach.
+
+Of several ships on one target the plot designates the unhalved one (Rule 5.31, ruling DN-F1):
+the one that makes the attacks' expected result greatest (:func:`designate_nb`); at random under
+``FIRE_RANDOM``.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ....rng import roll_nb
 from .. import layout as L
 from ..enums import (
+    AFLOAT,
     CAPITAL,
     FIRE_FOCUS_ODDS,
     FIRE_NEAREST,
     FIRE_RANDOM,
     FIRE_SPREAD_VALUE,
+    RES_E_SUNK,
     ROLE_SOUTH,
     SCEN_B,
     SCREEN,
 )
-from ..kernels.damage import by_damage_nb
-from ..kernels.fire import band_nb, range_strength_nb
+from ..kernels.damage import by_damage_nb, ship_award_nb, wrecked_nb
+from ..kernels.fire import RES_G, RES_S, band_nb, range_strength_nb
 from ..kernels.geometry import arc_nb, hex_dist_nb
 from ..kernels.movement import role_of_nb
 from ..kernels.visibility import (
@@ -42,38 +60,161 @@ DMAX = 64
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl, extra):
+def shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, upon):
+    """The DPT column and roll penalty of unit ``i``'s main-battery shot at ``j`` from ``d`` hexes
+    (Rules 5.31, 5.5, 5.6, 7.1; the optional rules' modifier ``extra``): ``(band, penalty)``,
+    band -1 when the modified strength is zero. ``upon`` 1 counts the -2 of 5.6, 0 not, -1 when
+    ``j`` can fire and reach ``i`` (it is then expected to fire back)."""
     a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
     if halved:
         a = a // 2
     s = range_strength_nb(a, d, range_tab)
     if s <= 0:
-        return 0.0
+        return -1, 0
     pen = -extra
     dx = sh[j, L.SH_X] - sh[i, L.SH_X]
     dz = sh[j, L.SH_Z] - sh[i, L.SH_Z]
     if arc_nb(sh[i, L.SH_F], dx, dz) != 0:
         pen -= rl[L.RL_BOW_STERN]
     # the target is likely to fire back if it can reach the firer
-    if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) > 0 and d <= st[j, L.ST_RNG]:
+    if upon == 1 or (upon < 0 and by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) > 0 and d <= st[j, L.ST_RNG]):
         pen -= rl[L.RL_FIRED_UPON]
     if pen < 0:
         pen = 0
     if pen > 15:
         pen = 15
+    return band_nb(s, band_low), pen
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl, extra):
+    """Expected share of an undamaged ``j``'s value removed by ``i``'s shot (heuristic)."""
+    b, pen = shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, -1)
+    if b < 0:
+        return 0.0
     dd = st[j, L.ST_DEF]
     if dd > DMAX:
         dd = DMAX
-    return eff_gun[band_nb(s, band_low), pen, dd]
+    return eff_gun[b, pen, dd, L.EFF_SHARE]
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def state_vp_nb(st, sh, j, g, s, vp_pct):
+    """VP the enemy would score from unit ``j`` left at ``g`` G and ``s`` S steps (state 9 =
+    sunk), its damage control so far counted (Rules 5.44, 9.52-9.54; :func:`ship_award_nb`)."""
+    return float(ship_award_nb(st[j, L.ST_VAL], st[j, L.ST_DEF], AFLOAT, g, s, sh[j, L.SH_DC], vp_pct))
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def state_values_nb(st, sh, n, vp_pct, sv):
+    """``sv[j, k]``: :func:`state_vp_nb` of every unit for its states k = G*3+S (9: sunk, 100%)."""
+    for j in range(n):
+        for k in range(9):
+            sv[j, k] = state_vp_nb(st, sh, j, k // 3, k % 3, vp_pct)
+        sv[j, 9] = float(st[j, L.ST_VAL])
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
+    """Expected VP one shot (DPT column ``b``, roll penalty ``pen``) adds at unit ``j`` whose
+    state this phase is ``dist`` (``float64[10]``: G*3+S, 9 sunk), ``sv`` its states' VP
+    (:func:`state_values_nb`); ``att_loss[0]`` is written with the expected share of ``j``'s
+    present Attack Strength the shot takes away (5.41)."""
+    att_loss[0] = 0.0
+    if b < 0:
+        return 0.0
+    dd = st[j, L.ST_DEF] if st[j, L.ST_DEF] < DMAX else DMAX
+    att = st[j, L.ST_ATT]
+    a0 = by_damage_nb(att, sh[j, L.SH_G])
+    tot = 0.0
+    for k in range(9):
+        pk = dist[k]
+        if pk <= 0.0:
+            continue
+        g0 = k // 3
+        s0 = k % 3
+        v0 = sv[k]
+        ag = by_damage_nb(att, g0)
+        for c in range(11):
+            p = eff_gun[b, pen, dd, L.EFF_P0 + c]
+            if p <= 0.0:
+                continue
+            if c == RES_E_SUNK:
+                tot += pk * p * (sv[9] - v0)
+                if a0 > 0:
+                    att_loss[0] += pk * p * ag / a0
+                continue
+            g1 = g0 + RES_G[c]
+            s1 = s0 + RES_S[c]
+            g1 = g1 if g1 < 2 else 2
+            s1 = s1 if s1 < 2 else 2
+            tot += pk * p * (sv[g1 * 3 + s1] - v0)
+            if a0 > 0:
+                att_loss[0] += pk * p * (ag - by_damage_nb(att, g1)) / a0
+    return tot
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def _apply_shot_nb(dist, b, pen, dd, eff_gun):
+    """``dist`` after one more shot (DPT column ``b``, penalty ``pen``, defense ``dd``) lands."""
+    if b < 0:
+        return
+    nd = np.zeros(10)
+    nd[9] = dist[9]
+    for k in range(9):
+        pk = dist[k]
+        if pk <= 0.0:
+            continue
+        g0 = k // 3
+        s0 = k % 3
+        for c in range(11):
+            p = eff_gun[b, pen, dd, L.EFF_P0 + c]
+            if c == RES_E_SUNK:
+                nd[9] += pk * p
+                continue
+            g1 = g0 + RES_G[c]
+            s1 = s0 + RES_S[c]
+            nd[(g1 if g1 < 2 else 2) * 3 + (s1 if s1 < 2 else 2)] += pk * p
+    for k in range(10):
+        dist[k] = nd[k]
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, upon, dist, loss):
+    """Expected VP enemy unit ``j``'s best main-battery shot at ``side``'s units is worth (its
+    fire this phase, as a policy reckons it), fired upon (``upon`` 1, Rule 5.6) or not (0).
+    ``dist`` (``float64[10]``) and ``loss`` (``float64[1]``) are scratch."""
+    if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) <= 0:
+        return 0.0
+    reach = st[j, L.ST_RNG] if st[j, L.ST_RNG] < vis else vis
+    best = 0.0
+    for k in range(n):
+        if st[k, L.ST_SIDE] != side or not alive_nb(sh, k):
+            continue
+        d = hex_dist_nb(sh[j, L.SH_X], sh[j, L.SH_Z], sh[k, L.SH_X], sh[k, L.SH_Z])
+        if d < 1 or d > reach:
+            continue
+        b, pen = shot_terms_nb(st, sh, j, k, d, False, range_tab, band_low, rl, 0, upon)
+        if b < 0:
+            continue
+        for q in range(10):
+            dist[q] = 0.0
+        dist[sh[k, L.SH_G] * 3 + sh[k, L.SH_S]] = 1.0
+        v = gain_nb(st, sh, k, dist, b, pen, eff_gun, sv[k], loss)
+        if v > best:
+            best = v
+    return best
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                    vis, smoke, dy, turn):
+                    vis, smoke, dy, turn, dist, thr, sv, loss):
     """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
-    (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j.
-    With the optional rules on, targets behind smoke or beyond the visibility are kept or dropped
-    by :func:`fire_mod_nb`, and the DPT modifier of the pick is left in ``SH_FMOD``."""
+    (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j;
+    ``dist[j]``: j's expected state after them (:func:`gain_nb`); ``thr[j]``: j's fire unengaged
+    and engaged (:func:`threat_nb`). With the optional rules on, targets behind smoke or beyond
+    the visibility are kept or dropped by :func:`fire_mod_nb`, and the DPT modifier of the pick is
+    left in ``SH_FMOD``."""
     best = -1
     bestv = -1e300
     bestmod = 0
@@ -102,15 +243,29 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
                 best = j
                 bestmod = mod
             continue
-        if code == FIRE_FOCUS_ODDS:
-            v = _shot_value_nb(st, sh, i, j, d, cnt[j] > 0, eff_gun, range_tab, band_low, rl, mod) * st[j, L.ST_VAL]
-            v *= 1.0 + kn[L.K_FOCUS] * (sh[j, L.SH_G] + sh[j, L.SH_S])
+        wreck = wrecked_nb(sh, j)
+        if wreck and kn[L.K_WRECKS] == 0.0:
+            continue  # hold fire rather than shoot at a wreck (5.21)
+        if screens_only:
+            # secondary batteries (8.41): the nearest screen unit that is not a wreck
+            v = -1000.0 * d + st[j, L.ST_VAL] - (1e6 if wreck else 0.0)
+        elif code == FIRE_FOCUS_ODDS:
+            b, pen = shot_terms_nb(st, sh, i, j, d, cnt[j] > 0, range_tab, band_low, rl, mod, -1)
+            v = gain_nb(st, sh, j, dist[j], b, pen, eff_gun, sv[j], loss)
+            v += kn[L.K_THREAT] * thr[j, 0] * loss[0]
+            if cnt[j] == 0:
+                v += kn[L.K_SUPPRESS] * (thr[j, 0] - thr[j, 1])
+            v += kn[L.K_CONCENTRATE] * cnt[j] + kn[L.K_OBJECTIVE] * st[j, L.ST_NAMED] * (0.0 if wreck else 1.0)
+            if b < 0:
+                v -= 1e6
         elif code == FIRE_SPREAD_VALUE:
-            v = st[j, L.ST_VAL] - kn[L.K_SPREAD] * cnt[j]
+            # the VP still to win from j: a wreck's is only its sinking
+            v = st[j, L.ST_VAL] - sv[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] \
+                - kn[L.K_SPREAD] * cnt[j]
             if _shot_value_nb(st, sh, i, j, d, cnt[j] > 0, eff_gun, range_tab, band_low, rl, mod) <= 0.0:
                 v -= 1e6
-        else:  # FIRE_NEAREST
-            v = -1000.0 * d + st[j, L.ST_VAL]
+        else:  # FIRE_NEAREST: the nearest that is not a wreck
+            v = -1000.0 * d + st[j, L.ST_VAL] - (1e5 if wreck else 0.0)
         if v > bestv:
             bestv = v
             best = j
@@ -120,6 +275,51 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
     if not screens_only:
         sh[i, L.SH_FMOD] = bestmod
     return best
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
+    """Designate the unhalved firer of each target (Rule 5.31: "chosen by the Firing Player";
+    ruling DN-F1): ``SH_UNHALVED`` = 1 on the firer that makes the sum of the attacks' expected
+    result on the target greatest (share of value removed, ties by expected Damage Points; 5.8),
+    the others 0; at random under ``FIRE_RANDOM``. A lone firer is designated too.
+
+    Example (ruling DN-F1): AS 20 at 10 hexes and AS 15 at 2 hexes on one target: the AS 15 ship
+    unhalved (45 and 10 after modification) beats the AS 20 ship (20 and 21)."""
+    firers = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        if st[i, L.ST_SIDE] == side:
+            sh[i, L.SH_UNHALVED] = 0
+    for t in range(n):
+        nf = 0
+        for i in range(n):
+            if st[i, L.ST_SIDE] == side and sh[i, L.SH_TGT] == t:
+                firers[nf] = i
+                nf += 1
+        if nf == 0:
+            continue
+        if nf == 1:
+            sh[firers[0], L.SH_UNHALVED] = 1
+            continue
+        if code == FIRE_RANDOM:
+            sh[firers[roll_nb(rng, nf) - 1], L.SH_UNHALVED] = 1
+            continue
+        dd = st[t, L.ST_DEF] if st[t, L.ST_DEF] < DMAX else DMAX
+        best = firers[0]
+        bestv = -1e300
+        for a in range(nf):
+            u = firers[a]
+            v = 0.0
+            for c in range(nf):
+                i = firers[c]
+                d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[t, L.SH_X], sh[t, L.SH_Z])
+                b, pen = shot_terms_nb(st, sh, i, t, d, i != u, range_tab, band_low, rl, sh[i, L.SH_FMOD], -1)
+                if b >= 0:
+                    v += eff_gun[b, pen, dd, L.EFF_SHARE] + 1e-6 * eff_gun[b, pen, dd, L.EFF_DP]
+            if v > bestv:
+                bestv = v
+                best = u
+        sh[best, L.SH_UNHALVED] = 1
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
@@ -163,15 +363,37 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
         order[b + 1] = u
     for j in range(n):
         cnt[j] = 0
+    vp_pct = np.zeros(5, dtype=np.int64)
+    vp_pct[1] = rl[L.RL_VP1]
+    vp_pct[2] = rl[L.RL_VP2]
+    vp_pct[3] = rl[L.RL_VP3]
+    vp_pct[4] = rl[L.RL_VP4]
+    dist = np.zeros((n, 10))
+    thr = np.zeros((n, 2))
+    sv = np.zeros((n, 10))
+    scratch = np.zeros(10)
+    loss = np.zeros(1)
+    state_values_nb(st, sh, n, vp_pct, sv)
+    for j in range(n):
+        if st[j, L.ST_SIDE] == side or not alive_nb(sh, j):
+            continue
+        dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
+        if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
+            thr[j, 0] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, 0, scratch, loss)
+            thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, 1, scratch, loss)
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
         best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                               vis, smoke, dy, turn)
+                               vis, smoke, dy, turn, dist, thr, sv, loss)
         if best >= 0:
             sh[i, L.SH_TGT] = best
+            d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
+            b, pen = shot_terms_nb(st, sh, i, best, d, cnt[best] > 0, range_tab, band_low, rl, sh[i, L.SH_FMOD], -1)
+            _apply_shot_nb(dist[best], b, pen, st[best, L.ST_DEF] if st[best, L.ST_DEF] < DMAX else DMAX, eff_gun)
             cnt[best] += 1
-    # secondary batteries (8.41): the nearest screen unit in reach
+    designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng)
+    # secondary batteries (8.41): the nearest screen unit in reach that is not a wreck
     sbr = rl[L.RL_SB_RANGE] if rl[L.RL_SB_RANGE] < vis else vis
     sbcode = FIRE_RANDOM if code == FIRE_RANDOM else FIRE_NEAREST
     for i in range(n):
@@ -180,7 +402,7 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
         if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, kn):
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
-                                         rng, cnt, vis, smoke, dy, turn)
+                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss)
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
@@ -210,7 +432,7 @@ def preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low):
                     if st[j, L.ST_SIDE] == st[i, L.ST_SIDE] or not alive_nb(sh, j):
                         continue
                     dd = st[j, L.ST_DEF] if st[j, L.ST_DEF] < DMAX else DMAX
-                    v = eff_gun[b, 2, dd] * st[j, L.ST_VAL]
+                    v = eff_gun[b, 2, dd, L.EFF_SHARE] * st[j, L.ST_VAL]
                     if v > m:
                         m = v
                 tot += m

@@ -39,7 +39,7 @@ from ..enums import (
     TYPE_DD,
 )
 from ..kernels.contact import on_initial_map_nb
-from ..kernels.damage import by_damage_nb
+from ..kernels.damage import by_damage_nb, wrecked_nb
 from ..kernels.formations import (
     column_member_path_nb,
     detach_nb,
@@ -134,16 +134,24 @@ def goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
             if sc[L.SC_EXIT_R1] < (1 << 39):
                 return sc[L.SC_EXIT_R1], 0, 0, 0.0, 2   # north edge: rows up to R1
             return sc[L.SC_EXIT_R0], 1, 0, 0.0, 2       # south edge: rows from R0
-    # nearest enemy (capital preferred)
+    # nearest enemy: under MOVE_OBJECTIVE a named ship of the victory conditions first (10.x);
+    # then a capital ship that is not a wreck, any unit that is not, any unit (a wreck can still
+    # be sunk, but it neither fires nor runs: 5.43)
     x0 = sh[flag, L.SH_X]
     z0 = sh[flag, L.SH_Z]
     best = -1
     bestd = 1 << 30
-    for pref in range(2):
+    for pref in range(4):
+        if pref == 0 and code != MOVE_OBJECTIVE:
+            continue
         for j in range(n):
             if st[j, L.ST_SIDE] == side or not alive_nb(sh, j):
                 continue
-            if pref == 0 and st[j, L.ST_KIND] != CAPITAL:
+            if pref == 0 and (st[j, L.ST_NAMED] == 0 or wrecked_nb(sh, j)):
+                continue
+            if pref == 1 and (st[j, L.ST_KIND] != CAPITAL or wrecked_nb(sh, j)):
+                continue
+            if pref == 2 and wrecked_nb(sh, j):
                 continue
             d = hex_dist_nb(x0, z0, sh[j, L.SH_X], sh[j, L.SH_Z])
             if d < bestd:
