@@ -488,9 +488,18 @@ def test_scripted_campaigns_keep_every_invariant_and_use_every_rule():
         assert GAME.invariant_violations(sc, b, opts) == []
         ev = b.events["scenarios"]
         assert (ev["end_reason"] == END_REASONS.index("uncontested")).sum() >= 3 * 30    # the South concedes A, B, D
+    # the South's capital ships hold fire in B (make-for-objective); against a North that does not
+    # close in (random-legal) the South wins B often enough for the Bombardment Bonus to count (11.3);
+    # since issue 14's fire policy a scripted North wins every B, so that pairing never scores it
+    sc = GAME.load_scenario("campaign")
+    opts = GAME.resolve_options({"check_invariants": True})
+    b = GAME.play_batch(sc, opts, {"north": "random-legal", "south": "make-for-objective"}, game_seeds(5, 1, 0, 60))
+    assert GAME.invariant_violations(sc, b, opts) == []
+    ev = b.events["scenarios"]
+    bomb = ev["scenario"] == 1
+    assert ev["bombardment_bonus"][bomb].max() > 0 and (ev["bombardment_bonus"][~bomb] == 0).all()
     sc, opts, b = _campaigns(60, seed=5, policy="make-for-objective")
     ev = b.events["scenarios"]
-    assert ev["bombardment_bonus"].max() > 0                 # South's capital ships held fire in B
     assert ((ev["scenario"] == 2) & (ev["interception_north"] > 0)).any()
 
 
