@@ -75,7 +75,8 @@ def test_battle_helper_builds_what_it_is_given():
     s = battle([(2, 3, 4, 1)], [(1, 2, 5, 0), (0, 1, 6, 0)], stars=(1, 0))
     assert (s.n0, s.n1, s.stars) == (1, 2, (1, 0))
     assert s.attack.tolist() == [2, 1, 0] and s.damage.tolist() == [1, 0, 0]
-    assert s.movement.tolist() != [4, 5, 5]
+    assert s.defense.tolist() == [3, 2, 1] and s.movement.tolist() == [4, 5, 6]
+    assert s.unit_side.tolist() == [0, 1, 1] and s.names == ("a0", "b0", "b1")
 
 
 # --------------------------------------------------------------------------- hand-derived values

@@ -347,12 +347,25 @@ def test_optional_rules_are_options_and_leave_the_game_alone_when_off():
     om = g.option_map()
     for name in ALL:
         assert om[name].kind is bool and om[name].default is False
-    sc = g.load_scenario("north-cape")
     seeds = game_seeds(3, 1, 0, 40)
-    base = g.play_batch(sc, g.resolve_options({}), {"british": "close-and-engage", "german": "close-and-engage"}, seeds)
-    on = g.play_batch(sc, g.resolve_options(ALL), {"british": "close-and-engage", "german": "close-and-engage"}, seeds)
-    assert not np.array_equal(base.games["score_british"], on.games["score_british"]) or \
-        not np.array_equal(base.games["turns"], on.games["turns"])
+
+    def play(scenario, opts):
+        sc = g.load_scenario(scenario)
+        return sc, g.play_batch(sc, g.resolve_options(opts), {s: "close-and-engage" for s in sc.sides}, seeds)
+
+    def same(a, b):
+        return set(a.games) == set(b.games) and all(np.array_equal(a.games[k], b.games[k]) for k in a.games)
+
+    # off: every rule set to false by hand plays exactly the default games
+    sc, base = play("north-cape", {})
+    assert same(base, play("north-cape", dict.fromkeys(ALL, False))[1])
+    # on: each rule alone changes the games of a scenario where it has something to act on
+    where = {"smoke": "jutland", "radar": "north-cape", "spotting_planes": "north-cape", "creep": "north-cape",
+             "towing": "jutland", "sun": "north-cape"}
+    bases = {"north-cape": base, "jutland": play("jutland", {})[1]}
+    for name, scenario in where.items():
+        assert not same(bases[scenario], play(scenario, {name: True})[1]), f"{name} changed nothing at {scenario}"
+    sc, on = play("north-cape", ALL)
     assert g.invariant_violations(sc, on, g.resolve_options(ALL)) == []
 
 

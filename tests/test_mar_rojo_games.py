@@ -30,7 +30,6 @@ from simlab.games.mar_rojo.layout import (
     NG,
     NOUT,
     O_CARDS0,
-    O_DRAWN0,
     O_VIOLATION,
     S_ROW,
     S_STATUS,
@@ -244,8 +243,13 @@ def test_reproducible_and_split_independent():
 
 
 def test_names_follow_the_rulebook():
-    assert TYPE_NAMES == ("capital", "destroyer", "auxiliary", "submarine", "merchant", "aircraft")
-    assert O_DRAWN0 >= 0
+    # the type codes the kernels use are the pack's card types, every one used by some fleet card,
+    # each in the enum's position (the games and events tables label codes by this tuple)
+    pack = GAME.load_data()
+    types = {r["type"].value for r in pack.tables["fleet"].values()}
+    assert types == set(TYPE_NAMES) and len(TYPE_NAMES) == 6
+    from simlab.games.mar_rojo import enums
+    assert [TYPE_NAMES[getattr(enums, n.upper())] for n in TYPE_NAMES] == list(TYPE_NAMES)
 
 
 @pytest.mark.slow

@@ -37,6 +37,7 @@ from .render import (  # noqa: F401  (render_report, render_balance: public, re-
     render_report,
 )
 
+
 def _flags_render_as_flags() -> None:
     """Typer >= 0.24 prints a type column for every option, ``<bool>`` beside flags and
     ``<list[str]>`` beside repeatable options; show flags bare and a repeatable option as its

@@ -39,7 +39,15 @@ from ..errors import SpecError, SweepStateError, SweepStopped
 from ..games import game_target
 from ..games.policy import policy_names, split_knob_name
 from ..rng import game_seeds
-from .backends import Backend, Kept, WorkersLost, check_backend, current_backend, default_workers, make_backend
+from .backends import (
+    Backend,
+    Kept,
+    WorkersLost,
+    check_backend,
+    current_backend,
+    default_workers,
+    make_backend,
+)
 from .chunks import ChunkTask, cell_dir, games_part_rel, part_name
 from .manifest import MANIFEST, load_manifest
 from .spec import Cell, SweepSpec, check_name, expand
