@@ -57,7 +57,7 @@ def tune_figure(summary: dict) -> Figure:
         y = np.array([p["sides"][s]["win_rate"] for p in summary["points"]], dtype=float)
         lo = np.array([p["sides"][s]["ci"][0] for p in summary["points"]], dtype=float)
         hi = np.array([p["sides"][s]["ci"][1] for p in summary["points"]], dtype=float)
-        line = ax.errorbar(x, y, yerr=[y - lo, hi - y], fmt="o", ms=3, capsize=2, label=f"{s} wins (95% CI)")
+        line = ax.errorbar(x, y, yerr=np.clip([y - lo, hi - y], 0, None), fmt="o", ms=3, capsize=2, label=f"{s} wins (95% CI)")
         colors[s] = line[0].get_color()
         curve = summary.get("curve", {}).get("sides", {}).get(s)
         if curve is not None:
@@ -263,7 +263,7 @@ def solve_figure(summary: dict) -> Figure:
         xs = np.array([p[0] for p in pts]) + (k - 0.5) * 0.08
         g = np.array([p[1]["gain"] for p in pts])
         err = np.array([[p[1]["gain"] - p[1]["ci"][0], p[1]["ci"][1] - p[1]["gain"]] for p in pts]).T
-        bx.errorbar(xs, g, yerr=err, fmt="o-", capsize=3, label=f"{s}'s best-response gain")
+        bx.errorbar(xs, g, yerr=np.clip(err, 0, None), fmt="o-", capsize=3, label=f"{s}'s best-response gain")
     eps = summary.get("epsilon")
     if eps is not None:
         bx.axhline(eps, color="grey", ls="--", lw=0.8, label=f"epsilon {eps:g}")

@@ -46,7 +46,10 @@ def wilson_interval(wins, games, confidence: float = 0.95) -> tuple[np.ndarray, 
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    # at k = 0 (k = n) the bound is exactly 0 (1); the formula leaves float noise of about 1e-17
+    low = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(k == n, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return low, high
 
 
 #: ``scipy.stats.norm.ppf(0.5 + c / 2)`` of the usual levels, as SciPy computes them: a sweep's

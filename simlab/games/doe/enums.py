@@ -32,3 +32,11 @@ SPEED_MODES = ("never", "when-able")
 # when-able, but the battle stops after the first round in which units disengage by speed, so the
 # caller can play the pursuit round.
 SPEED_STOP = 2
+
+#: a side's disengagement choice (``battle_nb``, Rule 10.2): always leave when able, or toss a coin
+FLEE_ALWAYS = 1 << 40
+FLEE_COIN = -1
+
+#: ``combat_order`` modes (4.3 B): the pack's area order, Spain's largest squadrons at sea first,
+#: its smallest first, a uniformly random order (random-legal)
+CO_MAP, CO_STRONG_FIRST, CO_WEAK_FIRST, CO_RANDOM = 0, 1, 2, 3

@@ -120,9 +120,7 @@ def new_work(n: int) -> np.ndarray:
     return np.zeros((6, max(n, 1)), dtype=np.int64)
 
 
-#: a side's disengagement choice (:func:`battle_nb`): always leave when able, or toss a coin
-FLEE_ALWAYS = 1 << 40
-FLEE_COIN = -1
+from .enums import FLEE_ALWAYS, FLEE_COIN  # noqa: E402,F401  (a side's disengagement choice, 10.2)
 
 
 @njit(cache=True)

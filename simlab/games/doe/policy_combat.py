@@ -16,9 +16,7 @@ from numba import njit
 from . import campaign_layout as lay
 from .dice import die_nb
 
-#: ``combat_order`` modes (4.3 B): the pack's area order, Spain's largest squadrons at sea first,
-#: its smallest first, a uniformly random order (random-legal)
-CO_MAP, CO_STRONG_FIRST, CO_WEAK_FIRST, CO_RANDOM = 0, 1, 2, 3
+from .enums import CO_MAP, CO_RANDOM, CO_STRONG_FIRST, CO_WEAK_FIRST  # noqa: E402,F401  (4.3 B modes)
 
 
 @njit(cache=True)

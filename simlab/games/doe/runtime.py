@@ -28,9 +28,7 @@ from ...datapack import PackView
 from ..policy import Policy, PolicyBook, game_policy_book
 from . import campaign_layout as lay
 from . import policy_layout as pk
-from .enums import SPEED_NEVER, SPEED_WHEN_ABLE
-from .kernels import FLEE_ALWAYS, FLEE_COIN
-from .policy_combat import CO_MAP, CO_RANDOM
+from .enums import CO_MAP, CO_RANDOM, FLEE_ALWAYS, FLEE_COIN, SPEED_NEVER, SPEED_WHEN_ABLE
 from .rules import CampaignData, compile_campaign
 
 __all__ = ["CAMPAIGN_SPEED_MODES", "POLICY_FILE", "SIDES", "PolicyError", "build_par", "compile_scenario", "pack_policies", "policy_book",
