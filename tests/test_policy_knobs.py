@@ -182,3 +182,19 @@ def test_fixed_book_keeps_the_names_and_their_sides():
     assert b.resolve("us", "r") == Policy("r", "r", ())
     with pytest.raises(SpecError, match="unknown policy 'b' for side us"):
         b.resolve("us", "b")
+
+
+def test_a_policies_file_keeps_a_family_caveat_so_the_game_accepts_it(tmp_path):
+    # simlab solve writes the families it used; Mar Rojo's solo-ai carries a caveat (12.1), which the
+    # file must keep or --policies-file refuses it as "differs from the game's"
+    from simlab.games import get_game
+    from simlab.games.policy import load_policy_book, write_policy_file
+    book = get_game("mar-rojo").policy_book()
+    fam = book.families["solo-ai"]
+    assert fam.caveat
+    preset = next(p for p in book.presets.values() if p.family == "solo-ai")
+    f = tmp_path / "policies.toml"
+    write_policy_file(f, [fam], [preset], {}, {"game": "mar-rojo"})
+    back = load_policy_book(f, book)
+    assert back.families["solo-ai"] == fam
+    assert book.extended(back).families["solo-ai"] == fam

@@ -592,6 +592,8 @@ def write_policy_file(path: str | Path, families: Sequence[Family], presets: Seq
         lines += ["", f"[families.{_toml_key(f.name)}]", f"doc = {_toml_value(f.doc)}"]
         if f.sides:
             lines.append(f"sides = {_toml_value(list(f.sides))}")
+        if f.caveat:
+            lines.append(f"caveat = {_toml_value(f.caveat)}")
         for k in f.knobs:
             d = {"default": k.default, "lo": k.lo, "hi": k.hi, "doc": k.doc, "kind": k.kind.__name__}
             lines.append(f"knobs.{_toml_key(k.name)} = {_toml_value(d)}")
