@@ -68,8 +68,11 @@ def load_table(path: str | Path, table: str = "games", columns: list[str] | None
         KeyError: if a requested column does not exist.
     """
     store = Store(path)
-    man = load_manifest(store)
-    dset = _dataset(store, table, man)
+    return _read_table(store, _dataset(store, table, load_manifest(store)), table, columns)
+
+
+def _read_table(store: Store, dset: ds.Dataset, table: str, columns: list[str] | None) -> pa.Table:
+    """The rows of a checked dataset (:func:`_dataset`), sorted by ``cell`` then ``game_index``."""
     cols = None if columns is None else list(dict.fromkeys(list(columns)))
     missing = [c for c in (cols or []) if c not in dset.schema.names]
     if missing:
@@ -129,10 +132,12 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
     status = sweep_status(path, man)
     sides = man["sides"]
     cols = ["cell", "winner", "turns"] + [f"score_{s}" for s in sides]
-    has_reason = "end_reason" in _dataset(Store(path), "games", man).schema.names
+    store = Store(path)
+    dset = _dataset(store, "games", man)  # the parts are checked once, here
+    has_reason = "end_reason" in dset.schema.names
     if has_reason:
         cols.append("end_reason")
-    t = load_table(path, "games", cols)
+    t = _read_table(store, dset, "games", cols)
     reason = t["end_reason"].to_numpy(zero_copy_only=False) if has_reason else None
     params = {c["cell"]: c["params"] for c in man["cells"]}
     expl = policy_exploitability(man)

@@ -52,7 +52,7 @@ from .chunks import ChunkTask, cell_dir, games_part_rel, part_name
 from .manifest import MANIFEST, load_manifest
 from .spec import Cell, SweepSpec, check_name, expand
 from .store import Store
-from .verify import SWEEP_FORMAT, check_parts, migrate_layout, quarantine
+from .verify import SWEEP_FORMAT, check_parts, migrate_layout, part_range, quarantine
 
 __all__ = ["PREFLIGHT_CELLS", "SweepResult", "default_workers", "load_manifest", "preflight", "run_sweep"]
 
@@ -427,15 +427,9 @@ def _written_parts(store: Store) -> set[tuple[int, int, int]]:
 
 
 def _parse_part(rel: str) -> tuple[int, int, int] | None:
-    parts = rel.split("/")
-    if len(parts) != 3 or not parts[1].startswith("cell-"):
-        return None
-    try:
-        cell = int(parts[1][5:])
-        a, b = parts[2].removeprefix("part-").removesuffix(".parquet").split("-")
-        return cell, int(a), int(b)
-    except ValueError:
-        return None
+    """``(cell, start, stop)`` of a games part's relative path (see :func:`~simlab.sweeps.verify.part_range`)."""
+    where = part_range(rel)
+    return where[1:] if where is not None and where[0] == "games" else None
 
 
 PRECISION_CHUNK = 2000
