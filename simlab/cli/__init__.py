@@ -87,6 +87,13 @@ odds_app = typer.Typer(no_args_is_help=True, help="Exact or Monte Carlo odds of 
 
 
 
+#: options several commands share, declared once
+Workers = Annotated[int | None, typer.Option(help="workers: threads, processes or dask workers", show_default="all cores")]
+SweepsBackend = Annotated[str | None, typer.Option(help="where the sweeps run: local (threads), processes (worker processes) or dask")]
+PoliciesFile = Annotated[list[Path] | None, typer.Option(help="a policies.toml (simlab solve's) whose presets --policy may name; repeatable")]
+Scheduler = Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")]
+
+
 # --------------------------------------------------------------------------- sweep
 @app.command()
 def sweep(
@@ -98,7 +105,7 @@ def sweep(
     grid: Annotated[list[str] | None, typer.Option(help="OPTION=V1,V2,...; repeatable (the grid is their product)")] = None,
     games: Annotated[int | None, typer.Option(help="games per cell (with an experiment file: the file's)", show_default="1,000")] = None,
     seed: Annotated[int | None, typer.Option(help="master seed (with an experiment file: the file's)", show_default="0")] = None,
-    workers: Annotated[int | None, typer.Option(help="workers: threads, processes or dask workers", show_default="all cores")] = None,
+    workers: Workers = None,
     chunk_size: Annotated[int | None, typer.Option(help="games per chunk / Parquet part")] = None,
     out: Annotated[str | None, typer.Option(help="output directory or fsspec URL (default results/<name>-<time>)")] = None,
     resume: Annotated[bool, typer.Option(help="continue the sweep in --out, playing only missing chunks")] = False,
@@ -111,8 +118,8 @@ def sweep(
     progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     backend: Annotated[str | None, typer.Option(help="where chunks run: local (threads in this process), processes (spawned worker processes: a crashing chunk kills only its worker) or dask")] = None,
-    policies_file: Annotated[list[Path] | None, typer.Option(help="a policies.toml (simlab solve's) whose presets --policy may name; repeatable")] = None,
-    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
+    policies_file: PoliciesFile = None,
+    scheduler: Scheduler = None,
     dask_timeout: Annotated[float | None, typer.Option(help="dask: seconds without any worker before the sweep stops (default 60)")] = None,
 ) -> None:
     """Play a sweep and write Parquet, then print the win-rate report.
@@ -267,7 +274,7 @@ def tune(
     method: Annotated[str, typer.Option(help="auto, replay, or score (one sweep, winners recomputed from final scores)")] = "auto",
     refine: Annotated[bool, typer.Option(help="replay a finer set of values around the first estimate")] = True,
     replicates: Annotated[int, typer.Option(help="bootstrap replicates for the interval")] = 1000,
-    workers: Annotated[int | None, typer.Option(help="workers: threads, processes or dask workers", show_default="all cores")] = None,
+    workers: Workers = None,
     out: Annotated[Path | None, typer.Option(help="output directory (default results/tune-<game>-<param>-<time>)")] = None,
     overwrite: Annotated[bool, typer.Option(help="replace the tune already in --out")] = False,
     from_sweep: Annotated[Path | None, typer.Option(help="rescore this existing sweep instead of playing (score-only options)")] = None,
@@ -275,9 +282,9 @@ def tune(
     bids: Annotated[bool | None, typer.Option("--bids/--no-bids", help="print each side's bid table (Rule 14.4: a bid of b VPs for a side gives the other side b); default: for an option named like a handicap or bid")] = None,
     progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-    backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (threads), processes (worker processes) or dask")] = None,
-    policies_file: Annotated[list[Path] | None, typer.Option(help="a policies.toml (simlab solve's) whose presets --policy may name; repeatable")] = None,
-    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
+    backend: SweepsBackend = None,
+    policies_file: PoliciesFile = None,
+    scheduler: Scheduler = None,
 ) -> None:
     """Find the fair value of a numeric option (handicap, bid) with a 95% interval, and the bid table."""
     from ..api import tune as run
@@ -338,14 +345,14 @@ def compare(
     beta: Annotated[float | None, typer.Option(help="SPRT: chance of accepting P0 when P1 holds (default 0.05)")] = None,
     stage: Annotated[int | None, typer.Option(help="SPRT: games per variant per stage (default 1,000)")] = None,
     max_games: Annotated[int | None, typer.Option(help="SPRT: most games per variant (default 1,000,000)")] = None,
-    workers: Annotated[int | None, typer.Option(help="workers: threads, processes or dask workers", show_default="all cores")] = None,
+    workers: Workers = None,
     out: Annotated[Path | None, typer.Option(help="output directory (default results/compare-<game>-<time>)")] = None,
     overwrite: Annotated[bool, typer.Option(help="replace the comparison already in --out")] = False,
     progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-    backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (threads), processes (worker processes) or dask")] = None,
-    policies_file: Annotated[list[Path] | None, typer.Option(help="a policies.toml (simlab solve's) whose presets --policy may name; repeatable")] = None,
-    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
+    backend: SweepsBackend = None,
+    policies_file: PoliciesFile = None,
+    scheduler: Scheduler = None,
 ) -> None:
     """Compare two variants on the same seeds: win-rate difference with a paired interval, optional SPRT."""
     from ..api import compare as run
@@ -399,14 +406,14 @@ def meta(
     games: Annotated[int, typer.Option(help="games per policy pairing")] = 2000,
     seed: Annotated[int, typer.Option(help="master seed (every pairing uses the same streams)")] = 0,
     replicates: Annotated[int, typer.Option(help="bootstrap replicates for the value's interval")] = 500,
-    workers: Annotated[int | None, typer.Option(help="workers: threads, processes or dask workers", show_default="all cores")] = None,
+    workers: Workers = None,
     out: Annotated[Path | None, typer.Option(help="output directory (default results/meta-<game>-<time>)")] = None,
     overwrite: Annotated[bool, typer.Option(help="replace the meta-game already in --out")] = False,
     progress: Annotated[bool, typer.Option(help="show the progress bar")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-    backend: Annotated[str | None, typer.Option(help="where the sweeps run: local (threads), processes (worker processes) or dask")] = None,
-    policies_file: Annotated[list[Path] | None, typer.Option(help="a policies.toml (simlab solve's) whose presets --policy may name; repeatable")] = None,
-    scheduler: Annotated[str | None, typer.Option(help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster on 127.0.0.1)")] = None,
+    backend: SweepsBackend = None,
+    policies_file: PoliciesFile = None,
+    scheduler: Scheduler = None,
 ) -> None:
     """Play every policy pairing; show the win-rate matrix and the equilibrium mix and value."""
     from ..api import meta as run

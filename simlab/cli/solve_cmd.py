@@ -76,7 +76,7 @@ def solve(
     generations: Annotated[int, typer.Option(help="CMA-ES generations per best-response search")] = 6,
     popsize: Annotated[int | None, typer.Option(help="CMA-ES candidates per generation (default 4 + 3 ln d)")] = None,
     iterations: Annotated[int, typer.Option(help="the most iterations")] = 10,
-    workers: Annotated[int | None, typer.Option(help="worker processes (default: all cores)")] = None,
+    workers: Annotated[int | None, typer.Option(help="workers: threads, processes or dask workers", show_default="all cores")] = None,
     out: Annotated[Path | None, typer.Option(help="output directory (default results/solve-<game>-<time>)")] = None,
     overwrite: Annotated[bool, typer.Option(help="replace the solve already in --out")] = False,
     progress: Annotated[bool, typer.Option(help="progress lines on stderr")] = True,
