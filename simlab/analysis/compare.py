@@ -183,7 +183,7 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
         raise SpecError(f"unknown side '{side}' (sides: {', '.join(sides)})")
     side = side or sides[0]
     warnings = []
-    (ca0, ia), (cb0, ib) = infos
+    ca0, cb0 = infos[0][0], infos[1][0]
     if (ca0.scenario, ca0.options, {k: v.to_json() for k, v in ca0.policies.items()}, sa.data) == \
             (cb0.scenario, cb0.options, {k: v.to_json() for k, v in cb0.policies.items()}, sb.data):
         warnings.append("variants A and B are identical (an A/A check): every game will agree")
