@@ -129,11 +129,25 @@ def test_precision_target_is_reproducible_across_workers(tmp_path):
     a = simlab.sweep(_spec(**kw), out=tmp_path / "a", workers=1, progress=False)
     b = simlab.sweep(_spec(**kw), out=tmp_path / "b", workers=2, progress=False)
     pd.testing.assert_frame_equal(simlab.load(a.path), simlab.load(b.path))
+    df = simlab.load(a.path)
+    z = 1.959963984540054
+
+    def half_width(k, n):   # Wilson score interval's half-width, closed form
+        return z * math.sqrt(k * (n - k) / n + z * z / 4) / (n + z * z)
+
+    sizes = []
     for r in simlab.report(a.path):
+        n = r["games"]
+        sizes.append(n)
         hw = max((v["ci"][1] - v["ci"][0]) / 2 for v in r["sides"].values())
-        assert hw <= 0.02
-        # it stopped at the first chunk that met the target: one chunk fewer would not
-        assert r["games"] % 500 == 0
+        assert hw <= 0.02 and n < 20_000 and n % 500 == 0
+        if n > 500:
+            # it stopped at the first chunk that met the target: the first n - 500 games of the
+            # cell (in game order) miss it for some side
+            first = df[(df.cell == r["cell"]) & (df.game_index < n - 500)]
+            assert len(first) == n - 500
+            assert max(half_width(int((first.winner == s).sum()), n - 500) for s in r["sides"]) > 0.02
+    assert max(sizes) > 500        # the stopping rule was exercised beyond the first chunk
 
 
 def test_bad_spec_values():
