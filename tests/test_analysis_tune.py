@@ -72,7 +72,10 @@ def test_bid_table_rates_add_up(tmp_path):
         red, blue = p["sides"]["red"], p["sides"]["blue"]
         assert red["wins"] + blue["wins"] + p["draws"] == p["games"] == 800
         assert red["losses"] == blue["wins"] and red["win_rate"] + p["draw_rate"] + red["loss_rate"] == pytest.approx(1)
-        assert red["ci"][0] <= red["win_rate"] <= red["ci"][1]
+        # the interval is the Wilson score interval of red's wins out of 800 (closed form)
+        k, n, z = red["wins"], 800, 1.959963984540054
+        centre, half = (k + z * z / 2) / (n + z * z), z * math.sqrt(k * (n - k) / n + z * z / 4) / (n + z * z)
+        assert red["ci"] == pytest.approx([centre - half, centre + half], abs=1e-9)
 
 
 def test_no_crossing_in_range_says_so(tmp_path):

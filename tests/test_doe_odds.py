@@ -298,7 +298,19 @@ def test_puerto_rico_passage_round_one_facts():
 def test_puerto_rico_passage_whole_battle_is_monte_carlo_when_automatic():
     res = GAME.odds("puerto-rico-passage", games=20_000, seed=3)
     assert res["method"] == "monte_carlo" and res["games"] == 20_000
-    assert res["sides"]["us"]["ci"][0] <= res["sides"]["us"]["p_win"] <= res["sides"]["us"]["ci"][1]
+    us = res["sides"]["us"]
+    k, n, z = round(us["p_win"] * 20_000), 20_000, 1.959963984540054
+    assert us["p_win"] * n == pytest.approx(k, abs=1e-6)
+    # the interval is the Wilson score interval of the count (closed form)
+    centre, half = (k + z * z / 2) / (n + z * z), z * np.sqrt(k * (n - k) / n + z * z / 4) / (n + z * z)
+    assert us["ci"] == pytest.approx([centre - half, centre + half], abs=1e-9)
+    # and the estimate agrees with the pure-Python reference resolver's, within 4 standard errors
+    s = GAME.load_scenario("puerto-rico-passage").payload
+    units = list(zip(s.attack.tolist(), s.defense.tolist(), s.movement.tolist(), s.damage.tolist(), strict=True))
+    ref = play_reference(units, s.n0, s.stars, range(50_000, 54_000))
+    p_ref = np.mean([r.winner == s.sides.index("us") for r in ref])
+    p = (p_ref * 4000 + us["p_win"] * n) / (4000 + n)
+    assert abs(p_ref - us["p_win"]) < 4 * np.sqrt(max(p * (1 - p), 1 / 4000) * (1 / 4000 + 1 / n))
     assert res["data"]["values_used"] > 0 and res["data"]["counts"]["provisional"] > 0
     with pytest.raises(O.TooBigError, match="out of reach"):
         GAME.odds("puerto-rico-passage", method="exact")
