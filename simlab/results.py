@@ -210,8 +210,48 @@ def policy_exploitability(man: dict) -> dict[int, dict[str, dict]]:
             elif name in book.presets:
                 ex = book.presets[name].exploitability
                 rec = ex.get(scen) or ex.get("*")
+                if rec is None and not files:
+                    rec = shipped_exploitability(g, scen, cell.get("options") or {}).get(side, {}).get(name)
             per[side] = {"policy": name, **(dict(rec) if rec else {"gain": None, "ci": None, "source": "unmeasured"})}
         out[int(cell["cell"])] = per
+    return out
+
+
+def shipped_exploitability(game, scenario: str, options: dict) -> dict[str, dict[str, dict]]:
+    """The exploitability of the game's own presets measured by the solved population it ships for
+    ``scenario`` (``<game package>/solved/<scenario>/``: ``policies.toml``'s ``[exploitability]``
+    table and ``solve.json``'s options), where that solve was played under exactly these options.
+
+    Args:
+        game: a :class:`~simlab.games.base.Game`; scenario: the scenario's name; options: the
+            cell's resolved options.
+
+    Returns:
+        ``{side: {preset: {"gain", "ci", "source"}}}``; empty when the game ships no population
+        for the scenario, or the solve's options differ from ``options`` (its figures then say
+        nothing about these games). Files that cannot be read count as absent.
+    """
+    import json
+    import tomllib
+    pf = getattr(game, "policy_file", None)
+    if pf is None:
+        return {}
+    folder = Path(pf).parent / "solved" / scenario
+    try:
+        doc = tomllib.loads((folder / "policies.toml").read_text())
+        run = json.loads((folder / "solve.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    if (doc.get("solve") or {}).get("game") != game.name or run.get("options") != dict(options):
+        return {}
+    where = f"simlab/games/{folder.parent.parent.name}/solved/{scenario}"
+    out: dict[str, dict[str, dict]] = {}
+    for side, recs in (doc.get("exploitability") or {}).items():
+        for preset, r in (recs or {}).items():
+            if isinstance(r, dict) and "gain" in r:
+                out.setdefault(side, {})[preset] = {
+                    "gain": float(r["gain"]), "ci": r.get("ci"),
+                    "source": f"{r.get('source', 'simlab solve')} ({where})"}
     return out
 
 

@@ -1,0 +1,71 @@
+"""The solved populations each game ships (``simlab/games/<game>/solved/<scenario>/``, issue 16).
+
+Their figures (value at equilibrium, each scripted preset's exploitability) were measured on the
+rules and policies as they stood when the solve ran. ``golden.sha256`` records the game's golden
+file at that time: when a change moves the game's rows on purpose (and regenerates the golden
+file), the solve must be run again with the command in its README.md and the stamp renewed, or the
+figures ``simlab report`` prints would describe a game that no longer exists.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import simlab
+from simlab.games import get_game
+from simlab.games.policy import load_policy_book
+from simlab.results import policy_exploitability, shipped_exploitability
+from simlab.sweeps.spec import SweepSpec
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLVED = sorted(p.parent for p in (ROOT / "simlab" / "games").glob("*/solved/*/policies.toml"))
+
+
+def _meta(folder: Path) -> dict:
+    return tomllib.loads((folder / "policies.toml").read_text())["solve"]
+
+
+def test_every_game_ships_a_solved_population():
+    assert {_meta(f)["game"] for f in SOLVED} == {"dawn-of-empire", "dreadnought", "mar-rojo"}
+
+
+@pytest.mark.parametrize("folder", SOLVED, ids=lambda p: p.name)
+def test_solved_population_is_of_the_game_as_it_plays_now(folder):
+    meta = _meta(folder)
+    game = get_game(meta["game"])
+    assert folder.name == meta["scenario"] and game.load_scenario(meta["scenario"]).name == meta["scenario"]
+    run = json.loads((folder / "solve.json").read_text())
+    # solved under the game's default options: its figures apply to a default sweep
+    assert run["options"] == dict(game.resolve_options({}))
+    book = load_policy_book(folder / "policies.toml", base=game.policy_book())
+    assert book.mixes and all(abs(sum(m.values()) - 1) < 1e-9 for m in book.mixes.values())
+    digest, name = (folder / "golden.sha256").read_text().split()
+    golden = ROOT / name
+    assert hashlib.sha256(golden.read_bytes()).hexdigest() == digest, (
+        f"{meta['game']}'s rows changed since {folder.relative_to(ROOT)} was solved: re-run the command in its "
+        f"README.md and renew golden.sha256 (sha256sum {name} > {(folder / 'golden.sha256').relative_to(ROOT)})")
+
+
+def test_report_gives_a_scripted_preset_the_shipped_figure_under_default_options_only(tmp_path):
+    folder = next(f for f in SOLVED if _meta(f)["game"] == "dawn-of-empire")
+    recorded = tomllib.loads((folder / "policies.toml").read_text())["exploitability"]
+    game = get_game("dawn-of-empire")
+    shipped = shipped_exploitability(game, "standard", dict(game.resolve_options({})))
+    assert shipped["us"]["hunter"]["gain"] == recorded["us"]["hunter"]["gain"]
+    assert shipped_exploitability(game, "standard", dict(game.resolve_options({"turns": 9}))) == {}
+    assert shipped_exploitability(game, "no-such-scenario", dict(game.resolve_options({}))) == {}
+    spec = SweepSpec(name="t", game="dawn-of-empire", scenarios=["standard"], games=4, seed=1,
+                     policies={"us": ["hunter"], "spain": ["raider"]}, grid={"turns": [6, 9]})
+    res = simlab.sweep(spec, out=tmp_path / "s", workers=1, progress=False)
+    ex = policy_exploitability(json.loads((res.path / "manifest.json").read_text()))
+    by_turns = {c["options"]["turns"]: ex[c["cell"]]
+                for c in json.loads((res.path / "manifest.json").read_text())["cells"]}
+    assert by_turns[6]["us"]["gain"] == recorded["us"]["hunter"]["gain"]
+    assert by_turns[6]["spain"]["gain"] == recorded["spain"]["raider"]["gain"]
+    assert "solved/standard" in by_turns[6]["us"]["source"]
+    assert by_turns[9]["us"]["source"] == by_turns[9]["spain"]["source"] == "unmeasured"
