@@ -182,8 +182,47 @@ def test_same_seed_same_solve_on_the_dask_backend(tmp_path):
     assert (tmp_path / "local" / "policies.toml").read_text() == (tmp_path / "dask" / "policies.toml").read_text()
 
 
+def test_grid_solves_each_setting_and_finds_each_closed_form_value(tmp_path, capsys):
+    from simlab.solve import solve
+    r = solve("synthetic-duel", grid=["v0=-0.4,0.6"], seed=2, out=tmp_path / "g", workers=1, **DUEL)
+    assert [c["options"] for c in r["cells"]] == [{"v0": -0.4}, {"v0": 0.6}]
+    assert json.loads((tmp_path / "g" / "solve-grid.json").read_text()) == json.loads(json.dumps(_strip(r)))
+    for c in r["cells"]:
+        exact = 2 / (1 + math.exp(-c["options"]["v0"])) - 1      # the duel's value at its saddle point
+        lo, hi = c["value_ci"]
+        assert lo <= exact <= hi and c["stop"]["reason"] == "epsilon" and c["exploitability"] < 0.03
+        one = json.loads((tmp_path / "g" / c["folder"] / "solve.json").read_text())
+        assert one["options"] == {"v0": c["options"]["v0"]} and one["final"]["value"] == c["value"]
+    assert r["games_played"] == sum(c["games_played"] for c in r["cells"])
+    # the command prints a row per setting
+    assert main(["solve", "synthetic-duel", "--grid", "v0=-0.4,0.6", "--seed", "2", "--out", str(tmp_path / "g"),
+                 "--overwrite", "--workers", "1", "--no-progress", "--budget", "20000", "--meta-games", "1000",
+                 "--search-games", "400", "--confirm-games", "1000", "--generations", "2", "--popsize", "4",
+                 "--iterations", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "-0.4" in out and "0.6" in out and "value at the final mix" in out
+
+
+def test_grid_cell_equals_the_solve_of_that_setting(tmp_path):
+    from simlab.solve import solve
+    kw = dict(budget=20_000, seed=9, meta_games=1000, search_games=400, confirm_games=1000, generations=2, popsize=4,
+              iterations=2, replicates=100, progress=False, workers=1)
+    g = solve("synthetic-duel", grid=["v0=0,1.5"], out=tmp_path / "g", **kw)
+    alone = solve("synthetic-duel", set_=["v0=1.5"], out=tmp_path / "a", **kw)
+    cell = next(c for c in g["cells"] if c["options"] == {"v0": 1.5})
+    assert cell["value"] == alone["final"]["value"] and cell["value_ci"] == alone["final"]["value_ci"]
+    assert cell["mixes"] == alone["final"]["mixes"] and cell["games_played"] == alone["games_played"]
+    assert ((tmp_path / "g" / cell["folder"] / "policies.toml").read_text()
+            == (tmp_path / "a" / "policies.toml").read_text())
+
+
 @pytest.mark.parametrize("args", [
     ["solve", "synthetic-duel", "--grid", "x=1,2"],
+    ["solve", "synthetic-duel", "--grid", "v0=1,1"],
+    ["solve", "synthetic-duel", "--grid", "v0=1,"],
+    ["solve", "synthetic-duel", "--grid", "v0=0,9"],
+    ["solve", "synthetic-duel", "--grid", "v0=0,1", "--set", "v0=2"],
+    ["solve", "synthetic-duel", "--grid", "v0=0", "--grid", "v0=1"],
     ["solve", "synthetic-duel", "--exploit", "green=middle"],
     ["solve", "synthetic-duel", "--exploit", "red"],
     ["solve", "synthetic-duel", "--budget", "0"],

@@ -60,11 +60,28 @@ def render_solve(res: dict) -> list:
     return out
 
 
+def render_solve_grid(res: dict) -> list:
+    """The table of a grid solve's summary (``solve-grid.json``): a row per option setting."""
+    t = Table(title=f"{res['game']} / {res['scenario']}: solve per option setting, value = {res['payoff_meaning']}")
+    axes = list(res["grid"])
+    for c in (*axes, "value at the final mix [95% CI]", "exploitability (lower bound)", "stopped by", "games"):
+        t.add_column(c, overflow="fold")
+    for r in res["cells"]:
+        v, ci = r["value"], r["value_ci"]
+        t.add_row(*(str(r["options"][a]) for a in axes),
+                  "-" if v is None else f"{v:+.4f} [{ci[0]:+.4f}, {ci[1]:+.4f}]",
+                  "-" if r["exploitability"] is None else f"{r['exploitability']:.4f}",
+                  r["stop"]["reason"], f"{r['games_played']:,}")
+    return [t, f"each setting's solve: {res['path']}/<setting>/ (solve.json, policies.toml); budget "
+               f"{res['budget_per_cell']:,} games per setting, seed {res['seed']}"]
+
+
 def solve(
     game: Annotated[str, typer.Argument(help="game name (two sides)")],
     scenario: Annotated[str | None, typer.Option(help="scenario name or file")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE or SIDE.KNOB=VALUE; repeatable")] = None,
-    grid: Annotated[list[str] | None, typer.Option(help="refused: one option setting per solve")] = None,
+    grid: Annotated[list[str] | None, typer.Option(
+        help="OPTION=V1,V2: one solve per setting of the product (each with --budget and --seed), into --out/<setting>/")] = None,
     data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
     budget: Annotated[int, typer.Option(help="the most games the whole solve plays")] = 200_000,
     epsilon: Annotated[float, typer.Option(help="stop when no best response gains significantly more (payoff units)")] = 0.01,
@@ -93,6 +110,11 @@ def solve(
               generations=generations, popsize=popsize, iterations=iterations, exploit=exploit)
     if json_:
         _print_json(res)
+        return
+    if grid:
+        err_console.print(f"wrote {res['path']} (solve-grid.json, a solve per setting)")
+        for part in render_solve_grid(res):
+            _print_table(part) if isinstance(part, Table) else out_console.print(part)
         return
     err_console.print(f"wrote {res['path']} (solve.json, policies.toml, sweeps/)")
     if exploit:

@@ -11,7 +11,8 @@ draws), where
 ``g`` is concave in red's knobs and convex in blue's (``C^2 < 4 A^2``), so the game has a pure
 saddle point at ``x* = (RED_AIM, RED_RANGE)``, ``y* = (BLUE_AIM, BLUE_RANGE)`` and, since the
 payoff (red's win rate minus blue's, ``2 sigmoid(g) - 1``) is a monotone function of ``g``, its
-value is :data:`VALUE` ``= 2 sigmoid(V0) - 1``. Red's best response to a blue aim ``b`` is
+value is :data:`VALUE` ``= 2 sigmoid(V0) - 1`` (option ``v0`` replaces ``V0``: the value is
+then ``2 sigmoid(v0) - 1`` at the same saddle point). Red's best response to a blue aim ``b`` is
 ``a = RED_AIM + C (b - BLUE_AIM) / (2 A)`` (clipped to ``[0, 1]``), so a best response depends
 on the opponent. :func:`duel_payoff` is the exact payoff and :func:`exploitability` the exact
 NashConv of a pair of mixes (by enumeration over the integer knob and a fine grid of the real one),
@@ -28,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ScenarioError
-from .base import Batch, Game, Scenario
+from .base import Batch, Game, Option, Scenario
 
 __all__ = ["GAME", "VALUE", "SyntheticDuel", "duel_payoff", "exploitability"]
 
@@ -76,7 +77,10 @@ class SyntheticDuel(Game):
     title = "Test instrument, not a wargame: a two-knob duel whose equilibrium and value are known in closed form"
     rulebook = ""
     sides = ("red", "blue")
-    options = ()
+    options = (
+        Option("v0", float, V0, min=-5.0, max=5.0,
+               doc="g's constant: the value at the saddle point is 2 sigmoid(v0) - 1 (the knobs' optima do not move)"),
+    )
     policy_file = Path(__file__).with_name("synthetic_duel.toml")
     default_policies = {"*": "middle"}
     scenarios = ("duel",)
@@ -102,7 +106,7 @@ class SyntheticDuel(Game):
         w = np.empty(g, np.int8)
         from .synthetic_duel_kernels import play_duel_nb
         (a, r), (b, s) = pol["red"].vector()[:2], pol["blue"].vector()[:2]
-        g_ = (V0 - A * (a - RED_AIM) ** 2 - B * (r - RED_RANGE) ** 2 + A * (b - BLUE_AIM) ** 2
+        g_ = (float(options.get("v0", V0)) - A * (a - RED_AIM) ** 2 - B * (r - RED_RANGE) ** 2 + A * (b - BLUE_AIM) ** 2
               + B * (s - BLUE_RANGE) ** 2 + C * (a - RED_AIM) * (b - BLUE_AIM))
         play_duel_nb(np.ascontiguousarray(seeds, dtype=np.uint64), float(1.0 / (1.0 + np.exp(-g_))), w)
         return Batch(games={"winner": w, "turns": np.ones(g, np.int32), "score_red": (w == 0).astype(np.float32),

@@ -473,7 +473,9 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
     Args:
         game: a two-sided registered game; scenario, set_, data: as for ``simlab sweep`` (one
             scenario; ``set_`` may set options and ``SIDE.KNOB`` knobs of the presets).
-        grid: not supported (one option setting per solve); given, it is refused.
+        grid: ``OPTION=V1,V2`` items: one solve per cell of their product, each with this budget
+            and seed, into ``out/<option=value,...>/`` (see :mod:`simlab.solve.grid`); the return
+            value is then the grid's summary (``DIR/solve-grid.json``).
         budget: the most games the whole solve plays (every sweep counted; none starts past it).
         epsilon: stop when no side's confirmed gain is significantly above this (payoff units).
         seed: the seed of everything (sweeps and the optimiser).
@@ -497,7 +499,12 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
     """
     from ..sweeps.backends import sweep_backend
     if grid:
-        raise SpecError("solve takes one option setting: use --set (run one solve per grid value)")
+        from .grid import solve_grid
+        return solve_grid(game, grid=grid, set_=set_, out=out, overwrite=overwrite, scenario=scenario, data=data,
+                          budget=budget, epsilon=epsilon, seed=seed, workers=workers, backend=backend,
+                          scheduler=scheduler, progress=progress, meta_games=meta_games, search_games=search_games,
+                          confirm_games=confirm_games, generations=generations, popsize=popsize,
+                          iterations=iterations, replicates=replicates, exploit=exploit)
     fixed = None
     if exploit is not None:
         if "=" not in exploit:
