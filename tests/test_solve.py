@@ -248,3 +248,19 @@ def test_exploit_finds_the_best_response_to_a_fixed_preset(tmp_path):
     assert br["knobs"]["range"] == 3
     assert abs(br["knobs"]["aim"] - 0.3375) < 0.1
     assert r["final"]["exploitability"]["per_side"]["blue"]["ci"][0] > 0
+
+
+def test_caveat_families_are_left_out_unless_asked_for(tmp_path):
+    """Mar Rojo's solo AI plays by other rules (its cards never take stress, Rule 12.1): a solve leaves
+    it out of both populations and the search by default, and says so; --include-caveats uses it."""
+    from simlab.solve import solve
+    kw = dict(budget=400, meta_games=2, search_games=2, confirm_games=2, iterations=1, progress=False, workers=1)
+    g = get_game("mar-rojo")
+    book = g.policy_book()
+    a = solve("mar-rojo", out=tmp_path / "a", **kw)
+    assert a["excluded"] == {s: {"solo-ai": book.caveat("solo-ai")} for s in a["sides"]}
+    pop = a["iterations"][0]["population"]
+    for s in a["sides"]:
+        assert pop[s] == [p for p in g.side_policies(s) if p != "solo-ai"]
+    b = solve("mar-rojo", out=tmp_path / "b", include_caveats=True, **kw)
+    assert b["excluded"] == {} and all("solo-ai" in b["iterations"][0]["population"][s] for s in b["sides"])

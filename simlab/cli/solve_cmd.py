@@ -42,6 +42,9 @@ def render_solve(res: dict) -> list:
                   "; ".join(gains) or ("(search not finished)" if not it["complete"] else "-"),
                   ", ".join(added) or "-")
     out.append(t)
+    for side, recs in (res.get("excluded") or {}).items():
+        out.append(f"left out of {side}'s population (their family has a caveat; --include-caveats uses them): "
+                   + "; ".join(f"{p} ({c})" for p, c in recs.items()))
     st = res["stop"]
     out.append(f"stopped: {st['reason']} ({st['detail']}); {res['games_played']:,} of {res['budget']:,} games played")
     f = res.get("final")
@@ -87,6 +90,8 @@ def solve(
     epsilon: Annotated[float, typer.Option(help="stop when no best response gains significantly more (payoff units)")] = 0.01,
     seed: Annotated[int, typer.Option(help="the seed of every sweep and of the optimiser")] = 0,
     exploit: Annotated[str | None, typer.Option(help="SIDE=POLICY: measure one policy (a best response against it)")] = None,
+    include_caveats: Annotated[bool, typer.Option(
+        help="also use policies whose family has a caveat (e.g. a solo AI under other rules); left out by default")] = False,
     meta_games: Annotated[int, typer.Option(help="games per meta-game pairing")] = 2000,
     search_games: Annotated[int, typer.Option(help="games per search candidate and opponent")] = 400,
     confirm_games: Annotated[int, typer.Option(help="games per confirmation pairing (fresh seeds)")] = 4000,
@@ -107,7 +112,8 @@ def solve(
     res = run(game, scenario=scenario, set_=set_ or [], grid=grid or [], data=data, budget=budget, epsilon=epsilon,
               seed=seed, out=out, overwrite=overwrite, workers=workers, backend=backend, scheduler=scheduler,
               progress=progress, meta_games=meta_games, search_games=search_games, confirm_games=confirm_games,
-              generations=generations, popsize=popsize, iterations=iterations, exploit=exploit)
+              generations=generations, popsize=popsize, iterations=iterations, exploit=exploit,
+              include_caveats=include_caveats)
     if json_:
         _print_json(res)
         return

@@ -88,6 +88,7 @@ def solve_grid(game: str, *, grid: Sequence[str], set_: Sequence[str] = (), out:
                   iterations=10, replicates=200)
     tuning.update({k: kw.pop(k) for k in list(kw) if k in tuning})
     exploit, backend, scheduler = kw.pop("exploit", None), kw.pop("backend", None), kw.pop("scheduler", None)
+    caveats = bool(kw.pop("include_caveats", False))
     if kw:
         raise TypeError(f"solve_grid: unexpected arguments {sorted(kw)}")
     fixed = None
@@ -102,7 +103,7 @@ def solve_grid(game: str, *, grid: Sequence[str], set_: Sequence[str] = (), out:
                            args["budget"], args["epsilon"], args["seed"], parent / cell_folder(c), True,
                            args["workers"], args["progress"], tuning["meta_games"], tuning["search_games"],
                            tuning["confirm_games"], tuning["generations"], tuning["popsize"], tuning["iterations"],
-                           tuning["replicates"], fixed) for c in cells]
+                           tuning["replicates"], fixed, caveats=caveats) for c in cells]
         if overwrite and parent.exists():
             clear_out(parent, GRID_SUMMARY)
         parent.mkdir(parents=True, exist_ok=True)

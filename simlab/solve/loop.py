@@ -89,7 +89,7 @@ def _interval(d: np.ndarray) -> tuple[float, float, float]:
 class _Solver:
     def __init__(self, game: str, scenario, set_, data, budget, epsilon, seed, out, overwrite, workers, progress,
                  meta_games, search_games, confirm_games, generations, popsize, iterations, replicates,
-                 fixed: Mapping[str, str] | None = None):
+                 fixed: Mapping[str, str] | None = None, caveats: bool = False):
         self.g = get_game(game)
         self.game = game
         if scenario is not None and "," in str(scenario):
@@ -122,13 +122,22 @@ class _Solver:
             if s not in self.sides:
                 raise SpecError(f"--exploit: unknown side '{s}' (sides: {', '.join(self.sides)})")
         book = self.g.policy_book()
-        self.pop: dict[str, list[str]] = {s: [self.fixed[s]] if s in self.fixed else list(self.g.side_policies(s))
+        # presets of a family with a caveat (a solo AI playing by other rules) are left out of the
+        # population and the search unless asked for: an equilibrium with them is not a two-player answer
+        self.excluded = {s: [p for p in self.g.side_policies(s) if not caveats and book.caveat(p)] for s in self.sides}
+        self.pop: dict[str, list[str]] = {s: [self.fixed[s]] if s in self.fixed else
+                                          [p for p in self.g.side_policies(s) if p not in self.excluded[s]]
                                           for s in self.sides}
+        for s in self.sides:
+            if not self.pop[s]:
+                raise SpecError(f"every policy of {s} has a caveat ({', '.join(self.excluded[s])}): "
+                                "pass --include-caveats to solve with them")
         base.policies = {s: [self.pop[s][0]] for s in self.sides}
         _, cells, _ = expand(base)  # bad options, knobs or policies are reported before anything is written
         self.options = cells[0].options
         self.families = {s: [book.families[f] for f in dict.fromkeys(
-            book.presets[p].family for p in self.g.side_policies(s))] for s in self.sides}
+            book.presets[p].family for p in self.g.side_policies(s) if p not in self.excluded[s])]
+            for s in self.sides}
         self.knobs: dict[tuple[str, str], Candidate] = {}
         for s in self.sides:
             for p in self.pop[s]:
@@ -414,7 +423,9 @@ class _Solver:
                                 "confirm_games": self.confirm_games, "generations": self.generations,
                                 "popsize": self.popsize, "iterations": self.iterations, "replicates": self.replicates},
                    "payoff_meaning": f"{self.sides[0]} win rate minus {self.sides[1]} win rate (draws count 0)",
-                   "stop": stop, "iterations": iters, "sweeps": self.sweeps, "fixed": self.fixed}
+                   "stop": stop, "iterations": iters, "sweeps": self.sweeps, "fixed": self.fixed,
+                   "excluded": {x: {p: self.g.policy_book().caveat(p) for p in ps}
+                                for x, ps in self.excluded.items() if ps}}
         if final is not None:
             per = {}
             for s in searching:
@@ -467,7 +478,8 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
           out: str | Path | None = None, overwrite: bool = False, workers: int | None = None,
           backend: str | None = None, scheduler=None, progress: bool = True, meta_games: int = 2000,
           search_games: int = 400, confirm_games: int = 4000, generations: int = 6, popsize: int | None = None,
-          iterations: int = 10, replicates: int = 200, exploit: str | None = None) -> dict:
+          iterations: int = 10, replicates: int = 200, exploit: str | None = None,
+          include_caveats: bool = False) -> dict:
     """Search a population of policies closed under best response, with an exploitability estimate.
 
     Args:
@@ -489,6 +501,9 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
             replicates: bootstrap replicates of the value.
         exploit: ``SIDE=POLICY``: measure one policy instead (the other side searches a best response
             against it, one iteration).
+        include_caveats: also use the presets and families that carry a caveat (e.g. Mar Rojo's solo
+            AI, whose cards never take stress, Rule 12.1); by default they are left out (listed under
+            ``excluded`` in the summary), since an equilibrium with them is not a two-player answer.
 
     Returns:
         The summary written to ``DIR/solve.json`` (see docs/solve.md), plus ``path``.
@@ -504,7 +519,8 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
                           budget=budget, epsilon=epsilon, seed=seed, workers=workers, backend=backend,
                           scheduler=scheduler, progress=progress, meta_games=meta_games, search_games=search_games,
                           confirm_games=confirm_games, generations=generations, popsize=popsize,
-                          iterations=iterations, replicates=replicates, exploit=exploit)
+                          iterations=iterations, replicates=replicates, exploit=exploit,
+                          include_caveats=include_caveats)
     fixed = None
     if exploit is not None:
         if "=" not in exploit:
@@ -513,5 +529,6 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
         fixed = {s: p}
     with sweep_backend(backend, scheduler, workers), kept_backend(workers):
         solver = _Solver(game, scenario, set_, data, budget, epsilon, seed, out, overwrite, workers, progress,
-                         meta_games, search_games, confirm_games, generations, popsize, iterations, replicates, fixed)
+                         meta_games, search_games, confirm_games, generations, popsize, iterations, replicates, fixed,
+                         caveats=include_caveats)
         return solver.run()
