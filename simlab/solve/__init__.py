@@ -3,6 +3,7 @@
 See :mod:`simlab.solve.loop` for the algorithm and docs/solve.md for the files it writes.
 """
 
-from .loop import SUMMARY, solve
+from .grid import GRID_SUMMARY, solve
+from .loop import SUMMARY
 
-__all__ = ["SUMMARY", "solve"]
+__all__ = ["GRID_SUMMARY", "SUMMARY", "solve"]

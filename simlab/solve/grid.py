@@ -18,6 +18,8 @@ from pathlib import Path
 from ..analysis.common import clear_out, prepare_out, write_json
 from ..errors import SpecError
 from ..sweeps.spec import split_kv
+from .loop import _Solver
+from .loop import solve as solve_one
 
 GRID_SUMMARY = "solve-grid.json"
 
@@ -52,6 +54,14 @@ def cell_folder(cell: dict[str, str]) -> str:
     return ",".join(re.sub(r"[^A-Za-z0-9._=+-]", "_", f"{k}={v}") for k, v in cell.items())
 
 
+def solve(game: str, *, grid: Sequence[str] = (), **kw) -> dict:
+    """``simlab.solve``: :func:`simlab.solve.loop.solve` for one option setting, :func:`solve_grid`
+    when ``grid`` (``OPTION=V1,V2`` items) is given. Arguments, return value and errors: theirs."""
+    if grid:
+        return solve_grid(game, grid=grid, **kw)
+    return solve_one(game, **kw)
+
+
 def solve_grid(game: str, *, grid: Sequence[str], set_: Sequence[str] = (), out: str | Path | None = None,
                overwrite: bool = False, **kw) -> dict:
     """Solve every cell of an option grid (see the module docstring).
@@ -74,7 +84,6 @@ def solve_grid(game: str, *, grid: Sequence[str], set_: Sequence[str] = (), out:
         SweepStateError: ``out`` is not usable.
     """
     from ..sweeps.backends import kept_backend, sweep_backend
-    from .loop import _Solver
     cells = grid_cells(grid)
     for c in cells:
         for k in c:

@@ -485,9 +485,8 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
     Args:
         game: a two-sided registered game; scenario, set_, data: as for ``simlab sweep`` (one
             scenario; ``set_`` may set options and ``SIDE.KNOB`` knobs of the presets).
-        grid: ``OPTION=V1,V2`` items: one solve per cell of their product, each with this budget
-            and seed, into ``out/<option=value,...>/`` (see :mod:`simlab.solve.grid`); the return
-            value is then the grid's summary (``DIR/solve-grid.json``).
+        grid: refused here (one option setting); :func:`simlab.solve.solve` sends a grid to
+            :func:`simlab.solve.grid.solve_grid` (one solve per setting).
         budget: the most games the whole solve plays (every sweep counted; none starts past it).
         epsilon: stop when no side's confirmed gain is significantly above this (payoff units).
         seed: the seed of everything (sweeps and the optimiser).
@@ -514,13 +513,8 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
     """
     from ..sweeps.backends import sweep_backend
     if grid:
-        from .grid import solve_grid
-        return solve_grid(game, grid=grid, set_=set_, out=out, overwrite=overwrite, scenario=scenario, data=data,
-                          budget=budget, epsilon=epsilon, seed=seed, workers=workers, backend=backend,
-                          scheduler=scheduler, progress=progress, meta_games=meta_games, search_games=search_games,
-                          confirm_games=confirm_games, generations=generations, popsize=popsize,
-                          iterations=iterations, replicates=replicates, exploit=exploit,
-                          include_caveats=include_caveats)
+        # simlab.solve.solve (simlab/solve/__init__.py) sends a grid to simlab.solve.grid.solve_grid
+        raise SpecError("loop.solve takes one option setting: call simlab.solve.solve for a --grid")
     fixed = None
     if exploit is not None:
         if "=" not in exploit:
