@@ -217,42 +217,54 @@ def policy_exploitability(man: dict) -> dict[int, dict[str, dict]]:
     return out
 
 
-def shipped_exploitability(game, scenario: str, options: dict) -> dict[str, dict[str, dict]]:
-    """The exploitability of the game's own presets measured by the solved population it ships for
-    ``scenario`` (``<game package>/solved/<scenario>/``: ``policies.toml``'s ``[exploitability]``
-    table and ``solve.json``'s options), where that solve was played under exactly these options.
+def shipped_solution(game, scenario: str, options: dict) -> dict | None:
+    """The solved population the game ships for ``scenario`` (``<game package>/solved/<scenario>/``:
+    ``policies.toml`` and ``solve.json``, issue 16), where that solve was played under exactly
+    these options.
 
     Args:
         game: a :class:`~simlab.games.base.Game`; scenario: the scenario's name; options: the
             cell's resolved options.
 
     Returns:
-        ``{side: {preset: {"gain", "ci", "source"}}}``; empty when the game ships no population
-        for the scenario, or the solve's options differ from ``options`` (its figures then say
-        nothing about these games). Files that cannot be read count as absent.
+        ``{"path", "value", "value_ci", "exploitability", "stop", "presets"}`` (value: the first
+        side's win rate minus the second's at the final mix; exploitability: the final mix's
+        estimate, a lower bound; presets: ``{side: {preset: {"gain", "ci", "source"}}}`` for the
+        game's own presets), or None when the game ships no population for the scenario, the
+        solve's options differ from ``options`` (its figures then say nothing about these games),
+        or its files cannot be read.
     """
     import json
     import tomllib
     pf = getattr(game, "policy_file", None)
     if pf is None:
-        return {}
+        return None
     folder = Path(pf).parent / "solved" / scenario
     try:
         doc = tomllib.loads((folder / "policies.toml").read_text())
         run = json.loads((folder / "solve.json").read_text())
     except (OSError, ValueError):
-        return {}
+        return None
     if (doc.get("solve") or {}).get("game") != game.name or run.get("options") != dict(options):
-        return {}
+        return None
     where = f"simlab/games/{folder.parent.parent.name}/solved/{scenario}"
-    out: dict[str, dict[str, dict]] = {}
+    presets: dict[str, dict[str, dict]] = {}
     for side, recs in (doc.get("exploitability") or {}).items():
         for preset, r in (recs or {}).items():
             if isinstance(r, dict) and "gain" in r:
-                out.setdefault(side, {})[preset] = {
+                presets.setdefault(side, {})[preset] = {
                     "gain": float(r["gain"]), "ci": r.get("ci"),
                     "source": f"{r.get('source', 'simlab solve')} ({where})"}
-    return out
+    final = run.get("final") or {}
+    return {"path": where, "value": final.get("value"), "value_ci": final.get("value_ci"),
+            "exploitability": (final.get("exploitability") or {}).get("estimate"),
+            "stop": (run.get("stop") or {}).get("reason"), "presets": presets}
+
+
+def shipped_exploitability(game, scenario: str, options: dict) -> dict[str, dict[str, dict]]:
+    """``shipped_solution(...)["presets"]``, or ``{}`` where the game ships none that applies."""
+    sol = shipped_solution(game, scenario, options)
+    return sol["presets"] if sol else {}
 
 
 def side_advantage(winner, sides, confidence: float = 0.95) -> dict | None:

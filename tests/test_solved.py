@@ -69,3 +69,30 @@ def test_report_gives_a_scripted_preset_the_shipped_figure_under_default_options
     assert by_turns[6]["spain"]["gain"] == recorded["spain"]["raider"]["gain"]
     assert "solved/standard" in by_turns[6]["us"]["source"]
     assert by_turns[9]["us"]["source"] == by_turns[9]["spain"]["source"] == "unmeasured"
+
+
+def test_meta_says_how_strong_its_policies_are(tmp_path, capsys):
+    from simlab.analysis import meta
+    from simlab.cli import main
+    folder = next(f for f in SOLVED if _meta(f)["game"] == "mar-rojo")
+    recorded = tomllib.loads((folder / "policies.toml").read_text())["exploitability"]
+    run = json.loads((folder / "solve.json").read_text())
+    r = meta("mar-rojo", scenario="cabo-de-palos", policies=["nationalist=cautious,convoy", "republican=aggressive"],
+             games=20, seed=1, out=tmp_path / "m", workers=1, progress=False)
+    sol = r["solved"]
+    assert sol["value"] == run["final"]["value"] and sol["stop"] == run["stop"]["reason"]
+    # only the policies played, with the figures the population recorded
+    assert sol["presets"] == {
+        "nationalist": {p: {**{k: recorded["nationalist"][p][k] for k in ("gain", "ci")},
+                            "source": sol["presets"]["nationalist"][p]["source"]} for p in ("cautious", "convoy")},
+        "republican": {"aggressive": {**{k: recorded["republican"]["aggressive"][k] for k in ("gain", "ci")},
+                                      "source": sol["presets"]["republican"]["aggressive"]["source"]}}}
+    # under other options the population says nothing
+    assert meta("mar-rojo", scenario="cabo-de-palos", policies=["nationalist=cautious,convoy", "republican=aggressive"],
+                set_=["initial_reveal=true"], games=4, seed=1, out=tmp_path / "m2", workers=1,
+                progress=False)["solved"] is None
+    assert main(["meta", "mar-rojo", "--scenario", "cabo-de-palos", "--policy", "nationalist=cautious,convoy",
+                 "--policy", "republican=aggressive", "--games", "20", "--seed", "1", "--workers", "1",
+                 "--out", str(tmp_path / "m3"), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert f"cautious {recorded['nationalist']['cautious']['gain']:.3f}" in out and "under searched play" in out

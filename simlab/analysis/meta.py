@@ -73,7 +73,10 @@ def meta(game: str, *, policies: Sequence[str] = (), scenario: str | None = None
              cells: [[{policies, games, sides: {side: {count, rate, ci}}, draws: {...},
                        payoff}]], value, value_ci, mixes: {side: {policy: weight}},
              equilibrium_rates: {side: rate, draw: rate}, confidence, replicates, sweep,
-             caveats: {side: {policy: text}} (families with a caveat, e.g. a solo AI)}
+             caveats: {side: {policy: text}} (families with a caveat, e.g. a solo AI),
+             solved: None, or the game's shipped solved population for this scenario and options
+             {path, value, value_ci, exploitability, stop, presets: {side: {policy: {gain, ci, source}}}}
+             with presets narrowed to the policies played}
 
     Raises:
         SpecError, ScenarioError, DataPackError: bad input (nothing written).
@@ -152,7 +155,19 @@ def meta(game: str, *, policies: Sequence[str] = (), scenario: str | None = None
         "options": cells[0].options, "data": info["data"], "sweep": "sweep",
         "payoff_meaning": f"{sides[0]} win rate minus {sides[1]} win rate (draws count 0)",
         "caveats": {s: {p: c for p in pols[s] if (c := g.policy_book().caveat(p))} for s in sides},
+        # how strong the play behind these figures is: the game's shipped solved population
+        # for this scenario and these options, where there is one (simlab.results.shipped_solution)
+        "solved": _solved(g, sc.name, cells[0].options, pols) if not spec.policies_files else None,
     }
     write_json(outdir / SUMMARY, summary)
     summary["path"] = str(outdir)
     return summary
+
+
+def _solved(g, scenario: str, options: dict, pols: dict) -> dict | None:
+    from ..results import shipped_solution
+    sol = shipped_solution(g, scenario, options)
+    if sol is None:
+        return None
+    sol["presets"] = {s: {p: r for p, r in sol["presets"].get(s, {}).items() if p in pols[s]} for s in pols}
+    return sol

@@ -30,6 +30,7 @@ from .render import (  # noqa: F401  (render_report, render_balance: public, re-
     _print_report,
     _print_table,
     err_console,
+    meta_strength_lines,
     out_console,
     render_balance,
     render_bids,
@@ -450,6 +451,8 @@ def meta(
     lo, hi = res["value_ci"]
     out_console.print(f"[bold]value ({res['payoff_meaning']}): {res['value']:+.3f}[/bold] 95% interval "
                       f"[{lo:+.3f}, {hi:+.3f}]; 0 = balanced at equilibrium")
+    for line in meta_strength_lines(res):
+        out_console.print(line)
 
 
 # --------------------------------------------------------------------------- plot

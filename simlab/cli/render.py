@@ -255,3 +255,26 @@ def _print_odds(parts) -> None:
             con.print(t)
         else:
             con.print(str(p), markup=False)
+
+
+def meta_strength_lines(res: dict) -> list[str]:
+    """The lines under a meta-game's table that say how strong its policies are: each policy's
+    exploitability and the value under searched play, from the game's shipped solved population
+    (``res["solved"]``), or that they are unmeasured."""
+    sol = res.get("solved")
+    s0, s1 = res["sides"]
+    lines: list[str] = []
+    if sol:
+        for s in (s0, s1):
+            per = ", ".join(f"{p} {r['gain']:.3f}" for p, r in sol["presets"].get(s, {}).items())
+            if per:
+                lines.append(f"exploitability of {s}'s policies (a lower bound): {per}")
+        if sol.get("value") is not None:
+            vlo, vhi = sol["value_ci"]
+            lines.append(f"under searched play ({sol['path']}, stopped by {sol['stop']}): value "
+                         f"{sol['value']:+.3f} [{vlo:+.3f}, {vhi:+.3f}], exploitability "
+                         f"{sol['exploitability']:.3f} (a lower bound)")
+    else:
+        lines.append("exploitability of these policies: unmeasured (no solved population for this "
+                     "scenario and these options; see simlab solve)")
+    return lines
