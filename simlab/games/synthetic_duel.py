@@ -76,6 +76,7 @@ class SyntheticDuel(Game):
     title = "Test instrument, not a wargame: a two-knob duel whose equilibrium and value are known in closed form"
     rulebook = ""
     sides = ("red", "blue")
+    side_colors = {"red": "#d62728", "blue": "#1f77b4"}
     options = ()
     policy_file = Path(__file__).with_name("synthetic_duel.toml")
     default_policies = {"*": "middle"}
