@@ -16,7 +16,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 
-__all__ = ["DRAW_COLOR", "PALETTE", "contrast_ratio", "relative_luminance", "side_colors", "text_color"]
+__all__ = ["DRAW_COLOR", "PALETTE", "contrast_ratio", "relative_luminance", "side_colors", "text_color", "two_side_cmap"]
 
 #: the colour of draws in every figure
 DRAW_COLOR = "#8c8c8c"
@@ -83,3 +83,10 @@ def side_colors(game: str | None, sides: Sequence[str]) -> dict[str, str]:
         out[s] = pick
         taken.add(pick)
     return {s: out[s] for s in sides}
+
+
+def two_side_cmap(low, high, name: str = "sides"):
+    """A diverging colormap from ``low`` (at 0) through white (at 1/2) to ``high`` (at 1): a heat map
+    of one side's win rate (or a payoff) in the two sides' colours."""
+    from matplotlib.colors import LinearSegmentedColormap
+    return LinearSegmentedColormap.from_list(name, [_rgb(low), (1.0, 1.0, 1.0), _rgb(high)])

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from .errors import InputError
 
-__all__ = ["POLICY_PREFIX", "apply_view", "flat_columns", "parse_where", "policy_axes", "policy_matrices"]
+__all__ = ["POLICY_PREFIX", "apply_view", "flat_columns", "parse_where", "policy_axes", "policy_matrices", "variant_label"]
 
 #: the grid option of a policy axis is ``policy_<side>`` (``--policy SIDE=A,B``)
 POLICY_PREFIX = "policy_"
@@ -187,3 +187,23 @@ def policy_matrices(rows: list[dict], sides: Sequence[str]) -> list[dict]:
         out.append({"group": {k: rs[0]["params"].get(k) for k in others}, "row_side": rside, "col_side": cside,
                     "row_axis": ra, "col_axis": ca, "rows": rp, "cols": cp, "cells": grid})
     return out
+
+
+def variant_label(v: dict, other: dict | None = None) -> str:
+    """What a compare variant is: its experiment file, or the ``--set``/``--policy``/``--data``
+    values that tell it from the other variant (all of them when ``other`` is None)."""
+    if v.get("file"):
+        return str(v["file"])
+    parts = []
+    for k, x in (v.get("options") or {}).items():
+        if other is None or (other.get("options") or {}).get(k) != x:
+            parts.append(f"{k}={x}")
+    for s, p in (v.get("policies") or {}).items():
+        if other is None or (other.get("policies") or {}).get(s) != p or \
+                (other.get("knobs") or {}).get(s) != (v.get("knobs") or {}).get(s):
+            parts.append(f"policy {s}={p}")
+    if v.get("data") and (other is None or other.get("data") != v.get("data")):
+        parts.append(f"data {v['data']}")
+    if parts:
+        return ", ".join(parts)
+    return "the defaults" if other is None else "identical to the other variant"

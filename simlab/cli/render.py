@@ -340,29 +340,10 @@ def print_tune(res: dict) -> None:
         _print_table(render_bids(bt, res.get("unit", "")))
 
 
-def variant_label(v: dict, other: dict | None = None) -> str:
-    """What a compare variant is: its experiment file, or the ``--set``/``--policy``/``--data``
-    values that tell it from the other variant (all of them when ``other`` is None)."""
-    if v.get("file"):
-        return str(v["file"])
-    parts = []
-    for k, x in (v.get("options") or {}).items():
-        if other is None or (other.get("options") or {}).get(k) != x:
-            parts.append(f"{k}={x}")
-    for s, p in (v.get("policies") or {}).items():
-        if other is None or (other.get("policies") or {}).get(s) != p or \
-                (other.get("knobs") or {}).get(s) != (v.get("knobs") or {}).get(s):
-            parts.append(f"policy {s}={p}")
-    if v.get("data") and (other is None or other.get("data") != v.get("data")):
-        parts.append(f"data {v['data']}")
-    if parts:
-        return ", ".join(parts)
-    return "the defaults" if other is None else "identical to the other variant"
-
-
 def print_compare(res: dict) -> None:
     """``simlab compare``'s table (B − A per side and draws, paired intervals), naming A and B,
     then the SPRT's verdict."""
+    from ..views import variant_label
     va, vb = res["variants"]["a"], res["variants"]["b"]
     la, lb = variant_label(va, vb), variant_label(vb, va)
     t = Table(title=f"{res['game']} / {res['scenario']}: B − A on the same {res['games']:,} seeds "
