@@ -190,10 +190,9 @@ def policy_matrices(rows: list[dict], sides: Sequence[str]) -> list[dict]:
 
 
 def variant_label(v: dict, other: dict | None = None) -> str:
-    """What a compare variant is: its experiment file, or the ``--set``/``--policy``/``--data``
-    values that tell it from the other variant (all of them when ``other`` is None)."""
-    if v.get("file"):
-        return str(v["file"])
+    """What a compare variant is: its experiment file (if any) and the option, policy and data
+    values that tell it from the other variant (all of them when ``other`` is None), e.g.
+    ``"bias=0.3"`` or ``"a.toml (bias=0.3)"``."""
     parts = []
     for k, x in (v.get("options") or {}).items():
         if other is None or (other.get("options") or {}).get(k) != x:
@@ -204,6 +203,5 @@ def variant_label(v: dict, other: dict | None = None) -> str:
             parts.append(f"policy {s}={p}")
     if v.get("data") and (other is None or other.get("data") != v.get("data")):
         parts.append(f"data {v['data']}")
-    if parts:
-        return ", ".join(parts)
-    return "the defaults" if other is None else "identical to the other variant"
+    what = ", ".join(parts) or ("the defaults" if other is None else "identical to the other variant")
+    return f"{v['file']} ({what})" if v.get("file") else what

@@ -267,8 +267,7 @@ def render_matrix(m: dict, sides: list[str], title: str = "") -> Table:
     rate with its 95% Wilson interval in each cell, row policy by column policy."""
     rs, cs = m["row_side"], m["col_side"]
     group = ", ".join(f"{k}={v}" for k, v in m["group"].items())
-    t = Table(title=(title + ": " if title else "") + f"{rs} win rate, % [95% CI] ({rs} policy rows, {cs} columns)"
-              + (f"\n{group}" if group else ""))
+    t = Table(title=(title + ": " if title else "") + f"{rs} win rate, % [95% CI]" + (f"\n{group}" if group else ""))
     t.add_column(f"{rs} \\ {cs}")
     for c in m["cols"]:
         t.add_column(c, justify="right")
@@ -283,10 +282,12 @@ def render_matrix(m: dict, sides: list[str], title: str = "") -> Table:
         t.add_row(r, *cells)
     others = [s for s in sides if s not in (rs, cs)]
     draws = any(c is not None and c["draw_rate"] > 0 for row in m["cells"] for c in row)
+    t.caption = f"rows: {rs}'s policy, columns: {cs}'s; "
     if len(sides) == 2:
-        t.caption = f"{cs} wins the rest" + (" less the draws" if draws else "") + " (`report --csv` has every rate)"
+        t.caption += f"{cs} wins the rest" + (" less the draws" if draws else "")
     elif others:
-        t.caption = f"other sides: {', '.join(others)} (`report --csv` has every rate)"
+        t.caption += f"other sides: {', '.join(others)}"
+    t.caption += " (`report --csv` has every rate)"
     return t
 
 
@@ -348,7 +349,7 @@ def print_compare(res: dict) -> None:
     la, lb = variant_label(va, vb), variant_label(vb, va)
     t = Table(title=f"{res['game']} / {res['scenario']}: B − A on the same {res['games']:,} seeds "
               f"(95% paired intervals)\nA = {la}\nB = {lb}")
-    for c in ("", f"A ({la})", f"B ({lb})", "B − A [95% CI]", "games only A / only B", "p (McNemar)"):
+    for c in ("", "A", "B", "B − A [95% CI]", "games only A / only B", "p (McNemar)"):
         t.add_column(c, justify="right", overflow="fold")
     rows = [(f"{s} wins", res["difference"][s]) for s in res["sides"]] + [("draws", res["draws"])]
     for label, d in rows:
