@@ -422,12 +422,13 @@ def meta(
 # --------------------------------------------------------------------------- plot
 @app.command()
 def plot(
-    directory: Annotated[Path, typer.Argument(help="a sweep, tune, meta or solve output directory")],
-    kind: Annotated[str | None, typer.Option(help="winrate, scores, matrix, tune or solve (default: from the directory)")] = None,
+    directory: Annotated[Path, typer.Argument(help="a sweep, tune, meta, solve or compare output directory")],
+    kind: Annotated[str | None, typer.Option(help="winrate, scores, matrix, tune, solve or sprt (default: from the directory)")] = None,
     out: Annotated[Path | None, typer.Option(help="output .png or .svg (default <directory>/plot-<kind>.png)")] = None,
     param: Annotated[str | None, typer.Option(help="winrate: the grid option on the x axis")] = None,
 ) -> None:
-    """Draw win rate against a parameter, score histograms, the policy matrix, or a tune curve."""
+    """Draw win rates against a grid option (curves or bars), score histograms, a policy matrix (a
+    meta-game's, or a sweep's with two policy axes), a tune curve, a solve, or a comparison's SPRT path."""
     from ..plots import plot as draw
     path = draw(directory, kind=kind, out=out, param=param)
     out_console.print(f"wrote {path}")
