@@ -380,3 +380,14 @@ def test_the_notebooks_mar_rojo_points_range_is_playable_as_shipped():
     _preflight_values(spec, "points_nationalist", values, params["MARROJO_POINTS_RANGE"])  # raises if not
     with pytest.raises(InputError, match="cannot be played"):
         _preflight_values(spec, "points_nationalist", [6] + values, "6:24:2")
+
+
+def test_a_policy_grid_sweep_prints_its_matrix(tmp_path, capsys):
+    assert main(["sweep", "--game", "synthetic", "--policy", "red=rock,paper", "--policy", "blue=paper,scissors",
+                 "--games", "100", "--seed", "1", "--workers", "1", "--no-progress", "--out", str(tmp_path / "s")]) == 0
+    out = capsys.readouterr().out
+    d = duck_rates(tmp_path / "s")
+    r = d[(d.pr == "paper") & (d.pb == "scissors")].iloc[0]
+    lo, hi = wilson(int(r.red), int(r.n))
+    line = next(x for x in out.splitlines() if x.strip("│ ").startswith("paper ") and "[" in x)
+    assert line.rstrip(" │").endswith(f"{100 * r.red / r.n:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]")

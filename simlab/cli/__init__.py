@@ -32,11 +32,11 @@ from .render import (  # noqa: F401  (render_report, render_balance: public, re-
     err_console,
     out_console,
     print_compare,
+    print_matrices,
     print_meta,
     print_tune,
     render_balance,
     render_columns,
-    render_matrix,
     render_report,
     report_title,
 )
@@ -201,7 +201,7 @@ def report(
     from ..results import report as rep
     from ..results import report_frame
     from ..sweeps.manifest import load_manifest
-    from ..views import apply_view, policy_axes, policy_matrices
+    from ..views import apply_view
     if json_ and csv:
         raise InputError("choose one of --json and --csv")
     every = rep(directory)
@@ -215,11 +215,9 @@ def report(
         status = rows[0]["status"] if rows else man.get("status")
         if cols is not None:
             _print_table(render_columns(rows, cols, title=report_title(man)))
+            print_matrices(rows, man)
         else:
             _print_report(rows, dict(man, status=status))
-        if len(policy_axes(rows)) >= 2:
-            for m in policy_matrices(rows, man["sides"]):
-                _print_table(render_matrix(m, man["sides"], title=man["game"]))
         if status != "complete":
             hint = "; `simlab sweep ... --resume` finishes it" if status == "interrupted" else ""
             err_console.print(f"note: this sweep is {status}; the table covers the games written so far{hint}")

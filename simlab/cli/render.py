@@ -109,6 +109,15 @@ def _print_report(rows: list[dict], man: dict) -> None:
         _print_table(render_report(rows, man["sides"], title=title))
         _print_table(render_balance(rows, man["sides"]))
     _print_table(render_exploitability(rows, man["sides"]))
+    print_matrices(rows, man)
+
+
+def print_matrices(rows: list[dict], man: dict) -> None:
+    """The win-rate matrices of a grid with two policy axes (:func:`render_matrix`); nothing otherwise."""
+    from ..views import policy_axes, policy_matrices
+    if len(policy_axes(rows)) >= 2:
+        for m in policy_matrices(rows, man["sides"]):
+            _print_table(render_matrix(m, man["sides"], title=man["game"]))
 
 
 def render_exploitability(rows: list[dict], sides: list[str]) -> Table:
