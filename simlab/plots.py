@@ -6,14 +6,21 @@ Every function returns a :class:`matplotlib.figure.Figure` built without pyplot'
 Kinds:
 
 * ``winrate``: win rate of each side (and the draw rate) against a numeric grid option, with
-  95% Wilson bands; from a sweep directory, or from a tune directory (then with the fitted
-  curve and the fair value and its interval marked);
+  95% Wilson bands, or per cell as bars with 95% Wilson intervals when the grid is categorical;
+  from a sweep directory, or from a tune directory (then with the fitted curve and the fair
+  value and its interval marked);
 * ``tune``: a tune directory's points, fitted curves, fair value and interval;
 * ``scores``: histograms of each side's final score, one panel per cell;
 * ``matrix``: a meta-game's policy matrix as a heatmap (payoff = first side's win rate minus the
-  second's), with the equilibrium mixes in the labels;
+  second's), with the equilibrium mixes in the labels; or the win-rate matrix of any sweep with
+  two policy axes (:func:`simlab.plot_kinds.sweep_matrix_figure`);
+* ``sprt``: a comparison's SPRT path (log-likelihood ratio per discordant game) with its bounds;
 * ``solve``: a solve directory's value per iteration with its bootstrap interval, and each side's
   confirmed best-response gain (the exploitability estimate, a lower bound) per iteration.
+
+Every side has one colour in every figure (the game's declared colour,
+:func:`simlab.colors.side_colors`), draws are grey, heat-map labels are black or white by
+contrast with their cell, and titles name the game and scenario once.
 """
 
 from __future__ import annotations
@@ -24,11 +31,20 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
+from .colors import DRAW_COLOR, side_colors, two_side_cmap
 from .errors import InputError, SpecError, SweepStateError
+from .plot_kinds import (
+    annotate_heatmap,
+    categorical_winrate_figure,
+    figure_title,
+    sprt_figure,
+    sweep_matrix_figure,
+    sweep_scenario,
+)
 
 __all__ = ["KINDS", "matrix_figure", "plot", "scores_figure", "solve_figure", "tune_figure", "winrate_figure"]
 
-KINDS = ("winrate", "scores", "matrix", "tune", "solve")
+KINDS = ("winrate", "scores", "matrix", "tune", "solve", "sprt")
 FORMATS = (".png", ".svg")
 
 
@@ -46,30 +62,35 @@ def _axis_label(name: str, unit: str = "") -> str:
 def tune_figure(summary: dict) -> Figure:
     """Win rate against the tuned option: points with 95% Wilson intervals, fitted curves, fair value.
 
+    With equal win rates as the target the root is where the first side wins half the decided
+    games; that curve (a share of decided games, not a win rate) is drawn on its own right-hand
+    axis with its own legend, beside the line at 1/2 it crosses.
+
     Args:
         summary: a ``tune.json`` (:func:`simlab.analysis.tune`).
     """
     fig = Figure(figsize=(7.5, 4.8), layout="constrained")
     ax = fig.add_subplot()
     x = np.array([p["value"] for p in summary["points"]], dtype=float)
-    colors = {}
+    colors = side_colors(summary.get("game"), summary["sides"])
     for s in summary["sides"]:
         y = np.array([p["sides"][s]["win_rate"] for p in summary["points"]], dtype=float)
         lo = np.array([p["sides"][s]["ci"][0] for p in summary["points"]], dtype=float)
         hi = np.array([p["sides"][s]["ci"][1] for p in summary["points"]], dtype=float)
-        line = ax.errorbar(x, y, yerr=np.clip([y - lo, hi - y], 0, None), fmt="o", ms=3, capsize=2, label=f"{s} wins (95% CI)")
-        colors[s] = line[0].get_color()
+        ax.errorbar(x, y, yerr=np.clip([y - lo, hi - y], 0, None), fmt="o", ms=3, capsize=2, color=colors[s],
+                    label=f"{s} wins (95% CI)")
         curve = summary.get("curve", {}).get("sides", {}).get(s)
         if curve is not None:
             ax.plot(summary["curve"]["x"], curve, color=colors[s], lw=1.0, alpha=0.7,
                     label=f"{s}: monotone fit")
     fair = summary.get("curve", {}).get("fair")
-    if isinstance(fair, dict):
+    share = isinstance(fair, dict) and summary.get("target") is None
+    if isinstance(fair, dict) and not share:
         ax.plot(fair["x"], fair["y"], color="black", lw=1.6, alpha=0.8,
                 label=f"{fair['fit']} fit for the root: {summary['curve'].get('fair_label', '')}")
     d = np.array([p["draw_rate"] for p in summary["points"]], dtype=float)
     if np.nanmax(d) > 0:
-        ax.plot(x, d, "s", ms=3, color="grey", label="draws")
+        ax.plot(x, d, "s", ms=3, color=DRAW_COLOR, label="draws")
     fv = summary.get("fair_value")
     ci = summary.get("ci") or [None, None]
     lo_x, hi_x = float(x.min()), float(x.max())
@@ -86,10 +107,19 @@ def tune_figure(summary: dict) -> Figure:
     what = ("equal win rates" if summary.get("target") is None
             else f"{summary.get('side')} win rate = {summary['target']:g}")
     pols = ", ".join(f"{k}={v}" for k, v in (summary.get("policies") or {}).items())
-    ax.set_title(f"{summary['game']} / {summary['scenario']}: {summary['param']} for {what} "
-                 f"({summary['method']})" + (f"\n{pols}" if pols else ""), fontsize=10)
+    ax.set_title(figure_title(summary["game"], summary["scenario"], f"{summary['param']} for {what} "
+                              f"({summary['method']})") + (f"\n{pols}" if pols else ""), fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
+    ax.legend(fontsize=8, loc="upper left")
+    if share:
+        first = summary["sides"][0]
+        bx = ax.twinx()
+        bx.plot(fair["x"], fair["y"], color="black", lw=1.6, alpha=0.8,
+                label=f"{fair['fit']} fit: share of decided games won by {first} (right axis)")
+        bx.axhline(0.5, color="black", ls=":", lw=1, label="share 1/2: equal win rates (the root)")
+        bx.set_ylim(-0.02, 1.02)
+        bx.set_ylabel(f"share of decided games won by {first}")
+        bx.legend(fontsize=8, loc="upper right")
     return fig
 
 
@@ -115,11 +145,13 @@ def winrate_figure(path: str | Path, param: str | None = None) -> Figure:
                if all(isinstance(r["params"].get(k), (int, float)) and not isinstance(r["params"].get(k), bool)
                       for r in rows)]
     if param is None:
+        if not numeric:
+            return categorical_winrate_figure(p)
         if len(numeric) != 1:
-            raise SpecError(f"{p}: choose the x axis with --param (numeric grid options: {', '.join(numeric) or 'none'})")
+            raise SpecError(f"{p}: choose the x axis with --param (numeric grid options: {', '.join(numeric)})")
         param = numeric[0]
     elif param not in numeric:
-        raise SpecError(f"{p}: '{param}' is not a numeric grid option (numeric: {', '.join(numeric) or 'none'})")
+        return categorical_winrate_figure(p, param)
     others = [k for k in rows[0]["params"] if k != param]
     groups: dict[str, list[dict]] = {}
     for r in rows:
@@ -127,23 +159,27 @@ def winrate_figure(path: str | Path, param: str | None = None) -> Figure:
         groups.setdefault(key, []).append(r)
     fig = Figure(figsize=(7.5, 4.8), layout="constrained")
     ax = fig.add_subplot()
-    for key, rs in groups.items():
+    colors = side_colors(man["game"], man["sides"])
+    styles = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", (0, (5, 1))), ("P", (0, (3, 1, 1, 1)))]
+    for g, (key, rs) in enumerate(groups.items()):
         rs = sorted(rs, key=lambda r: r["params"][param])
         x = np.array([r["params"][param] for r in rs], dtype=float)
+        marker, ls = styles[g % len(styles)]
         for s in man["sides"]:
             y = np.array([r["sides"][s]["win_rate"] for r in rs])
             lo = np.array([r["sides"][s]["ci"][0] for r in rs])
             hi = np.array([r["sides"][s]["ci"][1] for r in rs])
             label = f"{s} wins" + (f" ({key})" if key else "")
-            (ln,) = ax.plot(x, y, "o-", ms=3, label=label)
-            ax.fill_between(x, lo, hi, color=ln.get_color(), alpha=0.2)
+            ax.plot(x, y, marker=marker, ls=ls, ms=3, color=colors[s], label=label)
+            ax.fill_between(x, lo, hi, color=colors[s], alpha=0.15 if len(groups) > 1 else 0.2)
         dr = np.array([r["draw_rate"] for r in rs])
         if dr.max() > 0:
-            ax.plot(x, dr, "s:", ms=3, color="grey", label="draws" + (f" ({key})" if key else ""))
+            ax.plot(x, dr, marker=marker, ls=ls, ms=3, color=DRAW_COLOR, label="draws" + (f" ({key})" if key else ""))
     ax.set_xlabel(_axis_label(param, _option_unit(man["game"], param)))
     ax.set_ylabel("win rate (fraction of games; bands: 95% Wilson)")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title(f"{man['experiment']} — {man['game']}", fontsize=10)
+    ax.set_title(figure_title(man["game"], sweep_scenario(man), f"win rate against {param}", man.get("experiment")),
+                 fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     return fig
@@ -171,6 +207,7 @@ def scores_figure(path: str | Path, max_cells: int = 36) -> Figure:
     p = Path(path)
     man = load_manifest(p)
     sides = man["sides"]
+    colors = side_colors(man["game"], sides)
     t = load_table(p, "games", ["cell"] + [f"score_{s}" for s in sides])
     cell = t["cell"].to_numpy()
     every = np.unique(cell)
@@ -190,7 +227,7 @@ def scores_figure(path: str | Path, max_cells: int = 36) -> Figure:
         integral = all(np.allclose(v * 2, np.round(v * 2)) for v in vals) and hi - lo <= 200
         bins = np.arange(np.floor(lo) - 0.25, np.ceil(hi) + 0.75, 0.5) if integral else 30
         for s, v in zip(sides, vals, strict=True):
-            ax.hist(v, bins=bins, alpha=0.55, label=f"{s} (mean {v.mean():.2f})")
+            ax.hist(v, bins=bins, alpha=0.55, color=colors[s], label=f"{s} (mean {v.mean():.2f})")
         label = ", ".join(f"{a}={b}" for a, b in params.get(int(c), {}).items()) or f"cell {c}"
         ax.set_title(label, fontsize=9)
         ax.set_xlabel("final score (game points, VP)")
@@ -199,7 +236,8 @@ def scores_figure(path: str | Path, max_cells: int = 36) -> Figure:
     for j in range(k, nrow * ncol):
         axes[j // ncol][j % ncol].set_visible(False)
     more = f" (cells {cells[0]}–{cells[-1]} of {every.size})" if every.size > cells.size else ""
-    fig.suptitle(f"{man['experiment']} — {man['game']}: final scores{more}", fontsize=10)
+    fig.suptitle(figure_title(man["game"], sweep_scenario(man), f"final scores{more}", man.get("experiment")),
+                 fontsize=10)
     return fig
 
 
@@ -215,7 +253,8 @@ def matrix_figure(summary: dict) -> Figure:
     a = np.asarray(summary["payoff"], dtype=float)
     fig = Figure(figsize=(1.6 * len(cols) + 3.2, 1.0 * len(rows) + 2.4), layout="constrained")
     ax = fig.add_subplot()
-    im = ax.imshow(a, cmap="RdBu", vmin=-1, vmax=1, aspect="auto")
+    colors = side_colors(summary.get("game"), sides)
+    im = ax.imshow(a, cmap=two_side_cmap(colors[sides[1]], colors[sides[0]]), vmin=-1, vmax=1, aspect="auto")
     cb = fig.colorbar(im, ax=ax)
     cb.set_label(f"payoff: {sides[0]} win rate − {sides[1]} win rate")
     mix0 = summary["mixes"][sides[0]]
@@ -224,16 +263,13 @@ def matrix_figure(summary: dict) -> Figure:
     ax.set_yticks(range(len(rows)), [f"{r} (mix {mix0[r]:.2f})" for r in rows], fontsize=8)
     ax.set_xlabel(f"{sides[1]} policy")
     ax.set_ylabel(f"{sides[0]} policy")
-    for i in range(len(rows)):
-        for j in range(len(cols)):
-            c = summary["cells"][i][j]
-            w0 = c["sides"][sides[0]]
-            w1 = c["sides"][sides[1]]
-            ax.text(j, i, f"{sides[0]} {w0['rate']:.1%}\n{sides[1]} {w1['rate']:.1%}", ha="center", va="center",
-                    fontsize=7, color="black")
+    texts = [[f"{sides[0]} {summary['cells'][i][j]['sides'][sides[0]]['rate']:.1%}\n"
+              f"{sides[1]} {summary['cells'][i][j]['sides'][sides[1]]['rate']:.1%}" for j in range(len(cols))]
+             for i in range(len(rows))]
+    annotate_heatmap(ax, im, texts)
     lo, hi = summary["value_ci"]
-    ax.set_title(f"{summary['game']} / {summary['scenario']}: equilibrium value {summary['value']:+.3f} "
-                 f"[{lo:+.3f}, {hi:+.3f}]", fontsize=10)
+    ax.set_title(figure_title(summary["game"], summary["scenario"], f"equilibrium value {summary['value']:+.3f} "
+                              f"[{lo:+.3f}, {hi:+.3f}]"), fontsize=10)
     return fig
 
 
@@ -255,6 +291,7 @@ def solve_figure(summary: dict) -> Figure:
     ax.plot(x, v, "o-", label="value of the population's meta-game")
     ax.set_ylabel(f"value ({summary['sides'][0]} − {summary['sides'][1]} win rate)")
     ax.legend(fontsize=8)
+    colors = side_colors(summary.get("game"), summary["sides"])
     for k, s in enumerate(summary["sides"]):
         pts = [(it["iteration"], it["best_response"][s]["confirmed"]) for it in its
                if s in it.get("best_response", {}) and it["best_response"][s].get("confirmed")]
@@ -263,7 +300,8 @@ def solve_figure(summary: dict) -> Figure:
         xs = np.array([p[0] for p in pts]) + (k - 0.5) * 0.08
         g = np.array([p[1]["gain"] for p in pts])
         err = np.array([[p[1]["gain"] - p[1]["ci"][0], p[1]["ci"][1] - p[1]["gain"]] for p in pts]).T
-        bx.errorbar(xs, g, yerr=np.clip(err, 0, None), fmt="o-", capsize=3, label=f"{s}'s best-response gain")
+        bx.errorbar(xs, g, yerr=np.clip(err, 0, None), fmt="o-", capsize=3, color=colors[s],
+                    label=f"{s}'s best-response gain")
     eps = summary.get("epsilon")
     if eps is not None:
         bx.axhline(eps, color="grey", ls="--", lw=0.8, label=f"epsilon {eps:g}")
@@ -272,7 +310,7 @@ def solve_figure(summary: dict) -> Figure:
     bx.set_xticks(x)
     bx.set_ylabel("gain over the mix (a lower bound\non exploitability)")
     bx.legend(fontsize=8)
-    fig.suptitle(f"{summary['game']} / {summary['scenario']}: solve (stopped: {summary['stop']['reason']})",
+    fig.suptitle(figure_title(summary["game"], summary["scenario"], f"solve (stopped: {summary['stop']['reason']})"),
                  fontsize=10)
     return fig
 
@@ -282,10 +320,12 @@ def plot(path: str | Path, kind: str | None = None, out: str | Path | None = Non
     """Draw a sweep or an analysis and save it.
 
     Args:
-        path: a sweep directory, or a tune / meta / solve directory (``tune.json`` / ``meta.json`` /
-            ``solve.json``).
-        kind: one of :data:`KINDS`; default ``solve`` for a solve directory, ``tune`` for a tune directory, ``matrix`` for a meta
-            directory, ``winrate`` for a sweep with a numeric grid option, else ``scores``.
+        path: a sweep directory, or a tune / meta / solve / compare directory (``tune.json`` /
+            ``meta.json`` / ``solve.json`` / ``compare.json``).
+        kind: one of :data:`KINDS`; default ``solve`` for a solve directory, ``tune`` for a tune
+            directory, ``matrix`` for a meta directory, ``sprt`` for a comparison run with
+            ``--sprt``; for a sweep ``winrate`` with a numeric grid option, ``matrix`` with two
+            policy axes, ``winrate`` (bars) with another varying option, else ``scores``.
         out: ``.png`` or ``.svg`` file (default ``<path>/plot-<kind>.png``).
         param: the x-axis option of ``winrate`` (a sweep with several numeric grid options).
 
@@ -304,6 +344,7 @@ def plot(path: str | Path, kind: str | None = None, out: str | Path | None = Non
     if out is not None and Path(out).suffix.lower() not in FORMATS:
         raise SpecError(f"--out {out}: the file must end in .png or .svg")
     tune_json, meta_json, solve_json = p / "tune.json", p / "meta.json", p / "solve.json"
+    compare_json = p / "compare.json"
     if kind is None:
         if solve_json.exists():
             kind = "solve"
@@ -311,8 +352,10 @@ def plot(path: str | Path, kind: str | None = None, out: str | Path | None = Non
             kind = "tune"
         elif meta_json.exists():
             kind = "matrix"
+        elif compare_json.exists() and _read_json(compare_json).get("sprt"):
+            kind = "sprt"
         else:
-            kind = "winrate" if _has_numeric_grid(p) else "scores"
+            kind = _sweep_kind(p)
     if kind == "tune" or (kind == "winrate" and tune_json.exists()):
         if not tune_json.exists():
             raise SpecError(f"{p}: --kind tune needs a tune directory (no tune.json)")
@@ -321,10 +364,18 @@ def plot(path: str | Path, kind: str | None = None, out: str | Path | None = Non
         if not solve_json.exists():
             raise SpecError(f"{p}: --kind solve needs a solve directory (no solve.json)")
         fig = solve_figure(_read_json(solve_json))
-    elif kind == "matrix":
-        if not meta_json.exists():
-            raise SpecError(f"{p}: --kind matrix needs a meta directory (no meta.json)")
+    elif kind == "sprt":
+        if not compare_json.exists():
+            raise SpecError(f"{p}: --kind sprt needs a compare directory (no compare.json)")
+        fig = sprt_figure(p, _read_json(compare_json))
+    elif kind == "matrix" and meta_json.exists():
         fig = matrix_figure(_read_json(meta_json))
+    elif kind == "matrix":
+        from .views import policy_axes
+        if not (p / "manifest.json").exists() or len(policy_axes(_report(p))) < 2:
+            raise SpecError(f"{p}: --kind matrix needs a meta directory or a sweep with two policy axes "
+                            "(--policy SIDE=A,B for two sides)")
+        fig = sweep_matrix_figure(p)
     else:
         sweep = _sweep_dir(p)
         fig = winrate_figure(sweep, param) if kind == "winrate" else scores_figure(sweep)
@@ -341,6 +392,27 @@ def _sweep_dir(p: Path) -> Path:
         if (p / sub / "manifest.json").exists():
             return p / sub
     raise SweepStateError(f"{p} is not a sweep directory (no manifest.json)")
+
+
+def _report(p: Path) -> list[dict]:
+    from .results import report
+    return report(p)
+
+
+def _sweep_kind(p: Path) -> str:
+    """The default figure of a sweep: ``winrate`` for a numeric grid option, ``matrix`` for two
+    policy axes, ``winrate`` (bars) for another option that varies, else ``scores``."""
+    if _has_numeric_grid(p):
+        return "winrate"
+    from .sweeps.manifest import load_manifest
+    from .views import policy_axes
+    sweep = _sweep_dir(p)
+    man = load_manifest(sweep)
+    params = [c.get("params", {}) for c in man.get("cells", [])]
+    varying = [k for k in (params[0] if params else {}) if len({str(q.get(k)) for q in params}) > 1]
+    if sweep == p and sum(k.startswith("policy_") for k in varying) >= 2 and len(policy_axes(_report(p))) >= 2:
+        return "matrix"
+    return "winrate" if varying else "scores"
 
 
 def _has_numeric_grid(p: Path) -> bool:

@@ -26,11 +26,12 @@ LAYERS = [
     ("simlab.datapack", 1),
     ("simlab.games", 2),
     ("simlab.sweeps", 3),
-    ("simlab.results", 4),
+    ("simlab.results", 4), ("simlab.views", 4),  # views: filtering, sorting and the matrix of report rows
+    ("simlab.colors", 4),  # figure colours: the games' declared side colours
     ("simlab.testing", 5), ("simlab.bench", 5),  # tools over sweeps and results, used by the CLI
     ("simlab.analysis", 6),
     ("simlab.solve", 7),  # the best-response search: sweeps and the meta-game solver, below the api
-    ("simlab.plots", 7),
+    ("simlab.plots", 7), ("simlab.plot_kinds", 7),
     ("simlab.api", 8), ("simlab", 8),  # the package itself re-exports the api
     ("simlab.cli", 9), ("simlab.__main__", 9),
 ]

@@ -128,12 +128,14 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
     Returns:
         The summary written to ``<out>/compare.json``::
 
-            {game, scenario, sides, side, games, variants: {a: {...}, b: {...}},
+            {game, scenario, sides, side, games, variants: {a: {file, policies, knobs, options, data,
+             sides, draws}, b: {...}},
              difference: {side: {a_rate, b_rate, difference, ci, a_only, b_only, p_value}},
              draws: {a_rate, b_rate, difference, ci}, sprt: null | {p0, p1, alpha, beta, lower,
              upper, llr, discordant, b_better, decision, games, decided_at, stages: [...]}}
 
-        ``difference`` is B minus A. ``p_value`` is the exact two-sided McNemar (sign) test of no
+        ``variants.x.file`` is the experiment file of that variant (None for an ad hoc
+        comparison, whose ``options``, ``policies`` and ``data`` say what it is). ``difference`` is B minus A. ``p_value`` is the exact two-sided McNemar (sign) test of no
         difference on the discordant games.
 
     Raises:
@@ -253,11 +255,11 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
     summary = {
         "game": sa.game, "scenario": infos[0][0].scenario, "sides": sides, "side": side, "games": n,
         "seed": sa.seed, "confidence": confidence, "warnings": warnings,
-        "variants": {t: {"policies": policy_names(c.policies),
+        "variants": {t: {"file": None if fname is None else str(fname), "policies": policy_names(c.policies),
                          "knobs": {x: p.as_dict() for x, p in c.policies.items()}, "options": c.options, "data": s.data,
                          "sides": {x: rate(int((codes == i).sum()), n, confidence) for i, x in enumerate(sides)},
                          "draws": rate(int((codes == -1).sum()), n, confidence)}
-                     for t, (c, _), s, codes in (("a", infos[0], sa, ca), ("b", infos[1], sb, cb))},
+                     for t, (c, _), s, codes, fname in (("a", infos[0], sa, ca, a), ("b", infos[1], sb, cb, b))},
         "difference": {},
         "sprt": sprt_info, "sweeps": sweeps,
     }

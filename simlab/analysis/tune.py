@@ -52,7 +52,7 @@ from .common import (
     write_json,
 )
 
-__all__ = ["METHODS", "bid_table", "parse_range", "tune", "unit_of"]
+__all__ = ["METHODS", "bid_table", "parse_range", "suggest_range", "tune", "unit_of"]
 
 METHODS = ("auto", "replay", "score")
 MAX_POINTS = 2001
@@ -158,13 +158,16 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
              confidence, replicates, seed, curve: {x, fair: [...], sides: {side: [...]}},
              bootstrap: {replicates, below, above, failed}, note, sweeps: [dirs]}
 
-        ``fair_value`` is None (with ``note`` saying why) when the curve does not reach the target
-        within the range; an interval end is None when the bootstrap reaches past the range.
+        ``fair_value`` is None (with ``note`` saying why, and ``suggested_range`` a
+        ``LOW:HIGH[:STEP]`` to try, from :func:`suggest_range`) when the curve does not reach the
+        target within the range; an interval end is None when the bootstrap reaches past the range.
         ``bracket`` gives the played values on either side of ``fair_value`` (for a whole-number
         option such as a VP handicap, the two values a table can actually use).
 
     Raises:
-        SpecError, ScenarioError, DataPackError: bad input, before anything is played.
+        SpecError, ScenarioError, DataPackError: bad input, before anything is played; when
+            some values of the range cannot be played (no legal set-up), the message names them
+            and the ``--range`` of the values that can.
         SweepStateError: ``out`` is not usable.
     """
     say = log or (lambda m: None)
@@ -256,8 +259,10 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     outdir = prepare_out(out, "tune", f"{game}-{param}", SUMMARY, overwrite)
     if source is None:
         first_base = opt.default if values[0] <= opt.default <= values[-1] else values[0]
-        preflight(dataclasses.replace(spec, options={**spec.options, param: first_base}) if use_score
-                  else dataclasses.replace(spec, grid={param: [str(v) for v in values]}))
+        if use_score:
+            preflight(dataclasses.replace(spec, options={**spec.options, param: first_base}))
+        else:
+            _preflight_values(spec, param, values, range_)
     if overwrite:
         if outdir.exists():
             clear_out(outdir, SUMMARY)
@@ -314,18 +319,21 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     below = int((ok < lo_x).sum())
     above = int((ok > hi_x).sum())
     if root is not None and ok.size >= 0.9 * replicates:
-        qlo, qhi = np.quantile(ok, [alpha / 2, 1 - alpha / 2])
+        with np.errstate(invalid="ignore"):  # roots beyond the range are +-inf: their quantile may be NaN
+            qlo, qhi = np.quantile(ok, [alpha / 2, 1 - alpha / 2])
         ci = [float(qlo) if lo_x <= qlo <= hi_x else None, float(qhi) if lo_x <= qhi <= hi_x else None]
         if qlo > hi_x or qhi < lo_x:
             ci = [None, None]
     note = ""
+    suggested = None
     if root is None:
         who = sides[side_i]
         if target is None:
             note = f"the two sides' win rates do not cross between {lo_x:g} and {hi_x:g}"
         else:
             note = f"{who}'s win rate does not reach {t:g} between {lo_x:g} and {hi_x:g}"
-        note += "; widen --range"
+        suggested, why_range = suggest_range(x, k, n, t, opt)
+        note += f"; {why_range}"
     elif ci[0] is None or ci[1] is None:
         note = "the interval reaches beyond the range played; widen --range or play more games"
 
@@ -347,11 +355,134 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
         "curve": curve,
         "bootstrap": {"replicates": replicates, "below": below, "above": above,
                       "failed": int(np.isnan(boots).sum())},
-        "note": note, "sweeps": sweeps,
+        "note": note, "suggested_range": suggested, "sweeps": sweeps,
     }
     write_json(outdir / SUMMARY, summary)
     summary["path"] = str(outdir)
     return summary
+
+
+def _preflight_values(spec: SweepSpec, param: str, values, range_: str) -> None:
+    """Play one game at every value (:func:`simlab.analysis.common.preflight`); when some values
+    cannot be played, say which, and the range of the values that can.
+
+    Raises:
+        InputError: the game's own error for a single unplayable value set, extended with the
+            values that fail and the ``--range`` to use instead.
+    """
+    from ..errors import InputError
+    try:
+        preflight(dataclasses.replace(spec, grid={param: [str(v) for v in values]}))
+        return
+    except InputError as first:
+        err = first
+    ok, bad = [], []
+    for v in values:
+        try:
+            preflight(dataclasses.replace(spec, options={**spec.options, param: v}))
+            ok.append(v)
+        except InputError:
+            bad.append(v)
+    if not bad:  # the grid failed for another reason (a combination, not a value)
+        raise err
+    msg = f"{err}; {param} = {', '.join(f'{v:g}' for v in bad)} cannot be played"
+    run = _longest_run(values, ok)
+    if len(run) >= 2:
+        step = _step_of(range_, run)
+        msg += f"; the values from {run[0]:g} to {run[-1]:g} can: try --range {run[0]:g}:{run[-1]:g}{step}"
+    elif ok:
+        msg += f"; only {param} = {', '.join(f'{v:g}' for v in ok)} can be played in this range"
+    else:
+        msg += "; no value of the range can be played"
+    raise type(err)(msg) from None
+
+
+def _longest_run(values, ok) -> list:
+    """The longest run of consecutive ``values`` that are all in ``ok``."""
+    best: list = []
+    cur: list = []
+    good = set(ok)
+    for v in values:
+        if v in good:
+            cur.append(v)
+            if len(cur) > len(best):
+                best = list(cur)
+        else:
+            cur = []
+    return best
+
+
+def _step_of(range_: str, run) -> str:
+    parts = str(range_).split(":")
+    return f":{parts[2].strip()}" if len(parts) == 3 else ""
+
+
+def suggest_range(x, successes, trials, target: float, opt) -> tuple[str | None, str]:
+    """A ``--range`` that should contain the root when the curve does not reach ``target`` in the
+    values played, from a logistic fit over all of them extrapolated to the root.
+
+    Args:
+        x: ``float64[v]`` the values played; successes, trials: per value (decided games for
+            equal win rates, as :func:`simlab.stats.tuning.rates_from_patterns` gives them).
+        target: the probability the root meets.
+        opt: the tuned :class:`simlab.games.base.Option` (its kind and its min/max bound the range).
+
+    Returns:
+        ``(range, sentence)``: None and a sentence saying so when the two values played nearest
+        the root give exactly the same results (the option stops changing play there); else
+        ``"LOW:HIGH"`` from the end of the range played nearer the
+        extrapolated root to beyond it by the larger of the range's width and the distance from
+        that end, clipped to the option's bounds (None when the fit is
+        flat, points away from the range, or the root lies beyond the option's bounds or more
+        than ten widths away), and a sentence saying so.
+    """
+    xv = np.asarray(x, dtype=np.float64)
+    lo, hi = float(xv.min()), float(xv.max())
+    width = hi - lo
+    try:
+        c = fit_curve(xv, successes, trials, "logistic")
+    except ValueError:
+        return None, "widen --range"
+    a, b = c.params
+    if not np.isfinite(b) or abs(b) * width < 1e-3:
+        return None, "the win rates barely change across the range; widen --range a lot or tune another option"
+    order = np.argsort(xv, kind="stable")
+    ks, ns, xs = np.asarray(successes, float)[order], np.asarray(trials, float)[order], xv[order]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rates = ks / ns
+    top = rates[-1] < target if b > 0 else rates[-1] > target  # the root lies above the range
+    end = slice(-2, None) if top else slice(0, 2)
+    if xs.size >= 3 and np.all(ks[end] == ks[end][0]) and np.all(ns[end] == ns[end][0]):
+        edge = xs[end]
+        return None, (f"the games come out the same at {opt.name} = {edge[0]:g} and {edge[1]:g} (the option stops "
+                      "changing play there), so a wider range will not reach it either")
+    r = float((math.log(target / (1 - target)) - a) / b)
+    if not math.isfinite(r) or abs(r - (lo + hi) / 2) > 10 * width:
+        return None, "widen --range"
+    coarse = lo <= r <= hi
+    if coarse:  # one logistic curve over the whole range is too coarse to place it: a width further on
+        r = hi + width / 2 if top else lo - width / 2
+    reach = max(width, abs(r - (lo if r < lo else hi)))
+    new_lo, new_hi = (r - reach, lo) if r < lo else (hi, r + reach)
+    if opt.min is not None:
+        new_lo = max(new_lo, float(opt.min))
+    if opt.max is not None:
+        new_hi = min(new_hi, float(opt.max))
+    if (opt.min is not None and r < float(opt.min)) or (opt.max is not None and r > float(opt.max)):
+        return None, (f"a logistic fit over the range reaches it only at about {r:.3g}, beyond the option's "
+                      f"bounds [{opt.min}, {opt.max}]: no value of {opt.name} balances these sides")
+    if opt.kind is int:
+        new_lo, new_hi = math.floor(new_lo), math.ceil(new_hi)
+        text = f"{new_lo:d}:{new_hi:d}"
+    else:
+        q = 10.0 ** math.floor(math.log10(max(width, 1e-12)) - 1)
+        new_lo, new_hi = math.floor(new_lo / q) * q, math.ceil(new_hi / q) * q
+        text = f"{new_lo:.6g}:{new_hi:.6g}"
+    side = "above" if r > hi else "below"
+    if coarse:
+        return text, f"the results approach it toward the {'top' if top else 'bottom'} of the range: try --range {text}"
+    return text, (f"a logistic fit over the range reaches it at about {r:.3g}, {side} the range: "
+                  f"try --range {text}")
 
 
 def _played_sweep(g: Game, path, cell, param, scenario, policy, set_, data, games, precision, max_games, method):

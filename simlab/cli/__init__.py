@@ -30,12 +30,15 @@ from .render import (  # noqa: F401  (render_report, render_balance: public, re-
     _print_report,
     _print_table,
     err_console,
-    meta_strength_lines,
     out_console,
+    print_compare,
+    print_matrices,
+    print_meta,
+    print_tune,
     render_balance,
-    render_bids,
-    render_points,
+    render_columns,
     render_report,
+    report_title,
 )
 
 
@@ -189,29 +192,39 @@ def report(
     directory: Annotated[Path, typer.Argument(help="a sweep's output directory")],
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     csv: Annotated[bool, typer.Option("--csv", help="print CSV")] = False,
+    sort: Annotated[str | None, typer.Option(help="sort the cells by this column (-COL: descending), e.g. -win_rate_red")] = None,
+    where: Annotated[list[str] | None, typer.Option(help="KEY=VALUE: only cells with this grid option or column value; repeatable")] = None,
+    columns: Annotated[str | None, typer.Option(help="show only these columns, e.g. cell,policy_red,win_rate_red (`--csv` lists them all)")] = None,
 ) -> None:
-    """Win rates with 95% Wilson intervals, scores and turns per cell of a sweep."""
+    """Win rates with 95% Wilson intervals, scores and turns per cell of a sweep; on a grid of two
+    policy axes, the win-rate matrix (row policy by column policy) too."""
     from ..results import report as rep
     from ..results import report_frame
     from ..sweeps.manifest import load_manifest
+    from ..views import apply_view
     if json_ and csv:
         raise InputError("choose one of --json and --csv")
-    rows = rep(directory)
+    every = rep(directory)
+    rows, cols = apply_view(every, where or [], sort, columns)
     if json_:
-        _print_json(rows)
+        _print_json(rows if cols is None else report_frame(rows)[cols].to_dict("records"))
     elif csv:
-        sys.stdout.write(report_frame(rows).to_csv(index=False))
+        sys.stdout.write(report_frame(rows)[cols or slice(None)].to_csv(index=False))
     else:
         man = load_manifest(directory)
         status = rows[0]["status"] if rows else man.get("status")
-        _print_report(rows, dict(man, status=status))
+        if cols is not None:
+            _print_table(render_columns(rows, cols, title=report_title(man)))
+            print_matrices(rows, man)
+        else:
+            _print_report(rows, dict(man, status=status))
         if status != "complete":
             hint = "; `simlab sweep ... --resume` finishes it" if status == "interrupted" else ""
             err_console.print(f"note: this sweep is {status}; the table covers the games written so far{hint}")
         written = man.get("games_written")
         if isinstance(written, dict):
             expected = sum(int(v) for v in written.values() if isinstance(v, int))
-            found = sum(r["games"] for r in rows)
+            found = sum(r["games"] for r in every)
             if found != expected:
                 err_console.print(f"warning: the manifest records {expected:,} games written but {found:,} are there "
                                   "(Parquet parts missing or added by hand); `simlab sweep ... --resume` replays missing chunks")
@@ -309,20 +322,7 @@ def tune(
         _print_json(res)
         return
     err_console.print(f"wrote {res['path']}")
-    _print_table(render_points(res))
-    for bt in (res.get("bids") or {}).values():
-        _print_table(render_bids(bt, res.get("unit", "")))
-    unit = f" {res['unit']}" if res.get("unit") else ""
-    what = "equal win rates" if res["target"] is None else f"{res['side']} win rate {res['target']:g}"
-    if res["fair_value"] is None:
-        out_console.print(f"[bold]no fair {res['param']} for {what}[/bold]: {res['note']}")
-    else:
-        lo, hi = res["ci"]
-        iv = f"[{'below range' if lo is None else f'{lo:.3g}'}, {'above range' if hi is None else f'{hi:.3g}'}]"
-        out_console.print(f"[bold]fair {res['param']} for {what}: {res['fair_value']:.3g}{unit}[/bold] "
-                          f"{res['confidence']:.0%} interval {iv} ({res['fit']} fit, {res['method']})")
-        if res["note"]:
-            err_console.print(f"note: {res['note']}")
+    print_tune(res)
 
 
 # --------------------------------------------------------------------------- compare
@@ -377,23 +377,7 @@ def compare(
         _print_json(res)
         return
     err_console.print(f"wrote {res['path']}")
-    t = Table(title=f"{res['game']} / {res['scenario']}: B − A on the same {res['games']:,} seeds (95% paired intervals)")
-    for c in ("", "A", "B", "B − A [95% CI]", "games only A / only B", "p (McNemar)"):
-        t.add_column(c, justify="right")
-    rows = [(f"{s} wins", res["difference"][s]) for s in res["sides"]] + [("draws", res["draws"])]
-    for label, d in rows:
-        t.add_row(label, _pct(d["a_rate"]), _pct(d["b_rate"]),
-                  f"{100 * d['difference']:+.2f} [{100 * d['ci'][0]:+.2f}, {100 * d['ci'][1]:+.2f}] pts",
-                  f"{d['a_only']:,} / {d['b_only']:,}", f"{d['p_value']:.3g}" if d["p_value"] > 0 else "< 1e-300")
-    _print_table(t)
-    sp = res.get("sprt")
-    if sp:
-        verdict = {"H0": f"accept P0 = {sp['p0']:g}", "H1": f"accept P1 = {sp['p1']:g}",
-                   None: "undecided at the game limit"}[sp["decision"]]
-        when = (f"at game {sp['decided_at']:,} of the {sp['games']:,} played per variant" if sp.get("decided_at")
-                else f"after {sp['games']:,} games per variant")
-        out_console.print(f"SPRT ({sp['meaning']}): {verdict} {when} ({sp['discordant']:,} discordant games up to "
-                          f"then, {sp['b_better']:,} for B, LLR {sp['llr']:+.3f}); the table above covers every game played")
+    print_compare(res)
 
 
 # --------------------------------------------------------------------------- meta
@@ -430,40 +414,19 @@ def meta(
         _print_json(res)
         return
     err_console.print(f"wrote {res['path']}")
-    s0, s1 = res["sides"]
-    t = Table(title=f"{res['game']} / {res['scenario']}: {s0} win rate, % [95% CI] ({s0} policy rows, {s1} columns)")
-    t.add_column(f"{s0} \\ {s1}")
-    for c in res["policies"][s1]:
-        t.add_column(c, justify="right")
-    for i, r in enumerate(res["policies"][s0]):
-        cells = []
-        for j in range(len(res["policies"][s1])):
-            c = res["cells"][i][j]["sides"][s0]
-            cells.append(f"{100 * c['rate']:.1f} [{100 * c['ci'][0]:.1f}, {100 * c['ci'][1]:.1f}]")
-        t.add_row(r, *cells)
-    _print_table(t)
-    for s in (s0, s1):
-        for p, c in res.get("caveats", {}).get(s, {}).items():
-            out_console.print(f"note: {s} {p}: {c}", markup=False)
-    for s in (s0, s1):
-        mix = ", ".join(f"{p} {w:.2f}" for p, w in res["mixes"][s].items() if w > 1e-9)
-        out_console.print(f"equilibrium mix of {s}: {mix}")
-    lo, hi = res["value_ci"]
-    out_console.print(f"[bold]value ({res['payoff_meaning']}): {res['value']:+.3f}[/bold] 95% interval "
-                      f"[{lo:+.3f}, {hi:+.3f}]; 0 = balanced at equilibrium")
-    for line in meta_strength_lines(res):
-        out_console.print(line)
+    print_meta(res)
 
 
 # --------------------------------------------------------------------------- plot
 @app.command()
 def plot(
-    directory: Annotated[Path, typer.Argument(help="a sweep, tune, meta or solve output directory")],
-    kind: Annotated[str | None, typer.Option(help="winrate, scores, matrix, tune or solve (default: from the directory)")] = None,
+    directory: Annotated[Path, typer.Argument(help="a sweep, tune, meta, solve or compare output directory")],
+    kind: Annotated[str | None, typer.Option(help="winrate, scores, matrix, tune, solve or sprt (default: from the directory)")] = None,
     out: Annotated[Path | None, typer.Option(help="output .png or .svg (default <directory>/plot-<kind>.png)")] = None,
     param: Annotated[str | None, typer.Option(help="winrate: the grid option on the x axis")] = None,
 ) -> None:
-    """Draw win rate against a parameter, score histograms, the policy matrix, or a tune curve."""
+    """Draw win rates against a grid option (curves or bars), score histograms, a policy matrix (a
+    meta-game's, or a sweep's with two policy axes), a tune curve, a solve, or a comparison's SPRT path."""
     from ..plots import plot as draw
     path = draw(directory, kind=kind, out=out, param=param)
     out_console.print(f"wrote {path}")

@@ -87,10 +87,15 @@ def render_report(rows: list[dict], sides: list[str], title: str = "", parts: st
     return t
 
 
+def report_title(man: dict) -> str:
+    """A sweep's title: its experiment name and game, each once."""
+    return man["experiment"] if man["experiment"] == man["game"] else f"{man['experiment']} — {man['game']}"
+
+
 def _print_report(rows: list[dict], man: dict) -> None:
     """The win-rate and balance tables of a sweep. On a terminal too narrow for one wide table
     (under 180 columns), the parameters, the rates and the scores come as three tables."""
-    title = man["experiment"] if man["experiment"] == man["game"] else f"{man['experiment']} — {man['game']}"
+    title = report_title(man)
     if man.get("status") not in (None, "complete"):
         title += f" (sweep {man['status']})"
     if out_console.is_terminal and out_console.width < 180:
@@ -104,6 +109,15 @@ def _print_report(rows: list[dict], man: dict) -> None:
         _print_table(render_report(rows, man["sides"], title=title))
         _print_table(render_balance(rows, man["sides"]))
     _print_table(render_exploitability(rows, man["sides"]))
+    print_matrices(rows, man)
+
+
+def print_matrices(rows: list[dict], man: dict) -> None:
+    """The win-rate matrices of a grid with two policy axes (:func:`render_matrix`); nothing otherwise."""
+    from ..views import policy_axes, policy_matrices
+    if len(policy_axes(rows)) >= 2:
+        for m in policy_matrices(rows, man["sides"]):
+            _print_table(render_matrix(m, man["sides"], title=man["game"]))
 
 
 def render_exploitability(rows: list[dict], sides: list[str]) -> Table:
@@ -278,3 +292,137 @@ def meta_strength_lines(res: dict) -> list[str]:
         lines.append("exploitability of these policies: unmeasured (no solved population for this "
                      "scenario and these options; see simlab solve)")
     return lines
+
+
+def render_matrix(m: dict, sides: list[str], title: str = "") -> Table:
+    """A policy grid's win-rate matrix (:func:`simlab.views.policy_matrices`): the row side's win
+    rate with its 95% Wilson interval in each cell, row policy by column policy."""
+    rs, cs = m["row_side"], m["col_side"]
+    group = ", ".join(f"{k}={v}" for k, v in m["group"].items())
+    t = Table(title=(title + ": " if title else "") + f"{rs} win rate, % [95% CI]" + (f"\n{group}" if group else ""))
+    t.add_column(f"{rs} \\ {cs}")
+    for c in m["cols"]:
+        t.add_column(c, justify="right")
+    for i, r in enumerate(m["rows"]):
+        cells = []
+        for c in m["cells"][i]:
+            if c is None:
+                cells.append("-")
+                continue
+            v = c["sides"][rs]
+            cells.append(f"{100 * v['win_rate']:.1f} [{100 * v['ci'][0]:.1f}, {100 * v['ci'][1]:.1f}]")
+        t.add_row(r, *cells)
+    others = [s for s in sides if s not in (rs, cs)]
+    draws = any(c is not None and c["draw_rate"] > 0 for row in m["cells"] for c in row)
+    t.caption = f"rows: {rs}'s policy, columns: {cs}'s; "
+    if len(sides) == 2:
+        t.caption += f"{cs} wins the rest" + (" less the draws" if draws else "")
+    elif others:
+        t.caption += f"other sides: {', '.join(others)}"
+    t.caption += " (`report --csv` has every rate)"
+    return t
+
+
+def _cell_text(col: str, v) -> str:
+    import math
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    if isinstance(v, float):
+        if col.startswith(("win_rate_", "ci_low_", "ci_high_", "draw_", "end_")) or col in ("draw_rate", "advantage",
+                                                                                            "advantage_ci_low",
+                                                                                            "advantage_ci_high"):
+            return f"{100 * v:.1f}%"
+        return f"{v:.4g}"
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:,}" if col in ("games", "draws") or col.startswith("wins_") else str(v)
+    return str(v)
+
+
+def render_columns(rows: list[dict], columns: list[str], title: str = "") -> Table:
+    """The chosen flat columns (:func:`simlab.results.report_frame`) of report rows, one row per cell;
+    rates as percentages."""
+    from ..results import report_frame
+    flat = report_frame(rows)
+    t = Table(title=title or None)
+    for c in columns:
+        t.add_column(c, justify="right" if c not in (rows[0]["params"] if rows else {}) else "left")
+    for rec in flat.to_dict("records"):
+        t.add_row(*[_cell_text(c, rec.get(c)) for c in columns])
+    return t
+
+
+def print_tune(res: dict) -> None:
+    """``simlab tune``'s output: the answer first (the fair value and its interval, or why there is
+    none and which range to try), then the points table and the bid tables."""
+    unit = f" {res['unit']}" if res.get("unit") else ""
+    what = "equal win rates" if res["target"] is None else f"{res['side']} win rate {res['target']:g}"
+    if res["fair_value"] is None:
+        out_console.print(f"[bold]no fair {res['param']} for {what}[/bold]: {res['note']}")
+    else:
+        lo, hi = res["ci"]
+        iv = f"[{'below range' if lo is None else f'{lo:.3g}'}, {'above range' if hi is None else f'{hi:.3g}'}]"
+        br = res.get("bracket") or [None, None]
+        between = (f"; played values either side: {br[0]:g} and {br[1]:g}{unit}"
+                   if None not in br and br[0] != br[1] else "")
+        out_console.print(f"[bold]fair {res['param']} for {what}: {res['fair_value']:.3g}{unit}[/bold] "
+                          f"{res['confidence']:.0%} interval {iv} ({res['fit']} fit, {res['method']}){between}")
+        if res["note"]:
+            out_console.print(f"note: {res['note']}", markup=False)
+    _print_table(render_points(res))
+    for bt in (res.get("bids") or {}).values():
+        _print_table(render_bids(bt, res.get("unit", "")))
+
+
+def print_compare(res: dict) -> None:
+    """``simlab compare``'s table (B − A per side and draws, paired intervals), naming A and B,
+    then the SPRT's verdict."""
+    from ..views import variant_label
+    va, vb = res["variants"]["a"], res["variants"]["b"]
+    la, lb = variant_label(va, vb), variant_label(vb, va)
+    t = Table(title=f"{res['game']} / {res['scenario']}: B − A on the same {res['games']:,} seeds "
+              f"(95% paired intervals)\nA = {la}\nB = {lb}")
+    for c in ("", "A", "B", "B − A [95% CI]", "games only A / only B", "p (McNemar)"):
+        t.add_column(c, justify="right", overflow="fold")
+    rows = [(f"{s} wins", res["difference"][s]) for s in res["sides"]] + [("draws", res["draws"])]
+    for label, d in rows:
+        t.add_row(label, _pct(d["a_rate"]), _pct(d["b_rate"]),
+                  f"{100 * d['difference']:+.2f} [{100 * d['ci'][0]:+.2f}, {100 * d['ci'][1]:+.2f}] pts",
+                  f"{d['a_only']:,} / {d['b_only']:,}", f"{d['p_value']:.3g}" if d["p_value"] > 0 else "< 1e-300")
+    _print_table(t)
+    sp = res.get("sprt")
+    if sp:
+        verdict = {"H0": f"accept P0 = {sp['p0']:g}", "H1": f"accept P1 = {sp['p1']:g}",
+                   None: "undecided at the game limit"}[sp["decision"]]
+        when = (f"at game {sp['decided_at']:,} of the {sp['games']:,} played per variant" if sp.get("decided_at")
+                else f"after {sp['games']:,} games per variant")
+        out_console.print(f"SPRT ({sp['meaning']}): {verdict} {when} ({sp['discordant']:,} discordant games up to "
+                          f"then, {sp['b_better']:,} for B, LLR {sp['llr']:+.3f}); the table above covers every "
+                          "game played; `simlab plot` draws its path", markup=False)
+
+
+def print_meta(res: dict) -> None:
+    """``simlab meta``'s output: the first side's win rate per policy pairing, the caveats, the
+    equilibrium mixes and the value."""
+    s0, s1 = res["sides"]
+    t = Table(title=f"{res['game']} / {res['scenario']}: {s0} win rate, % [95% CI] ({s0} policy rows, {s1} columns)")
+    t.add_column(f"{s0} \\ {s1}")
+    for c in res["policies"][s1]:
+        t.add_column(c, justify="right")
+    for i, r in enumerate(res["policies"][s0]):
+        cells = []
+        for j in range(len(res["policies"][s1])):
+            c = res["cells"][i][j]["sides"][s0]
+            cells.append(f"{100 * c['rate']:.1f} [{100 * c['ci'][0]:.1f}, {100 * c['ci'][1]:.1f}]")
+        t.add_row(r, *cells)
+    _print_table(t)
+    for s in (s0, s1):
+        for p, c in res.get("caveats", {}).get(s, {}).items():
+            out_console.print(f"note: {s} {p}: {c}", markup=False)
+    for s in (s0, s1):
+        mix = ", ".join(f"{p} {w:.2f}" for p, w in res["mixes"][s].items() if w > 1e-9)
+        out_console.print(f"equilibrium mix of {s}: {mix}")
+    lo, hi = res["value_ci"]
+    out_console.print(f"[bold]value ({res['payoff_meaning']}): {res['value']:+.3f}[/bold] 95% interval "
+                      f"[{lo:+.3f}, {hi:+.3f}]; 0 = balanced at equilibrium")
+    for line in meta_strength_lines(res):
+        out_console.print(line)

@@ -245,6 +245,9 @@ class Game:
     rulebook: str = ""
     #: fixed side names, or ``None`` when a scenario defines its own
     sides: tuple[str, ...] | None = None
+    #: each side's colour in every figure (``#rrggbb``), e.g. a navy's ensign; a side left out
+    #: gets a palette colour chosen from its name (:func:`simlab.colors.side_colors`)
+    side_colors: Mapping[str, str] = {}
     #: the typed options
     options: tuple[Option, ...] = ()
     #: the game's ``policies.toml`` (policy families, knobs and presets; see

@@ -86,6 +86,7 @@ class Synthetic(Game):
     title = "Test instrument, not a wargame: a calibrated coin and a dice race with known answers"
     rulebook = ""
     sides = ("red", "blue")
+    side_colors = {"red": "#d62728", "blue": "#1f77b4"}
     options = (
         Option("bias", float, 0.0, min=-20.0, max=20.0,
                doc=f"coin: red's logit is {SLOPE} * (bias - {FAIR_BIAS}); fair at bias = {FAIR_BIAS}"),

@@ -77,6 +77,7 @@ class SyntheticDuel(Game):
     title = "Test instrument, not a wargame: a two-knob duel whose equilibrium and value are known in closed form"
     rulebook = ""
     sides = ("red", "blue")
+    side_colors = {"red": "#d62728", "blue": "#1f77b4"}
     options = (
         Option("v0", float, V0, min=-5.0, max=5.0,
                doc="g's constant: the value at the saddle point is 2 sigmoid(v0) - 1 (the knobs' optima do not move)"),

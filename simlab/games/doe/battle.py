@@ -42,6 +42,7 @@ class DoeBattle(Game):
     title = "Dawn of Empire: one battle between two squadrons (Rules 6.2-6.3, 8.3, 10)"
     rulebook = "000_965723e62316277e.txt"
     sides = None
+    side_colors = {"us": "#1f3f8f", "spain": "#c60b1e"}
     kernel_modules = KERNEL_MODULES
     options = (
         Option("max_rounds", int, 1000, min=1, max=1_000_000,

@@ -111,6 +111,7 @@ class DawnOfEmpire(Game):
     title = "Dawn of Empire: the 1898 naval campaign in the Atlantic (Rules 4.0-14.12)"
     rulebook = "000_965723e62316277e.txt"
     sides = SIDES
+    side_colors = {"us": "#1f3f8f", "spain": "#c60b1e"}
     kernel_modules = KERNEL_MODULES
     options = (
         Option("turns", int, 6, min=1, max=9,

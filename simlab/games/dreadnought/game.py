@@ -68,6 +68,9 @@ class Dreadnought(Game):
     title = "Dreadnought: surface combat in the battleship era, 1906-45 (historical scenarios, Rules 4-10)"
     rulebook = "002_9de470c512feaeb5.txt"
     sides = None
+    #: the scenarios' navies, and the Campaign Game's North (WWI France) and South (Italy)
+    side_colors = {"british": "#1f5fa8", "german": "#3a3a3a", "japanese": "#d62728", "us": "#0b2e6b",
+                   "north": "#0055a4", "south": "#008c45"}
 
     @property
     def kernel_modules(self) -> tuple[str, ...]:

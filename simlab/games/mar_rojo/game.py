@@ -123,6 +123,7 @@ class MarRojo(Game):
     title = "Mar Rojo: naval card game of the Spanish Civil War (Rules 3-12)"
     rulebook = "004_de35405c1f288ce0.txt"
     sides = SIDE_NAMES
+    side_colors = {"nationalist": "#b8860b", "republican": "#6a1b9a"}
     kernel_modules = MODULE_NAMES
     options = (
         Option("length", str, "scenario", choices=("scenario",) + LENGTH_NAMES,
