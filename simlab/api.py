@@ -53,12 +53,14 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
           resume: bool = False, overwrite: bool = False, data: str | Path | None = None, crn: bool = False,
           name: str | None = None, progress: bool = True, precision: float | None = None,
           max_games: int | None = None, backend: str | None = None, scheduler: Any = None,
-          dask_timeout: float | None = None) -> SweepResult:
+          dask_timeout: float | None = None, extend: bool = False) -> SweepResult:
     """Run a sweep from an experiment file, a :class:`SweepSpec`, or ad hoc arguments.
 
     Args:
         experiment: a TOML file or a SweepSpec; with a file, ``games``, ``seed``, ``chunk_size``,
-            ``data`` and ``crn`` given here replace the file's values.
+            ``data`` and ``crn`` given here replace the file's values. A sweep directory instead
+            (or ``out`` with no experiment and no ``game``) with ``resume`` or ``extend``: the
+            spec is the one in its manifest.
         game, scenario, policy, set_, grid: the ad hoc form (see ``simlab sweep --help``); not
             allowed together with ``experiment``.
         games: games per cell (ad hoc default 1,000); seed: master seed (default 0).
@@ -74,6 +76,10 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
             ``distributed.Client`` (default with dask: a LocalCluster on 127.0.0.1). See
             docs/cluster.md. dask_timeout: seconds a dask cluster may have no worker while chunks
             wait before the sweep stops with SweepStopped (default 60).
+        extend: grow the complete sweep in ``out``: ``games`` is the new total per cell, and
+            ``grid`` items ``K=V1,V2`` append values to its axes; only the new games are played and
+            the result equals a sweep played at that size from the start
+            (:mod:`simlab.sweeps.extend`).
 
     Returns:
         A :class:`SweepResult` (``.path``, ``.manifest``, ``.failures``, ...);
@@ -89,8 +95,18 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
         raise SpecError(f"--dask-timeout must be a number of seconds in (0, 86400] (got {dask_timeout})")
     if dask_timeout is not None and (backend or ("dask" if scheduler is not None else "local")) != "dask":
         raise SpecError("--dask-timeout only applies with --backend dask")
+    if experiment is not None and not isinstance(experiment, SweepSpec) and Path(experiment).is_dir():
+        if out is not None and Path(out).resolve() != Path(experiment).resolve():
+            raise SpecError(f"{experiment} is a directory and --out is {out}: give the sweep directory once")
+        if not (resume or extend):
+            raise SpecError(f"{experiment} is a directory, not an experiment file: pass --resume or --extend "
+                            "to continue or grow the sweep in it")
+        experiment, out = None, experiment
     if isinstance(experiment, SweepSpec):
         spec = experiment
+    elif experiment is None and game is None and (resume or extend) and out is not None:
+        spec = _spec_of_sweep(out, extend, scenario=scenario, policy=policy, set_=set_, grid=grid, games=games,
+                              seed=seed, data=data, crn=crn, name=name, precision=precision, max_games=max_games)
     elif experiment is not None:
         if game or scenario or policy or set_ or grid or name:
             raise SpecError("give either an experiment file or --game/--scenario/--policy/--set/--grid, not both")
@@ -106,7 +122,37 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
                               chunk_size=chunk_size, crn=crn, data=str(data) if data else None, name=name,
                               precision=precision, max_games=max_games)
     return run_sweep(spec, out, workers=workers, resume=resume, overwrite=overwrite, progress=progress,
-                     backend=backend, scheduler=scheduler, dask_timeout=dask_timeout)
+                     backend=backend, scheduler=scheduler, dask_timeout=dask_timeout, extend=extend)
+
+
+def _spec_of_sweep(out, extend: bool, *, games, grid, seed, **fixed) -> Any:
+    """The spec of the sweep in ``out`` (``--resume``/``--extend`` without an experiment file), with an
+    extension's ``games`` and ``grid``.
+
+    Raises:
+        SweepStateError: ``out`` holds no sweep.
+        SpecError: an argument that would change what the sweep plays (only ``--games`` and
+            ``--grid`` may, and only with ``--extend``).
+    """
+    from .errors import SweepStateError
+    from .sweeps.extend import spec_from_manifest, spec_to_extend
+    from .sweeps.manifest import load_manifest
+    verb = "extend" if extend else "resume"
+    try:
+        man = load_manifest(out)
+    except SweepStateError as e:
+        raise SweepStateError(f"nothing to {verb}: {e}") from None
+    if seed is not None and seed != man.get("master_seed"):
+        raise SpecError(f"cannot {verb} {out} with --seed {seed}: its seed is {man.get('master_seed')} "
+                        "(a different seed is a new sweep)")
+    given = [f"--{k.rstrip('_').replace('_', '-')}" for k, v in fixed.items() if v]
+    if not extend and (games is not None or grid):
+        given += ["--games"] * (games is not None) + ["--grid"] * bool(grid)
+    if given:
+        allowed = "only --games (the new total per cell) and --grid (values to add) may be given" if extend \
+            else "--resume finishes it as it was (--extend grows it)"
+        raise SpecError(f"cannot {verb} {out} with {', '.join(given)}: the spec is the one in its manifest; {allowed}")
+    return spec_to_extend(man, str(out), games, grid) if extend else spec_from_manifest(man, str(out))
 
 
 def list_games() -> list[dict]:

@@ -101,7 +101,7 @@ Scheduler = Annotated[str | None, typer.Option(help="dask scheduler address, e.g
 # --------------------------------------------------------------------------- sweep
 @app.command()
 def sweep(
-    experiment: Annotated[Path | None, typer.Argument(help="experiment TOML file (experiments/*.toml)")] = None,
+    experiment: Annotated[Path | None, typer.Argument(help="experiment TOML file (experiments/*.toml), or with --resume/--extend a sweep directory")] = None,
     game: Annotated[str | None, typer.Option(help="game name (ad hoc sweep without a file)")] = None,
     scenario: Annotated[str | None, typer.Option(help="scenario name or file; A,B for a grid axis")] = None,
     policy: Annotated[list[str] | None, typer.Option(help="SIDE=NAME (SIDE=A,B for a grid axis); repeatable")] = None,
@@ -114,6 +114,7 @@ def sweep(
     out: Annotated[str | None, typer.Option(help="output directory or fsspec URL (default results/<name>-<time>)")] = None,
     resume: Annotated[bool, typer.Option(help="continue the sweep in --out, playing only missing chunks")] = False,
     overwrite: Annotated[bool, typer.Option(help="replace the sweep already in --out")] = False,
+    extend: Annotated[bool, typer.Option(help="grow the complete sweep in DIR: --games=N is the new total per cell, --grid=K=V adds values to axis K; only new games are played")] = False,
     data: Annotated[Path | None, typer.Option(help="data pack override (TOML)")] = None,
     crn: Annotated[bool, typer.Option(help="common random numbers: game i of every cell uses the same stream")] = False,
     name: Annotated[str | None, typer.Option(help="experiment name (ad hoc sweeps)")] = None,
@@ -134,6 +135,11 @@ def sweep(
     input (a full disk included: finished chunks kept, --resume completes it); 3 when a
     --precision target was not reached within --max-games in some cell (the manifest's
     ``precision_reached`` gives each cell's half-width); 130 when interrupted.
+
+    `simlab sweep DIR --extend --games=N` plays games up to N per cell (N is the new total, not a
+    number to add) and `--extend --grid=K=V` adds cells; the sweep's spec comes from its manifest,
+    only the new games are played and the rows equal a sweep played at that size from the start.
+    `simlab sweep DIR --resume` finishes an interrupted sweep or extension.
     """
     from ..api import sweep as run
     from ..games.policy import using_policies
@@ -143,7 +149,8 @@ def sweep(
         res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
                   games=games, seed=seed, workers=workers, chunk_size=chunk_size, out=out, resume=resume,
                   overwrite=overwrite, data=data, crn=crn, name=name, progress=progress, precision=precision,
-                  max_games=max_games, backend=backend, scheduler=scheduler, dask_timeout=dask_timeout)
+                  max_games=max_games, backend=backend, scheduler=scheduler, dask_timeout=dask_timeout,
+                  extend=extend)
     for q in res.quarantined:
         print(f"simlab: quarantined {q['part']} ({q['reason']}) -> {q['moved_to']}; its chunk was played again",
               file=sys.stderr)

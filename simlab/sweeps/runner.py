@@ -5,7 +5,8 @@ directory behind. It holds an exclusive lock on the output directory while it ru
 ``manifest.json`` first (status ``running``) and last (``complete``, ``failed`` or
 ``interrupted``), and shows a progress bar on stderr. ``resume=True`` plays only the chunks whose
 games part is missing, and refuses a directory written by another spec, data pack or simlab
-version.
+version. ``extend=True`` grows a finished sweep (more games per cell, more grid values) and plays
+only the new games (:mod:`simlab.sweeps.extend`).
 
 Chunks run on a backend (:mod:`simlab.sweeps.backends`): threads or worker processes on this machine, or a
 Dask cluster. A chunk that fails (its worker dies or it raises) is retried once in a process of
@@ -49,10 +50,12 @@ from .backends import (
     make_backend,
 )
 from .chunks import ChunkTask, cell_dir, games_part_rel, part_name
-from .manifest import MANIFEST, load_manifest
+from .extend import check_extension, extents_for, grown, renumber
+from .manifest import MANIFEST, load_manifest, sweep_status
+from .progress import Progress as _Progress
 from .spec import Cell, SweepSpec, check_name, expand
 from .store import Store
-from .verify import SWEEP_FORMAT, check_parts, migrate_layout, part_range, quarantine
+from .verify import SWEEP_FORMAT, cell_chunks, check_parts, migrate_layout, part_range, quarantine
 
 __all__ = ["PREFLIGHT_CELLS", "SweepResult", "default_workers", "load_manifest", "preflight", "run_sweep"]
 
@@ -122,7 +125,7 @@ def _refuse_in_a_starting_worker() -> None:
 def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | None = None,
               resume: bool = False, overwrite: bool = False, progress: bool = True,
               on_chunk: Callable[[dict], None] | None = None, backend: str | None = None,
-              scheduler: Any = None, dask_timeout: float | None = None) -> SweepResult:
+              scheduler: Any = None, dask_timeout: float | None = None, extend: bool = False) -> SweepResult:
     """Play every game of a spec and write it under ``out``.
 
     Args:
@@ -135,6 +138,9 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
             With ``backend="dask"`` and no scheduler: the LocalCluster's worker processes.
         resume: continue the sweep already in ``out`` (same spec), playing only missing chunks.
         overwrite: replace a previous sweep in ``out`` (only a directory with a manifest).
+        extend: grow the complete sweep in ``out`` to ``spec``, which may only have more games per
+            cell (the new total) or grid values appended to existing axes; only the new games are
+            played (:mod:`simlab.sweeps.extend`). Run again after an interruption, it resumes.
         progress: show a progress bar on stderr.
         on_chunk: called in this process with each finished chunk's summary.
         dask_timeout: dask only: seconds the cluster may have no worker at all while chunks wait
@@ -155,7 +161,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
         SpecError, ScenarioError, DataPackError: bad input, including bad backend arguments or an
             unreachable scheduler (nothing written).
         SweepStateError: ``out`` holds something else, is locked by another sweep, or ``resume``
-            finds a different spec, data pack or simlab version; or the disk filled up (complete
+            finds a different spec, data pack or simlab version, or ``extend`` finds no sweep, an
+            unfinished one or a change beyond games and grid values; or the disk filled up (complete
             chunks kept, the manifest says ``interrupted``).
         SweepStopped: the dask cluster had no worker for ``dask_timeout`` seconds (complete
             chunks kept, the manifest says ``interrupted``).
@@ -163,6 +170,9 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     _refuse_in_a_starting_worker()
     if resume and overwrite:
         raise SpecError("--resume and --overwrite contradict each other: --resume continues the sweep in --out, "
+                        "--overwrite replaces it; give one")
+    if extend and overwrite:
+        raise SpecError("--extend and --overwrite contradict each other: --extend grows the sweep in --out, "
                         "--overwrite replaces it; give one")
     if backend is None and scheduler is None:
         backend, scheduler = current_backend()  # set by `with sweep_backend(...)` (tune, compare, meta)
@@ -189,17 +199,23 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
                 raise SweepStateError(f"{store.display}/{MANIFEST} is unreadable; cannot resume or overwrite it") from None
             if not isinstance(old, dict):
                 raise SweepStateError(f"{store.display}/{MANIFEST} is not a sweep manifest")
-        if resume:
+        if resume or extend:
             if old is None:
-                raise SweepStateError(f"{store.display} holds no sweep to resume (no {MANIFEST})")
+                raise SweepStateError(f"{store.display} holds no sweep to {'extend' if extend else 'resume'} "
+                                      f"(no {MANIFEST})")
         elif overwrite:
             if old is None:
                 raise SweepStateError(f"refusing to overwrite {store.display}: it is not a simlab sweep directory")
         else:
             raise SweepStateError(f"{store.display} already holds a sweep: pass --resume to continue it, --overwrite to replace it, or choose another --out")
-    if resume and old is None:
-        raise SweepStateError(f"{store.display} holds no sweep to resume"
+    if (resume or extend) and old is None:
+        raise SweepStateError(f"{store.display} holds no sweep to {'extend' if extend else 'resume'}"
                               + (" (it does not exist)" if not store.exists() else f" (no {MANIFEST})"))
+    extending = False
+    if extend:
+        # a re-run of an interrupted extension (the spec is the sweep's own) resumes it
+        extending = not check_extension(store.display, old, spec, sweep_status(store, old))
+        resume = True
     chunk_size = spec.chunk_size
     if resume and old is not None:
         if chunk_size is not None and chunk_size != old.get("chunk_size"):
@@ -221,14 +237,22 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
         theirs = {"fingerprint": old.get("fingerprint"), "data_hash": (old.get("data") or {}).get("hash"),
                   "scenario_hash": old.get("scenario_hash"), "simlab_version": old.get("simlab_version")}
         for k in mine:
-            if mine[k] != theirs[k]:
+            if mine[k] != theirs[k] and not (extending and k == "fingerprint"):
                 what = {"fingerprint": "experiment spec", "data_hash": "data pack hash",
                         "scenario_hash": "scenario file content", "simlab_version": "simlab version"}[k]
                 detail = f"{theirs[k]} there, {mine[k]} now"
                 if k == "fingerprint":
                     detail = _spec_differences(old.get("spec"), spec.to_dict()) or detail
                 raise SweepStateError(
-                    f"cannot resume {store.display}: its {what} differs ({detail}); use another --out")
+                    f"cannot {'extend' if extend else 'resume'} {store.display}: its {what} differs ({detail}); "
+                    "use another --out")
+        # the ids the sweep gave its cells (an extension's new cells come after them)
+        cells = renumber(cells, old)
+    grow = None
+    if resume and old is not None:
+        grow = {"extents": extents_for(cells, old, spec.games, extending),
+                **(grown(old, spec, cells, _now()) if extending else
+                   {k: old[k] for k in ("lineage", "extensions") if k in old})}
 
     # play one game of each cell here first: an error that only a scenario together with its options
     # reveals (e.g. a points budget too small for a legal squadron) is bad input, reported before
@@ -244,7 +268,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
                 ex = make_backend(backend, workers, None, dask_timeout)
             info["scenario_hash"] = scenario_hash
             res = _run_locked(spec, game, cells, info, store, shown, old, resume, overwrite, ex, progress,
-                              on_chunk)
+                              on_chunk, grow)
     except BaseException:
         if ex is not None:
             ex.close(cancel=True)
@@ -254,7 +278,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
 
 
 def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overwrite, ex: Backend, progress,
-                on_chunk) -> SweepResult:
+                on_chunk, grow: dict | None = None) -> SweepResult:
     chunk_size = spec.chunk_size
     if overwrite and old is not None and not resume:
         for sub in ("games", "events"):
@@ -262,6 +286,7 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
     store.clean_tmp()
     grid_options = tuple(k for k in spec.grid if split_knob_name(k) is None)  # knob axes: knob_* columns
     sides = info["sides"]
+    extents = (grow or {}).get("extents")
     manifest = {
         "format": SWEEP_FORMAT,
         "experiment": spec.name,
@@ -279,7 +304,8 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         "grid_options": list(grid_options),
         "cells": [{"cell": c.id, "seed_key": c.key, "params": c.params, "scenario": c.scenario,
                    "policies": policy_names(c.policies), "policy_families": {s: p.family for s, p in c.policies.items()},
-                   "knobs": {s: p.as_dict() for s, p in c.policies.items()}, "options": c.options} for c in cells],
+                   "knobs": {s: p.as_dict() for s, p in c.policies.items()}, "options": c.options,
+                   **({"extents": extents[c.id]} if extents else {})} for c in cells],
         "scenarios": {k: {"name": v.name, "source": v.source, "title": v.title, "sides": list(v.sides)}
                       for k, v in info["scenarios"].items()},
         "data": info["data"],
@@ -292,6 +318,7 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         "started": (old or {}).get("started", _now()),
         "run_id": uuid.uuid4().hex,
         "status": "running",
+        **{k: v for k, v in (grow or {}).items() if k != "extents"},
     }
     store.write_json(MANIFEST, manifest)
     files = sorted({f for f in [_abs_file(spec.data)] + [_abs_file(c.scenario) for c in cells]
@@ -314,7 +341,7 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
             quarantined.append({"part": prob.rel, "reason": prob.reason, "moved_to": dest})
     written = _written_parts(store) if resume else set()
     if spec.precision is None:
-        plan: _Plan = _FixedPlan(cells, spec.games, chunk_size, make, written)
+        plan: _Plan = _FixedPlan(cells, spec.games, chunk_size, make, written, extents)
     else:
         plan = _PrecisionPlan(cells, spec, chunk_size, make, store, written, sides, ahead=max(2, ex.workers))
     t0 = time.perf_counter()
@@ -472,20 +499,28 @@ class _Plan:
 class _FixedPlan(_Plan):
     """Every chunk of every cell: ``games`` per cell (chunks already ``written`` are skipped).
 
-    Tasks are made as they are needed, so memory does not grow with the number of chunks.
+    ``extents`` (an extended sweep's, :func:`simlab.sweeps.verify.cell_extents`) chunk each cell
+    segment by segment. Tasks are made as they are needed, so memory does not grow with the number
+    of chunks.
     """
 
-    def __init__(self, cells, games, chunk, make, written: set):
+    def __init__(self, cells, games, chunk, make, written: set, extents: dict[int, list[int]] | None = None):
         self.skipped = 0
         self.per_cell = {c.id: 0 for c in cells}
-        for cid, a, b in written:
-            if cid in self.per_cell and a % chunk == 0 and b == min(games, a + chunk):
-                self.skipped += 1
-                self.per_cell[cid] += b - a
+
+        def chunks(c):
+            if extents is None:
+                return ((start, min(games, start + chunk)) for start in range(0, games, chunk))
+            return iter(cell_chunks(extents[c.id], chunk))
+
+        for c in cells:
+            for a, b in chunks(c):
+                if (c.id, a, b) in written:
+                    self.skipped += 1
+                    self.per_cell[c.id] += b - a
         self.total = games * len(cells)
         self.done_before = sum(self.per_cell.values())
-        self._gen = ((c, start, min(games, start + chunk)) for c in cells for start in range(0, games, chunk)
-                     if (c.id, start, min(games, start + chunk)) not in written)
+        self._gen = ((c, a, b) for c in cells for a, b in chunks(c) if (c.id, a, b) not in written)
         self._ahead = None
         self._advance()
         self.make = make
@@ -758,78 +793,6 @@ def preflight(game, cells: list[Cell], info: dict, spec: SweepSpec) -> None:
             continue
         seen.add(key)
         game.play_batch(info["scenarios"][c.scenario], c.options, c.policies, game_seeds(spec.seed, c.key, 0, 1))
-
-
-class _Progress:
-    """A rich progress bar on stderr: games done, games/s, elapsed and ETA.
-
-    Until the first chunk is written the bar says ``starting`` (workers start, kernels load from
-    numba's cache); the rate and the ETA then count only the games and seconds after that first
-    chunk, so the start-up does not make the first estimates wildly optimistic or pessimistic.
-    """
-
-    def __init__(self, total: int | None, done: int, enabled: bool, label: str):
-        self.enabled = enabled
-        self.total = total
-        self.done = done
-        self.label = label
-        self.p = None
-
-    def __enter__(self):
-        if self.enabled:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-            from rich.table import Column
-            console = Console(stderr=True)
-            # games done, games/s, elapsed and ETA always fit: the label and the bar give way
-            # (no total under a precision target: the bar is indeterminate and shows games played)
-            fixed = 2 * len(f"{self.total or 0:,}") + 46
-            room = max(console.width - fixed, 16)
-            label_w = max(min(len(self.label), room - 6), 8)
-            bar = max(min(40, room - label_w - 1), 5)
-            self.p = Progress(
-                TextColumn("[bold]{task.description}",
-                           table_column=Column(no_wrap=True, overflow="ellipsis", max_width=label_w)),
-                BarColumn(bar_width=bar), MofNCompleteColumn(),
-                TextColumn("games"), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-                TextColumn("{task.fields[eta]}"),
-                console=console, transient=False, refresh_per_second=8,
-            )
-            self.p.__enter__()
-            self.task = self.p.add_task(self.label, total=self.total, completed=self.done, rate="starting",
-                                        eta="")
-            self.n = 0
-            self.first: tuple[float, int] | None = None  # (time, games) when the first chunk was written
-        return self
-
-    def advance(self, n: int) -> None:
-        if self.p is None:
-            return
-        self.n += n
-        now = time.perf_counter()
-        if self.first is None:
-            self.first = (now, self.n)
-            self.p.update(self.task, advance=n, rate="", eta="")
-            return
-        dt, dn = now - self.first[0], self.n - self.first[1]
-        rate = dn / dt if dt > 0 else 0.0
-        eta = ""
-        if rate > 0 and self.total is not None:
-            left = int(max(self.total - self.done - self.n, 0) / rate)
-            eta = f"ETA {left // 3600}:{left % 3600 // 60:02d}:{left % 60:02d}"
-        self.p.update(self.task, advance=n, rate=f"{rate:,.0f} games/s" if rate > 0 else "", eta=eta)
-
-    def log(self, line: str) -> None:
-        """Print a line on stderr above the bar."""
-        if self.p is not None:
-            self.p.console.print(line, markup=False, highlight=False)
-        else:
-            print(line, file=sys.stderr)
-
-    def __exit__(self, *exc):
-        if self.p is not None:
-            self.p.__exit__(*exc)
-        return False
 
 
 if __name__ == "__main__":  # pragma: no cover

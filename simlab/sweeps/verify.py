@@ -12,7 +12,9 @@ the rows, and names every part that does not fit the manifest:
 - a part of another sweep (its fingerprint or master seed differs), or one moved or renamed (its
   metadata names another cell or range, or its row count differs from its range);
 - a part off the sweep's chunking (a range no chunk of this sweep has), or of a cell the manifest
-  does not list;
+  does not list (a sweep grown by ``--extend`` is chunked segment by segment: each cell's
+  ``extents`` in the manifest are the game counts it has had, and each segment is chunked from
+  its own start);
 - a cell whose parameters in the manifest differ from those its rows were played with (a hand-edited
   manifest);
 - events of a chunk whose games part is missing (a chunk that did not finish).
@@ -30,7 +32,8 @@ from ..rng import game_seeds
 from .chunks import part_name
 from .store import Store
 
-__all__ = ["QUARANTINE", "SWEEP_FORMAT", "PartProblem", "check_parts", "migrate_layout", "part_range", "quarantine"]
+__all__ = ["QUARANTINE", "SWEEP_FORMAT", "PartProblem", "cell_chunks", "cell_extents", "check_parts", "is_chunk",
+           "lineage", "migrate_layout", "part_range", "quarantine"]
 
 #: folder, inside a sweep directory, that ``--resume`` moves rejected parts into
 QUARANTINE = "quarantine"
@@ -96,6 +99,47 @@ def _expected_stops(man: dict) -> tuple[int | None, int | None]:
             per_cell if isinstance(per_cell, int) and per_cell > 0 else None)
 
 
+def cell_extents(cell: dict, per_cell: int) -> list[int]:
+    """The game counts a cell has had, in order: ``[per_cell]`` for a sweep never extended, e.g.
+    ``[1500, 4000]`` for a cell played to 1,500 games and extended to 4,000 (``--extend``).
+
+    Each extent closes a segment that is chunked from its own start: the segments of ``[1500, 4000]``
+    are games 0-1500 and 1500-4000.
+    """
+    ext = cell.get("extents")
+    if isinstance(ext, list) and ext and all(type(x) is int and x > 0 for x in ext):
+        return list(ext)
+    return [per_cell]
+
+
+def cell_chunks(extents: list[int], chunk: int) -> list[tuple[int, int]]:
+    """Every ``(start, stop)`` chunk of a cell with these extents, in game order."""
+    out = []
+    lo = 0
+    for hi in extents:
+        out += [(a, min(a + chunk, hi)) for a in range(lo, hi, chunk)]
+        lo = hi
+    return out
+
+
+def is_chunk(extents: list[int], chunk: int, a: int, b: int) -> bool:
+    """Whether games ``a``-``b`` are one chunk of a cell with these extents (see :func:`cell_extents`)."""
+    lo = 0
+    for hi in extents:
+        if lo <= a < hi:
+            return (a - lo) % chunk == 0 and b == min(a + chunk, hi)
+        lo = hi
+    return False
+
+
+def lineage(man: dict) -> list[str]:
+    """The fingerprints a sweep's parts may carry: the sweep's own, and those it had before each
+    ``--extend`` (an extension changes the spec's games or grid, never a game's rows)."""
+    fps = [f for f in man.get("lineage", []) if isinstance(f, str)]
+    fp = man.get("fingerprint")
+    return fps + ([fp] if fp not in fps else [])
+
+
 def check_parts(store: Store, man: dict, tables: str | None = None) -> tuple[list[str], list[PartProblem]]:
     """Check every Parquet part of a sweep against its manifest (footers only; rows are not read).
 
@@ -112,6 +156,7 @@ def check_parts(store: Store, man: dict, tables: str | None = None) -> tuple[lis
     cells = {c["cell"]: c for c in man.get("cells", []) if isinstance(c, dict)}
     chunk, per_cell = _expected_stops(man)
     fingerprint, master = man.get("fingerprint"), man.get("master_seed")
+    fingerprints = lineage(man)
     files = []
     if tables in (None, "games"):
         files += store.find("games")
@@ -140,9 +185,12 @@ def check_parts(store: Store, man: dict, tables: str | None = None) -> tuple[lis
         if cell not in cells:
             problems.append(PartProblem(rel, f"cell {cell} is not in the manifest"))
             continue
-        if chunk is not None and per_cell is not None and (a % chunk or b != min(a + chunk, per_cell)):
+        ext = cell_extents(cells[cell], per_cell) if per_cell is not None else None
+        if chunk is not None and ext is not None and not is_chunk(ext, chunk, a, b):
             problems.append(PartProblem(rel, f"games {a}-{b} are not a chunk of this sweep "
-                                             f"(chunks of {chunk:,} up to {per_cell:,})"))
+                                             f"(chunks of {chunk:,} up to {per_cell:,}"
+                                             + (f", segments ending at {', '.join(f'{x:,}' for x in ext)})"
+                                                if len(ext) > 1 else ")")))
             continue
         try:
             md = _footer(store, rel)
@@ -158,7 +206,7 @@ def check_parts(store: Store, man: dict, tables: str | None = None) -> tuple[lis
         if not isinstance(meta, dict):
             problems.append(PartProblem(rel, "no simlab metadata (not written by a simlab sweep)"))
             continue
-        if meta.get("fingerprint") != fingerprint or meta.get("master_seed") != master:
+        if meta.get("fingerprint") not in fingerprints or meta.get("master_seed") != master:
             problems.append(PartProblem(rel, f"from another sweep (fingerprint {meta.get('fingerprint')}, "
                                              f"master seed {meta.get('master_seed')}; this sweep's are "
                                              f"{fingerprint}, {master})"))
