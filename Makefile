@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test test-all bench lint soak golden mutate clean
+.PHONY: setup demo test test-all bench lint soak golden mutate readme-schema clean
 
 setup: $(STAMP)
 
@@ -42,6 +42,10 @@ mutate: setup
 ## golden: regenerate tests/golden (only in a commit that moves rows on purpose, naming the rule or policy)
 golden: setup
 	$(BIN)/python -m simlab.testing.golden --write tests/golden
+
+## readme-schema: regenerate the README's column tables from simlab/games/columns/*.toml (tests check them)
+readme-schema: setup
+	$(BIN)/python -m simlab.games.schema README.md
 
 lint: setup
 	$(BIN)/ruff check simlab tests

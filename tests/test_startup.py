@@ -54,7 +54,8 @@ def _probe(commands: list[list[str]]) -> dict:
     [["data", "show", g] for g in ("doe-battle", "dawn-of-empire", "dreadnought", "mar-rojo")]
     + [["data", "show", "dreadnought", "--json", "--provisional"]],
     [["odds", "--help"], ["version"]],
-], ids=["help", "games", "data-show", "odds-help"])
+    [["schema", g, "--json"] for g in ("doe-battle", "dawn-of-empire", "dreadnought", "mar-rojo")],
+], ids=["help", "games", "data-show", "odds-help", "schema"])
 def test_describing_commands_load_no_kernels(commands):
     res = _probe(commands)
     assert res["codes"] == [0] * len(commands)

@@ -181,3 +181,22 @@ def test_an_interrupted_extension_resumes_to_the_same_rows(small, tmp_path):
     _sweep(fresh, 150, "0.1,0.5")
     cols = [c for c in simlab.load(fresh).columns if c != "experiment"]
     pd.testing.assert_frame_equal(simlab.load(out)[cols], simlab.load(fresh)[cols])
+
+
+def test_an_experiment_file_that_states_the_grown_spec_extends_the_sweep(tmp_path):
+    exp = tmp_path / "grow.toml"
+    body = ('[experiment]\nname = "grow"\ngame = "synthetic"\ngames = {games}\nseed = 4\nchunk_size = 30\n'
+            '[grid]\nbias = [{bias}]\n')
+    exp.write_text(body.format(games=50, bias="0.1"))
+    out = tmp_path / "s"
+    assert main(["sweep", str(exp), "--out", str(out), "--no-progress", "--json"]) == 0
+    exp.write_text(body.format(games=80, bias="0.1, 0.7"))
+    assert main(["sweep", str(exp), "--out", str(out), "--extend", "--no-progress", "--json"]) == 0
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["last_run"]["games_played"] == 30 + 80 and [c["extents"] for c in man["cells"]] == [[50, 80], [80]]
+    fresh = tmp_path / "fresh"
+    assert main(["sweep", str(exp), "--out", str(fresh), "--no-progress", "--json"]) == 0
+    pd.testing.assert_frame_equal(simlab.load(out), simlab.load(fresh))
+    # the file may not change anything else, nor drop a value
+    exp.write_text(body.format(games=90, bias="0.7").replace("seed = 4", "seed = 5"))
+    assert main(["sweep", str(exp), "--out", str(out), "--extend", "--no-progress"]) == 2

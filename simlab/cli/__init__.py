@@ -442,6 +442,9 @@ def plot(
 from .solve_cmd import solve as _solve_command  # noqa: E402
 
 app.command("solve")(_solve_command)
+from .schema_cmd import schema as _schema_command  # noqa: E402
+
+app.command("schema")(_schema_command)
 
 
 # --------------------------------------------------------------------------- games

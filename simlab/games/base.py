@@ -267,6 +267,9 @@ class Game:
     #: file and each constant module they read (``enums``, ``layout``). The framework keeps numba's
     #: on-disk cache of them fresh (:meth:`ensure_kernels_fresh`); ``simlab.rng`` is always included.
     kernel_modules: tuple[str, ...] = ()
+    #: the games table's column declarations (name, type, unit, meaning: :mod:`simlab.games.schema`);
+    #: None: ``simlab/games/columns/<name>.toml``
+    columns_file: Path | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make every subclass's ``play_batch`` refresh the kernel cache before its first batch."""

@@ -1,0 +1,285 @@
+"""What each column of a games table holds: name, type, unit and meaning (``simlab schema GAME``).
+
+Each game declares its own columns in ``simlab/games/columns/<game>.toml`` (or the file its
+:attr:`simlab.games.base.Game.columns_file` names), one ``[[column]]`` table each::
+
+    [[column]]
+    name = "sunk_{side}_{type}"     # {side}: each of the scenario's sides; {x}: see values
+    type = "int16"                  # the Arrow type written (a list when scenarios differ)
+    unit = "ships"
+    meaning = "ships of that side sunk (or scuttled, 14.8), by type"
+    values = { type = ["bb", "ca"] }    # optional: what a placeholder other than {side} takes
+    scenarios = ["campaign"]        # optional: only these scenarios write it
+    when = "option shots = true"    # optional: written only then (not every game has it)
+
+The sweep runner adds the framework's columns (:data:`FRAMEWORK`: the key columns, each side's
+policy, the grid options, the knobs in force) and turns the game's small-int category codes into
+strings. :func:`describe_table` names every column of a written table for the manifest; a column
+no declaration matches is reported, and tests/test_schema.py fails when a game writes a column its
+file does not describe, or describes one it never writes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import SpecError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .base import Game
+
+__all__ = ["COLUMNS_DIR", "FRAMEWORK", "Column", "begin_marker", "describe_table", "game_columns", "load_columns",
+           "markdown", "match", "readme_blocks", "render_block", "schema_rows"]
+
+#: where the built-in games' column files live
+COLUMNS_DIR = Path(__file__).parent / "columns"
+TYPES = ("bool", "int8", "int16", "int32", "int64", "uint64", "float32", "float64", "string")
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One declared column (a template when its name holds ``{placeholders}``).
+
+    Attributes:
+        name: the column name; ``{side}`` stands for each side, any other ``{x}`` for ``values[x]``
+            (or any lower-case word when ``values`` does not list it).
+        type: the Arrow types it may have (``int16``, ``float32``, ``string`` ...).
+        unit: the unit (``VP``, ``ships``, ``turns``, ``side``, ``label`` for a category ...).
+        meaning: one line, with the rule section where there is one.
+        values: ``{placeholder: [value, ...]}``.
+        scenarios: the scenarios that write it (None: every scenario).
+        when: the condition under which it is written ("" when always).
+        source: ``framework`` or the game's name.
+    """
+
+    name: str
+    type: tuple[str, ...]
+    unit: str
+    meaning: str
+    values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    scenarios: tuple[str, ...] | None = None
+    when: str = ""
+    source: str = "framework"
+
+    def pattern(self, sides: Sequence[str]) -> re.Pattern:
+        """The regular expression of the concrete names (``sides`` fill ``{side}``)."""
+        out, pos = "", 0
+        for m in _PLACEHOLDER.finditer(self.name):
+            out += re.escape(self.name[pos:m.start()])
+            key = m.group(1)
+            vals = tuple(sides) if key == "side" else self.values.get(key)
+            out += f"(?:{'|'.join(map(re.escape, vals))})" if vals else "[a-z0-9]+"
+            pos = m.end()
+        return re.compile(out + re.escape(self.name[pos:]) + r"\Z")
+
+    @property
+    def shown(self) -> str:
+        """The name as the docs write it: ``sunk_<side>_<type>``."""
+        return _PLACEHOLDER.sub(lambda m: f"<{m.group(1)}>", self.name)
+
+    def applies(self, scenario: str | None) -> bool:
+        return self.scenarios is None or scenario is None or scenario in self.scenarios
+
+    def as_dict(self) -> dict:
+        d = {"column": self.shown, "type": " or ".join(self.type), "unit": self.unit, "meaning": self.meaning}
+        for k, v in self.values.items():
+            d.setdefault("values", {})[k] = list(v)
+        if self.scenarios is not None:
+            d["scenarios"] = list(self.scenarios)
+        if self.when:
+            d["when"] = self.when
+        return d
+
+
+def _fw(name: str, type_: str, unit: str, meaning: str, when: str = "") -> Column:
+    return Column(name, (type_,), unit, meaning, when=when)
+
+
+#: the columns the sweep runner writes in every games table, in table order (the game's own columns
+#: come between ``winner`` and the knob columns; ``{option}`` is a grid option's name)
+FRAMEWORK: tuple[Column, ...] = (
+    _fw("experiment", "string", "name", "the experiment's name (the spec's name, or the game's for an ad hoc sweep)"),
+    _fw("cell", "int32", "id", "the grid cell: an index into the manifest's cells, which give its parameters"),
+    _fw("game_index", "int64", "index", "the game's index within its cell (0, 1, ...)"),
+    _fw("seed", "uint64", "seed", "the game's own seed, from the master seed, the cell's seed key and game_index"),
+    _fw("game", "string", "name", "the game's registry name"),
+    _fw("scenario", "string", "name", "the scenario's name"),
+    _fw("policy_{side}", "string", "name", "the policy (preset) that side played"),
+    Column("{option}", ("bool", "int64", "float64", "string"), "option",
+           "a grid option's value in this cell (see `simlab games` for its unit)", when="the option is a grid axis"),
+    _fw("winner", "string", "side", "the winning side, or draw"),
+    Column("knob_{side}_{knob}", ("int64", "float64"), "knob",
+           "a knob of that side's policy family in force (`simlab games` gives its unit)",
+           when="the side's family has knobs"),
+    _fw("mix_{side}", "string", "name", "the preset a mixed policy drew for this game", when="the side plays a mixed policy"),
+)
+
+
+def load_columns(path: str | Path, source: str) -> tuple[Column, ...]:
+    """A game's column file (see the module docstring).
+
+    Raises:
+        SpecError: a missing file, a malformed table, an unknown type or key.
+    """
+    from ..tomlio import read_toml
+    doc = read_toml(Path(path), SpecError, "column file")
+    rows = doc.get("column")
+    if not isinstance(rows, list) or set(doc) - {"column"}:
+        raise SpecError(f"{path}: expected only [[column]] tables")
+    out = []
+    for i, r in enumerate(rows):
+        where = f"{path}: column {i + 1}"
+        if not isinstance(r, dict) or set(r) - {"name", "type", "unit", "meaning", "values", "scenarios", "when"}:
+            raise SpecError(f"{where}: unknown key (name, type, unit, meaning, values, scenarios, when)")
+        if not all(isinstance(r.get(k), str) and r.get(k) for k in ("name", "unit", "meaning")):
+            raise SpecError(f"{where}: name, unit and meaning must be non-empty strings")
+        ty = r.get("type")
+        ty = (ty,) if isinstance(ty, str) else tuple(ty or ())
+        if not ty or any(t not in TYPES for t in ty):
+            raise SpecError(f"{where} ({r['name']}): type must be one or a list of {', '.join(TYPES)}")
+        scen = r.get("scenarios")
+        out.append(Column(r["name"], ty, r["unit"], r["meaning"],
+                          {k: tuple(map(str, v)) for k, v in (r.get("values") or {}).items()},
+                          tuple(scen) if scen is not None else None, r.get("when", ""), source))
+    return tuple(out)
+
+
+def game_columns(game: Game) -> tuple[Column, ...]:
+    """The columns a game declares (its column file; empty when it has none).
+
+    Raises:
+        SpecError: a malformed column file.
+    """
+    path = game.columns_file if game.columns_file is not None else COLUMNS_DIR / f"{game.name}.toml"
+    return load_columns(path, game.name) if Path(path).exists() else ()
+
+
+def match(columns: Sequence[Column], name: str, sides: Sequence[str], grid_options: Sequence[str] = (),
+          scenario: str | None = None) -> Column | None:
+    """The declaration of a concrete column name (the first that matches), or None.
+
+    ``{option}`` matches only the names in ``grid_options``; game columns are tried before the
+    framework's templates, so a game column is never taken for a grid option.
+    """
+    if name in grid_options:
+        return next(c for c in FRAMEWORK if c.name == "{option}")
+    for c in columns:
+        if c.name != "{option}" and c.applies(scenario) and c.pattern(sides).match(name):
+            return c
+    return None
+
+
+def describe_table(game: Game, fields: Sequence[tuple[str, str]], sides: Sequence[str],
+                   grid_options: Sequence[str] = (), scenario: str | None = None) -> list[dict]:
+    """The schema of a written games table, for the manifest: ``{column, type, unit, meaning}`` per
+    column in table order (``type`` is the Arrow type written). A column nothing declares gets
+    unit ``?`` and says so in its meaning.
+
+    Args:
+        fields: ``(name, arrow type)`` of each column, in order.
+    """
+    cols = FRAMEWORK[:9] + game_columns(game) + FRAMEWORK[9:]
+    out = []
+    for name, ty in fields:
+        c = match(cols, name, sides, grid_options, scenario)
+        out.append({"column": name, "type": ty, "unit": c.unit if c else "?",
+                    "meaning": c.meaning if c else f"not described by {game.name}'s column schema"})
+    return out
+
+
+def schema_rows(game: Game) -> list[dict]:
+    """Every column a game's games table may have, framework columns included, in table order
+    (``simlab schema GAME --json``): each :meth:`Column.as_dict` with its ``source``."""
+    cols = FRAMEWORK[:9] + game_columns(game) + FRAMEWORK[9:]
+    return [{**c.as_dict(), "source": c.source} for c in cols]
+
+
+# --------------------------------------------------------------------------- README blocks
+END = "<!-- simlab schema {game}: end -->"
+
+
+def begin_marker(name: str) -> str:
+    """The line that opens a README block (``framework`` or a game's name), saying where to edit it."""
+    where = "FRAMEWORK in simlab/games/schema.py" if name == "framework" else f"simlab/games/columns/{name}.toml"
+    return f"<!-- simlab schema {name}: begin (generated by `make readme-schema`; edit {where}) -->"
+
+
+def _cell(s: str) -> str:
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(game: Game, framework: bool = False) -> str:
+    """The README table of a game's own columns (``framework=True``: of the framework's)."""
+    cols = FRAMEWORK if framework else game_columns(game)
+    lines = ["| column | type | unit | meaning |", "|---|---|---|---|"]
+    for c in cols:
+        d = c.as_dict()
+        extra = "".join(f" ({k}: {', '.join(v)})" for k, v in d.get("values", {}).items())
+        if c.scenarios is not None:
+            extra += f" (scenarios {', '.join(c.scenarios)})"
+        if c.when:
+            extra += f" (only when {c.when})"
+        lines.append(f"| `{d['column']}` | {d['type']} | {_cell(c.unit)} | {_cell(c.meaning + extra)} |")
+    return "\n".join(lines)
+
+
+def readme_blocks(text: str, render) -> str:
+    """``text`` with every marked block (:func:`begin_marker` to ``END``, of a game or of ``framework``) replaced by
+    ``render(name)``.
+
+    Raises:
+        SpecError: a begin marker without its end marker.
+    """
+    out, pos = [], 0
+    pat = re.compile(r"<!-- simlab schema ([a-z0-9-]+): begin[^>]*-->")
+    for m in pat.finditer(text):
+        if m.start() < pos:
+            continue
+        name = m.group(1)
+        end = END.format(game=name)
+        j = text.find(end, m.end())
+        if j < 0:
+            raise SpecError(f"README: the schema block of {name} has no end marker")
+        out.append(text[pos:m.start()])
+        out.append(begin_marker(name) + "\n" + render(name) + "\n" + end)
+        pos = j + len(end)
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def render_block(name: str) -> str:
+    """The content of one README block: ``framework`` or a registered game's name."""
+    from . import get_game
+    if name == "framework":
+        return markdown(None, framework=True)  # type: ignore[arg-type]
+    return markdown(get_game(name))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m simlab.games.schema README.md [--check]``: regenerate the README's column tables
+    (``--check``: exit 1 when they are out of date, writing nothing)."""
+    import sys
+    args = list(sys.argv[1:] if argv is None else argv)
+    check = "--check" in args
+    paths = [a for a in args if a != "--check"] or ["README.md"]
+    stale = []
+    for p in paths:
+        text = Path(p).read_text()
+        new = readme_blocks(text, render_block)
+        if new != text:
+            stale.append(p)
+            if not check:
+                Path(p).write_text(new)
+    if check and stale:
+        print(f"simlab: {', '.join(stale)}: column tables out of date; run `make readme-schema`", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
