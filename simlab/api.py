@@ -107,6 +107,9 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
     elif experiment is None and game is None and (resume or extend) and out is not None:
         spec = _spec_of_sweep(out, extend, scenario=scenario, policy=policy, set_=set_, grid=grid, games=games,
                               seed=seed, data=data, crn=crn, name=name, precision=precision, max_games=max_games)
+        if chunk_size is not None:  # run_sweep refuses one that differs from the sweep's
+            import dataclasses
+            spec = dataclasses.replace(spec, chunk_size=chunk_size)
     elif experiment is not None:
         if game or scenario or policy or set_ or grid or name:
             raise SpecError("give either an experiment file or --game/--scenario/--policy/--set/--grid, not both")

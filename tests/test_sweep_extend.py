@@ -126,6 +126,7 @@ def test_extend_an_inner_axis_keeps_the_old_ids(small, tmp_path):
     (["--grid", "bias=0.5"], "lists a value twice"),
     (["--overwrite", "--games", "200"], "contradict"),
     (["--precision", "0.05"], "only --games"),
+    (["--chunk-size", "50", "--games", "200"], "cannot extend"),
 ])
 def test_bad_extensions_are_refused_in_one_line_and_nothing_is_lost(small, tmp_path, capsys, extra, msg):
     out = tmp_path / "s"

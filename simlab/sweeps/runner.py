@@ -216,13 +216,13 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
         # a re-run of an interrupted extension (the spec is the sweep's own) resumes it
         extending = not check_extension(store.display, old, spec, sweep_status(store, old))
         resume = True
-    chunk_size = spec.chunk_size
+    chunk_size, verb = spec.chunk_size, "extend" if extend else "resume"
     if resume and old is not None:
         if chunk_size is not None and chunk_size != old.get("chunk_size"):
-            raise SweepStateError(f"cannot resume {store.display} with --chunk-size {chunk_size}: it was written with {old.get('chunk_size')}")
+            raise SweepStateError(f"cannot {verb} {store.display} with --chunk-size {chunk_size}: it was written with {old.get('chunk_size')}")
         chunk_size = old.get("chunk_size")
         if not isinstance(chunk_size, int) or chunk_size < 1:
-            raise SweepStateError(f"cannot resume {store.display}: its manifest has no valid chunk_size")
+            raise SweepStateError(f"cannot {verb} {store.display}: its manifest has no valid chunk_size")
     if chunk_size is None:
         # under a precision target the rows depend on the chunk size, so it must not depend on workers
         chunk_size = PRECISION_CHUNK if spec.precision is not None else auto_chunk_size(spec.games, workers)
@@ -244,7 +244,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
                 if k == "fingerprint":
                     detail = _spec_differences(old.get("spec"), spec.to_dict()) or detail
                 raise SweepStateError(
-                    f"cannot {'extend' if extend else 'resume'} {store.display}: its {what} differs ({detail}); "
+                    f"cannot {verb} {store.display}: its {what} differs ({detail}); "
                     "use another --out")
         # the ids the sweep gave its cells (an extension's new cells come after them)
         cells = renumber(cells, old)
