@@ -11,7 +11,7 @@ import pytest
 
 from simlab.cli import main
 from simlab.games import game_names, get_game
-from simlab.games.schema import FRAMEWORK, game_columns, match, readme_blocks, render_block
+from simlab.games.schema import FRAMEWORK, game_columns, game_events, match, readme_blocks, render_block
 from simlab.rng import game_seeds
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -21,9 +21,30 @@ def _arrow(dtype: np.dtype, category: bool) -> str:
     return "string" if category else ("bool" if dtype == np.bool_ else str(dtype))
 
 
+#: cases beyond the soak cases that switch on a table
+EXTRA = {"dreadnought": [("dogger-bank", {"shots": True})]}
+
+
 def _cases(g):
     """Each scenario with the default options, then the game's soak cases (optional rules on)."""
-    return [(s, {}) for s in g.scenarios] + list(g.soak_cases())
+    return [(s, {}) for s in g.scenarios] + list(g.soak_cases()) + EXTRA.get(g.name, [])
+
+
+def _check(declared, cols: dict, categories, sides, where: str, scenario: str, prefix: str = "") -> set[str]:
+    """Each written column matches a declaration with its Arrow type; each unconditional
+    declaration for the scenario is written. Returns the declarations matched."""
+    seen = set()
+    for col, v in cols.items():
+        c = match(declared, col, sides, scenario=scenario)
+        assert c is not None, f"{where}: column {col} is not described in its column file"
+        ty = _arrow(np.asarray(v).dtype, f"{prefix}{col}" in categories)
+        assert ty in c.type, f"{where}: {col} is written as {ty}, described as {' or '.join(c.type)}"
+        seen.add(c.name)
+    for c in declared:
+        if c.applies(scenario) and not c.when:
+            assert any(c.pattern(sides).match(k) for k in cols), \
+                f"{where}: the column file describes {c.shown}, which the game does not write"
+    return seen
 
 
 @pytest.mark.parametrize("name", game_names())
@@ -33,24 +54,25 @@ def test_a_game_writes_exactly_the_columns_its_schema_describes(name):
     assert declared, f"{name} has no column file"
     names = {c.name for c in declared}
     assert "turns" in names and "score_{side}" in names, "every game states the unit of turns and scores"
+    events = game_events(g)
     seen: set[str] = set()
+    seen_ev: dict[str, set[str]] = {t: set() for t in events}
     for scen, opts in _cases(g):
         sc = g.load_scenario(scen, g.load_data())
         b = g.play_batch(sc, g.resolve_options(opts), g.resolve_policies(sc.sides, {}, {}), game_seeds(3, 7, 0, 2))
-        for col, v in b.games.items():
-            if col == "winner":
-                continue
-            c = match(declared, col, sc.sides, scenario=sc.name)
-            assert c is not None, f"{name}/{scen}: column {col} is not described in its column file"
-            ty = _arrow(np.asarray(v).dtype, col in b.categories)
-            assert ty in c.type, f"{name}/{scen}: {col} is written as {ty}, described as {' or '.join(c.type)}"
-            seen.add(c.name)
-        # every column declared for this scenario (and not conditional) is written
-        for c in declared:
-            if c.applies(sc.name) and not c.when:
-                assert any(c.pattern(sc.sides).match(k) for k in b.games), \
-                    f"{name}/{scen}: the column file describes {c.shown}, which the game does not write"
+        seen |= _check(declared, {k: v for k, v in b.games.items() if k != "winner"}, b.categories, sc.sides,
+                       f"{name}/{scen}", sc.name)
+        for t, ev in b.events.items():
+            assert t in events, f"{name}/{scen}: events table {t} is not described in its column file"
+            seen_ev[t] |= _check(events[t], {k: v for k, v in ev.items() if k != "game"}, b.categories, sc.sides,
+                                 f"{name}/{scen} events {t}", sc.name, prefix=f"{t}.")
+        for t, cols in events.items():  # a table declared for this scenario without a condition is written
+            if t not in b.events and any(c.applies(sc.name) and not c.when for c in cols):
+                raise AssertionError(f"{name}/{scen}: the column file describes events table {t}, not written")
     assert names <= seen, f"{name}: described but never written: {sorted(names - seen)}"
+    for t, cols in events.items():
+        missing = sorted({c.name for c in cols} - seen_ev[t])
+        assert not missing, f"{name}: events table {t}: described but never written: {missing}"
 
 
 def test_a_column_no_declaration_matches_is_named_in_the_manifest_schema():
@@ -78,6 +100,20 @@ def test_the_manifest_states_the_schema_of_the_columns_written(tmp_path):
     assert by["damage_spain"]["type"] == "int32" and by["damage_spain"]["unit"] == "damage points"
     assert by["max_rounds"]["type"] == "int64" and by["speed_disengage"]["type"] == "string"
     assert by["winner"]["type"] == "string" and by["seed"]["type"] == "uint64" and by["cell"]["type"] == "int32"
+    assert "events" not in man["schema"]  # doe-battle writes none
+
+
+def test_the_manifest_states_the_schema_of_each_events_table(tmp_path):
+    out = tmp_path / "s"
+    assert main(["sweep", "--game", "dawn-of-empire", "--games", "3", "--no-progress", "--json",
+                 "--out", str(out)]) == 0
+    man = json.loads((out / "manifest.json").read_text())
+    import pyarrow.parquet as pq
+    written = pq.read_schema(next((out / "events" / "battles" / "cell-0").glob("*.parquet")))
+    ev = man["schema"]["events"]["battles"]
+    assert [r["column"] for r in ev] == written.names and all(r["unit"] != "?" for r in ev)
+    by = {r["column"]: r for r in ev}
+    assert (by["area"]["type"], by["rounds"]["unit"], by["game_index"]["type"]) == ("string", "rounds", "int64")
 
 
 def test_simlab_schema_prints_the_columns_and_refuses_an_unknown_game(capsys):

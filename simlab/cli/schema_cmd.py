@@ -20,18 +20,24 @@ def schema(
     """Print the columns of a game's games table: name, Arrow type, unit and meaning.
 
     `<side>` stands for each of the scenario's sides; columns marked with scenarios or a condition
-    are written only there. A sweep's manifest states the same for the columns it wrote
-    (`schema.games`). Exit status 2 for an unknown game.
+    are written only there. Then the game's events tables, likewise. A sweep's manifest states the
+    same for the columns it wrote (`schema.games`, `schema.events`). Exit status 2 for an unknown game.
     """
     from ..games import get_game
-    from ..games.schema import schema_rows
+    from ..games.schema import events_rows, schema_rows
     g = get_game(game)
-    rows = schema_rows(g)
+    rows, events = schema_rows(g), events_rows(g)
     if json_:
-        _print_json({"game": g.name, "sides": list(g.sides) if g.sides else None, "columns": rows})
+        _print_json({"game": g.name, "sides": list(g.sides) if g.sides else None, "columns": rows, "events": events})
         return
     sides = ", ".join(g.sides) if g.sides else "the scenario's"
-    t = Table(title=f"{g.name}: the games table (one row per game; sides: {sides})")
+    out_console.print(_table(f"{g.name}: the games table (one row per game; sides: {sides})", rows))
+    for t, ev in events.items():
+        out_console.print(_table(f"{g.name}: the events table {t} (events/{t}/)", ev))
+
+
+def _table(title: str, rows: list[dict]) -> Table:
+    t = Table(title=title)
     for c in ("column", "type", "unit", "meaning"):
         t.add_column(c, overflow="fold")
     for r in rows:
@@ -41,4 +47,4 @@ def schema(
         if "when" in r:
             extra += f" (only when {r['when']})"
         t.add_row(r["column"], r["type"], r["unit"], r["meaning"] + extra)
-    out_console.print(t)
+    return t

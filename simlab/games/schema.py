@@ -12,11 +12,16 @@ Each game declares its own columns in ``simlab/games/columns/<game>.toml`` (or t
     scenarios = ["campaign"]        # optional: only these scenarios write it
     when = "option shots = true"    # optional: written only then (not every game has it)
 
+    [[events.battles]]              # a column of the events table battles (same keys)
+    name = "rounds"
+    ...
+
 The sweep runner adds the framework's columns (:data:`FRAMEWORK`: the key columns, each side's
 policy, the grid options, the knobs in force) and turns the game's small-int category codes into
-strings. :func:`describe_table` names every column of a written table for the manifest; a column
+strings; an events table gets the framework's ``experiment``, ``cell`` and ``game_index``
+(:data:`EVENTS_FRAMEWORK`). :func:`describe_table` names every column of a written table for the manifest; a column
 no declaration matches is reported, and tests/test_schema.py fails when a game writes a column its
-file does not describe, or describes one it never writes.
+file does not describe, or describes one it never writes (events tables included).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from ..errors import SpecError
 if TYPE_CHECKING:  # pragma: no cover
     from .base import Game
 
-__all__ = ["COLUMNS_DIR", "FRAMEWORK", "Column", "begin_marker", "describe_table", "game_columns", "load_columns",
+__all__ = ["COLUMNS_DIR", "EVENTS_FRAMEWORK", "FRAMEWORK", "Column", "game_events", "begin_marker", "describe_table", "game_columns", "load_columns",
            "markdown", "match", "readme_blocks", "render_block", "schema_rows"]
 
 #: where the built-in games' column files live
@@ -120,20 +125,38 @@ FRAMEWORK: tuple[Column, ...] = (
 )
 
 
+#: the columns the runner writes first in every events table
+EVENTS_FRAMEWORK: tuple[Column, ...] = (
+    _fw("experiment", "string", "name", "the experiment's name"),
+    _fw("cell", "int32", "id", "the grid cell of the game the row belongs to"),
+    _fw("game_index", "int64", "index", "the index of the game the row belongs to within its cell (game_index of the games table)"),
+)
+
+
 def load_columns(path: str | Path, source: str) -> tuple[Column, ...]:
-    """A game's column file (see the module docstring).
+    """The games-table columns of a game's column file (see the module docstring).
 
     Raises:
         SpecError: a missing file, a malformed table, an unknown type or key.
     """
+    return _load(path, source)[0]
+
+
+def _load(path: str | Path, source: str) -> tuple[tuple[Column, ...], dict[str, tuple[Column, ...]]]:
     from ..tomlio import read_toml
     doc = read_toml(Path(path), SpecError, "column file")
     rows = doc.get("column")
-    if not isinstance(rows, list) or set(doc) - {"column"}:
-        raise SpecError(f"{path}: expected only [[column]] tables")
+    events = doc.get("events", {})
+    if not isinstance(rows, list) or set(doc) - {"column", "events"} or not isinstance(events, dict) \
+            or not all(isinstance(v, list) for v in events.values()):
+        raise SpecError(f"{path}: expected [[column]] and [[events.<table>]] tables only")
+    return _rows(rows, path, source, "column"), {t: _rows(v, path, source, f"events.{t}") for t, v in events.items()}
+
+
+def _rows(rows: list, path, source: str, what: str) -> tuple[Column, ...]:
     out = []
     for i, r in enumerate(rows):
-        where = f"{path}: column {i + 1}"
+        where = f"{path}: {what} {i + 1}"
         if not isinstance(r, dict) or set(r) - {"name", "type", "unit", "meaning", "values", "scenarios", "when"}:
             raise SpecError(f"{where}: unknown key (name, type, unit, meaning, values, scenarios, when)")
         if not all(isinstance(r.get(k), str) and r.get(k) for k in ("name", "unit", "meaning")):
@@ -149,14 +172,26 @@ def load_columns(path: str | Path, source: str) -> tuple[Column, ...]:
     return tuple(out)
 
 
+def _path(game: Game) -> Path:
+    return Path(game.columns_file) if game.columns_file is not None else COLUMNS_DIR / f"{game.name}.toml"
+
+
 def game_columns(game: Game) -> tuple[Column, ...]:
-    """The columns a game declares (its column file; empty when it has none).
+    """The games-table columns a game declares (its column file; empty when it has none).
 
     Raises:
         SpecError: a malformed column file.
     """
-    path = game.columns_file if game.columns_file is not None else COLUMNS_DIR / f"{game.name}.toml"
-    return load_columns(path, game.name) if Path(path).exists() else ()
+    return _load(_path(game), game.name)[0] if _path(game).exists() else ()
+
+
+def game_events(game: Game) -> dict[str, tuple[Column, ...]]:
+    """The columns of each events table a game declares (``{table: columns}``, without the framework's).
+
+    Raises:
+        SpecError: a malformed column file.
+    """
+    return _load(_path(game), game.name)[1] if _path(game).exists() else {}
 
 
 def match(columns: Sequence[Column], name: str, sides: Sequence[str], grid_options: Sequence[str] = (),
@@ -175,15 +210,19 @@ def match(columns: Sequence[Column], name: str, sides: Sequence[str], grid_optio
 
 
 def describe_table(game: Game, fields: Sequence[tuple[str, str]], sides: Sequence[str],
-                   grid_options: Sequence[str] = (), scenario: str | None = None) -> list[dict]:
-    """The schema of a written games table, for the manifest: ``{column, type, unit, meaning}`` per
-    column in table order (``type`` is the Arrow type written). A column nothing declares gets
-    unit ``?`` and says so in its meaning.
+                   grid_options: Sequence[str] = (), scenario: str | None = None, table: str = "games") -> list[dict]:
+    """The schema of a written games (or events) table, for the manifest: ``{column, type, unit,
+    meaning}`` per column in table order (``type`` is the Arrow type written). A column nothing
+    declares gets unit ``?`` and says so in its meaning.
 
     Args:
         fields: ``(name, arrow type)`` of each column, in order.
+        table: ``games`` or the name of an events table.
     """
-    cols = FRAMEWORK[:9] + game_columns(game) + FRAMEWORK[9:]
+    if table == "games":
+        cols = FRAMEWORK[:9] + game_columns(game) + FRAMEWORK[9:]
+    else:
+        cols, grid_options = EVENTS_FRAMEWORK + game_events(game).get(table, ()), ()
     out = []
     for name, ty in fields:
         c = match(cols, name, sides, grid_options, scenario)
@@ -197,6 +236,12 @@ def schema_rows(game: Game) -> list[dict]:
     (``simlab schema GAME --json``): each :meth:`Column.as_dict` with its ``source``."""
     cols = FRAMEWORK[:9] + game_columns(game) + FRAMEWORK[9:]
     return [{**c.as_dict(), "source": c.source} for c in cols]
+
+
+def events_rows(game: Game) -> dict[str, list[dict]]:
+    """``{table: rows}`` for each events table a game declares, framework columns first (as :func:`schema_rows`)."""
+    return {t: [{**c.as_dict(), "source": c.source} for c in EVENTS_FRAMEWORK + cols]
+            for t, cols in game_events(game).items()}
 
 
 # --------------------------------------------------------------------------- README blocks
@@ -214,8 +259,18 @@ def _cell(s: str) -> str:
 
 
 def markdown(game: Game, framework: bool = False) -> str:
-    """The README table of a game's own columns (``framework=True``: of the framework's)."""
-    cols = FRAMEWORK if framework else game_columns(game)
+    """The README table of a game's own columns (``framework=True``: of the framework's), then one
+    table per events table it declares."""
+    if framework:
+        return _md(FRAMEWORK)
+    parts = [_md(game_columns(game))]
+    for t, cols in game_events(game).items():
+        parts.append(f"The events table `{t}` (`events/{t}/`; each row also has `experiment`, `cell` and "
+                     f"`game_index`, the game it belongs to):\n\n" + _md(cols))
+    return "\n\n".join(parts)
+
+
+def _md(cols: Sequence[Column]) -> str:
     lines = ["| column | type | unit | meaning |", "|---|---|---|---|"]
     for c in cols:
         d = c.as_dict()

@@ -81,31 +81,36 @@ def _arrow_type(t) -> str:
     return {"float": "float32", "double": "float64", "halffloat": "float16"}.get(str(t), str(t))
 
 
-def games_schema(store: Store, man: dict, game) -> list[dict]:
-    """The schema of a sweep's games table for its manifest: ``{column, type, unit, meaning}`` per
-    column in table order (:func:`simlab.games.schema.describe_table`), from the footer of the
-    first part of each cell (columns that only some cells have, such as another family's knobs,
-    included). Empty when no part is written yet.
+def sweep_schema(store: Store, man: dict, game) -> dict:
+    """The schema of a sweep's tables for its manifest: ``{"games": [...], "events": {table: [...]}}``,
+    each a list of ``{column, type, unit, meaning}`` in table order
+    (:func:`simlab.games.schema.describe_table`), read from the footer of the first part of each cell
+    (columns that only some cells have, such as another family's knobs, included). A table with no
+    part written yet is left out.
     """
     import pyarrow.parquet as pq
 
     from ..games.schema import describe_table
     from .verify import part_range
-    first: dict[int, str] = {}
-    for rel in store.find("games"):
+    first: dict[str, dict[int, str]] = {}
+    for rel in store.find("games") + store.find("events"):
         where = part_range(rel)
-        if where is not None and where[0] == "games":
-            first.setdefault(where[1], rel)
+        if where is not None:
+            first.setdefault(where[0], {}).setdefault(where[1], rel)
     scen = {c["cell"]: (man.get("scenarios", {}).get(c.get("scenario"), {}) or {}).get("name")
             for c in man.get("cells", [])}
-    out: dict[str, dict] = {}
-    for cell, rel in sorted(first.items()):
-        try:
-            with store.fs.open(store.path(rel), "rb") as fh:
-                schema = pq.read_schema(fh)
-        except Exception:  # noqa: BLE001 - an unreadable part is verify's to report, not the schema's
-            continue
-        fields = [(f.name, _arrow_type(f.type)) for f in schema if f.name not in out]
-        for d in describe_table(game, fields, man["sides"], man.get("grid_options", []), scen.get(cell)):
-            out[d["column"]] = d
-    return list(out.values())
+    tables: dict[str, list[dict]] = {}
+    for table, parts in first.items():
+        out: dict[str, dict] = {}
+        for cell, rel in sorted(parts.items()):
+            try:
+                with store.fs.open(store.path(rel), "rb") as fh:
+                    schema = pq.read_schema(fh)
+            except Exception:  # noqa: BLE001 - an unreadable part is verify's to report, not the schema's
+                continue
+            fields = [(f.name, _arrow_type(f.type)) for f in schema if f.name not in out]
+            for d in describe_table(game, fields, man["sides"], man.get("grid_options", []), scen.get(cell), table):
+                out[d["column"]] = d
+        tables[table] = list(out.values())
+    games = tables.pop("games", [])
+    return {"games": games, **({"events": dict(sorted(tables.items()))} if tables else {})}

@@ -51,7 +51,7 @@ from .backends import (
 )
 from .chunks import ChunkTask, cell_dir, games_part_rel, part_name
 from .extend import check_extension, extents_for, grown, renumber
-from .manifest import MANIFEST, games_schema, load_manifest, sweep_status
+from .manifest import MANIFEST, load_manifest, sweep_schema, sweep_status
 from .progress import Progress as _Progress
 from .spec import Cell, SweepSpec, check_name, expand
 from .store import Store
@@ -382,7 +382,7 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         manifest["precision_reached"] = plan.precision_reached()
     if quarantined:
         manifest.setdefault("quarantined", []).extend(quarantined)
-    manifest["schema"] = {"games": games_schema(store, manifest, game)}
+    manifest["schema"] = sweep_schema(store, manifest, game)
     if disk_full is not None:
         manifest["stopped_by"] = f"disk full: {disk_full}"
     if lost_workers is not None:
