@@ -95,12 +95,10 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
         raise SpecError(f"--dask-timeout must be a number of seconds in (0, 86400] (got {dask_timeout})")
     if dask_timeout is not None and (backend or ("dask" if scheduler is not None else "local")) != "dask":
         raise SpecError("--dask-timeout only applies with --backend dask")
-    if experiment is not None and not isinstance(experiment, SweepSpec) and Path(experiment).is_dir():
+    if (resume or extend) and experiment is not None and not isinstance(experiment, SweepSpec) \
+            and Path(experiment).is_dir():  # `simlab sweep DIR --resume/--extend`: the sweep in DIR
         if out is not None and Path(out).resolve() != Path(experiment).resolve():
             raise SpecError(f"{experiment} is a directory and --out is {out}: give the sweep directory once")
-        if not (resume or extend):
-            raise SpecError(f"{experiment} is a directory, not an experiment file: pass --resume or --extend "
-                            "to continue or grow the sweep in it")
         experiment, out = None, experiment
     if isinstance(experiment, SweepSpec):
         spec = experiment
