@@ -136,10 +136,8 @@ def sweep(
     --precision target was not reached within --max-games in some cell (the manifest's
     ``precision_reached`` gives each cell's half-width); 130 when interrupted.
 
-    `simlab sweep DIR --extend --games=N` plays games up to N per cell (N is the new total, not a
-    number to add) and `--extend --grid=K=V` adds cells; the sweep's spec comes from its manifest,
-    only the new games are played and the rows equal a sweep played at that size from the start.
-    `simlab sweep DIR --resume` finishes an interrupted sweep or extension.
+    `simlab sweep DIR --extend --games=N` plays on to N games per cell (the new total), `--extend
+    --grid=K=V` adds cells: only new games are played (spec from DIR's manifest; `--resume` likewise).
     """
     from ..api import sweep as run
     from ..games.policy import using_policies
