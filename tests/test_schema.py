@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simlab.cli import main
-from simlab.games import game_names, get_game
+from simlab.games import game_names, game_target, get_game
 from simlab.games.schema import FRAMEWORK, game_columns, game_events, match, readme_blocks, render_block
 from simlab.rng import game_seeds
 
@@ -47,7 +47,11 @@ def _check(declared, cols: dict, categories, sides, where: str, scenario: str, p
     return seen
 
 
-@pytest.mark.parametrize("name", game_names())
+#: the games simlab ships (a plug-in another test module registers at collection time has no column file)
+SHIPPED = [n for n in game_names() if game_target(n).startswith("simlab.")]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
 def test_a_game_writes_exactly_the_columns_its_schema_describes(name):
     g = get_game(name)
     declared = game_columns(g)
