@@ -10,6 +10,9 @@ the ``port_vp_initiative`` option, is played both ways by
 """
 
 import numpy as np
+from test_doe_campaign_policies import _stack_of, plan
+from test_doe_campaign_policies import position as policy_position
+from test_doe_campaign_rules import DATA, illegal, legal, position, sq
 
 from simlab.games import get_game
 from simlab.games.doe import campaign_layout as lay
@@ -17,10 +20,6 @@ from simlab.games.doe.campaign_combat import disabled_ports_nb
 from simlab.games.doe.campaign_state import CampaignState
 from simlab.games.doe.enums import DN_ESCAPE, DN_NEARER, DN_NEVER, DP_RANDOM, DP_REPAIR, DP_SAFE
 from simlab.games.doe.runtime import build_par, policy_book
-
-from test_doe_campaign_policies import _stack_of, plan
-from test_doe_campaign_policies import position as policy_position
-from test_doe_campaign_rules import DATA, illegal, legal, position, sq
 
 GAME = get_game("dawn-of-empire")
 BOOK = policy_book()
@@ -120,7 +119,7 @@ def test_the_ports_a_disabled_unit_may_go_to():  # 8.3.2.1 B (ties, 14.9 neutral
 
     def ports(area, side, neutral):
         k = disabled_ports_nb(DATA.node(area), side, False, neutral, DATA.nodes, DATA.cost, CS.par, out, oc)
-        return [(DATA.port_keys[p - DATA.n_areas], int(c)) for p, c in zip(out[:k], oc[:k])]
+        return [(DATA.port_keys[p - DATA.n_areas], int(c)) for p, c in zip(out[:k], oc[:k], strict=True)]
 
     CS = position({})
     assert ports("east-coast", lay.SPAIN, False) == [("cadiz", 4), ("havana", 4), ("santiago", 4)]

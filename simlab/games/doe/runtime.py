@@ -28,8 +28,17 @@ from ...datapack import PackView
 from ..policy import Policy, PolicyBook, game_policy_book
 from . import campaign_layout as lay
 from . import policy_layout as pk
-from .enums import (CO_MAP, CO_RANDOM, DN_NEARER, DP_RANDOM, DP_REPAIR, FLEE_ALWAYS, FLEE_COIN, SPEED_NEVER,
-                    SPEED_WHEN_ABLE)
+from .enums import (
+    CO_MAP,
+    CO_RANDOM,
+    DN_NEARER,
+    DP_RANDOM,
+    DP_REPAIR,
+    FLEE_ALWAYS,
+    FLEE_COIN,
+    SPEED_NEVER,
+    SPEED_WHEN_ABLE,
+)
 from .rules import CampaignData, compile_campaign
 
 __all__ = ["CAMPAIGN_SPEED_MODES", "POLICY_FILE", "SIDES", "PolicyError", "build_par", "compile_scenario", "pack_policies", "policy_book",
