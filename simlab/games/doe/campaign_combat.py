@@ -21,7 +21,7 @@ from .campaign_orders import (
     port_neutral_nb,
 )
 from .dice import d6_nb
-from .policy_combat import combat_order_nb
+from .policy_combat import combat_order_nb, disabled_port_nb
 from .enums import DISABLED, END_SPEED, ESCAPED, IN_LINE, LEADER_KILLED, SPEED_NEVER, SPEED_STOP, SUNK
 from .kernels import battle_nb, effective_movement_nb
 
@@ -101,19 +101,65 @@ def nearest_port_nb(frm, side, german, allow_neutral, nodes, cost, par):
 
 
 @njit(cache=True)
-def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger):
-    """A disabled unit goes to the nearest friendly port (8.3.2.1 B; also neutral ones under 14.9,
-    ruling C37; scuttling under 14.8); a unit that disengaged by speed to the nearest friendly or neutral port
-    (10.2.2 B). Leaders aboard go with it (6.3 B)."""
+def disabled_ports_nb(frm, side, german, neutral_ok, nodes, cost, par, out, outc):
+    """The ports a disabled unit may be sent to from ``frm`` (Rule 8.3.2.1 B, ruling C39): the
+    nearest friendly ports (in MP; all of them when more than one is equally near, "at the option
+    of the owning side") and, when ``neutral_ok`` (Optional Rule 14.9, ruling C37), the nearest
+    neutral ports likewise. Writes the ports to ``out`` and their MP to ``outc``
+    (``int64[>= ports]``); returns how many."""
+    A = par[lay.P_NAREAS]
+    k = 0
+    for want_neutral in range(2):
+        if want_neutral == 1 and not neutral_ok:
+            break
+        bc = lay.BIG
+        for p in range(A, nodes.shape[0]):
+            ok = port_neutral_nb(nodes, p, german, par) if want_neutral else port_friendly_nb(nodes, p, side, german, par)
+            if ok:
+                c = cost[lay.KMAX, frm, p] if p != frm else 0
+                if c < bc:
+                    bc = c
+        if bc >= lay.BIG:
+            continue
+        for p in range(A, nodes.shape[0]):
+            ok = port_neutral_nb(nodes, p, german, par) if want_neutral else port_friendly_nb(nodes, p, side, german, par)
+            if ok and (cost[lay.KMAX, frm, p] if p != frm else 0) == bc:
+                out[k] = p
+                outc[k] = bc
+                k += 1
+    return k
+
+
+@njit(cache=True)
+def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng):
+    """A disabled unit goes to a port its side's policy picks among those 8.3.2.1 B allows
+    (:func:`disabled_ports_nb`, :func:`policy_combat.disabled_port_nb`; the engine checks the pick,
+    ``ERR_DISABLED_PORT``), scuttled on the way under 14.8; a unit that disengaged by speed to the
+    nearest friendly or neutral port (10.2.2 B). Leaders aboard go with it (6.3 B)."""
     remove_from_stack_nb(u, U, S, SM, LD, lst)
     U[u, lay.UF_OUT] = why
     side = ust[u, lay.US_SIDE]
     german = ust[u, lay.US_GERMAN] & 1 != 0
     restrict = par[lay.P_RESTRICT] != 0
-    # 10.2.2 B: to a friendly or neutral port; 8.3.2.1 B: disabled units may use a neutral port
-    # "if using Optional Rule 14.9" (the rule text names 14.9, ruling C37)
-    allow_neutral = why == lay.OUT_ESCAPED or par[lay.P_SUBGROUPS] != 0
-    p, c = nearest_port_nb(frm, side, german, allow_neutral, nodes, cost, par)
+    if why == lay.OUT_DISABLED:
+        cand = np.empty(nodes.shape[0], dtype=np.int64)
+        cc = np.empty(nodes.shape[0], dtype=np.int64)
+        k = disabled_ports_nb(frm, side, german, par[lay.P_SUBGROUPS] != 0, nodes, cost, par, cand, cc)
+        if k == 0:
+            return
+        mov = eff_mov_nb(ust, U, u, par[lay.P_MINMOV_R]) if restrict else lay.BIG
+        j = disabled_port_nb(par[lay.P_DISPORT0 + side], par[lay.P_DISNEU0 + side], mov, cand, cc, k,
+                             side, german, nodes, par, rng)
+        if j < 0 or j >= k:
+            G[lay.G_ERR] = lay.ERR_DISABLED_PORT
+            G[lay.G_ERR_SIDE] = side
+            G[lay.G_ERR_STACK] = -1
+            j = 0
+        p = cand[j]
+        c = cc[j]
+    else:
+        # 10.2.2 B: to a friendly or neutral port
+        p, c = nearest_port_nb(frm, side, german, np.bool_(True), nodes, cost, par)
     if p < 0:
         return
     if restrict and why == lay.OUT_DISABLED and c > 0:
@@ -293,10 +339,10 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
             sink_unit_nb(u, np.bool_(False), ust, lst, par, U, S, SM, LD, G, ledger)
         elif status[i] == DISABLED:
             dis[k] += 1
-            send_to_port_nb(u, frm, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger)
+            send_to_port_nb(u, frm, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng)
         elif status[i] == ESCAPED:
             esc[k] += 1
-            send_to_port_nb(u, frm, lay.OUT_ESCAPED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger)
+            send_to_port_nb(u, frm, lay.OUT_ESCAPED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng)
     for k in range(2):
         s = s0 if k == 0 else s1
         if esc[k] > 0 or S[s, lay.SF_N] == 0 or S[s, lay.SF_SIDE] != k:
@@ -381,7 +427,7 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
                     if d6_nb(rng) == 6:
                         kill_leader_nb(ld, lst, LD, G, ledger)
                 if disabled:
-                    send_to_port_nb(u, area, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger)
+                    send_to_port_nb(u, area, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng)
         if ND[p, lay.ND_PDMG] > nodes[p, lay.NS_DEF]:
             destroyed = True
             break

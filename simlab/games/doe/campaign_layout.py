@@ -172,10 +172,11 @@ ERR_HOLD = 9           # "hold" given to a stack that has a legal order
 ERR_TARGET = 10        # a Raid/Blockade target port that is not an opposing port by the destination
 ERR_NO_PLAN = 11       # a stack slot out of range, or an empty stack
 ERR_DEPLOY = 12        # free deployment (14.11) breaks its limits
+ERR_DISABLED_PORT = 13  # a disabled unit sent to a port 8.3.2.1 B does not allow
 ERR_NAMES = ("", "unit not in any stack", "stack units in different places", "leader not with a stack",
              "independent unit given a squadron order", "too many order markers", "order sequence",
              "illegal destination", "coaling limit", "hold with a legal order available",
-             "bad raid/blockade target", "bad stack", "free deployment")
+             "bad raid/blockade target", "bad stack", "free deployment", "disabled unit's port")
 
 # ---------------------------------------------------------------- parameters par[:]
 P_TURNS = 0
@@ -213,7 +214,9 @@ P_MARKERS = P_LOSSHALF + N_TYPES     # 2 * N_ORDERS slots: [side * N_ORDERS + or
  P_PORTVP_INIT,         # 1: port destruction VPs only for a side with the initiative (12.1.3 A)
  P_FLEE0, P_FLEE1,      # each side's 10.2 disengagement threshold (kernels.battle_nb flee0/flee1)
  P_CORDER,              # Spain's combat order mode (4.3 B, policy_combat.CO_*)
- P_NF) = range(P_MARKERS + 2 * N_ORDERS, P_MARKERS + 2 * N_ORDERS + 15)
+ P_DISPORT0, P_DISPORT1,  # each side's choice among equally near ports for disabled units (8.3.2.1 B, DP_*)
+ P_DISNEU0, P_DISNEU1,    # each side's use of neutral ports for disabled units under 14.9 (DN_*)
+ P_NF) = range(P_MARKERS + 2 * N_ORDERS, P_MARKERS + 2 * N_ORDERS + 19)
 
 # trace (tests): per game and turn, per unit: loc dmg order prev streak neutral
 TR_LOC, TR_DMG, TR_ORDER, TR_PREV, TR_STREAK, TR_NEUTRAL, TR_STACK, TR_NF = range(8)

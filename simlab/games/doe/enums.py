@@ -40,3 +40,10 @@ FLEE_COIN = -1
 #: ``combat_order`` modes (4.3 B): the pack's area order, Spain's largest squadrons at sea first,
 #: its smallest first, a uniformly random order (random-legal)
 CO_MAP, CO_STRONG_FIRST, CO_WEAK_FIRST, CO_RANDOM = 0, 1, 2, 3
+
+#: where disabled units go (8.3.2.1 B): among equally near ports, the most repair or the most
+#: defense + mines (``disabled_port``); a uniform draw among the legal ports (random-legal)
+DP_REPAIR, DP_SAFE, DP_RANDOM = 0, 1, 2
+#: under 14.9, the nearest neutral port (``disabled_neutral``): never, when nearer than every
+#: friendly port, only when the unit would be scuttled on the way to a friendly one (14.8 A)
+DN_NEVER, DN_NEARER, DN_ESCAPE = 0, 1, 2

@@ -34,12 +34,19 @@ kernel still dispatches on; the side picks the US or Spanish missions.
 * US ``hunter`` (``attack_value = 600``): squadrons patrol toward the largest enemy
   concentrations they can match (estimated strength ratio at least ``odds - aggression``
   permille, 1.5 - 0.5 by default), coal or anchor after each patrol.
-* US ``blockade`` (``blockade = 1``): squadrons blockade the Spanish ports they can reach, coal
-  off them the next turn (a blockade is followed by Coal, 5.2 D) and blockade again; the rest
-  patrol. ``aggression``: share of the fleet sent to blockade.
-* US ``coastal-defense`` (``guard_coast = 1``, ``deploy = 1``): the strongest squadrons patrol
-  the East Coast and the Florida Strait against raids (15.0: 'the US side must be on guard'), the
-  rest patrol the Caribbean lanes near Key West. ``aggression``: share of the fleet kept home.
+* US ``blockade`` (``blockade = 1``, ``blockade_rotate = 1``): squadrons blockade the Spanish
+  ports they can reach, coal off them the next turn (a blockade is followed by Coal, 5.2 D) and
+  blockade again; the rest patrol. ``aggression``: share of the fleet sent to blockade. Rotated
+  within the coaling limit (7.5 C: the US coals 11 units at sea a turn): no more units blockade
+  in a turn than may coal the next, the blockaders that must coal are planned first, those over
+  the limit sail to coal in port (7.5 D) and a fresh squadron relieves their port
+  (``blockade_relief``); no squadron is sent to a port its own squadron coals off (7.3 C would
+  merge the two and drop the Coal order).
+* US ``coastal-defense`` (``guard_coast = 1``, ``deploy = 1``, ``guard_sized = 1500``): the
+  strongest squadrons patrol the areas off US ports against raids (15.0: 'the US side must be on
+  guard') until their attack is 1.5 times the Spanish attack seen within ``guard_reach`` MP of
+  them (face-down stacks: the count times the mean of the Spanish units afloat), the rest patrol
+  the lanes that pay the US. With ``guard_sized = 0`` the guard is the ``aggression`` share.
 * Spain ``raider`` (``raids = 1``, ``hold_lanes = 1``, ``deploy = 2``): the Cadiz forces raid
   the US coast (Hampton Roads, Key West, Mobile) and come home (Raid is followed by Transit to
   port, 5.5 D); the Caribbean squadrons raid from Havana and hold the lanes that pay Spain.
@@ -217,6 +224,22 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
 
 # ============================================================================ scripted policies
 @njit(cache=True)
+def coast_threat_nb(side, reach, vis, home, cost, par):
+    """The raid threat a side sees on its coast: the enemy attack (tenths, ``vis``) at every
+    place within ``reach`` MP of an area bordering an own port (``home``), each place once."""
+    A = par[lay.P_NAREAS]
+    t = 0
+    for q in range(vis.shape[0]):
+        if vis[q, VIS_N] == 0:
+            continue
+        for a in range(A):
+            if home[a] != 0 and (q == a or cost[lay.KMAX, q, a] <= reach):
+                t += vis[q, VIS_ATT]
+                break
+    return t
+
+
+@njit(cache=True)
 def sortie_area_nb(port, dest, nodes, cost):
     """The area bordering ``port`` from which ``dest`` is nearest (Cadiz and the Canary Islands
     border two, 7.2.2 B)."""
@@ -244,8 +267,16 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vi
     ng = group_units_nb(side, kn, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg)
     # leaders: the best leader at a place goes to its strongest group (6.2 B)
     gld = np.full(MAXSS, -1, dtype=np.int64)
-    # strongest groups first (they get the markers and the best missions)
-    gorder = np.argsort(-gstr[:ng] * 64 - gn[:ng], kind="mergesort")
+    # strongest groups first (they get the markers and the best missions); with blockade_rotate
+    # the US blockaders that must coal (5.2 D) come first, so they get the coaling limit (7.5 C)
+    # before patrols, which may anchor instead
+    gkey = -gstr[:ng] * 64 - gn[:ng]
+    if side == lay.US and kn[pk.K_BLOCKADE_ROTATE] != 0:
+        for j in range(ng):
+            u = gmem[j, 0]
+            if gat[j] < par[lay.P_NAREAS] and UV[u, lay.UF_PREV] == lay.BLOCKADE:
+                gkey[j] -= 1 << 40
+    gorder = np.argsort(gkey, kind="mergesort")
     for i in range(lst.shape[0]):
         pl[i] = -1
     for i in range(lst.shape[0]):
@@ -274,9 +305,12 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vi
     score = np.empty(A, dtype=np.int64)
     turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any)
     sent = np.zeros(N, dtype=np.int64)
-    acc = np.zeros(2, dtype=np.int64)
+    coaling = np.zeros(N, dtype=np.int64)
+    acc = np.zeros(4, dtype=np.int64)
     for j in range(ng):
         acc[0] += 10 * gstr[j]
+    if side == lay.US and kn[pk.K_GUARD_SIZED] > 0:
+        acc[3] = coast_threat_nb(side, kn[pk.K_GUARD_REACH], vis, home, cost, par)
     co = np.empty(MAXC, dtype=np.int64)
     cd = np.empty(MAXC, dtype=np.int64)
     ct = np.empty(MAXC, dtype=np.int64)
@@ -294,7 +328,8 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vi
         n = gn[g]
         mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, gmem[g], n, ust, UV, par)
         nc = missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis,
-                          ND, B, sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score)
+                          ND, B, sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score,
+                          coaling)
         chosen = False
         for c in range(nc):
             o, d, t = co[c], cd[c], ct[c]
@@ -330,6 +365,8 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vi
             o = pst[jj, PS_ORDER]
             if o == lay.PATROL or o == lay.RAID or o == lay.BLOCKADE or o == lay.SORTIE:
                 sent[pst[jj, PS_DEST]] += 10 * gstr[g]
+            elif o == lay.COAL:
+                coaling[at] += n
         else:
             pst[jj, PS_ORDER] = lay.HOLD
             pst[jj, PS_DEST] = at

@@ -6,6 +6,10 @@
 * Rule 10.2: a squadron able to disengage by speed "may" do so — each side's threshold (the
   ``disengage_odds`` knob, ``par[P_FLEE0 + side]``) is applied inside the battle kernel by
   :func:`simlab.games.doe.kernels.flee_choice_nb`, from the battle lines both sides see.
+* Rule 8.3.2.1 B: where a disabled unit goes, among the ports the engine allows
+  (:func:`campaign_combat.disabled_ports_nb`: the nearest friendly ports, and under 14.9 the
+  nearest neutral ones) — :func:`disabled_port_nb`, by the side's ``disabled_port`` and
+  ``disabled_neutral`` knobs (``par[P_DISPORT0 + side]``, ``par[P_DISNEU0 + side]``).
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay
+from .campaign_orders import port_neutral_nb
 from .dice import die_nb
 
 from .enums import CO_MAP, CO_RANDOM, CO_STRONG_FIRST, CO_WEAK_FIRST  # noqa: E402,F401  (4.3 B modes)
+from .enums import DN_ESCAPE, DN_NEARER, DP_RANDOM, DP_SAFE  # noqa: E402  (8.3.2.1 B modes)
 
 
 @njit(cache=True)
@@ -60,4 +66,49 @@ def combat_order_nb(mode, par, nodes, S, rng, out):
         out[j + 1] = v
 
 
-__all__ = ["CO_MAP", "CO_RANDOM", "CO_STRONG_FIRST", "CO_WEAK_FIRST", "combat_order_nb"]
+@njit(cache=True)
+def _best_port_nb(tie, cand, k, want_neutral, german, nodes, par):
+    """Index in ``cand[:k]`` of the best port of one kind (friendly or neutral): the most repair
+    (``DP_REPAIR``) or the most defense + mines (``DP_SAFE``), then the first; -1 if none."""
+    best = -1
+    bv = -1
+    for j in range(k):
+        neutral = port_neutral_nb(nodes, cand[j], german, par)
+        if neutral != want_neutral:
+            continue
+        if tie == DP_SAFE:
+            v = nodes[cand[j], lay.NS_DEF] + nodes[cand[j], lay.NS_MINE]
+        else:
+            v = nodes[cand[j], lay.NS_REPAIR]
+        if v > bv:
+            bv = v
+            best = j
+    return best
+
+
+@njit(cache=True)
+def disabled_port_nb(tie, neu, mov, cand, cc, k, side, german, nodes, par, rng):
+    """The port a disabled unit of ``side`` goes to (Rule 8.3.2.1 B, ruling C39): an index into
+    the ``k`` legal ports ``cand`` (MP away ``cc``) the engine lists. ``neu`` (``DN_*``, 14.9):
+    never a neutral port, a neutral port when it is nearer than the friendly ones, or only when
+    the unit's movement ``mov`` (14.8 A; ``BIG`` without 14.8) cannot reach a friendly one but
+    reaches the neutral. ``tie`` (``DP_*``): among equally near ports the most repair, the most
+    defense + mines, or (random-legal) a uniform draw among every legal port (one die, only when
+    there is a choice). What the policy reads is public (the ports' printed values) or its own
+    (the unit's movement)."""
+    if tie == DP_RANDOM:
+        return die_nb(rng, k) - 1 if k > 1 else 0
+    f = _best_port_nb(tie, cand, k, False, german, nodes, par)
+    n = _best_port_nb(tie, cand, k, True, german, nodes, par)
+    if n < 0:
+        return f
+    if f < 0:
+        return n
+    if neu == DN_NEARER and cc[n] < cc[f]:
+        return n
+    if neu == DN_ESCAPE and mov < cc[f] and mov >= cc[n]:
+        return n
+    return f
+
+
+__all__ = ["CO_MAP", "CO_RANDOM", "CO_STRONG_FIRST", "CO_WEAK_FIRST", "combat_order_nb", "disabled_port_nb"]

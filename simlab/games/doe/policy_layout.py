@@ -66,8 +66,16 @@ FAMILY_IDS = {"random-legal": FAM_RANDOM, "us-fleet": FAM_US, "spain-fleet": FAM
     K_SCREEN_MP,        # Spain: enemy units within this many MP of the area make it threatened
     K_SCREEN_ODDS,      # Spain permille: own attack * 1000 >= screen_odds * the enemy's nearby
     K_KEEP_HOME,        # Spain 1: with concentrate, the squadron in the home port (Cadiz) stays
+    # US plans of issue 13 (7.5 rotation, a home guard sized to the seen threat)
+    K_BLOCKADE_ROTATE,  # US 1: blockades rotated within the sea coaling limit (7.5 C-D)
+    K_BLOCKADE_RELIEF,  # US: score of a port whose blockaders left it to coal in port (rotate)
+    K_GUARD_SIZED,      # US permille: home guard = this * the raid threat seen (0: the aggression share)
+    K_GUARD_REACH,      # US MP: enemy units within this many MP of an area off a US port threaten it
+    # both scripted families: where disabled units go (8.3.2.1 B, policy_combat.DP_*)
+    K_DISABLED_PORT,    # ties among equally near ports: 0 most repair, 1 most defense + mines
+    K_DISABLED_NEUTRAL,  # 14.9: 0 never a neutral port, 1 when nearer than any friendly one, 2 only to escape scuttling (14.8)
     KN_NF,
-) = range(42)
+) = range(48)
 
 #: knob name (policies.toml) -> slot
 KNOB_SLOTS = {
@@ -85,6 +93,9 @@ KNOB_SLOTS = {
     "disengage_odds": K_DISENGAGE_ODDS, "combat_order": K_COMBAT_ORDER,
     "screen": K_SCREEN, "screen_mp": K_SCREEN_MP, "screen_odds": K_SCREEN_ODDS,
     "keep_home": K_KEEP_HOME,
+    "blockade_rotate": K_BLOCKADE_ROTATE, "blockade_relief": K_BLOCKADE_RELIEF,
+    "guard_sized": K_GUARD_SIZED, "guard_reach": K_GUARD_REACH,
+    "disabled_port": K_DISABLED_PORT, "disabled_neutral": K_DISABLED_NEUTRAL,
 }
 
 #: the scale a ``float`` knob is packed with (fraction -> permille)

@@ -139,13 +139,27 @@ def home_port_nb(nodes, par):
 
 
 @njit(cache=True)
+def relieved_nb(side, a, ust, UV, coaling):
+    """True if own units that blockaded from area ``a`` last turn must coal now (5.2 D) and are
+    not coaling there (7.5 D: over the coaling limit they sail for a port), so the blockade lapses
+    unless a fresh squadron relieves it."""
+    if coaling[a] > 0:
+        return False
+    for u in range(ust.shape[0]):
+        if ust[u, lay.US_SIDE] == side and UV[u, lay.UF_LOC] == a and UV[u, lay.UF_PREV] == lay.BLOCKADE:
+            return True
+    return False
+
+
+@njit(cache=True)
 def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis, ND, B,
-                sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score):
+                sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score, coaling):
     """Candidate (order, dest, target) triples for group ``g`` of a scripted policy with knobs
     ``kn`` (``int64[KN_NF]``, :mod:`policy_layout`); returns how many. ``sent[N]`` is the attack
-    (tenths) the side already sent to each node this turn;
-    ``acc[0]`` the side's whole attack (tenths), ``acc[1]`` the part given the policy's main
-    mission so far (blockade, raid, home defence)."""
+    (tenths) the side already sent to each node this turn, ``coaling[N]`` the units given Coal
+    there so far; ``acc[0]`` the side's whole attack (tenths), ``acc[1]`` the part given the
+    policy's main mission so far (blockade, raid, home defence), ``acc[2]`` the units given
+    Blockade so far, ``acc[3]`` the raid threat the US sees on its coast (tenths, guard_sized)."""
     A = par[lay.P_NAREAS]
     N = nodes.shape[0]
     at = gat[g]
@@ -156,7 +170,19 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
     only = mask & ALL_ORDERS
     # ---- forced follow-ups (5.2 D, 5.4 D, 5.5 D)
     if only == (1 << lay.COAL):
-        return add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+        nc = add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+        if side == lay.US and kn[pk.K_BLOCKADE_ROTATE] != 0 and at < A:
+            # 7.5 D: over the coaling limit the blockaders are relieved: they sail to coal in port
+            p = nearest_friendly_memo_nb(at, side, german, np.bool_(True), nf_rep, nf_any, nodes, cost, par)
+            if p >= 0:
+                nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+            p = nearest_friendly_memo_nb(at, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
+            if p >= 0:
+                nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+            for q in range(A, N):
+                if adj[at, q] != 0 and nodes[q, lay.NS_PSIDE] != 1 - side:
+                    nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, q, NONE)
+        return nc
     if only == ((1 << lay.COAL) | (1 << lay.ANCHOR)) or only == (1 << lay.ANCHOR):
         return add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
     if only == (1 << lay.TRANSIT) and UV[gmem[g, 0], lay.UF_PREV] == lay.RAID:
@@ -181,7 +207,12 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
     ratio = kn[pk.K_ODDS] - aggression   # permille: how much stronger the group wants to be before it seeks battle
     share_ok = (acc[1] + st10) * 1000 <= aggression * acc[0] + kn[pk.K_SHARE_SLACK] * st10
     if side == lay.US:
-        if kn[pk.K_BLOCKADE] != 0 and n >= 2 and share_ok:
+        # rotate (7.5 C-D): this turn's blockaders must all coal at sea next turn, so no more
+        # units blockade than the side may coal there; a port whose blockaders left it to coal in
+        # port is relieved first; no squadron joins one coaling off a port (7.3 C would merge them)
+        rot = kn[pk.K_BLOCKADE_ROTATE] != 0
+        room = (not rot) or acc[2] + n <= par[lay.P_COALSEA0 + side]
+        if kn[pk.K_BLOCKADE] != 0 and n >= 2 and share_ok and room:
             # blockade the Spanish port whose destruction pays best, one squadron per port
             best_p = -1
             best_a = -1
@@ -193,6 +224,8 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
                     a = nodes[p, lay.NS_PAREA1 + j]
                     if a < 0:
                         continue
+                    if rot and coaling[a] > 0:
+                        continue
                     c = 0 if a == at else cost[lay.KMAX, at, a]
                     if c > mp:
                         continue
@@ -201,6 +234,8 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
                         continue
                     v = (kn[pk.K_BLOCKADE_VALUE] + kn[pk.K_BLOCKADE_DEF] * nodes[p, lay.NS_DEF]
                          + kn[pk.K_BLOCKADE_GARRISON] * vis[p, VIS_N] - kn[pk.K_BLOCKADE_COST] * c - thr // 10)
+                    if rot and relieved_nb(side, a, ust, UV, coaling):
+                        v += kn[pk.K_BLOCKADE_RELIEF]
                     if v > bs:
                         bs = v
                         best_p = p
@@ -208,9 +243,15 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
             if best_p >= 0:
                 sent[best_p] += st10
                 acc[1] += st10
+                acc[2] += n
                 nc = add_candidate_nb(co, cd, ct, nc, lay.BLOCKADE, best_a, best_p)
         guard = kn[pk.K_GUARD_COAST] != 0
-        home_first = guard and share_ok
+        if kn[pk.K_GUARD_SIZED] > 0:
+            # a home guard sized to the raid threat seen: groups guard the coast until their
+            # attack matches guard_sized permille of the enemy attack seen within reach of it
+            home_first = guard and acc[1] * 1000 < kn[pk.K_GUARD_SIZED] * acc[3]
+        else:
+            home_first = guard and share_ok
         for a in range(A):
             enemy = vis[a, VIS_ATT]
             v = -(1 << 40)

@@ -28,7 +28,17 @@ from ...datapack import PackView
 from ..policy import Policy, PolicyBook, game_policy_book
 from . import campaign_layout as lay
 from . import policy_layout as pk
-from .enums import CO_MAP, CO_RANDOM, FLEE_ALWAYS, FLEE_COIN, SPEED_NEVER, SPEED_WHEN_ABLE
+from .enums import (
+    CO_MAP,
+    CO_RANDOM,
+    DN_NEARER,
+    DP_RANDOM,
+    DP_REPAIR,
+    FLEE_ALWAYS,
+    FLEE_COIN,
+    SPEED_NEVER,
+    SPEED_WHEN_ABLE,
+)
 from .rules import CampaignData, compile_campaign
 
 __all__ = ["CAMPAIGN_SPEED_MODES", "POLICY_FILE", "SIDES", "PolicyError", "build_par", "compile_scenario", "pack_policies", "policy_book",
@@ -151,6 +161,16 @@ def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
     sp = fam[lay.SPAIN]
     par[lay.P_CORDER] = (CO_RANDOM if sp == pk.FAM_RANDOM else
                          CO_MAP if sp == pk.FAM_SCRIPT else kn[lay.SPAIN, pk.K_COMBAT_ORDER])
+    # 8.3.2.1 B: where each side's disabled units go (policy_combat.disabled_port_nb); a
+    # scripted test side takes the most repair, and a neutral port under 14.9 when it is nearer
+    for s in range(2):
+        if fam[s] == pk.FAM_RANDOM:
+            par[lay.P_DISPORT0 + s], par[lay.P_DISNEU0 + s] = DP_RANDOM, DN_NEARER
+        elif fam[s] == pk.FAM_SCRIPT:
+            par[lay.P_DISPORT0 + s], par[lay.P_DISNEU0 + s] = DP_REPAIR, DN_NEARER
+        else:
+            par[lay.P_DISPORT0 + s] = kn[s, pk.K_DISABLED_PORT]
+            par[lay.P_DISNEU0 + s] = kn[s, pk.K_DISABLED_NEUTRAL]
     for slot, field in _RULES_PAR:
         par[slot] = r[field]
     par[lay.P_MAX_ROUNDS] = 1000
