@@ -22,8 +22,8 @@ import simlab
 from simlab.cli import main
 from simlab.colors import DRAW_COLOR, contrast_ratio, relative_luminance, side_colors, text_color
 from simlab.errors import InputError
-from simlab.plots import matrix_figure, scores_figure, tune_figure, winrate_figure
 from simlab.plot_kinds import categorical_winrate_figure, sprt_figure, sprt_path, sweep_matrix_figure
+from simlab.plots import matrix_figure, scores_figure, tune_figure, winrate_figure
 from simlab.views import apply_view, policy_matrices
 
 FAST = {"workers": 1, "progress": False}
