@@ -466,9 +466,11 @@ def plot(
     out_console.print(f"wrote {path}")
 
 
+from .luck_cmd import luck as _luck_command  # noqa: E402
 from .solve_cmd import solve as _solve_command  # noqa: E402
 
 app.command("solve")(_solve_command)
+app.command("luck")(_luck_command)
 
 
 # --------------------------------------------------------------------------- games
