@@ -308,8 +308,8 @@ def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batc
         cols[f"shots_wasted_{s}"] = np.where(shots > 0, out[:, L.O_WASTED0 + k] / np.maximum(shots, 1),
                                              0.0).astype(np.float32)
         # simlab luck: damage steps the side's attacks dealt, and their exact mean and variance
-        # (layout O_LUCK0, fixed point in LUCK_SCALE; kernels.fire.record_luck_nb)
-        luck = out[:, L.O_LUCK0 + 3 * k:L.O_LUCK0 + 3 * k + 3]
+        # (layout O_LUCK_DEALT0, fixed point in LUCK_SCALE; kernels.fire.record_luck_nb)
+        luck = out[:, L.O_LUCK_DEALT0 + 3 * k:L.O_LUCK_DEALT0 + 3 * k + 3]
         cols[f"luck_dealt_{s}"] = luck[:, 0].astype(np.float64)
         cols[f"luck_mean_{s}"] = luck[:, 1] / float(L.LUCK_SCALE)
         cols[f"luck_var_{s}"] = luck[:, 2] / float(L.LUCK_SCALE) ** 2

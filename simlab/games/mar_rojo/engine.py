@@ -123,7 +123,7 @@ from .layout import (
     O_FINAL_SUBTURN,
     O_FIRST,
     O_HITS0,
-    O_LUCK0,
+    O_LUCK_DEALT0,
     O_MSHORT0,
     O_NIGHT_SUBTURNS,
     O_POINTS0,
@@ -474,7 +474,7 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
         out[O_AI0 + side] = g[G_AI0 + side]
         out[O_SHIPS_SUNK0 + side] = ships_sunk_nb(cs, st, side)
         for k in range(3):
-            out[O_LUCK0 + 3 * side + k] = g[G_LUCK0 + 3 * side + k]
+            out[O_LUCK_DEALT0 + 3 * side + k] = g[G_LUCK0 + 3 * side + k]
         base = side * MAXC
         for s in range(base, base + MAXC):
             if st[s, S_STATUS] == ST_SUNK:

@@ -55,7 +55,7 @@ from .layout import (
     O_FINAL_SUBTURN,
     O_FIRST,
     O_HITS0,
-    O_LUCK0,
+    O_LUCK_DEALT0,
     O_MSHORT0,
     O_NIGHT_SUBTURNS,
     O_POINTS0,
@@ -101,9 +101,9 @@ def _columns(setup: MarRojoSetup, out: np.ndarray, sq: np.ndarray, card_events: 
         cols[f"hits_{side}"] = out[:, O_HITS0 + s].astype(np.int16)
         cols[f"attacks_{side}"] = out[:, O_ATTACKS0 + s].astype(np.int16)
         # simlab luck: the damage markers the side's dice dealt, their mean and variance (combat.luck_nb)
-        cols[f"luck_dealt_{side}"] = out[:, O_LUCK0 + 3 * s].astype(np.float64)
-        cols[f"luck_mean_{side}"] = out[:, O_LUCK0 + 3 * s + 1] / 36.0
-        cols[f"luck_var_{side}"] = out[:, O_LUCK0 + 3 * s + 2] / 1296.0
+        cols[f"luck_dealt_{side}"] = out[:, O_LUCK_DEALT0 + 3 * s].astype(np.float64)
+        cols[f"luck_mean_{side}"] = out[:, O_LUCK_DEALT0 + 3 * s + 1] / 36.0
+        cols[f"luck_var_{side}"] = out[:, O_LUCK_DEALT0 + 3 * s + 2] / 1296.0
     cats: dict[str, Any] = {"end_reason": END_REASONS, "first_player": SIDE_NAMES}
     for side in SIDE_NAMES:
         cats[f"ai_{side}"] = AI_MODE_NAMES

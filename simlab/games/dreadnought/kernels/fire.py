@@ -256,10 +256,10 @@ def gun_moments_nb(strength, mod, defense, dpt, band_low, crt, rl):
 
 @njit(cache=True, error_model="numpy")
 def record_luck_nb(out, g, side, res, s1, s2, rl):
-    """Add one attack of ``side`` to its luck slots (layout ``O_LUCK0``): the steps its result
+    """Add one attack of ``side`` to its luck slots (layout ``O_LUCK_DEALT0``): the steps its result
     dealt, the mean times ``LUCK_SCALE`` (``s1``) and the variance times ``LUCK_SCALE ** 2``; ``s1,
     s2`` are sums over ``LUCK_SCALE`` (``36 ** 3``) ways."""
-    k = L.O_LUCK0 + 3 * side
+    k = L.O_LUCK_DEALT0 + 3 * side
     out[g, k] += result_steps_nb(res, rl)
     out[g, k + 1] += s1
     out[g, k + 2] += L.LUCK_SCALE * s2 - s1 * s1
