@@ -316,7 +316,7 @@ def luck_figure(summary: dict, cell: int | None = None):
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_ylim(0, 1)
     r2 = c.get("r2_margin")
-    tail = f"; luck explains R² = {r2:.2f} of the score margin" if r2 is not None else ""
+    tail = f"\nluck explains R² = {r2:.2f} of the variance of the score margin" if r2 is not None else ""
     ax.set_title(f"{summary['game']} / {c['scenario']} (cell {c['cell']}, {c['games']:,} games){tail}", fontsize=9)
     ax.legend(fontsize=8)
     return fig
