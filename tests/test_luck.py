@@ -24,7 +24,7 @@ from simlab.games import get_game
 from simlab.games.doe.dice import scripted_stream
 from simlab.games.doe.enums import DISABLED, SPEED_NEVER, SUNK
 from simlab.games.doe.kernels import battle_nb, new_work
-from simlab.games.doe.luck import DIE_DAMAGE_PMF, DIE_MEAN, DIE_VAR
+from simlab.games.doe.luck import DIE_DAMAGE_PMF, DIE_MEAN, DIE_VAR, luck_columns
 from simlab.rng import game_seeds
 
 STEPS = {"none": 0, "1G": 1, "1S": 1, "1G1S": 2, "2G": 2, "2S": 2, "2G1S": 3, "1G2S": 3, "2G2S": 4, "sunk": 4}
@@ -57,6 +57,10 @@ def test_hand_built_battle_records_its_dice_and_damage():
     (w, rounds, *_), status, dmg, dice, dealt = _battle([2, 1], [5, 5], [6, 4, 3, 5])
     assert (w, rounds) == (1, 1) and status[0] == DISABLED and dmg[1] == 4
     assert dice.tolist() == [2, 1] and dealt.tolist() == [4, 0]
+    # expected damage by hand: 7/12 a die (a 6, then 3.5 on average), variance 91/36 - (7/12)^2
+    cols = luck_columns(("us", "spain"), dice[None, :], dealt[None, :])
+    assert cols["luck_mean_us"][0] == pytest.approx(7 / 6) and cols["luck_mean_spain"][0] == pytest.approx(7 / 12)
+    assert cols["luck_var_us"][0] == pytest.approx(2 * 315 / 144) and cols["luck_dealt_us"][0] == 4
     # the US's 4 damage points from 2 dice: by hand, P(S < 4) = (900 + 60 + 61 + 62) / 1296 and
     # P(S = 4) = 63 / 1296, so its luck is (1083 + 31.5) / 1296
     assert iid_mid_percentiles(DIE_DAMAGE_PMF, [2], [4])[0] == pytest.approx(1114.5 / 1296, abs=1e-12)
@@ -244,6 +248,21 @@ def test_luck_command_on_a_doe_battle_sweep(doe_sweep, tmp_path, capsys):
     assert len(df) == 1500 and df["luck_us"].between(0, 1).all()
     assert len(csv.read_text().splitlines()) == 1501
     assert luck_summary(doe_sweep, cell=0)["cells"][0]["r2_margin"] == pytest.approx(c["r2_margin"])
+
+
+@pytest.mark.parametrize("game_name,method", [("dawn-of-empire", "exact"), ("dreadnought", "normal"),
+                                              ("mar-rojo", "normal")])
+def test_luck_reads_a_sweep_of_every_luck_recording_game(game_name, method, tmp_path, capsys):
+    out = tmp_path / "s"
+    assert cli.main(["sweep", "--game", game_name, "--games", "60", "--workers", "1", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert cli.main(["luck", str(out), "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["method"] == method and len(res["sides"]) == 2
+    (c,) = res["cells"]
+    for s in res["sides"]:
+        assert sum(q["games"] for q in c["sides"][s]["quintiles"]) == 60
+        assert 0.2 < c["sides"][s]["mean_luck"] < 0.8
 
 
 def test_luck_command_bad_input_is_one_line_and_exit_2(doe_sweep, tmp_path, capsys):
