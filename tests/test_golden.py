@@ -53,7 +53,7 @@ def test_golden_cell(data, cell, tmp_path):
     assert golden.table_digest(t) == cell["sha256"]
 
 
-def test_digest_sees_one_changed_value_and_ignores_knob_columns():
+def test_digest_sees_one_changed_value_and_ignores_knob_and_luck_columns():
     t = pa.table({"game_index": [0, 1], "winner": ["us", "spain"], "score_us": [3.0, 1.0]})
     d = golden.table_digest(t)
     assert golden.table_digest(t.set_column(2, "score_us", pa.array([3.0, 1.5]))) != d
@@ -64,3 +64,8 @@ def test_digest_sees_one_changed_value_and_ignores_knob_columns():
     assert golden.table_digest(t.select(["score_us", "winner", "game_index"])) == d
     assert golden.table_digest(t.append_column("knob_us_share", pa.array([0.5, 0.5]))) == d
     assert golden.table_digest(t.append_column("experiment", pa.array(["a", "a"]))) == d
+    # the luck record (simlab luck) is not a result: adding it leaves every golden file valid
+    assert golden.table_digest(t.append_column("luck_mean_us", pa.array([1.5, 0.25]))) == d
+    assert golden.table_digest(t.append_column("luck_dice_us", pa.array([3, 1], pa.int32()))) == d
+    # ... but only under its prefix: a column merely named like it is still digested
+    assert golden.table_digest(t.append_column("lucky_us", pa.array([1, 0]))) != d

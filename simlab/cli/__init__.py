@@ -437,11 +437,12 @@ def plot(
     out_console.print(f"wrote {path}")
 
 
+from .luck_cmd import luck as _luck_command  # noqa: E402
+from .schema_cmd import schema as _schema_command  # noqa: E402
 from .solve_cmd import solve as _solve_command  # noqa: E402
 
 app.command("solve")(_solve_command)
-from .schema_cmd import schema as _schema_command  # noqa: E402
-
+app.command("luck")(_luck_command)
 app.command("schema")(_schema_command)
 
 

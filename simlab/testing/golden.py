@@ -10,9 +10,12 @@ of game 0 (:func:`trace_game0`: the game's events table grouped by turn, when it
 ``tests/test_golden.py`` replays every cell and compares. A refactor keeps them byte for byte; a
 rule or policy change that moves rows on purpose regenerates them in a commit that names the rule.
 
-What the digest covers: every column of the games table except ``experiment`` (the sweep's name)
-and the ``knob_*`` columns (the policies' knob values, which describe what played rather than what
-happened), sorted by name, each with its Arrow type, rows in ``game_index`` order.
+What the digest covers: every column of the games table except ``experiment`` (the sweep's name),
+the ``knob_*`` columns (the policies' knob values, which describe what played rather than what
+happened) and the ``luck_*`` columns (``simlab luck``'s record of the dice: counts and sums over
+the dice already rolled, derived from the odds with no draw of their own, so they add a
+description of what happened and cannot move a row), sorted by name, each with its Arrow type,
+rows in ``game_index`` order. The trace of game 0 leaves out the same columns.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ GAMES_PER_CELL = 256
 SEED = 20261201
 #: columns the digest leaves out (see the module docstring)
 EXCLUDED = ("experiment",)
-EXCLUDED_PREFIXES = ("knob_",)
+EXCLUDED_PREFIXES = ("knob_", "luck_")
 #: options that turn on a game's events table, by game (the trace is read from it)
 TRACE_OPTIONS = {"dreadnought": {"shots": True}, "mar-rojo": {"card_events": True}}
 #: at most this many events of game 0 are written to a trace

@@ -32,6 +32,7 @@ from . import rules
 from ._cache import KERNEL_MODULES
 from .battle_setup import BUILTIN, STATUS_NAMES, BattleSetup, parse_battle, read_battle_file, run_battles
 from .enums import END_REASONS, LEADER_KILLED, LEADER_NAMES, LOSS_HALF_VP, SPEED_MODES
+from .luck import DIE_DAMAGE_PMF, luck_columns
 from .odds_options import ODDS_OPTIONS, odds_report
 
 
@@ -56,6 +57,8 @@ class DoeBattle(Game):
     scenarios = tuple(BUILTIN)
     default_scenario = "puerto-rico-passage"
     data_dir = rules.DATA_DIR
+    #: damage points of one gunfire die (``simlab luck`` gives exact percentiles from it)
+    luck_die_pmf = DIE_DAMAGE_PMF
 
     def data_schema(self):
         return rules.SCHEMA
@@ -85,7 +88,8 @@ class DoeBattle(Game):
 
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
         """Play one battle per seed (see :func:`run_battles`); columns per side: score (Rule 12.1.2
-        loss VPs earned, halves kept), units sunk, disabled and escaped, damage points taken, leader fate.
+        loss VPs earned, halves kept), units sunk, disabled and escaped, damage points taken, leader fate,
+        and the gunfire dice luck (:func:`simlab.games.doe.luck.luck_columns`).
         """
         s: BattleSetup = scenario.payload
         raw = run_battles(s, seeds, options["max_rounds"], SPEED_MODES.index(options["speed_disengage"]))
@@ -109,6 +113,7 @@ class DoeBattle(Game):
             cols[f"escaped_{side}"] = (st[:, mine] == 3).sum(axis=1).astype(np.int16)
             cols[f"damage_{side}"] = taken[:, mine].sum(axis=1).astype(np.int32)
             cols[f"leader_{side}"] = raw["leader"][:, si]
+        cols.update(luck_columns(s.sides, raw["luck"][:, :2], raw["luck"][:, 2:]))
         cats = {"end_reason": END_REASONS}
         for side in s.sides:
             cats[f"leader_{side}"] = LEADER_NAMES

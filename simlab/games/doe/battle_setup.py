@@ -189,7 +189,8 @@ def run_battles(setup: BattleSetup, seeds: np.ndarray, max_rounds: int, speed_mo
 
     Returns:
         ``winner int8[g]``, ``rounds int32[g]``, ``reason int8[g]``, ``status int8[g, n]``,
-        ``damage int16[g, n]`` (final damage points), ``leader int8[g, 2]``.
+        ``damage int16[g, n]`` (final damage points), ``leader int8[g, 2]``, ``luck int32[g, 4]``
+        (gunfire dice of side 0 and 1, then the damage points those dice dealt; ``simlab luck``).
     """
     from .kernels import play_battles_nb  # numba loads when a battle is played, not when a game is listed
     g = int(seeds.shape[0])
@@ -197,9 +198,10 @@ def run_battles(setup: BattleSetup, seeds: np.ndarray, max_rounds: int, speed_mo
     out = {
         "winner": np.empty(g, np.int8), "rounds": np.empty(g, np.int32), "reason": np.empty(g, np.int8),
         "status": np.empty((g, n), np.int8), "damage": np.empty((g, n), np.int16), "leader": np.empty((g, 2), np.int8),
+        "luck": np.empty((g, 4), np.int32),
     }
     play_battles_nb(np.ascontiguousarray(seeds, dtype=np.uint64), setup.attack, setup.defense, setup.movement,
                     setup.damage, setup.n0, setup.n1, setup.stars[0], setup.stars[1], int(max_rounds),
                     int(speed_mode), out["winner"], out["rounds"], out["reason"], out["status"], out["damage"],
-                    out["leader"])
+                    out["leader"], out["luck"])
     return out

@@ -13,7 +13,10 @@ game length and the handicap. The policies are presets of the families in ``poli
 * ``sunk_<side>_<type>`` ships of that side sunk (or scuttled, 14.8) by type, ``leaders_killed_<side>``,
   ``ports_destroyed_<side>`` (that side's ports destroyed), ``interned_<side>``, ``scuttled_<side>``,
   ``battles``, ``port_attacks``, ``vp_<kind>_<side>`` (VPs by kind: area, losses, leaders, port,
-  blockade), ``dice`` (random draws the game used).
+  blockade), ``dice`` (random draws the game used);
+* ``luck_dice_<side>``, ``luck_dealt_<side>``, ``luck_mean_<side>``, ``luck_var_<side>``: the
+  gunfire dice the side rolled over every battle, the damage points they dealt, and their expected
+  value and variance (``simlab luck``; :mod:`simlab.games.doe.luck`).
 
 The events table ``battles`` has one row per battle: ``turn``, ``area``, ``initiative``, each
 side's order, units, losses (sunk, disabled, escaped, damage points taken, leader killed),
@@ -36,6 +39,7 @@ from . import rules
 from ._cache import KERNEL_MODULES
 from .enums import END_REASONS as BATTLE_END_REASONS
 from .enums import TYPE_NAMES
+from .luck import DIE_DAMAGE_PMF, luck_columns
 from .rules import CampaignData
 from .runtime import CAMPAIGN_SPEED_MODES, SIDES, PolicyError, build_par, compile_scenario, policy_book, run_games
 
@@ -72,6 +76,8 @@ def games_columns(G: np.ndarray, victory: int) -> dict[str, np.ndarray]:
         for k, kind in enumerate(VP_KIND_COLUMNS):
             cols[f"vp_{kind}_{side}"] = G[:, lay.G_VPK + s * lay.VK_NF + k].astype(np.int32)
     cols["dice"] = G[:, lay.G_DRAWS].astype(np.int32)
+    # simlab luck: the gunfire dice of every battle (pursuit rounds included) and their damage points
+    cols.update(luck_columns(SIDES, G[:, lay.G_LUCK:lay.G_LUCK + 2], G[:, lay.G_LUCK + 2:lay.G_LUCK + 4]))
     return cols
 
 
@@ -145,6 +151,8 @@ class DawnOfEmpire(Game):
     default_policies = {"us": "hunter", "spain": "raider"}
     scenarios = ("standard",)
     default_scenario = "standard"
+    #: damage points of one gunfire die (``simlab luck`` gives exact percentiles from it)
+    luck_die_pmf = DIE_DAMAGE_PMF
     data_dir = rules.DATA_DIR
 
     def data_schema(self):

@@ -224,13 +224,14 @@ def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
 
 
 @njit(cache=True)
-def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng):
+def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng, luck=None):
     """Optional rule 14.9 after a side disengaged by speed (``battle_nb`` in ``SPEED_STOP`` mode):
     its units still in line form subgroups by speed; every unit of the pursuer that is at least as
     fast as the slowest subgroup engages it (14.9 C lets the pursuer send everything after the
     slowest group) for one more round without leaders' dice; then every surviving unit of the
     disengaging side disengages (14.9 D). Statuses and damage are updated in place; returns the
-    rounds fought (0 or 1)."""
+    rounds fought (0 or 1). ``luck`` (``int64[4]``, optional): the round's gunfire dice and the
+    damage points they dealt are added to it by side (``G_LUCK``'s layout; ``simlab luck``)."""
     k = 1 - winner
     lo_k = 0 if k == 0 else n0
     hi_k = n0 if k == 0 else n
@@ -266,8 +267,14 @@ def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng):
             d2[j] = dfn[idx[j]]
             v2[j] = mov[idx[j]]
             g2[j] = dmg[idx[j]]
-        battle_nb(a2, d2, v2, g2, s2, m0, m1, np.int64(0), np.int64(0), np.int64(1), np.int64(SPEED_NEVER), rng,
-                  np.zeros((6, m), dtype=np.int64))
+        w2 = np.zeros((6, m), dtype=np.int64)
+        battle_nb(a2, d2, v2, g2, s2, m0, m1, np.int64(0), np.int64(0), np.int64(1), np.int64(SPEED_NEVER), rng, w2)
+        if luck is not None:
+            # the pursuers (the winner's units) were side 0 of this round
+            luck[winner] += w2[4, 0]
+            luck[k] += w2[4, 1]
+            luck[2 + winner] += w2[5, 0]
+            luck[2 + k] += w2[5, 1]
         for j in range(m):
             dmg[idx[j]] = g2[j]
             status[idx[j]] = s2[j]
@@ -317,8 +324,11 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
     w, rounds, why, lf0, lf1 = battle_nb(att[:n], dfn[:n], mov[:n], dmg[:n], status[:n], n0, n1, st0, st1,
                                         par[lay.P_MAX_ROUNDS], speed, rng, work, par[lay.P_FLEE0],
                                         par[lay.P_FLEE1])
+    for k in range(2):  # luck recording (simlab luck): this battle's gunfire dice and their damage
+        G[lay.G_LUCK + k] += work[4, k]
+        G[lay.G_LUCK + 2 + k] += work[5, k]
     if speed == SPEED_STOP and why == END_SPEED and rounds > 0:
-        rounds += pursuit_round_nb(w, n0, n, att, dfn, mov, dmg, status, rng)
+        rounds += pursuit_round_nb(w, n0, n, att, dfn, mov, dmg, status, rng, G[lay.G_LUCK:lay.G_LUCK + 4])
     sunk = np.zeros(2, dtype=np.int64)
     dis = np.zeros(2, dtype=np.int64)
     esc = np.zeros(2, dtype=np.int64)

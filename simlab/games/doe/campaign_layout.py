@@ -144,7 +144,8 @@ G_SCUTTLED1 = G_SCUTTLED0 + 1
 G_VPK = G_SCUTTLED1 + 1             # 2 * VK_NF slots: [side * VK_NF + kind] VPs earned by kind (VK_*)
 G_DRAWS = G_VPK + 2 * VK_NF         # random draws used (filled at the end of a game)
 G_MARK = G_DRAWS + 1                # 2 * N_MARK_SLOTS slots: [side * N_MARK_SLOTS + order] order markers in use now
-G_NF = G_MARK + 2 * N_MARK_SLOTS
+G_LUCK = G_MARK + 2 * N_MARK_SLOTS   # 4 slots (simlab luck): gunfire dice of the US, of Spain, then the damage points they dealt, over every battle
+G_NF = G_LUCK + 4
 
 END_TURNS, END_AUTOMATIC = 0, 1
 END_REASONS = ("turns", "automatic_victory")

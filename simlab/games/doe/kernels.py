@@ -190,7 +190,9 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
         speed_mode: SPEED_NEVER or SPEED_WHEN_ABLE (Rule 10.2), or SPEED_STOP (14.9: as
             when-able, but stop after the first round in which units disengage by speed).
         rng: the game's stream (``uint64[STATE_WORDS]``).
-        work: scratch from :func:`new_work` (``int64[6, >= n]``).
+        work: scratch from :func:`new_work` (``int64[6, >= n]``); on return ``work[4, s]`` holds
+            the gunfire dice side ``s`` rolled (8.3.2) and ``work[5, s]`` the damage points they
+            dealt (the sum of the damage dice after each 6, overkill included), for ``simlab luck``.
         flee0, flee1: each side's choice to use a disengagement by speed it is able to make
             (10.2 "may disengage", ruling C18): it leaves when ``1000 * own < flee * enemy``, the
             attack dice (less damage) of the units still in line; ``FLEE_ALWAYS`` (default)
@@ -205,6 +207,9 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
     line1 = work[1]
     pend = work[2]   # damage points received this round
     flags = work[3]  # bit 1: disabled this round, bit 2: damaged this round
+    for s in range(2):
+        work[4, s] = 0   # luck: gunfire dice side s rolled (8.3.2; leader and flee dice not counted)
+        work[5, s] = 0   # luck: damage points those dice dealt (the damage die after each 6)
     for i in range(n):
         status[i] = IN_LINE
         pend[i] = 0
@@ -273,10 +278,13 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
                 k, cu, cd = line_target_nb(i, no, rounds == 0, dmg[u] > 0, cu, cd)
                 t = oline[k]
                 dice = unit_dice_nb(att[u], dmg[u], i, lpos, stars[s])
+                work[4, s] += dice          # luck recording: gunfire dice of side s
                 for _ in range(dice):
                     r = d6_nb(rng)
                     if r == 6:
-                        pend[t] += d6_nb(rng)
+                        h = d6_nb(rng)
+                        pend[t] += h
+                        work[5, s] += h     # luck recording: damage points side s's dice dealt
                         flags[t] |= 2
                     elif r == 5:
                         flags[t] |= 1
@@ -393,7 +401,7 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
 
 @njit(cache=True, nogil=True)
 def play_battles_nb(seeds, att, dfn, mov, dmg0, n0, n1, stars0, stars1, max_rounds, speed_mode,
-                    out_winner, out_rounds, out_reason, out_status, out_damage, out_leader):
+                    out_winner, out_rounds, out_reason, out_status, out_damage, out_leader, out_luck):
     """Play one battle per seed between the same two squadrons.
 
     Args:
@@ -403,6 +411,8 @@ def play_battles_nb(seeds, att, dfn, mov, dmg0, n0, n1, stars0, stars1, max_roun
         out_winner: ``int8[g]``; out_rounds: ``int32[g]``; out_reason: ``int8[g]``.
         out_status: ``int8[g, n]`` final status; out_damage: ``int16[g, n]`` final damage points.
         out_leader: ``int8[g, 2]`` leader fates.
+        out_luck: ``int32[g, 4]``: gunfire dice rolled by side 0 and 1, then the damage points
+            they dealt (``work[4]`` and ``work[5]`` of :func:`battle_nb`; ``simlab luck``).
     """
     n = n0 + n1
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
@@ -420,6 +430,9 @@ def play_battles_nb(seeds, att, dfn, mov, dmg0, n0, n1, stars0, stars1, max_roun
         out_reason[g] = why
         out_leader[g, 0] = l0
         out_leader[g, 1] = l1
+        for s in range(2):
+            out_luck[g, s] = work[4, s]
+            out_luck[g, 2 + s] = work[5, s]
         for i in range(n):
             out_status[g, i] = status[i]
             out_damage[g, i] = dmg[i]

@@ -310,6 +310,12 @@ def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batc
         shots = out[:, L.O_SHOTS0 + k]
         cols[f"shots_wasted_{s}"] = np.where(shots > 0, out[:, L.O_WASTED0 + k] / np.maximum(shots, 1),
                                              0.0).astype(np.float32)
+        # simlab luck: damage steps the side's attacks dealt, and their exact mean and variance
+        # (layout O_LUCK_DEALT0, fixed point in LUCK_SCALE; kernels.fire.record_luck_nb)
+        luck = out[:, L.O_LUCK_DEALT0 + 3 * k:L.O_LUCK_DEALT0 + 3 * k + 3]
+        cols[f"luck_dealt_{s}"] = luck[:, 0].astype(np.float64)
+        cols[f"luck_mean_{s}"] = luck[:, 1] / float(L.LUCK_SCALE)
+        cols[f"luck_var_{s}"] = luck[:, 2] / float(L.LUCK_SCALE) ** 2
     cols["friendly_torpedo_hits"] = out[:, L.O_FRIENDLY_TORP].astype(np.int16)
     cols["first_contact_turn"] = out[:, L.O_CONTACT].astype(np.int16)
     cols["collisions"] = out[:, L.O_DISPLACED].astype(np.int16)

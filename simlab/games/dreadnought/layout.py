@@ -102,7 +102,13 @@ NEVER = 1 << 40
 (O_WINNER, O_LEVEL, O_SCORE0, O_SCORE1, O_TURNS, O_END, O_ENDED_BY, O_SUNK0, O_SUNK1, O_WRECKED0,
  O_WRECKED1, O_EXITED0, O_EXITED1, O_TORP0, O_TORP1, O_FRIENDLY_TORP, O_SHOTS0, O_SHOTS1, O_DISPLACED,
  O_CONTACT, O_LAUNCH0, O_LAUNCH1, O_VIOLATIONS, O_RESTACKED, O_WASTED0, O_WASTED1, *_) = range(SLOTS_MAX)
-NOUT = O_WASTED1 + 1
+# simlab luck: 3 slots per side at O_LUCK_DEALT0 + 3 * side: damage steps its attacks dealt, then
+# their expected value times LUCK_SCALE and their variance times LUCK_SCALE**2 (exact integers:
+# every probability of an attack is a multiple of 36**-3; kernels.fire.record_luck_nb)
+(O_LUCK_DEALT0, O_LUCK_MEAN0, O_LUCK_VAR0, O_LUCK_DEALT1, O_LUCK_MEAN1,
+ O_LUCK_VAR1) = range(O_WASTED1 + 1, O_WASTED1 + 7)
+LUCK_SCALE = 36 ** 3
+NOUT = O_LUCK_VAR1 + 1
 
 # ---- ev: one row per shot
 (E_GAME, E_TURN, E_KIND, E_FIRER, E_TARGET, E_RANGE, E_STRENGTH, E_HALVED, E_UPON, E_ARC, E_DPT_ROLL,

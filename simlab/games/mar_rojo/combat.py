@@ -26,6 +26,13 @@ Order of a combat (rulings in docs/rulings.md, section Mar Rojo):
      AI's cards take none (12.1).
 13.  a submarine that fired torpedoes may dive (cover).
      Main armament fire lets the opposing player discover one card (5.4).
+
+Luck (``simlab luck``, per attack): every hit roll (step 8, the lucky hit and step 7's AA fire
+included) adds to its firing side's ``G_LUCK0`` slots the hits it scored with their exact mean and
+variance (:func:`luck_nb`); the saving rolls of step 10 then add the hits they cancelled (a
+negative count) with theirs, so a side's total is the damage markers its dice dealt. Card effects
+(Faccioso's cancelled hit, Cabo de Palos doubling) are not dice and stay out; a torpedo's effect
+roll is not counted (its Sunk stops the rolling), so a torpedo attack counts its hit dice only.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from numba import njit
 from .deck import play_from_hand_nb
 from .dice import d6_nb, hit_need_nb, lucky_hit_nb, roll_hits_nb, save_hits_nb, torpedo_effect_nb
 from .enums import (
+    ARM_X,
     CAPITAL,
     DESTROYER,
     FAM_SOLO,
@@ -74,17 +82,21 @@ from .layout import (
     G_CABO,
     G_HITS0,
     G_INTERRUPT_USED,
+    G_LUCK0,
     G_NIGHT,
     G_POL0,
     G_RESTRICT,
     G_SUPPORT_USED,
     MAXC,
     R_AA_DEFENCE,
+    R_LUCKY_FIRST,
+    R_LUCKY_SECOND,
     R_MAIN_EXTRA,
     R_NIGHT_MOD,
     R_OPTICS,
     R_SMOKE,
     R_SUB_EVASION,
+    RT_SAVE,
     S_DMG,
     S_ROW,
     S_STATUS,
@@ -142,6 +154,49 @@ def apply_damage_nb(cs, st, g, slot, hits, sunk):
     return False
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def faces_nb(need):
+    """Faces of a d6 that reach ``need`` or more (0..6)."""
+    f = 7 - need
+    return 0 if f < 0 else (6 if f > 6 else f)
+
+
+@njit(cache=True, _nrt=False)
+def luck_nb(g, side, dealt, mean36, var1296):
+    """Add one roll to ``side``'s luck (``G_LUCK0 + 3 * side``): its result in hits (saves: minus
+    the hits they cancelled), its mean times 36 and its variance times 1296 (exact integers: every
+    probability here is a multiple of 1/36)."""
+    k = G_LUCK0 + 3 * side
+    g[k] += dealt
+    g[k + 1] += mean36
+    g[k + 2] += var1296
+
+
+@njit(cache=True, _nrt=False)
+def hit_luck_nb(g, side, dice, need, hits):
+    """The luck of ``dice`` hit dice each hitting on ``need`` or more (step 8)."""
+    f = faces_nb(need)
+    luck_nb(g, side, hits, 6 * dice * f, 36 * dice * f * (6 - f))
+
+
+@njit(cache=True, _nrt=False)
+def lucky_luck_nb(rt, g, side, hit):
+    """The luck of a lucky-hit roll (a 6, then 4+: 3 ways of 36)."""
+    p = faces_nb(rt[R_LUCKY_FIRST]) * faces_nb(rt[R_LUCKY_SECOND])
+    luck_nb(g, side, hit, p, p * (36 - p))
+
+
+@njit(cache=True, _nrt=False)
+def save_luck_nb(rt, g, side, hits, armour, stand):
+    """The luck of the saving rolls (step 10) made against ``hits`` hits of ``side``: minus the
+    hits saved (each saved on ``RT_SAVE + armour`` or more); none when no roll is made."""
+    need = rt[RT_SAVE + armour]
+    if armour == ARM_X or need > 6 or hits <= 0:
+        return
+    f = faces_nb(need)
+    luck_nb(g, side, stand - hits, -6 * hits * f, 36 * hits * f * (6 - f))
+
+
 @njit(cache=True, _nrt=False)
 def fire_nb(rt, cs, st, g, x, y, w, d, bonus, night_mod, rng, scr):
     """One fire of weapon ``w`` of ``x`` at ``y`` at distance ``d`` (steps 8, 10, 11): hit dice
@@ -157,10 +212,14 @@ def fire_hits_nb(rt, cs, st, g, x, w, d, bonus, night_mod, rng, scr):
     dice = weapon_dice_nb(cs, st, x, w)
     if dice > 0:
         need = hit_need_nb(rt, distance_penalty_nb(w, d), bonus, night_mod)
-        return roll_hits_nb(dice, need, rng, scr)
+        h = roll_hits_nb(dice, need, rng, scr)
+        hit_luck_nb(g, x // MAXC, dice, need, h)
+        return h
     if g[G_NIGHT] == 1:
         return 0  # no lucky hit at night (10.2)
-    return lucky_hit_nb(rt, rng, scr)
+    h = lucky_hit_nb(rt, rng, scr)
+    lucky_luck_nb(rt, g, x // MAXC, h)
+    return h
 
 
 @njit(cache=True, _nrt=False)
@@ -173,6 +232,7 @@ def resolve_hits_nb(rt, cs, st, g, x, y, w, hits, rng, scr):
         dmg, sunk = torpedo_effect_nb(rt, hits, ty == CAPITAL, is_escort_nb(ty), rng, scr)
         return apply_damage_nb(cs, st, g, y, dmg, sunk)
     stand = save_hits_nb(rt, hits, cs[y, C_ARMOUR], rng, scr)
+    save_luck_nb(rt, g, x // MAXC, hits, cs[y, C_ARMOUR], stand)
     return apply_damage_nb(cs, st, g, y, stand, np.int64(0))
 
 
@@ -261,12 +321,15 @@ def attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, a, t, rng, scr):
             if dice > 0:
                 need = rt[R_AA_DEFENCE] + (rt[R_NIGHT_MOD] if night else 0)
                 aa = roll_hits_nb(dice, need, rng, scr)
+                hit_luck_nb(g, passive, dice, need, aa)
             elif night:
                 aa = np.int64(0)
             else:
                 aa = lucky_hit_nb(rt, rng, scr)
+                lucky_luck_nb(rt, g, passive, aa)
             if aa > 0:
                 stand = save_hits_nb(rt, aa, cs[a, C_ARMOUR], rng, scr)
+                save_luck_nb(rt, g, passive, aa, cs[a, C_ARMOUR], stand)
                 if apply_damage_nb(cs, st, g, a, stand, np.int64(0)):
                     return -1
     # step 8: hit resolution

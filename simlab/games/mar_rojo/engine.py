@@ -90,6 +90,7 @@ from .layout import (
     G_INTERRUPT_USED,
     G_LENGTH,
     G_LIMIT,
+    G_LUCK0,
     G_MPTS0,
     G_NIGHT,
     G_NIGHT_SUBTURNS,
@@ -122,6 +123,7 @@ from .layout import (
     O_FINAL_SUBTURN,
     O_FIRST,
     O_HITS0,
+    O_LUCK_DEALT0,
     O_MSHORT0,
     O_NIGHT_SUBTURNS,
     O_POINTS0,
@@ -471,6 +473,8 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
         out[O_ATTACKS0 + side] = g[G_ATTACKS0 + side]
         out[O_AI0 + side] = g[G_AI0 + side]
         out[O_SHIPS_SUNK0 + side] = ships_sunk_nb(cs, st, side)
+        for k in range(3):
+            out[O_LUCK_DEALT0 + 3 * side + k] = g[G_LUCK0 + 3 * side + k]
         base = side * MAXC
         for s in range(base, base + MAXC):
             if st[s, S_STATUS] == ST_SUNK:

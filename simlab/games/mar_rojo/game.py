@@ -15,7 +15,9 @@ the safety stop), ``draw_stop_subturn`` (the sub-turn at which drawing stopped),
 ``ships_sunk_by_<side>`` (the tie-break count), ``removed_republican`` (8.2 Transfer),
 ``first_player``, ``ai_<side>`` (the solo AI's manoeuvre), ``squadron_points_<side>`` and
 ``squadron_cards_<side>``, ``hits_<side>`` (damage markers taken), ``attacks_<side>`` (combat
-actions) and ``night_subturns``. With ``card_events`` the ``cards`` events table gives every
+actions), ``night_subturns``, and ``luck_dealt_<side>``, ``luck_mean_<side>``, ``luck_var_<side>``
+(the damage markers the side's dice dealt, hit rolls less the hits saves cancelled, and their
+expected value and variance: ``simlab luck``, :mod:`.combat`). With ``card_events`` the ``cards`` events table gives every
 squadron card's fate (side, card, status, damage).
 """
 
@@ -53,6 +55,7 @@ from .layout import (
     O_FINAL_SUBTURN,
     O_FIRST,
     O_HITS0,
+    O_LUCK_DEALT0,
     O_MSHORT0,
     O_NIGHT_SUBTURNS,
     O_POINTS0,
@@ -97,6 +100,10 @@ def _columns(setup: MarRojoSetup, out: np.ndarray, sq: np.ndarray, card_events: 
         cols[f"squadron_cards_{side}"] = out[:, O_CARDS0 + s].astype(np.int8)
         cols[f"hits_{side}"] = out[:, O_HITS0 + s].astype(np.int16)
         cols[f"attacks_{side}"] = out[:, O_ATTACKS0 + s].astype(np.int16)
+        # simlab luck: the damage markers the side's dice dealt, their mean and variance (combat.luck_nb)
+        cols[f"luck_dealt_{side}"] = out[:, O_LUCK_DEALT0 + 3 * s].astype(np.float64)
+        cols[f"luck_mean_{side}"] = out[:, O_LUCK_DEALT0 + 3 * s + 1] / 36.0
+        cols[f"luck_var_{side}"] = out[:, O_LUCK_DEALT0 + 3 * s + 2] / 1296.0
     cats: dict[str, Any] = {"end_reason": END_REASONS, "first_player": SIDE_NAMES}
     for side in SIDE_NAMES:
         cats[f"ai_{side}"] = AI_MODE_NAMES

@@ -100,7 +100,8 @@ G_PREV_ACTIVE = 50    # side of the previous sub-turn
 G_CB_OK = 51          # 1: the card_best results in fw (FW_CB) describe the state now
 G_ILLEGAL = 52        # 5: the first illegal activation a policy chose (slot, act, p1, p2, effect_mode)
 G_RULES = 57          # RU_* bits: the readings of the rules the options choose (game.py)
-NG = G_RULES + 1
+G_LUCK0 = 58          # simlab luck, 3 per side (G_LUCK0 + 3 * side): hits its dice dealt, mean * 36, variance * 1296 (combat.luck_nb)
+NG = G_LUCK0 + 6
 
 # G_RULES bits (options of game.py; 0 = the rulings' default reading)
 RU_CABO_EITHER = 1    # 8.1 read as "(a capital ship or a merchant) and an escort" (option cabo_victory)
@@ -190,7 +191,9 @@ O_FIRST, O_AI0, O_AI1 = 23, 24, 25
 O_POINTS0, O_POINTS1, O_CARDS0, O_CARDS1 = 26, 27, 28, 29
 O_HITS0, O_HITS1, O_ATTACKS0, O_ATTACKS1 = 30, 31, 32, 33
 O_NIGHT_SUBTURNS, O_VIOLATION, O_FINAL_SUBTURN, O_BUILD_FAIL, O_SHIPS_SUNK0, O_SHIPS_SUNK1 = 34, 35, 36, 37, 38, 39
-NOUT = O_SHIPS_SUNK1 + 1
+# simlab luck: G_LUCK0's 6 slots (dealt, mean * 36, variance * 1296; side 0 then 1), copied at the end
+O_LUCK_DEALT0, O_LUCK_MEAN0, O_LUCK_VAR0, O_LUCK_DEALT1, O_LUCK_MEAN1, O_LUCK_VAR1 = 40, 41, 42, 43, 44, 45
+NOUT = O_LUCK_VAR1 + 1
 
 # setup: int64 game parameters common to a batch (game.py fills them)
 SETUP_FIELDS = ("victory", "merchant_points0", "merchant_points1", "special", "length", "first", "first_override",

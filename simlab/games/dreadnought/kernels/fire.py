@@ -4,6 +4,12 @@ Combat Results Table, secondary batteries and the Fire Execution Phase.
 Results are held face down until the end of the phase (:func:`add_pending_nb`, Rule 5.0) and
 applied by :func:`apply_pending_nb` (5.42). Every attack may be written to the ``shots`` buffer
 (layout ``E_*``) by :func:`record_shot_nb`.
+
+Luck (``simlab luck``): each attack adds to its side's ``O_LUCK*`` slots (:func:`record_luck_nb`)
+the damage steps it dealt (G + S steps of its result, a sinking counting as a wreck's
+``RL_MAX_G + RL_MAX_S``) and the exact mean and variance of that number over every roll its dice
+could have given (:func:`gun_moments_nb`, :func:`crt_moments_nb`: the odds enumerated, no die
+drawn).
 """
 
 from __future__ import annotations
@@ -177,6 +183,88 @@ def crt_shot_nb(col, penalty, crt, rl, rng, out):
     return res
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def ways_2d6_nb(r):
+    """Ways (of 36) that two dice sum to ``r``."""
+    w = 6 - abs(r - 7)
+    return w if w > 0 else 0
+
+
+@njit(cache=True, error_model="numpy")
+def result_steps_nb(res, rl):
+    """Damage steps of a result code for ``simlab luck``: G + S steps; a sinking (E) counts as a
+    wreck's ``RL_MAX_G + RL_MAX_S`` (Rules 5.41, 5.42)."""
+    if res == RES_E_SUNK:
+        return rl[L.RL_MAX_G] + rl[L.RL_MAX_S]
+    return RES_G[res] + RES_S[res]
+
+
+@njit(cache=True, error_model="numpy")
+def crt_moments_nb(crt, col, penalty, rl):
+    """Exact moments of the damage steps of one CRT roll (and its E roll) at ratio column ``col``
+    with ``penalty`` off the roll, as :func:`crt_result_nb` reads them.
+
+    Returns:
+        ``(s1, s2)``: sums of steps and of squared steps weighted by ways out of ``36 * 36``.
+    """
+    ncols = crt.shape[1] - 1
+    c = col if col <= ncols else ncols
+    a = rl[L.RL_E_SINK_A]
+    b = rl[L.RL_E_SINK_B]
+    sink = ways_2d6_nb(a) + (ways_2d6_nb(b) if b != a else 0)
+    vs = result_steps_nb(RES_E_SUNK, rl)
+    ve = result_steps_nb(RES_E_2G1S, rl)
+    s1 = 0
+    s2 = 0
+    for r in range(2, 13):
+        w = ways_2d6_nb(r)
+        code = crt[clamp_roll_nb(r - penalty), c]
+        if code == CRT_E:
+            s1 += w * (sink * vs + (36 - sink) * ve)
+            s2 += w * (sink * vs * vs + (36 - sink) * ve * ve)
+        else:
+            v = result_steps_nb(code, rl)
+            s1 += w * 36 * v
+            s2 += w * 36 * v * v
+    return s1, s2
+
+
+@njit(cache=True, error_model="numpy")
+def gun_moments_nb(strength, mod, defense, dpt, band_low, crt, rl):
+    """Exact moments of the damage steps of one gun shot (Rules 5.8, 5.9, 5.41) at modified
+    ``strength`` with the DPT roll modifier ``mod`` (5.6 fired upon, 7.1 arc, optional rules) against
+    ``defense``: :func:`gun_shot_mod_nb`'s odds, enumerated.
+
+    Returns:
+        ``(s1, s2)``: sums of steps and of squared steps weighted by ways out of ``36 ** 3``.
+    """
+    s1 = 0
+    s2 = 0
+    if strength <= 0:
+        return s1, s2
+    band = band_nb(strength, band_low)
+    for r in range(2, 13):
+        dp = dpt[clamp_roll_nb(r + mod), band]
+        ratio = dp // defense
+        if ratio >= 1:
+            c1, c2 = crt_moments_nb(crt, ratio, 0, rl)
+            w = ways_2d6_nb(r)
+            s1 += w * c1
+            s2 += w * c2
+    return s1, s2
+
+
+@njit(cache=True, error_model="numpy")
+def record_luck_nb(out, g, side, res, s1, s2, rl):
+    """Add one attack of ``side`` to its luck slots (layout ``O_LUCK_DEALT0``): the steps its result
+    dealt, the mean times ``LUCK_SCALE`` (``s1``) and the variance times ``LUCK_SCALE ** 2``; ``s1,
+    s2`` are sums over ``LUCK_SCALE`` (``36 ** 3``) ways."""
+    k = L.O_LUCK_DEALT0 + 3 * side
+    out[g, k] += result_steps_nb(res, rl)
+    out[g, k + 1] += s1
+    out[g, k + 2] += L.LUCK_SCALE * s2 - s1 * s1
+
+
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def add_pending_nb(sh, t, res):
     """Hold a result on a target until the end of the phase (Rule 5.0: markers face down)."""
@@ -279,6 +367,11 @@ def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, 
         sh[i, L.SH_FIRED] = 1
         add_pending_nb(sh, t, res)
         out[g, L.O_SHOTS0 + st[i, L.ST_SIDE]] += 1
+        # luck: the same modifiers as gun_shot_mod_nb's roll (5.6, 7.1, the plotted optional ones)
+        mod = ((rl[L.RL_FIRED_UPON] if sh[i, L.SH_UPON] else 0) + (rl[L.RL_BOW_STERN] if arc != 0 else 0)
+               + sh[i, L.SH_FMOD])
+        s1, s2 = gun_moments_nb(shot[0], mod, st[t, L.ST_DEF], dpt, band_low, crt, rl)
+        record_luck_nb(out, g, st[i, L.ST_SIDE], res, s1, s2, rl)
         if record:
             ev_n = record_shot_nb(ev, ev_n, g, turn, SHOT_GUN, i, t, d, shot[0], halved, sh[i, L.SH_UPON], arc,
                               shot[1], shot[2], shot[3], shot[4], shot[5], 0)
@@ -290,6 +383,8 @@ def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, 
         res = crt_shot_nb(rl[L.RL_SB_COL], 0, crt, rl, rng, crt_out)
         sh[i, L.SH_FIRED] = 1
         add_pending_nb(sh, t, res)
+        s1, s2 = crt_moments_nb(crt, rl[L.RL_SB_COL], 0, rl)
+        record_luck_nb(out, g, st[i, L.ST_SIDE], res, 36 * s1, 36 * s2, rl)
         if record:
             ev_n = record_shot_nb(ev, ev_n, g, turn, SHOT_SECONDARY, i, t, d, -1, 0, sh[i, L.SH_UPON], 0, 0, 0,
                               rl[L.RL_SB_COL], crt_out[0], crt_out[1], 0)

@@ -28,7 +28,7 @@ from ..enums import (
     PORT,
     SHOT_TORPEDO,
 )
-from .fire import add_pending_nb, crt_shot_nb, record_shot_nb
+from .fire import add_pending_nb, crt_moments_nb, crt_shot_nb, record_luck_nb, record_shot_nb
 from .geometry import DXA, DZA, hex_dist_nb
 from .visibility import lay_smoke_upto_nb, smoke_blocks_nb
 
@@ -186,6 +186,9 @@ def torpedo_attacks_nb(st, sh, n, nm, ma, mx, mz, md, mowner, px, pz, pf, mpu, a
                 out[g, L.O_FRIENDLY_TORP] += 1
             else:
                 out[g, L.O_TORP0 + st[o, L.ST_SIDE]] += 1
+                # luck (simlab luck): a hit on the enemy, at the attack's own odds (friendly hits left out)
+                s1, s2 = crt_moments_nb(crt, st[o, L.ST_TORP], -rl[L.RL_COMBING] if comb else 0, rl)
+                record_luck_nb(out, g, st[o, L.ST_SIDE], res, 36 * s1, 36 * s2, rl)
             if record:
                 ev_n = record_shot_nb(ev, ev_n, g, turn, SHOT_TORPEDO, o, t,
                                       hex_dist_nb(mx[hits[h, 0], 0], mz[hits[h, 0], 0], px[t, hits[h, 2]],
