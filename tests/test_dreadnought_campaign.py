@@ -333,14 +333,30 @@ def _score(rules, units, s, ended_by=-1, ibonus=0, **kw):
     return row
 
 
-FR_CA = (5, 2, 5)          # the French CA: worth 12 (11.9 D: sunk, 12 VPs)
-IT_CA = (5, 2, 5)          # the Italian CA: worth 12 (11.9 D: wrecked, 80% = 9 VPs)
-JEAN_BART = (15, 5, 5)     # value 25-29 and defense 5 (11.9 C)
-DAVINCI = (16, 5, 5)       # value 26 (11.9 C)
+def _pack_adm(rules, navy, name):
+    """(attack, defense, movement) of a unit of the WWI listing (11.11) as the data pack gives them."""
+    units = listing_units(GAME.load_data().view(), "wwi", navy, 1914, rules.rl)
+    u = next(u for u in units if name in (u["id"], u["name"]))
+    return u["attack"], u["defense"], u["movement"]
+
+
+def test_the_pack_agrees_with_the_values_11_9_prints():
+    # 11.9 D: the French CA sunk scores 12, the wrecked Italian CA 9 (80%, fractions dropped); 11.9 C:
+    # Jean Bart's permanent state 5 (20%) after five states removed (defense 5); L. DaVinci 26
+    rules = rules_for(GAME.load_data())[0]
+    fr_ca, it_ca = _pack_adm(rules, "french", "C11"), _pack_adm(rules, "italian", "C51")
+    jb, dv = _pack_adm(rules, "french", "Jean Bart"), _pack_adm(rules, "italian", "Leonardo da Vinci")
+    assert (sum(fr_ca), sum(it_ca) * 80 // 100, sum(jb) * 20 // 100, jb[1], sum(dv)) == (12, 9, 5, 5, 26)
+    c = GAME.load_data().tables["classes"]
+    for cls in ("C10", "C50", "500"):
+        assert c[cls]["attack"].provenance == "provisional" and "example:11.9" in c[cls]["attack"].note
 
 
 def _sample_campaign(rules):
-    """The 11.9 sample campaign's four scenarios as final positions; France North, Italy South."""
+    """The 11.9 sample campaign's four scenarios as final positions; France North, Italy South.
+    The French and Italian CAs, Jean Bart and L. DaVinci have the data pack's values."""
+    FR_CA, IT_CA = _pack_adm(rules, "french", "C11"), _pack_adm(rules, "italian", "C51")
+    JEAN_BART, DAVINCI = _pack_adm(rules, "french", "Jean Bart"), _pack_adm(rules, "italian", "Leonardo da Vinci")
     rows = {}
     # A: the D. Alighieri hits the C12 (1S, 1G); both states removed; no other damage
     rows["A"] = _score(rules, [{"side": 0, "adm": FR_CA, "kind": 1, "dc": 2}, {"side": 0, "adm": FR_CA, "kind": 1},

@@ -349,9 +349,9 @@ def test_optional_rules_are_options_and_leave_the_game_alone_when_off():
         assert om[name].kind is bool and om[name].default is False
     seeds = game_seeds(3, 1, 0, 40)
 
-    def play(scenario, opts):
+    def play(scenario, opts, games=seeds):
         sc = g.load_scenario(scenario)
-        return sc, g.play_batch(sc, g.resolve_options(opts), {s: "close-and-engage" for s in sc.sides}, seeds)
+        return sc, g.play_batch(sc, g.resolve_options(opts), {s: "close-and-engage" for s in sc.sides}, games)
 
     def same(a, b):
         return set(a.games) == set(b.games) and all(np.array_equal(a.games[k], b.games[k]) for k in a.games)
@@ -364,7 +364,13 @@ def test_optional_rules_are_options_and_leave_the_game_alone_when_off():
              "towing": "jutland", "sun": "north-cape"}
     bases = {"north-cape": base, "jutland": play("jutland", {})[1]}
     for name, scenario in where.items():
+        if name == "towing":
+            continue
         assert not same(bases[scenario], play(scenario, {name: True})[1]), f"{name} changed nothing at {scenario}"
+    # a tow needs an immobile capital ship with a friend at hand: at Jutland the first 40 of these
+    # seeds hold none since issue 14's rule changes (6.24, the 11.9 values of the C10 cruisers); 100 do
+    more = game_seeds(3, 1, 0, 100)
+    assert not same(play("jutland", {}, more)[1], play("jutland", {"towing": True}, more)[1]), "towing changed nothing"
     sc, on = play("north-cape", ALL)
     assert g.invariant_violations(sc, on, g.resolve_options(ALL)) == []
 

@@ -22,7 +22,9 @@ BASE = {L.K_RANGE: 2.0, L.K_BROADSIDE: 0.6, L.K_TORP_MIN: 1.0, L.K_NEAR: 0.1, L.
         L.K_SCREEN_RANGE: 2.0, L.K_PARALLEL: 0.4, L.K_TURNCOST: 0.3, L.K_SUPPORT: 8.0,
         # numbers that were literals in the policy kernels
         L.K_SPEED: 0.01, L.K_ON_GOAL: 5.0, L.K_RUN_SPEED: 0.05, L.K_SPREAD: 1000.0, L.K_DEFENSIVE: 0.5,
-        L.K_BOMBARD_HOLD: 0.0, L.K_DELAY: 2.0, L.K_SUPPRESS: 0.5}
+        L.K_BOMBARD_HOLD: 0.0, L.K_DELAY: 2.0, L.K_SUPPRESS: 0.5,
+        # campaign: agree to conclude after 8 Game-Turns without damage (9.43, issue 14)
+        L.K_AGREE: 8.0}
 LEGACY = {
     "close-and-engage": ((0, 0, 0, 0), {L.K_WITHDRAW: 0.35}, (1, 0)),
     "hold-range": ((1, 1, 1, 0), {L.K_BROADSIDE: 1.0, L.K_WITHDRAW: 0.6}, (1, 0)),
@@ -54,7 +56,7 @@ def test_every_knob_has_one_slot_and_every_slot_one_knob():
     for k in fam.knobs:
         assert k.doc, k.name
         assert k.kind is (int if k.name in runtime.CODE_SLOTS or k.name in runtime.CAMPAIGN_KNOBS
-                          or k.name in ("bombard_hold", "delay", "wrecks") else float), k.name
+                          or k.name in ("bombard_hold", "delay", "wrecks", "agree") else float), k.name
 
 
 def test_a_named_knob_reaches_its_slot():

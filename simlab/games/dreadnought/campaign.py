@@ -400,6 +400,11 @@ def campaign_batch(setup: CampaignSetup, gout: np.ndarray, rows: np.ndarray, cp:
     ev["ended_by"] = (rows[:, L.RS_ENDED_BY] + 1).astype(np.int8)
     ev["first_off_map"] = (rows[:, L.RS_OFF_FIRST] + 1).astype(np.int8)
     ev.update(_take(rows, _per_side(EVENT_SIDE_COLUMNS)))
+    for k, side in enumerate(SIDES):
+        # share of the side's gun shots fired at wrecks (2G, 2S), as the battles' games table; 0 without shots
+        shots = rows[:, L.RS_SHOTS0 + k]
+        ev[f"shots_wasted_{side}"] = np.where(shots > 0, rows[:, L.RS_WASTED0 + k] / np.maximum(shots, 1),
+                                              0.0).astype(np.float32)
     if extended:
         ev["ext_turn"] = rows[:, L.RS_EXT_TURN].astype(np.int8)
         ev.update(_take(rows, _per_side(EVENT_EXTENDED_SIDE_COLUMNS)))

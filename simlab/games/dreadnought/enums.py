@@ -62,11 +62,11 @@ END_GAME_LENGTH = 0   # the scenario's last Game-Turn was played (Rule 9.0, 10.0
 END_NO_SIGHTING = 1   # three consecutive Game-Turns without sighting (Rule 9.42)
 END_SIDE_GONE = 2     # one side has no unit left on the map (all sunk or exited)
 END_OBJECTIVE = 3     # a scenario objective that decides the game was met (e.g. Singora's exit)
-END_AGREEMENT = 4     # campaign: concluded by agreement at the turn limit (Rule 9.43)
+END_AGREEMENT = 4     # campaign: both players agreed to conclude (Rule 9.43; the policies' `agree` knob)
 END_EXHAUSTED = 5     # campaign: neither side can inflict further injury (Rule 9.43)
 END_WRECKED = 6       # campaign: one side has nothing but wrecks left (Rules 9.43, 9.55)
 END_UNCONTESTED = 7   # campaign: one side assigned no ships (Rule 11.6)
-END_LOOP_CAP = 8      # campaign: the approach found no contact within its cap (a loop cap)
+END_LOOP_CAP = 8      # campaign: no contact within the approach's cap, or still going at the scenario's loop cap (a hang)
 END_REASONS = ("game_length", "no_sighting", "side_gone", "objective", "agreement", "exhausted", "side_wrecked",
                "uncontested", "loop_cap")
 

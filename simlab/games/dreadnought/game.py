@@ -82,7 +82,7 @@ class Dreadnought(Game):
     options = (
         Option("shots", bool, False, doc="historical scenarios: write the events table 'shots' (one row per gun, secondary or torpedo attack; large)"),
         Option("game_length", int, 0, min=0, max=1000,
-               doc="Game-Turns to play; 0 = the scenario's length (Rule 10.x); campaign scenarios: their limit by agreement, 0 = 48 (9.43, provisional)"),
+               doc="Game-Turns to play; 0 = the scenario's length (Rule 10.x); campaign scenarios: the loop cap, not a rule (9.0: no set length; a scenario still going there ends as loop_cap, a hang), 0 = 500"),
         Option("visibility_base", int, -1, min=-1, max=100,
                doc="historical scenarios: base visibility in hexes (Rule 5.71); -1 = the scenario's (campaigns roll 2d6, 11.7)"),
         Option("check_invariants", bool, False,

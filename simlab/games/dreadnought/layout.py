@@ -32,7 +32,10 @@ kernel reads the same layout.
 
 ``fm``   formations, ``int64[n, NFM]`` (at most one per unit)::
 
-    mode flagship head members t1 l1 t2 l2 mp
+    mode flagship head members t1 l1 t2 l2 mp leg2c m1
+
+    (leg2c, Rule 6.24: 1 a line abreast formation's policy asks for its second leg in column,
+    2 the kept plot makes it so, the first leg ending at path entry m1)
 
 ``trail`` the wake of a column's flagship, ``int64[n, TRAIL, 3]`` (x, z, facing per entry; a
     member at cursor c occupies entry c mod TRAIL; Rule 6.22).
@@ -65,8 +68,8 @@ NSH = SH_UNHALVED + 1
 SH_MINUS_ONE = (SH_TGT, SH_SB, SH_TTRACK, SH_EXIT_TURN, SH_TOW, SH_TOWED_BY, SH_TF, SH_ENTRY)
 
 # ---- fm: formations
-FM_MODE, FM_FLAG, FM_HEAD, FM_MEMBERS, FM_T1, FM_L1, FM_T2, FM_L2, FM_MP, *_ = range(SLOTS_MAX)
-NFM = FM_MP + 1
+FM_MODE, FM_FLAG, FM_HEAD, FM_MEMBERS, FM_T1, FM_L1, FM_T2, FM_L2, FM_MP, FM_LEG2C, FM_M1, *_ = range(SLOTS_MAX)
+NFM = FM_M1 + 1
 TRAIL = 64          # entries in a column's wake ring (a column may be at most TRAIL - MAXMP - 1 long)
 MAXMP = 16          # the most Movement Points any unit may expend in one Game-Turn
 MAXTRACK = 8        # the longest torpedo track (Rule 8.6 needs 5)
@@ -131,8 +134,8 @@ NEFF = EFF_DP + 1
 # ---- kn: policy knobs, float64[2, NKN]
 (K_RANGE, K_BROADSIDE, K_TORP_MIN, K_NEAR, K_SAFE, K_THREAT, K_SCREEN_RANGE, K_PARALLEL, K_TURNCOST,
  K_SUPPORT, K_WITHDRAW, K_SPEED, K_ON_GOAL, K_RUN_SPEED, K_SPREAD, K_DEFENSIVE, K_BOMBARD_HOLD, K_DELAY,
- K_SUPPRESS, K_CONCENTRATE, K_OBJECTIVE, K_WRECKS, *_) = range(SLOTS_MAX)
-NKN = K_WRECKS + 1
+ K_SUPPRESS, K_CONCENTRATE, K_OBJECTIVE, K_WRECKS, K_AGREE, *_) = range(SLOTS_MAX)
+NKN = K_AGREE + 1
 
 # ---- pc: policy codes, int64[2, NPC]
 PC_MOVE, PC_FIRE, PC_TORP, PC_MODE, *_ = range(SLOTS_MAX)
@@ -178,8 +181,8 @@ TF_WAITING, TF_MARKER, TF_PLACED = 0, 1, 2
  RS_BOMBARD, RS_IBONUS, RS_INTERCEPT0, RS_INTERCEPT1, RS_SCORE0, RS_SCORE1, RS_WINNER, RS_LEVEL, RS_SUNK0,
  RS_SUNK1, RS_WRECKED0, RS_WRECKED1, RS_SHOTS0, RS_SHOTS1, RS_TORP0, RS_TORP1, RS_COLLISIONS, RS_SUN,
  RS_DELAYED, RS_TOWED0, RS_TOWED1, RS_SCUTTLED0, RS_SCUTTLED1, RS_CURED0, RS_CURED1, RS_VIOLATIONS,
- RS_WITHDREW0, RS_WITHDREW1, RS_SMOKE, *_) = range(SLOTS_MAX)
-NRS = RS_SMOKE + 1
+ RS_WITHDREW0, RS_WITHDREW1, RS_SMOKE, RS_WASTED0, RS_WASTED1, *_) = range(SLOTS_MAX)
+NRS = RS_WASTED1 + 1
 
 # ---- go: one row per game, int64[g, NGO]; per side columns are by player; GO_TREAS0/1 hold
 #      13 values each (the treasury before Extended Campaign Game-Turn 1 and after each of 12)

@@ -61,6 +61,7 @@ __all__ = [
     "crt_cell",
     "derive_class",
     "dpt_cell",
+    "example_values",
     "load_inputs",
     "render_classes_toml",
     "render_dpt_crt_toml",
@@ -273,6 +274,44 @@ def deployment_speeds(folder: str | Path = HERE / "scenarios") -> dict[str, tupl
 #: deployment speeds of Rule 10: ``{class: (speed, section, what the example says)}``
 EXAMPLE_SPEEDS = {"900": (6, "11.9", "11.9 plots the D. Alighieri NE at speed six in Scenario A")}
 
+#: Victory Point values (Rule 9.51: attack + defense + movement) the sample campaign (11.9) prints
+#: or implies: ``{class: (value, fields kept, what the example says)}``. The method's attack and
+#: defense are scaled to meet the value (movement, and a defense the example confirms, kept);
+#: the split stays provisional, the sum is the example's (ruling DN-C16)
+EXAMPLE_VALUES = {
+    "C10": (12, ("movement",), "11.9 D: the French CA, sunk (conceded), scores 12 VPs, 100% of its value (9.52)"),
+    "C50": (12, ("movement",), "11.9 D: the wrecked Italian CA scores 9 VPs, 80% of its value with fractions "
+                               "dropped (9.52); only 12 gives 9"),
+    "500": (25, ("movement", "defense"), "11.9 C: Jean Bart's one permanent damage state scores 5 VPs, 20% of "
+                                         "its value (9.52): 25-29, the least taken; its defense 5 (five states "
+                                         "removed, 5.44) is the method's"),
+}
+
+
+def example_values(vals: dict, code: str) -> dict:
+    """A class's derived values with the 11.9 value met (:data:`EXAMPLE_VALUES`): the fields not
+    kept (attack, and defense unless kept) are scaled by the same factor, attack rounded half up,
+    defense taking the rest (at least 1). Other classes are returned unchanged.
+
+    Raises:
+        ValueError: if the kept fields alone reach the value.
+    """
+    if code not in EXAMPLE_VALUES:
+        return vals
+    want, kept, _ = EXAMPLE_VALUES[code]
+    out = dict(vals)
+    free = [f for f in ("attack", "defense") if f not in kept]
+    room = want - sum(out[f] for f in ("attack", "defense", "movement") if f not in free)
+    if room < len(free):
+        raise ValueError(f"class {code}: the kept values leave {room} for {free}")
+    if free == ["attack"]:
+        out["attack"] = room
+        return out
+    scale = room / (out["attack"] + out["defense"])
+    out["attack"] = max(1, min(room - 1, int(out["attack"] * scale + 0.5)))
+    out["defense"] = room - out["attack"]
+    return out
+
 
 def _toml_str(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -340,7 +379,8 @@ def render_classes_toml(inputs: dict[str, ClassInput] | None = None) -> str:
     ]
     bounds = deployment_speeds()
     for code, ci in inp.items():
-        vals = derive_class(ci, k)
+        method = derive_class(ci, k)
+        vals = example_values(method, code)
         lines.append(f'[classes."{code}"]')
         lines.append(f'name = {{ value = {_toml_str(ci.name)}, provenance = "provisional", note = "a representative ship of the class" }}')
         for field in ("type", "attack", "defense", "range", "movement", "torpedo"):
@@ -354,6 +394,12 @@ def render_classes_toml(inputs: dict[str, ClassInput] | None = None) -> str:
                 prov = "rulebook:3.2" if ci.type == "capital" else "rulebook:3.23"
                 note = ("a dreadnought counter (List of Dreadnoughts)" if ci.type == "capital"
                         else f"{ci.code[0]} units are {ci.ships} {ci.type}s (3.22-3.23, 8.0)")
+            elif field in ("attack", "defense") and vals[field] != method[field]:
+                want, kept, what = EXAMPLE_VALUES[code]
+                prov = "provisional"
+                note = (f"{what} (example:11.9): the method's attack and defense scaled to a value of {want}; "
+                        f"the method gives {method['attack']} + {method['defense']} + {method['movement']} = "
+                        f"{method['attack'] + method['defense'] + method['movement']}")
             elif field == "movement" and code in EXAMPLE_SPEEDS and EXAMPLE_SPEEDS[code][0] > v:
                 sp, sec, what = EXAMPLE_SPEEDS[code]
                 prov = f"example:{sec}"

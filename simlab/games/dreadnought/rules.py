@@ -145,7 +145,7 @@ CAMPAIGN_RULES = {
     "period_year_wwi": (1906, 1945), "period_year_inter_war": (1906, 1945), "period_year_wwii": (1906, 1945),
     "base_visibility_dice": (1, 6), "victory_marginal": (0, 1000), "victory_substantial": (0, 1000),
     "victory_decisive": (0, 1000), "interception_min": (0, 1000), "interception_max": (0, 1000),
-    "delayed_entry_last_turn": (1, 20), "scenario_turn_limit": (2, 500), "treasury_min": (0, 100000),
+    "delayed_entry_last_turn": (1, 20), "scenario_turn_limit": (2, 10000), "treasury_min": (0, 100000),
     "treasury_max": (0, 100000), "initial_fleet_limit": (1, 100000), "build_limit_per_turn": (0, 100000),
     "last_turn": (1, 30), "repair_percent": (0, 100), "damage_control_cost": (0, 100), "peace_dice": (1, 4),
 }

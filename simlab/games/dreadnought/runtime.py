@@ -61,7 +61,7 @@ KNOB_SLOTS = {
     "support": L.K_SUPPORT, "withdraw": L.K_WITHDRAW, "speed": L.K_SPEED, "on_goal": L.K_ON_GOAL,
     "run_speed": L.K_RUN_SPEED, "spread": L.K_SPREAD, "defensive": L.K_DEFENSIVE, "bombard_hold": L.K_BOMBARD_HOLD,
     "delay": L.K_DELAY, "suppress": L.K_SUPPRESS, "concentrate": L.K_CONCENTRATE,
-    "objective": L.K_OBJECTIVE, "wrecks": L.K_WRECKS,
+    "objective": L.K_OBJECTIVE, "wrecks": L.K_WRECKS, "agree": L.K_AGREE,
 }
 #: knobs read before the kernels run (:func:`.campaign.campaign_parameters`): the campaign's fleet
 #: builder (11.8) and allocation (11.0, 11.6) when the options leave them ``auto``

@@ -59,7 +59,8 @@ OUT_RESULT = np.array([[L.O_SCORE0, L.RS_DAMAGE0], [L.O_SCORE1, L.RS_DAMAGE1], [
 
 OUT_COUNTS = np.array([[L.O_SHOTS0, L.RS_SHOTS0], [L.O_SHOTS1, L.RS_SHOTS1], [L.O_TORP0, L.RS_TORP0],
                        [L.O_TORP1, L.RS_TORP1], [L.O_DISPLACED, L.RS_COLLISIONS],
-                       [L.O_VIOLATIONS, L.RS_VIOLATIONS]], dtype=np.int64)
+                       [L.O_VIOLATIONS, L.RS_VIOLATIONS], [L.O_WASTED0, L.RS_WASTED0],
+                       [L.O_WASTED1, L.RS_WASTED1]], dtype=np.int64)
 
 
 DY_COUNTS = np.array([[L.DY_ENTERED, L.RS_DELAYED], [L.DY_WITHDRAW0, L.RS_WITHDREW0],

@@ -1,5 +1,5 @@
-"""Formations (Rules 6.2-6.22): columns and lines, the flagship's wake (``trail``), joining and
-detaching.
+"""Formations (Rules 6.2-6.24): columns and lines, the flagship's wake (``trail``), joining and
+detaching, and a line abreast formation's second leg in column (6.24).
 
 A formation is a row of ``fm`` (layout ``FM_*``); a column's members follow the flagship's wake
 ``trail[f]`` (``int64[nform, MAXTRAIL, 3]``: x, z, facing), ``SH_CUR`` MP behind it.
@@ -219,3 +219,90 @@ def make_column_nb(sh, fm, trail, f, n):
     fm[f, L.FM_MODE] = COLUMN
     fm[f, L.FM_HEAD] = head
     fm[f, L.FM_FLAG] = flag
+
+
+@njit(cache=True, error_model="numpy")
+def leg2_column_ok_nb(sh, f, n, flag, m1, px, pz, pf):
+    """May line abreast formation ``f`` make its second leg in column (Rule 6.24)?
+
+    Yes when, after the first leg (path entry ``m1``, written for every member), every member
+    stands directly behind the flagship along the flagship's facing, facing the same way, the
+    stacks one hex apart with no gap (the straight line of 6.24-6.25, now along the new course).
+
+    Returns:
+        The number of hexes from the flagship to the rearmost stack, or -1 if not.
+    """
+    fc = pf[flag, m1]
+    hx = px[flag, m1]
+    hz = pz[flag, m1]
+    far = 0
+    seen = 0          # bit d: a stack stands d hexes behind
+    for i in range(n):
+        if sh[i, L.SH_FORM] != f or sh[i, L.SH_STATUS] != AFLOAT:
+            continue
+        if pf[i, m1] != fc:
+            return -1
+        d = hex_dist_nb(hx, hz, px[i, m1], pz[i, m1])
+        if d > 60 or px[i, m1] != hx - DXA[fc] * d or pz[i, m1] != hz - DZA[fc] * d:
+            return -1
+        seen |= 1 << d
+        if d > far:
+            far = d
+    if seen != (1 << (far + 1)) - 1:
+        return -1
+    return far
+
+
+@njit(cache=True, error_model="numpy")
+def leg2_member_path_nb(flag, m1, mp, px, pz, pf, row):
+    """Second leg in column of a member of a line abreast formation (Rule 6.24): entries
+    ``m1 + 1 .. MAXMP`` of row ``row`` (its first leg, entries ``0 .. m1``, already written). The
+    member, ``d`` hexes directly behind the flagship after the first leg, goes on along the line
+    to the flagship's turning hex and then takes the flagship's path (``px[flag]``) one entry at a
+    time, as a column member does (6.22); it spends ``mp`` MP in all."""
+    fc = pf[flag, m1]
+    d = hex_dist_nb(px[flag, m1], pz[flag, m1], px[row, m1], pz[row, m1])
+    for t in range(m1 + 1, L.MAXMP + 1):
+        u = (t if t <= mp else mp) - m1
+        c = u - d
+        if c <= 0:
+            px[row, t] = px[flag, m1] + DXA[fc] * c
+            pz[row, t] = pz[flag, m1] + DZA[fc] * c
+            pf[row, t] = fc
+        else:
+            px[row, t] = px[flag, m1 + c]
+            pz[row, t] = pz[flag, m1 + c]
+            pf[row, t] = pf[flag, m1 + c]
+
+
+@njit(cache=True, error_model="numpy")
+def leg2_commit_nb(sh, fm, trail, f, n, flag, m1, mp, px, pz, pf):
+    """After a Movement Phase whose second leg formation ``f`` made in column (Rule 6.24): the
+    formation is a column from now on. Its wake is the line behind the flagship's turning hex
+    (``far`` hexes, :func:`leg2_column_ok_nb`) followed by the flagship's second leg; each
+    member's cursor is where its path ended (``SH_X``, ``SH_Z`` already committed)."""
+    fc = pf[flag, m1]
+    far = 0
+    for i in range(n):
+        if sh[i, L.SH_FORM] == f and sh[i, L.SH_STATUS] == AFLOAT:
+            d = hex_dist_nb(px[flag, m1], pz[flag, m1], px[i, m1], pz[i, m1])
+            if d > far:
+                far = d
+    for k in range(far + 1):
+        e = (far - k) % L.TRAIL
+        trail[f, e, 0] = px[flag, m1] - DXA[fc] * k
+        trail[f, e, 1] = pz[flag, m1] - DZA[fc] * k
+        trail[f, e, 2] = fc
+    for c in range(1, mp - m1 + 1):
+        e = (far + c) % L.TRAIL
+        trail[f, e, 0] = px[flag, m1 + c]
+        trail[f, e, 1] = pz[flag, m1 + c]
+        trail[f, e, 2] = pf[flag, m1 + c]
+    for i in range(n):
+        if sh[i, L.SH_FORM] == f and sh[i, L.SH_STATUS] == AFLOAT:
+            d = hex_dist_nb(px[flag, m1], pz[flag, m1], px[i, m1], pz[i, m1])
+            sh[i, L.SH_CUR] = far - d + (mp - m1)
+    fm[f, L.FM_MODE] = COLUMN
+    fm[f, L.FM_HEAD] = far + mp - m1
+    fm[f, L.FM_FLAG] = flag
+    fm[f, L.FM_LEG2C] = 0

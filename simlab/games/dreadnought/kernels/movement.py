@@ -41,7 +41,7 @@ from ..enums import (
     TYPE_CL,
 )
 from .damage import by_damage_nb, wrecked_nb
-from .formations import commit_column_nb, detach_nb
+from .formations import commit_column_nb, detach_nb, leg2_commit_nb
 from .geometry import DXA, DZA, row_of_nb
 
 
@@ -477,7 +477,9 @@ def commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive,
     """Commit the plotted moves (Rules 6.0, 6.22, 9.15, 10.4): each column's wake, then each unit
     afloat at the start of the phase to the end of its path (``px, pz, pf`` at its MP ``SH_MP``)
     with its speed (``SH_SPD``, MP); a unit whose path left by its exit (``exit_mp[i] <= MAXMP``)
-    is ``EXITED``. A unit entering its own safe zone is marked ``SH_SAFE``.
+    is ``EXITED``. A unit entering its own safe zone is marked ``SH_SAFE``. A line abreast
+    formation whose plot made its second leg in column (``FM_LEG2C`` 2) becomes a column with
+    the wake of that leg (6.24, :func:`.formations.leg2_commit_nb`).
 
     Returns:
         ``ended_by``: the first side to reach its safe zone (unchanged if already set, -1 none).
@@ -507,6 +509,13 @@ def commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive,
             sh[i, L.SH_SAFE] = 1
             if ended_by < 0:
                 ended_by = st[i, L.ST_SIDE]
+    # 6.24: a line abreast formation that made its second leg in column is a column from now on
+    for f in range(n):
+        if fm[f, L.FM_MEMBERS] > 0 and fm[f, L.FM_LEG2C] == 2:
+            flag = fm[f, L.FM_FLAG]
+            if flag >= 0 and alive[flag] and sh[flag, L.SH_STATUS] == AFLOAT:
+                leg2_commit_nb(sh, fm, trail, f, n, flag, fm[f, L.FM_M1], sh[flag, L.SH_MP], px, pz, pf)
+        fm[f, L.FM_LEG2C] = 0
     return ended_by
 
 

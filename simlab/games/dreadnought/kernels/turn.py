@@ -20,12 +20,14 @@ from ..enums import (
     AFLOAT,
     END_AGREEMENT,
     END_GAME_LENGTH,
+    END_LOOP_CAP,
     END_NO_SIGHTING,
     END_OBJECTIVE,
     MOVE_BREAK,
     MOVE_HOLD,
     MOVE_RANDOM,
     MOVE_WITHDRAW,
+    SUNK,
 )
 from ..policies.fire import plot_fire_nb, preferred_range_nb
 from ..policies.knowledge import predict_nb
@@ -108,6 +110,29 @@ def vp_table_nb(rl):
     v[3] = rl[L.RL_VP3]
     v[4] = rl[L.RL_VP4]
     return v
+
+
+@njit(cache=True, error_model="numpy")
+def harm_nb(sh, n):
+    """Damage on the map: damage steps of every unit plus 10 per unit sunk (a Game-Turn in which
+    this does not grow inflicted no injury, Rule 9.43)."""
+    h = 0
+    for i in range(n):
+        h += sh[i, L.SH_G] + sh[i, L.SH_S] + (10 if sh[i, L.SH_STATUS] == SUNK else 0)
+    return h
+
+
+@njit(cache=True, error_model="numpy")
+def agreed_nb(kn, idle):
+    """Do both players agree to conclude a campaign scenario (Rule 9.43: "neither can inflict
+    further injury on the other")? Each side's policy agrees after ``kn[side, K_AGREE]``
+    Game-Turns in a row in which no ship of either side took damage (``idle``: no damage step
+    from gunfire or torpedoes, no sinking); 0 never agrees (ruling DN-C9)."""
+    for side in range(2):
+        k = kn[side, L.K_AGREE]
+        if k <= 0.0 or idle < k:
+            return False
+    return True
 
 
 @njit(cache=True, error_model="numpy")
@@ -243,9 +268,11 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
     execution (5.0-5.9, 8.4); torpedo markers placed (8.0); movement plot with formations, tows
     (12.4), withdrawal (campaign, 9.41) and smoke (12.1); movement execution with the torpedo
     sweep, exits, safe zones (9.15), moves off the initial Map Area (11.3-11.4), collisions and
-    stacking (6.13, 6.31-6.33); damage control (5.43). The scenario ends after Game-Turn
-    ``length`` (a campaign scenario then ends by agreement, 9.43), or as
-    :func:`.damage.scenario_end_nb` finds.
+    stacking (6.13, 6.31-6.33); damage control (5.43). The scenario ends as
+    :func:`.damage.scenario_end_nb` finds, a campaign scenario also when both players agree
+    (9.43, :func:`agreed_nb`), or after Game-Turn ``length``: a historical scenario's last turn
+    (9.0, ``END_GAME_LENGTH``); in a campaign, whose scenarios persist indefinitely (9.0), a loop
+    cap reported as a hang (``END_LOOP_CAP``).
 
     Args:
         st, sh, fm, trail, sc: the scenario's arrays (``sh``, ``fm``, ``trail`` are played on).
@@ -301,8 +328,9 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
     contact = turn0
     nosight = 0
     ended_by = -1
-    reason = END_AGREEMENT if campaign else END_GAME_LENGTH
+    reason = END_LOOP_CAP if campaign else END_GAME_LENGTH
     exit_met = 0
+    idle = 0
     vis = vis_base if dy[L.DY_VIS_CARRY] < 0 else dy[L.DY_VIS_CARRY]
     while turn < length:
         turn += 1
@@ -322,6 +350,7 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
         fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, band_low, pc, pcs, kn, vis, rng,
                            order, cnt, smoke, dy, turn, mx, mz, md, ppx, ppz, pred)
         # ---- 3. fire execution
+        harm = harm_nb(sh, n)
         ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev,
                                  ev_n, g, turn, record, out)
         # torpedo attacks: markers are placed when movement starts (8.0, 8.51-8.52); each side
@@ -334,6 +363,8 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
         ev_n, ended_by = movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by, px, pz, pf,
                                                alive, exit_mp, mpu, tk, hitmask, hits, crt_out, smoke, smoke_new,
                                                displaced, dy, out, g, ev, ev_n, record)
+        # 9.43: a Game-Turn in which no ship took damage from gunfire or torpedoes
+        idle = idle + 1 if harm_nb(sh, n) == harm else 0
         if check:
             out[g, L.O_VIOLATIONS] += invariants_nb(st, sh, n, sc, rl)
         if tracing and turn < trace.shape[0] - 1:
@@ -342,6 +373,8 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
         damage_control_nb(st, sh, n, rl, rng)
         # ---- end of the Game-Turn
         r = scenario_end_nb(st, sh, n, sc, rl, turn, nosight)
+        if r < 0 and campaign and agreed_nb(kn, idle):
+            r = END_AGREEMENT
         if r >= 0:
             reason = r
             if r == END_OBJECTIVE:

@@ -43,6 +43,8 @@ from ..kernels.damage import by_damage_nb, wrecked_nb
 from ..kernels.formations import (
     column_member_path_nb,
     detach_nb,
+    leg2_column_ok_nb,
+    leg2_member_path_nb,
     make_column_nb,
     refresh_formation_nb,
     straight_column_nb,
@@ -59,6 +61,7 @@ from ..kernels.movement import (
     speed_bounds_nb,
     stack_ok_nb,
     truncate_at_exit_nb,
+    turn_cost_nb,
 )
 from .knowledge import alive_nb
 
@@ -276,13 +279,24 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
     # the flagship's path first: column members take theirs from it
     plot_path_nb(sh[flag, L.SH_X], sh[flag, L.SH_Z], sh[flag, L.SH_F], t1, l1, t2, l2, rl, px, pz, pf, flag)
     for i in range(n):
-        if sh[i, L.SH_FORM] != f or not alive_nb(sh, i):
-            continue
-        if i != flag:
+        if sh[i, L.SH_FORM] == f and alive_nb(sh, i) and i != flag:
             if mode == COLUMN:
                 column_member_path_nb(trail, f, fm[f, L.FM_HEAD], sh[i, L.SH_CUR], mp, px, pz, pf, flag, i)
             else:
                 plot_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], t1, l1, t2, l2, rl, px, pz, pf, i)
+    # 6.24: a line abreast formation wanting column (FM_LEG2C 1) makes its second leg in column
+    # where its ships then stand directly behind the flagship
+    leg2 = False
+    if mode != COLUMN and fm[f, L.FM_LEG2C] >= 1 and t2 != 0 and l1 >= 1:
+        m1 = turn_cost_nb(t1, rl) + l1
+        if leg2_column_ok_nb(sh, f, n, flag, m1, px, pz, pf) >= 0:
+            leg2 = True
+            for i in range(n):
+                if sh[i, L.SH_FORM] == f and alive_nb(sh, i) and i != flag:
+                    leg2_member_path_nb(flag, m1, mp, px, pz, pf, i)
+    for i in range(n):
+        if sh[i, L.SH_FORM] != f or not alive_nb(sh, i):
+            continue
         ok, em = path_allowed_nb(st, sh, i, px, pz, i, mp, sc)
         if not ok:
             return False
@@ -323,6 +337,12 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
     fm[f, L.FM_T2] = t2
     fm[f, L.FM_L2] = l2
     fm[f, L.FM_MP] = mp
+    if leg2:
+        for i in range(n):
+            if sh[i, L.SH_FORM] == f and alive_nb(sh, i) and exit_mp[i] <= L.MAXMP:
+                leg2 = False
+    fm[f, L.FM_LEG2C] = 2 if leg2 else 0
+    fm[f, L.FM_M1] = turn_cost_nb(t1, rl) + l1 if leg2 else 0
     return True
 
 
@@ -495,6 +515,9 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
                 if not _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
                     fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
                 continue
+            # 6.24: a line abreast formation of a side preferring column asks for its second leg in column
+            fm[f, L.FM_LEG2C] = 1 if (fm[f, L.FM_MODE] != COLUMN and pc[L.PC_MODE] == COLUMN
+                                      and fm[f, L.FM_MEMBERS] > 1) else 0
             mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
             is_cap = st[flag, L.ST_KIND] == CAPITAL
             gx, gz, gf, dstar, gmode = goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap)
