@@ -240,7 +240,7 @@ def data_diff(a: str | Path, b: str | Path) -> dict:
     Raises:
         SpecError: an unknown game; DataPackError: a malformed pack, or packs of different games.
     """
-    (ga, pa_), (gb, pb) = _pack_of(a), _pack_of(b)
+    (_, pa_), (_, pb) = _pack_of(a), _pack_of(b)
     if pa_.game != pb.game:
         raise DataPackError(f"{a} and {b} are packs of different games ({pa_.game}, {pb.game})")
     ra = {(r["table"], r["key"], r["field"]): r for r in pa_.records()}

@@ -9,8 +9,8 @@ Each test starts from the 13.0 set-up with every unit taken off the map except t
 import pytest
 
 from simlab.games import get_game
-from simlab.games.doe.campaign import PolicyError
 from simlab.games.doe import campaign_layout as lay
+from simlab.games.doe.campaign import PolicyError
 from simlab.games.doe.campaign_state import CampaignState
 
 GAME = get_game("dawn-of-empire")

@@ -8,6 +8,7 @@ exact, and asserts the rule's outcome; each failed on the engine before the rule
 
 import numpy as np
 import pytest
+from test_doe_campaign_rules import DATA, illegal, legal, position, sq
 
 from simlab.games import get_game
 from simlab.games.doe import campaign_layout as lay
@@ -16,8 +17,6 @@ from simlab.games.doe.campaign_combat import sink_unit_nb
 from simlab.games.doe.kernels import FLEE_ALWAYS, FLEE_COIN
 from simlab.games.doe.policy_combat import CO_MAP, CO_RANDOM, CO_STRONG_FIRST
 from simlab.games.doe.runtime import build_par
-
-from test_doe_campaign_rules import DATA, illegal, legal, position, sq
 
 GAME = get_game("dawn-of-empire")
 NO_FLEE = {"us": 0, "spain": 0}

@@ -41,7 +41,15 @@ from .enums import END_REASONS as BATTLE_END_REASONS
 from .enums import TYPE_NAMES
 from .luck import DIE_DAMAGE_PMF, luck_columns
 from .rules import CampaignData
-from .runtime import CAMPAIGN_SPEED_MODES, SIDES, PolicyError, build_par, compile_scenario, policy_book, run_games
+from .runtime import (
+    CAMPAIGN_SPEED_MODES,
+    SIDES,
+    PolicyError,
+    build_par,
+    compile_scenario,
+    policy_book,
+    run_games,
+)
 
 __all__ = ["DawnOfEmpire", "GAME", "PolicyError", "build_par", "run_games"]
 

@@ -21,9 +21,9 @@ from .campaign_orders import (
     port_neutral_nb,
 )
 from .dice import d6_nb
-from .policy_combat import combat_order_nb, disabled_port_nb
 from .enums import DISABLED, END_SPEED, ESCAPED, IN_LINE, LEADER_KILLED, SPEED_NEVER, SPEED_STOP, SUNK
 from .kernels import battle_nb, effective_movement_nb
+from .policy_combat import combat_order_nb, disabled_port_nb
 
 _BATTLE_WORK = 6
 

@@ -20,9 +20,7 @@ from numba import njit
 from . import campaign_layout as lay
 from .campaign_orders import port_neutral_nb
 from .dice import die_nb
-
-from .enums import CO_MAP, CO_RANDOM, CO_STRONG_FIRST, CO_WEAK_FIRST  # noqa: E402,F401  (4.3 B modes)
-from .enums import DN_ESCAPE, DN_NEARER, DP_RANDOM, DP_SAFE  # noqa: E402  (8.3.2.1 B modes)
+from .enums import CO_MAP, CO_RANDOM, CO_STRONG_FIRST, CO_WEAK_FIRST, DN_ESCAPE, DN_NEARER, DP_RANDOM, DP_SAFE  # noqa: E402,F401  (4.3 B modes)  # noqa: E402  (8.3.2.1 B modes)
 
 
 @njit(cache=True)
