@@ -18,7 +18,7 @@ from pathlib import Path
 from ..analysis.common import clear_out, prepare_out, write_json
 from ..errors import SpecError
 from ..sweeps.spec import split_kv
-from .loop import _Solver
+from .loop import _Solver, parse_exploit
 from .loop import solve as solve_one
 
 GRID_SUMMARY = "solve-grid.json"
@@ -100,12 +100,7 @@ def solve_grid(game: str, *, grid: Sequence[str], set_: Sequence[str] = (), out:
     caveats = bool(kw.pop("include_caveats", False))
     if kw:
         raise TypeError(f"solve_grid: unexpected arguments {sorted(kw)}")
-    fixed = None
-    if exploit is not None:
-        if "=" not in exploit:
-            raise SpecError(f"--exploit {exploit!r}: expected SIDE=POLICY")
-        s, p = (x.strip() for x in exploit.split("=", 1))
-        fixed = {s: p}
+    fixed = parse_exploit(exploit)
     with sweep_backend(backend, scheduler, args["workers"]), kept_backend(args["workers"]):
         # every cell is checked (options, knobs, scenario) before anything is written
         solvers = [_Solver(game, args["scenario"], [*set_, *(f"{k}={v}" for k, v in c.items())], args["data"],

@@ -473,6 +473,20 @@ class _Solver:
                           "use with --policies-file or --policy SIDE=@mix:DIR")
 
 
+def parse_exploit(exploit: str | None) -> dict[str, str] | None:
+    """``--exploit SIDE=POLICY`` as ``{side: policy}`` (None when not given).
+
+    Raises:
+        SpecError: no ``=`` in it.
+    """
+    if exploit is None:
+        return None
+    if "=" not in exploit:
+        raise SpecError(f"--exploit {exploit!r}: expected SIDE=POLICY")
+    s, p = (x.strip() for x in exploit.split("=", 1))
+    return {s: p}
+
+
 def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), grid: Sequence[str] = (),
           data: str | Path | None = None, budget: int = 200_000, epsilon: float = 0.01, seed: int = 0,
           out: str | Path | None = None, overwrite: bool = False, workers: int | None = None,
@@ -515,12 +529,7 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
     if grid:
         # simlab.solve.solve (simlab/solve/__init__.py) sends a grid to simlab.solve.grid.solve_grid
         raise SpecError("loop.solve takes one option setting: call simlab.solve.solve for a --grid")
-    fixed = None
-    if exploit is not None:
-        if "=" not in exploit:
-            raise SpecError(f"--exploit {exploit!r}: expected SIDE=POLICY")
-        s, p = (x.strip() for x in exploit.split("=", 1))
-        fixed = {s: p}
+    fixed = parse_exploit(exploit)
     with sweep_backend(backend, scheduler, workers), kept_backend(workers):
         solver = _Solver(game, scenario, set_, data, budget, epsilon, seed, out, overwrite, workers, progress,
                          meta_games, search_games, confirm_games, generations, popsize, iterations, replicates, fixed,
