@@ -45,12 +45,19 @@ def add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co,
         for p in range(A, nodes.shape[0]):
             if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
                 nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
-    p = nearest_friendly_memo_nb(at, side, german, np.bool_(True), nf_rep, nf_any, nodes, cost, par)
-    if p >= 0 and p != at:
-        nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
-    p = nearest_friendly_memo_nb(at, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
-    if p >= 0 and p != at:
-        nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+    return add_port_transits_nb(at, side, german, nf_rep, nf_any, nodes, cost, par, np.bool_(True), co, cd, ct, nc)
+
+
+@njit(cache=True)
+def add_port_transits_nb(at, side, german, nf_rep, nf_any, nodes, cost, par, not_here, co, cd, ct, nc):
+    """Transit candidates to the nearest friendly port that repairs, then to the nearest friendly
+    port of any kind (:func:`policy_view.nearest_friendly_memo_nb`); with ``not_here``, a port the
+    group is already in is not offered. Returns the new candidate count."""
+    NONE = np.int64(-1)
+    for k in range(2):
+        p = nearest_friendly_memo_nb(at, side, german, np.bool_(k == 0), nf_rep, nf_any, nodes, cost, par)
+        if p >= 0 and not (not_here and p == at):
+            nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
     return nc
 
 
@@ -173,12 +180,8 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
         nc = add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
         if side == lay.US and kn[pk.K_BLOCKADE_ROTATE] != 0 and at < A:
             # 7.5 D: over the coaling limit the blockaders are relieved: they sail to coal in port
-            p = nearest_friendly_memo_nb(at, side, german, np.bool_(True), nf_rep, nf_any, nodes, cost, par)
-            if p >= 0:
-                nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
-            p = nearest_friendly_memo_nb(at, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
-            if p >= 0:
-                nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+            nc = add_port_transits_nb(at, side, german, nf_rep, nf_any, nodes, cost, par, np.bool_(False),
+                                      co, cd, ct, nc)
             for q in range(A, N):
                 if adj[at, q] != 0 and nodes[q, lay.NS_PSIDE] != 1 - side:
                     nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, q, NONE)
@@ -186,12 +189,7 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
     if only == ((1 << lay.COAL) | (1 << lay.ANCHOR)) or only == (1 << lay.ANCHOR):
         return add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
     if only == (1 << lay.TRANSIT) and UV[gmem[g, 0], lay.UF_PREV] == lay.RAID:
-        p = nearest_friendly_memo_nb(at, side, german, np.bool_(True), nf_rep, nf_any, nodes, cost, par)
-        if p >= 0:
-            nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
-        p = nearest_friendly_memo_nb(at, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
-        if p >= 0:
-            nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+        nc = add_port_transits_nb(at, side, german, nf_rep, nf_any, nodes, cost, par, np.bool_(False), co, cd, ct, nc)
         for q in range(A, N):
             if nodes[q, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
                 nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, q, NONE)

@@ -131,27 +131,29 @@ def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
         pk = dist[k]
         if pk <= 0.0:
             continue
-        g0 = k // 3
-        s0 = k % 3
         v0 = sv[k]
-        ag = by_damage_nb(att, g0)
+        ag = by_damage_nb(att, k // 3)
         for c in range(11):
             p = eff_gun[b, pen, dd, L.EFF_P0 + c]
             if p <= 0.0:
                 continue
-            if c == RES_E_SUNK:
-                tot += pk * p * (sv[9] - v0)
-                if a0 > 0:
-                    att_loss[0] += pk * p * ag / a0
-                continue
-            g1 = g0 + RES_G[c]
-            s1 = s0 + RES_S[c]
-            g1 = g1 if g1 < 2 else 2
-            s1 = s1 if s1 < 2 else 2
-            tot += pk * p * (sv[g1 * 3 + s1] - v0)
+            k1 = state_after_nb(k, c)
+            tot += pk * p * (sv[k1] - v0)
             if a0 > 0:
-                att_loss[0] += pk * p * (ag - by_damage_nb(att, g1)) / a0
+                att_loss[0] += pk * p * (ag if k1 == 9 else ag - by_damage_nb(att, k1 // 3)) / a0
     return tot
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def state_after_nb(k, c):
+    """The damage state (``3 G + S``, ``0..8``; ``9`` sunk) of a ship in state ``k`` after CRT
+    result code ``c`` (``RES_*``): an E that sinks ends it, other results add their G and S steps,
+    each capped at 2 (Rules 5.41-5.42)."""
+    if c == RES_E_SUNK:
+        return 9
+    g1 = k // 3 + RES_G[c]
+    s1 = k % 3 + RES_S[c]
+    return (g1 if g1 < 2 else 2) * 3 + (s1 if s1 < 2 else 2)
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
@@ -165,16 +167,8 @@ def _apply_shot_nb(dist, b, pen, dd, eff_gun):
         pk = dist[k]
         if pk <= 0.0:
             continue
-        g0 = k // 3
-        s0 = k % 3
         for c in range(11):
-            p = eff_gun[b, pen, dd, L.EFF_P0 + c]
-            if c == RES_E_SUNK:
-                nd[9] += pk * p
-                continue
-            g1 = g0 + RES_G[c]
-            s1 = s0 + RES_S[c]
-            nd[(g1 if g1 < 2 else 2) * 3 + (s1 if s1 < 2 else 2)] += pk * p
+            nd[state_after_nb(k, c)] += pk * eff_gun[b, pen, dd, L.EFF_P0 + c]
     for k in range(10):
         dist[k] = nd[k]
 
