@@ -183,6 +183,8 @@ def policy_exploitability(man: dict) -> dict[int, dict[str, dict]]:
         ``"unmeasured"`` where no file records one. A gain is a lower bound (the largest gain a
         searched response found).
     """
+    import json
+
     from .errors import InputError
     from .games import get_game
     from .games.policy import MIX_PREFIX, load_policy_book, mix_file, using_policies
@@ -194,6 +196,14 @@ def policy_exploitability(man: dict) -> dict[int, dict[str, dict]]:
     except (InputError, ValueError, OSError):
         return {}
     out: dict[int, dict[str, dict]] = {}
+    shipped: dict[str, dict] = {}   # the shipped population's figures, read once per (scenario, options)
+
+    def shipped_for(scen: str, options: dict) -> dict:
+        key = json.dumps([scen, options], sort_keys=True, default=str)
+        if key not in shipped:
+            shipped[key] = shipped_exploitability(g, scen, options)
+        return shipped[key]
+
     for cell in man.get("cells", []):
         scen = (man.get("scenarios", {}).get(cell.get("scenario")) or {}).get("name", cell.get("scenario"))
         per = {}
@@ -211,7 +221,7 @@ def policy_exploitability(man: dict) -> dict[int, dict[str, dict]]:
                 ex = book.presets[name].exploitability
                 rec = ex.get(scen) or ex.get("*")
                 if rec is None and not files:
-                    rec = shipped_exploitability(g, scen, cell.get("options") or {}).get(side, {}).get(name)
+                    rec = shipped_for(scen, cell.get("options") or {}).get(side, {}).get(name)
             per[side] = {"policy": name, **(dict(rec) if rec else {"gain": None, "ci": None, "source": "unmeasured"})}
         out[int(cell["cell"])] = per
     return out
