@@ -6,8 +6,10 @@ What the kernels record (columns ``luck_*`` of the games table, per side):
 * ``luck_dealt_<side>``: the damage the side's dice dealt: Dawn of Empire damage points of its
   gunfire dice (per shot, Rule 8.3.2; the campaign sums every battle), Dreadnought damage steps
   of its attacks (per shot: G + S steps, a sinking counted as a wreck's 2G + 2S; Rules 5.41-5.42,
-  8.41, 8.0), Mar Rojo damage markers of its attacks (per attack: the hits its dice scored less
-  the hits saving rolls cancelled; Rule 5.3.1 steps 7-10);
+  8.41, 8.0; the campaigns sum every scenario's shots by player), Mar Rojo damage markers of its
+  attacks (per attack: the hits its dice scored less the hits saving rolls cancelled, and what
+  the torpedo effect table made of torpedo hits, a Sunk counting as the target's remaining hull;
+  Rule 5.3.1 steps 7-10);
 * ``luck_mean_<side>`` and ``luck_var_<side>``: the expected value and variance of that number
   over every result its dice could have given in those same shots (the sum of each shot's mean
   and variance, computed from the odds, never by drawing);
@@ -23,7 +25,11 @@ for a side whose result was certain (or that never fired). It is **exact** for D
 ``(Phi((x - 1/2 - mean) / sd) + Phi((x + 1/2 - mean) / sd)) / 2``, the results lying on the
 integers. Its error is that of a central limit approximation: ``tests/test_luck.py`` enumerates a
 Dreadnought-like side of 12 shots exactly (:func:`exact_mid_percentile`) and bounds the error
-by 0.02 at every result; with few shots it is larger (one Bernoulli shot: up to 0.1).
+by 0.02 at every result; with few shots it is larger (one Bernoulli shot: up to 0.1). A
+Dreadnought campaign side fires hundreds of shots (300 mixed shots: 0.003). Mar Rojo's torpedo
+effect rolls make the total lumpier, a Sunk counting the target's remaining hull
+(``tests/test_luck_campaigns_torpedoes.py``: 30 hit dice, 8 saves and 3 torpedo hits on a capital
+ship: 0.016; 12 hit dice and 2 such torpedo hits: up to 0.07).
 
 How much of the result luck explains (:func:`luck_summary`, per cell): each side's win rate in
 each luck quintile (percentile 0-0.2, ..., 0.8-1; quintiles of the luck's own distribution under
@@ -169,8 +175,8 @@ def luck_games(path: str | Path, cell: int | None = None):
     sides = _luck_sides(names, list(dict.fromkeys(order)))
     if not sides:
         raise InputError(f"{path}: the {game_name} games of this sweep record no dice luck (no luck_* columns: "
-                         "a sweep written before luck recording, a Dreadnought campaign, or a game without it); "
-                         "simlab luck reads doe-battle, dawn-of-empire, dreadnought battles and mar-rojo sweeps")
+                         "a sweep written before luck recording, or a game without it); "
+                         "simlab luck reads doe-battle, dawn-of-empire, dreadnought and mar-rojo sweeps")
     df = t.to_pandas()
     if cell is not None:
         df = df[df["cell"] == cell]

@@ -15,7 +15,8 @@ the ``knob_*`` columns (the policies' knob values, which describe what played ra
 happened) and the ``luck_*`` columns (``simlab luck``'s record of the dice: counts and sums over
 the dice already rolled, derived from the odds with no draw of their own, so they add a
 description of what happened and cannot move a row), sorted by name, each with its Arrow type,
-rows in ``game_index`` order. The trace of game 0 leaves out the same columns.
+rows in ``game_index`` order. The trace of game 0 leaves out the same columns, in its row and in
+its events tables (the Dreadnought campaigns' ``scenarios`` table has ``luck_*`` columns too).
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def trace_game0(game_name: str, scenario: str, policies: dict, options: dict, ro
         cols = batch.events[table]
         if not cols:
             continue
-        names = [c for c in cols if c != "game"]
+        names = [c for c in cols if c != "game" and not c.startswith(EXCLUDED_PREFIXES)]
         n = len(np.asarray(cols["game"]))
         rows = []
         for i in range(n):

@@ -349,6 +349,36 @@ EVENT_SIDE_COLUMNS = (
 EVENT_EXTENDED_SIDE_COLUMNS = (("scuttled", L.RS_SCUTTLED0, np.int16), ("cured", L.RS_CURED0, np.int16))
 
 
+def campaign_luck(rows: np.ndarray, g: int) -> dict[str, np.ndarray]:
+    """Each player's dice luck over its campaign (``simlab luck``): the ``luck_*`` game columns.
+
+    Every scenario row's luck (by role, ``RS_LUCK_*``: damage steps its attacks dealt, their mean
+    times ``LUCK_SCALE`` and variance times ``LUCK_SCALE ** 2``, summed per shot by the tactical
+    game) is added to the player who held that role (``RS_NORTH`` is North's player), summed
+    exactly in int64 over every scenario of the game (the extended campaign: of all its campaign
+    games), then scaled.
+
+    Args:
+        rows: ``int64[k, NRS]`` the scenario rows; g: games in the batch.
+
+    Returns:
+        ``{"luck_dealt_north": float64[g], "luck_mean_north", "luck_var_north", ... south}``.
+    """
+    game = rows[:, L.RS_GAME]
+    north = rows[:, L.RS_NORTH]
+    acc = np.zeros((g, 2, 3), dtype=np.int64)
+    for role in range(2):
+        player = north if role == 0 else 1 - north
+        for j in range(3):
+            np.add.at(acc[:, :, j], (game, player), rows[:, L.RS_LUCK_DEALT0 + 3 * role + j])
+    out = {}
+    for p, side in enumerate(SIDES):
+        out[f"luck_dealt_{side}"] = acc[:, p, 0].astype(np.float64)
+        out[f"luck_mean_{side}"] = acc[:, p, 1] / float(L.LUCK_SCALE)
+        out[f"luck_var_{side}"] = acc[:, p, 2] / float(L.LUCK_SCALE) ** 2
+    return out
+
+
 def campaign_batch(setup: CampaignSetup, gout: np.ndarray, rows: np.ndarray, cp: np.ndarray, extended: bool) -> Batch:
     """The :class:`Batch` of a campaign run: games by player, the ``scenarios`` table by role."""
     g = gout.shape[0]
@@ -405,6 +435,13 @@ def campaign_batch(setup: CampaignSetup, gout: np.ndarray, rows: np.ndarray, cp:
         shots = rows[:, L.RS_SHOTS0 + k]
         ev[f"shots_wasted_{side}"] = np.where(shots > 0, rows[:, L.RS_WASTED0 + k] / np.maximum(shots, 1),
                                               0.0).astype(np.float32)
+    cols.update(campaign_luck(rows, g))
+    for k, side in enumerate(SIDES):
+        # simlab luck by role, as the battles' games table (fixed point LUCK_SCALE; kernels.fire.record_luck_nb)
+        luck = rows[:, L.RS_LUCK_DEALT0 + 3 * k:L.RS_LUCK_DEALT0 + 3 * k + 3]
+        ev[f"luck_dealt_{side}"] = luck[:, 0].astype(np.float64)
+        ev[f"luck_mean_{side}"] = luck[:, 1] / float(L.LUCK_SCALE)
+        ev[f"luck_var_{side}"] = luck[:, 2] / float(L.LUCK_SCALE) ** 2
     if extended:
         ev["ext_turn"] = rows[:, L.RS_EXT_TURN].astype(np.int8)
         ev.update(_take(rows, _per_side(EVENT_EXTENDED_SIDE_COLUMNS)))
@@ -415,5 +452,5 @@ def campaign_batch(setup: CampaignSetup, gout: np.ndarray, rows: np.ndarray, cp:
     return Batch(games=cols, categories=cats, events={"scenarios": ev})
 
 
-__all__ = ["CampaignSetup", "SIDES", "campaign_batch", "campaign_parameters", "campaign_used", "compile_campaign",
+__all__ = ["CampaignSetup", "SIDES", "campaign_batch", "campaign_luck", "campaign_parameters", "campaign_used", "compile_campaign",
            "listing_units"]

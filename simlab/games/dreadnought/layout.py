@@ -182,7 +182,10 @@ TF_WAITING, TF_MARKER, TF_PLACED = 0, 1, 2
  RS_SUNK1, RS_WRECKED0, RS_WRECKED1, RS_SHOTS0, RS_SHOTS1, RS_TORP0, RS_TORP1, RS_COLLISIONS, RS_SUN,
  RS_DELAYED, RS_TOWED0, RS_TOWED1, RS_SCUTTLED0, RS_SCUTTLED1, RS_CURED0, RS_CURED1, RS_VIOLATIONS,
  RS_WITHDREW0, RS_WITHDREW1, RS_SMOKE, RS_WASTED0, RS_WASTED1, *_) = range(SLOTS_MAX)
-NRS = RS_WASTED1 + 1
+# simlab luck, by role: the O_LUCK* slots of the scenario's tactical game (same fixed point, LUCK_SCALE)
+(RS_LUCK_DEALT0, RS_LUCK_MEAN0, RS_LUCK_VAR0, RS_LUCK_DEALT1, RS_LUCK_MEAN1,
+ RS_LUCK_VAR1) = range(RS_WASTED1 + 1, RS_WASTED1 + 7)
+NRS = RS_LUCK_VAR1 + 1
 
 # ---- go: one row per game, int64[g, NGO]; per side columns are by player; GO_TREAS0/1 hold
 #      13 values each (the treasury before Extended Campaign Game-Turn 1 and after each of 12)

@@ -30,9 +30,11 @@ Order of a combat (rulings in docs/rulings.md, section Mar Rojo):
 Luck (``simlab luck``, per attack): every hit roll (step 8, the lucky hit and step 7's AA fire
 included) adds to its firing side's ``G_LUCK0`` slots the hits it scored with their exact mean and
 variance (:func:`luck_nb`); the saving rolls of step 10 then add the hits they cancelled (a
-negative count) with theirs, so a side's total is the damage markers its dice dealt. Card effects
-(Faccioso's cancelled hit, Cabo de Palos doubling) are not dice and stay out; a torpedo's effect
-roll is not counted (its Sunk stops the rolling), so a torpedo attack counts its hit dice only.
+negative count) with theirs, and a torpedo attack's effect rolls add what the effect table made of
+its hits (:func:`torpedo_luck_nb`: the markers less the hits, a Sunk counting as the target's
+remaining hull), so a side's total is the damage markers its dice dealt. Card effects are not
+dice and stay out: a hit Faccioso cancelled still counts, the hits Cabo de Palos doubled do not
+(their effect rolls do), so in a rare attack the record can fall below the markers placed.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from .deck import play_from_hand_nb
-from .dice import d6_nb, hit_need_nb, lucky_hit_nb, roll_hits_nb, save_hits_nb, torpedo_effect_nb
+from .dice import d6_nb, hit_need_nb, lucky_hit_nb, roll_hits_nb, save_hits_nb, torpedo_effect_rolls_nb
 from .enums import (
     ARM_X,
     CAPITAL,
@@ -89,6 +91,7 @@ from .layout import (
     G_SUPPORT_USED,
     MAXC,
     R_AA_DEFENCE,
+    R_ESCORT_TORP_SAVE,
     R_LUCKY_FIRST,
     R_LUCKY_SECOND,
     R_MAIN_EXTRA,
@@ -96,7 +99,9 @@ from .layout import (
     R_OPTICS,
     R_SMOKE,
     R_SUB_EVASION,
+    R_TORP_CAPITAL,
     RT_SAVE,
+    RT_TORP,
     S_DMG,
     S_ROW,
     S_STATUS,
@@ -116,7 +121,8 @@ from .policy_combat import (
     collateral_target_nb,
 )
 
-__all__ = ["add_stress_nb", "apply_damage_nb", "attack_nb", "fire_nb", "uncover_nb"]
+__all__ = ["add_stress_nb", "apply_damage_nb", "attack_nb", "fire_nb", "torpedo_hit_moments_nb", "torpedo_luck_nb",
+           "uncover_nb"]
 
 
 @njit(cache=True, _nrt=False)
@@ -198,6 +204,38 @@ def save_luck_nb(rt, g, side, hits, armour, stand):
 
 
 @njit(cache=True, _nrt=False)
+def torpedo_hit_moments_nb(rt, capital, escort, rem):
+    """One torpedo hit's damage markers over its rolls (5.3.1 steps 8 and 10), as sums over the 36
+    ways of an escort's save die and the effect die: ``(m1, m2)``, 36 times the mean and 36 times
+    the mean square. A saved hit deals 0; an effect row its hits; a Sunk ``rem`` (the target's
+    remaining hull, as ``policy_stakes.torpedo_hit_value_nb`` counts it)."""
+    fs = faces_nb(rt[R_ESCORT_TORP_SAVE]) if escort else np.int64(0)
+    add = rt[R_TORP_CAPITAL] if capital else np.int64(0)
+    m1 = np.int64(0)
+    m2 = np.int64(0)
+    for r in range(1, 7):
+        rr = r + add
+        if rr > 7:
+            rr = 7
+        e = rt[RT_TORP + rr]
+        v = rem if e < 0 else e
+        m1 += (6 - fs) * v
+        m2 += (6 - fs) * v * v
+    return m1, m2
+
+
+@njit(cache=True, _nrt=False)
+def torpedo_luck_nb(rt, g, side, hits, resolved, dmg, sunk, capital, escort, rem):
+    """The luck of a torpedo attack's effect rolls (5.3.1 steps 8 and 10): the ``hits`` counted
+    by the hit dice become ``dmg`` markers (plus ``rem``, the target's remaining hull, on a Sunk);
+    each of the ``resolved`` hits (the rolling stops at a Sunk) adds its exact mean and variance
+    (:func:`torpedo_hit_moments_nb`), the hits left unrolled after a Sunk deal nothing."""
+    m1, m2 = torpedo_hit_moments_nb(rt, capital, escort, rem)
+    dealt = dmg + (rem if sunk == 1 else 0)
+    luck_nb(g, side, dealt - hits, resolved * m1 - 36 * hits, resolved * (36 * m2 - m1 * m1))
+
+
+@njit(cache=True, _nrt=False)
 def fire_nb(rt, cs, st, g, x, y, w, d, bonus, night_mod, rng, scr):
     """One fire of weapon ``w`` of ``x`` at ``y`` at distance ``d`` (steps 8, 10, 11): hit dice
     (or a lucky hit), saves (torpedo: escort save then the effect table) and damage. Returns True
@@ -229,7 +267,11 @@ def resolve_hits_nb(rt, cs, st, g, x, y, w, hits, rng, scr):
         return False
     if w == W_TORPEDO:
         ty = cs[y, C_TYPE]
-        dmg, sunk = torpedo_effect_nb(rt, hits, ty == CAPITAL, is_escort_nb(ty), rng, scr)
+        cap = ty == CAPITAL
+        esc = is_escort_nb(ty)
+        dmg, sunk, resolved = torpedo_effect_rolls_nb(rt, hits, cap, esc, rng, scr)
+        rem = cs[y, C_HULL] - st[y, S_DMG]
+        torpedo_luck_nb(rt, g, x // MAXC, hits, resolved, dmg, sunk, cap, esc, rem if rem > 0 else 0)
         return apply_damage_nb(cs, st, g, y, dmg, sunk)
     stand = save_hits_nb(rt, hits, cs[y, C_ARMOUR], rng, scr)
     save_luck_nb(rt, g, x // MAXC, hits, cs[y, C_ARMOUR], stand)

@@ -26,7 +26,7 @@ from .layout import (
 )
 
 __all__ = ["d6_nb", "hit_need_nb", "lucky_hit_nb", "no_script", "roll_hits_nb", "save_hits_nb", "script",
-           "torpedo_effect_nb"]
+           "torpedo_effect_nb", "torpedo_effect_rolls_nb"]
 
 
 def no_script() -> np.ndarray:
@@ -99,7 +99,7 @@ def save_hits_nb(rt, hits, armour, rng, scr):
 
 
 @njit(cache=True, _nrt=False)
-def torpedo_effect_nb(rt, torpedo_hits, capital, escort, rng, scr):
+def torpedo_effect_rolls_nb(rt, torpedo_hits, capital, escort, rng, scr):
     """Resolve torpedo hits (Rule 5.3.1 steps 8 and 10, as the 5.5 Lepanto example orders them).
 
     For each torpedo hit: an escort target first makes its special 5+ saving roll (a saved hit
@@ -107,10 +107,14 @@ def torpedo_effect_nb(rt, torpedo_hits, capital, escort, rng, scr):
     reads row 7). Rolling stops at the first Sunk result.
 
     Returns:
-        ``(hits, sunk)``: damage markers to place and 1 if a Sunk result came up.
+        ``(hits, sunk, resolved)``: damage markers to place, 1 if a Sunk result came up, and the
+        torpedo hits resolved (saved or rolled on the table; fewer than ``torpedo_hits`` only
+        after a Sunk). ``simlab luck`` counts those (``combat.torpedo_luck_nb``).
     """
     hits = np.int64(0)
+    k = np.int64(0)
     for _ in range(torpedo_hits):
+        k += 1
         if escort:
             if d6_nb(rng, scr) >= rt[R_ESCORT_TORP_SAVE]:
                 continue
@@ -121,6 +125,13 @@ def torpedo_effect_nb(rt, torpedo_hits, capital, escort, rng, scr):
             r = np.int64(7)
         e = rt[RT_TORP + r]
         if e < 0:
-            return hits, 1
+            return hits, 1, k
         hits += e
-    return hits, 0
+    return hits, 0, k
+
+
+@njit(cache=True, _nrt=False)
+def torpedo_effect_nb(rt, torpedo_hits, capital, escort, rng, scr):
+    """:func:`torpedo_effect_rolls_nb` without the count: ``(hits, sunk)``."""
+    hits, sunk, _ = torpedo_effect_rolls_nb(rt, torpedo_hits, capital, escort, rng, scr)
+    return hits, sunk

@@ -16,8 +16,8 @@ the safety stop), ``draw_stop_subturn`` (the sub-turn at which drawing stopped),
 ``first_player``, ``ai_<side>`` (the solo AI's manoeuvre), ``squadron_points_<side>`` and
 ``squadron_cards_<side>``, ``hits_<side>`` (damage markers taken), ``attacks_<side>`` (combat
 actions), ``night_subturns``, and ``luck_dealt_<side>``, ``luck_mean_<side>``, ``luck_var_<side>``
-(the damage markers the side's dice dealt, hit rolls less the hits saves cancelled, and their
-expected value and variance: ``simlab luck``, :mod:`.combat`). With ``card_events`` the ``cards`` events table gives every
+(the damage markers the side's dice dealt, hit rolls less the hits saves cancelled plus what the
+torpedo effect table made of torpedo hits, and their expected value and variance: ``simlab luck``, :mod:`.combat`). With ``card_events`` the ``cards`` events table gives every
 squadron card's fate (side, card, status, damage).
 """
 

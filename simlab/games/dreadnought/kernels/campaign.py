@@ -10,6 +10,11 @@ Interception Bonus (11.4). Uncontested scenarios are conceded (11.6). The extend
 plays up to twelve campaign games with treasuries, construction, repairs, scuttling and the
 peace roll (12.61-12.66). Per side arrays of a scenario are by role: side 0 is North. The
 players' choices (builders, allocation, schedule, repairs) are in :mod:`..policies.campaign`.
+
+Luck (``simlab luck``): each played scenario's row carries, by role, the damage steps its attacks
+dealt and their exact mean and variance as the tactical game records them per shot
+(``RS_LUCK_*``, copied from ``O_LUCK_*``; no draw of its own); :func:`..campaign.campaign_batch`
+sums them by player over every scenario of the game. Uncontested scenarios add nothing.
 """
 
 from __future__ import annotations
@@ -60,7 +65,11 @@ OUT_RESULT = np.array([[L.O_SCORE0, L.RS_DAMAGE0], [L.O_SCORE1, L.RS_DAMAGE1], [
 OUT_COUNTS = np.array([[L.O_SHOTS0, L.RS_SHOTS0], [L.O_SHOTS1, L.RS_SHOTS1], [L.O_TORP0, L.RS_TORP0],
                        [L.O_TORP1, L.RS_TORP1], [L.O_DISPLACED, L.RS_COLLISIONS],
                        [L.O_VIOLATIONS, L.RS_VIOLATIONS], [L.O_WASTED0, L.RS_WASTED0],
-                       [L.O_WASTED1, L.RS_WASTED1]], dtype=np.int64)
+                       [L.O_WASTED1, L.RS_WASTED1],
+                       # simlab luck (kernels.fire.record_luck_nb): each role's damage steps dealt, mean, variance
+                       [L.O_LUCK_DEALT0, L.RS_LUCK_DEALT0], [L.O_LUCK_MEAN0, L.RS_LUCK_MEAN0],
+                       [L.O_LUCK_VAR0, L.RS_LUCK_VAR0], [L.O_LUCK_DEALT1, L.RS_LUCK_DEALT1],
+                       [L.O_LUCK_MEAN1, L.RS_LUCK_MEAN1], [L.O_LUCK_VAR1, L.RS_LUCK_VAR1]], dtype=np.int64)
 
 
 DY_COUNTS = np.array([[L.DY_ENTERED, L.RS_DELAYED], [L.DY_WITHDRAW0, L.RS_WITHDREW0],
