@@ -51,6 +51,32 @@ def test_solved_population_is_of_the_game_as_it_plays_now(folder):
         f"README.md and renew golden.sha256 (sha256sum {name} > {(folder / 'golden.sha256').relative_to(ROOT)})")
 
 
+def test_dreadnought_ships_dogger_bank_and_jutland():
+    assert {_meta(f)["scenario"] for f in SOLVED if _meta(f)["game"] == "dreadnought"} >= {"dogger-bank", "jutland"}
+    game = get_game("dreadnought")
+    jutland = game.load_scenario("jutland")
+    shipped = shipped_exploitability(game, "jutland", dict(game.resolve_options({})))
+    # every scripted preset Jutland offers has its figure; make-for-objective is not offered there
+    assert {s: sorted(v) for s, v in shipped.items()} == {
+        s: sorted(game.scenario_policies(jutland, s)) for s in jutland.sides}
+
+
+@pytest.mark.parametrize("folder", SOLVED, ids=lambda p: p.name)
+def test_solved_population_started_from_the_presets_the_scenario_offers(folder):
+    """The first population and the exploitability table are the scenario's roster
+    (:meth:`Game.scenario_policies`, less the caveat families): a preset the scenario withholds
+    (Dreadnought's ``make-for-objective`` at Jutland) is neither played nor given a figure."""
+    meta = _meta(folder)
+    game = get_game(meta["game"])
+    sc = game.load_scenario(meta["scenario"])
+    run = json.loads((folder / "solve.json").read_text())
+    recorded = tomllib.loads((folder / "policies.toml").read_text())["exploitability"]
+    for side in sc.sides:
+        roster = [p for p in game.scenario_policies(sc, side) if p not in run["excluded"].get(side, {})]
+        assert run["iterations"][0]["population"][side] == roster
+        assert sorted(recorded[side]) == sorted(roster)
+
+
 def test_report_gives_a_scripted_preset_the_shipped_figure_under_default_options_only(tmp_path):
     folder = next(f for f in SOLVED if _meta(f)["game"] == "dawn-of-empire")
     recorded = tomllib.loads((folder / "policies.toml").read_text())["exploitability"]

@@ -98,7 +98,7 @@ def meta(game: str, *, policies: Sequence[str] = (), scenario: str | None = None
     for s in spec.policies:
         if s not in sides:
             raise SpecError(f"unknown side '{s}' in --policies (sides: {', '.join(sides)})")
-    pols = {s: list(spec.policies.get(s) or g.side_policies(s)) for s in sides}
+    pols = {s: list(spec.policies.get(s) or g.scenario_policies(sc, s)) for s in sides}
     spec.policies = pols
     _, cells, info = expand(spec)
     m, n = len(pols[sides[0]]), len(pols[sides[1]])

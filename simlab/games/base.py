@@ -416,6 +416,21 @@ class Game:
             return tuple(self.policies.get(side, self.policies.get("*", ())))
         return self.policy_book().side_presets(side)
 
+    def policy_unavailable(self, scenario: Scenario, side: str, name: str) -> str | None:
+        """Why the preset ``name`` is not offered to ``side`` in ``scenario`` (one line), or ``None``.
+
+        A game withholds a preset in a scenario where it would only repeat another preset (e.g.
+        Dreadnought's ``make-for-objective`` where the scenario gives the side no objective). The
+        sweep spec refuses such a cell with this line; ``meta`` and ``solve`` leave the preset out
+        of the scenario's roster (:meth:`scenario_policies`). Default: every preset is offered.
+        """
+        return None
+
+    def scenario_policies(self, scenario: Scenario, side: str) -> tuple[str, ...]:
+        """The preset names ``side`` may play in ``scenario``: :meth:`side_policies` less those
+        :meth:`policy_unavailable` withholds there, in declaration order."""
+        return tuple(p for p in self.side_policies(side) if self.policy_unavailable(scenario, side, p) is None)
+
     def default_policy(self, side: str) -> str:
         return self.default_policies.get(side, self.default_policies.get("*"))
 

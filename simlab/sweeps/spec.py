@@ -413,6 +413,10 @@ def _expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
             raise SpecError(f"a policy is listed twice for side {s}")
         for p in lst:
             game.resolve_policies(sides, {s: p})
+            for sc in scenarios.values():
+                why = game.policy_unavailable(sc, s, p) if isinstance(p, str) else None
+                if why:
+                    raise SpecError(why)
     om = game.option_map()
     for k in list(spec.options) + list(spec.grid):
         sk = split_knob_name(k)

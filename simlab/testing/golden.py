@@ -52,8 +52,9 @@ EXTRA_CELLS = {"doe-battle": [{"scenario": "puerto-rico-passage", "options": {"s
 def golden_cells(game_name: str) -> list[dict]:
     """The golden cells of one game: ``[{"scenario": str, "policies": {side: policy}}]``.
 
-    Every built-in scenario under the default policies, then, per side, every other policy of
-    that side against the other sides' defaults (no cell twice).
+    Every built-in scenario under the default policies, then, per side, every other policy the
+    scenario offers that side (:meth:`Game.scenario_policies`) against the other sides' defaults
+    (no cell twice).
     """
     from ..games import get_game
     from ..games.policy import policy_names
@@ -62,11 +63,12 @@ def golden_cells(game_name: str) -> list[dict]:
     cells: list[dict] = []
     seen: set = set()
     for sc in game.scenarios:
-        sides = game.sides or game.load_scenario(sc, game.load_data()).sides
+        scenario = game.load_scenario(sc, game.load_data())
+        sides = game.sides or scenario.sides
         base = policy_names(game.resolve_policies(sides, {}))
         variants = [dict(base)]
         for s in sides:
-            for p in game.side_policies(s):
+            for p in game.scenario_policies(scenario, s):
                 variants.append({**base, s: p})
         for pol in variants:
             key = (sc, tuple(sorted(pol.items())))

@@ -197,6 +197,35 @@ class Dreadnought(Game):
     def end_reasons(self):
         return END_REASONS
 
+    def objective(self, scenario: Scenario, side: str) -> str | None:
+        """What ``make-for-objective`` makes for with ``side`` in ``scenario`` (one phrase), or
+        ``None`` where the scenario gives the side nothing: an exit of its own (10.4 Singora's
+        British, 10.5 Surigao's Japanese), named enemy ships of the victory conditions (10.1-10.3:
+        the British), the South's bombardment force of campaign scenario B (11.3). Where it is
+        ``None`` the preset plays exactly as ``close-and-engage`` (its movement falls back to
+        closing, no enemy ship is named, nothing is held back), so it is not offered there."""
+        if isinstance(scenario.payload, CampaignPayload):
+            return "the bombardment of campaign scenario B (11.3)" if side == "south" else None
+        setup = scenario.payload.setup
+        k = list(setup.sides).index(side)
+        if setup.sc[L.SC_EXIT] and setup.sc[L.SC_EXIT_SIDE] == k and (setup.st[setup.st[:, L.ST_SIDE] == k,
+                                                                                 L.ST_EXIT] != 0).any():
+            return "the scenario's exit"
+        if ((setup.st[:, L.ST_NAMED] != 0) & (setup.st[:, L.ST_SIDE] != k)).any():
+            return "the enemy ships its victory conditions name"
+        return None
+
+    def policy_unavailable(self, scenario: Scenario, side: str, name: str) -> str | None:
+        """``make-for-objective`` is withheld where :meth:`objective` is ``None`` (Jutland and Guam
+        for both sides, the Germans at Dogger Bank, Denmark Strait and North Cape, the Japanese at
+        Singora, the US at Surigao, the Campaign's North): there it would repeat ``close-and-engage``
+        game for game under another name. Returns the one-line reason, or ``None``."""
+        if name != "make-for-objective" or side not in scenario.sides or self.objective(scenario, side) is not None:
+            return None
+        return (f"make-for-objective is not offered to {side} in {scenario.name}: the scenario gives {side} no "
+                "objective to make for (no exit, no named enemy ship, no bombardment), so it would play exactly "
+                "as close-and-engage; play close-and-engage")
+
     # ------------------------------------------------------------------ soak
     def soak_cases(self):
         """Every built-in scenario, with the in-kernel invariant count switched on; the campaigns
