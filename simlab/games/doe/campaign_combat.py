@@ -29,7 +29,7 @@ _BATTLE_WORK = 6
 
 
 # ============================================================================ VP ledger
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def award_nb(side, kind, amount, where, G, ledger):
     """Add ``amount`` VPs to ``side`` (Rule 12.1) and record the award in the ledger."""
     if amount == 0:
@@ -48,7 +48,7 @@ def award_nb(side, kind, amount, where, G, ledger):
 
 
 # ============================================================================ losses
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kill_leader_nb(i, lst, LD, G, ledger):
     """Rule 6.3 C-D, 12.1.2 B: a leader killed; the opposing side earns his stars."""
     if LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
@@ -60,7 +60,7 @@ def kill_leader_nb(i, lst, LD, G, ledger):
     award_nb(1 - side, np.int64(lay.VK_LEADERS), lst[i, lay.LS_STARS], np.int64(-1), G, ledger)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sink_unit_nb(u, scuttled, ust, lst, par, U, S, SM, LD, G, ledger):
     """A unit sunk (8.3.2.2 C) or scuttled (14.8 A, ruling C19): out of play for good; its loss
     VPs (12.1.2 A) count toward the turn's total; leaders aboard die with it (6.3 C)."""
@@ -76,7 +76,7 @@ def sink_unit_nb(u, scuttled, ust, lst, par, U, S, SM, LD, G, ledger):
             kill_leader_nb(i, lst, LD, G, ledger)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nearest_port_nb(frm, side, german, allow_neutral, nodes, cost, par):
     """The nearest port (least MP from ``frm``) friendly to ``side`` (and neutral ones when
     ``allow_neutral``); ties go to the larger repair value, then the lower node (the owner's
@@ -100,7 +100,7 @@ def nearest_port_nb(frm, side, german, allow_neutral, nodes, cost, par):
     return best, bc
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def disabled_ports_nb(frm, side, german, neutral_ok, nodes, cost, par, out, outc):
     """The ports a disabled unit may be sent to from ``frm`` (Rule 8.3.2.1 B, ruling C39): the
     nearest friendly ports (in MP; all of them when more than one is equally near, "at the option
@@ -172,7 +172,7 @@ def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, le
 
 
 # ============================================================================ combat
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def engaged_stack_nb(side, area, nodes, par, S):
     """The squadron a side fights with in an area (8.1 A, ruling C14): its squadron at sea there,
     else its largest squadron in a friendly port bordering the area. Returns ``(stack, at_sea)``
@@ -197,7 +197,7 @@ def engaged_stack_nb(side, area, nodes, par, S):
     return best, False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
     """Rule 12.1.3 B: the initiative side with a Blockade squadron in the area earns 2 VPs if an
     opposing squadron in the area or a bordering port has Coal orders (once per area and turn)."""
@@ -510,7 +510,7 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
 
 
 # ============================================================================ control and VPs
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def control_vp_phase_nb(nodes, par, S, ND, G, ledger):
     """Area Control and VP Phase (Rules 4.4, 11.0, 12.1.1-12.1.2): a side controls an area where
     it alone has a squadron of two or more units at sea that is not under Transit orders (11 A, B,
@@ -548,7 +548,7 @@ def control_vp_phase_nb(nodes, par, S, ND, G, ledger):
 
 
 # ============================================================================ repair
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def close_orders_nb(ust, U):
     """End of a turn's orders: each unit's order becomes its previous order for 5.x sequences;
     disabled units count as Anchored (8.3.2.1 C), and so do units that disengaged by speed and
@@ -564,7 +564,7 @@ def close_orders_nb(ust, U):
         U[u, lay.UF_ORDER] = lay.NO_ORDER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key):
     k = 0
     for u in range(ust.shape[0]):
@@ -624,7 +624,7 @@ def repair_phase_nb(ust, nodes, par, U, ND):
         U[u, lay.UF_OUT] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _maint_pick_nb(side, type_mask, turn, ust, nodes, par, U):
     """The unit to take one maintenance point: eligible types, not maintained last turn (14.3 E),
     not sunk by it (ruling C30); in a friendly port first, then the most defense left."""
@@ -652,7 +652,7 @@ def _maint_pick_nb(side, type_mask, turn, ust, nodes, par, U):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def maintenance_phase_nb(turn, ust, nodes, par, U):
     """Optional rule 14.3: maintenance damage after repairs, one point per unit and turn (ruling
     C30). US turns 2-5: 1 point to a BB/MO and 2 to CA/CP/CU units; other turns 1 to a BB and 1 to

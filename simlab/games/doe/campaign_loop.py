@@ -60,7 +60,7 @@ def orders_phase_nb(turn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, 
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def snapshot_nb(t, U, trace):
     for u in range(U.shape[0]):
         trace[t, u, lay.TR_LOC] = U[u, lay.UF_LOC]

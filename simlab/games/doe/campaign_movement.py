@@ -37,7 +37,7 @@ from .dice import die_nb
 
 
 # ============================================================================ set-up
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_game_nb(ust, lst, nodes, par, U, S, SM, LD, ND, G):
     """Fill a game's state from the set-up (Rule 13.0): units at their start, reinforcements off
     the map (7.7), optional units per 14.10/14.12, leaders aboard the first unit where they start,
@@ -85,7 +85,7 @@ def init_game_nb(ust, lst, nodes, par, U, S, SM, LD, ND, G):
     G[lay.G_VP_NET] = par[lay.P_HANDICAP]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def new_forces_nb(turn, ust, par, U, ND):
     """New Forces Phase (Rules 4.1.1, 7.7, 8.4 M): reinforcements enter at their port; port
     markers are restored (unless 14.2 delays it)."""
@@ -105,7 +105,7 @@ def new_forces_nb(turn, ust, par, U, ND):
         ND[n, lay.ND_INIT] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_turn_nb(G, U):
     for i in range(2 * lay.N_MARK_SLOTS):
         G[lay.G_MARK + i] = 0
@@ -117,7 +117,7 @@ def start_turn_nb(G, U):
         U[u, lay.UF_STARTLOC] = U[u, lay.UF_LOC]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enemy_counts_nb(side, U, ust, out):
     """Number of opposing units in play at each node (what a side sees of the face-down stacks)."""
     for i in range(out.shape[0]):
@@ -128,7 +128,7 @@ def enemy_counts_nb(side, U, ust, out):
 
 
 # ============================================================================ stacks
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sort_line_nb(members, n, key):
     """Stable insertion sort of ``members[:n]`` by ``key[member]`` ascending."""
     for i in range(1, n):
@@ -141,13 +141,13 @@ def sort_line_nb(members, n, key):
         members[j + 1] = u
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strength_key_nb(ust, U, u):
     """Line-order key (lower first): most powerful at the top (18.1.1 C): attack, then defense."""
     return -(eff_att_nb(ust, U, u) * 64 + (ust[u, lay.US_DEF] - U[u, lay.UF_DMG]))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def clear_side_stacks_nb(side, S, U, ust):
     base = side * MAXSS
     for s in range(base, base + MAXSS):
@@ -158,7 +158,7 @@ def clear_side_stacks_nb(side, S, U, ust):
             U[u, lay.UF_STACK] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stack_leader_stars_nb(s, S, SM, LD, lst):
     """Stars of the active leader of stack ``s`` (6.2 B-C: most stars, aboard the first unit)."""
     if S[s, lay.SF_N] < 1:
@@ -174,7 +174,7 @@ def stack_leader_stars_nb(s, S, SM, LD, lst):
     return best, who
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_leaders_nb(src, dst, LD, lst):
     """Leaders aboard unit ``src`` move aboard ``dst``."""
     for i in range(lst.shape[0]):
@@ -182,7 +182,7 @@ def move_leaders_nb(src, dst, LD, lst):
             LD[i, lay.LF_UNIT] = dst
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seat_leaders_nb(s, U, S, SM, LD, lst):
     """Leaders of stack ``s`` (those aboard any of its units): the active one, most stars (ties:
     pack order, 4.1.2 C, 6.2 B-C), aboard the first unit (6.2 A); every other leader aboard the
@@ -312,7 +312,7 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
 
 
 # ============================================================================ movement
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def halts_here_nb(side, area, S, ND, par):
     """Rule 7.1 F / 4.2 E / 7.6 A: a moving squadron must stop on entering an area holding an
     opposing squadron at sea with Patrol or Blockade orders, or an opposing control marker."""
@@ -327,7 +327,7 @@ def halts_here_nb(side, area, S, ND, par):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def set_stack_loc_nb(s, node, S, SM, U):
     S[s, lay.SF_LOC] = node
     for i in range(S[s, lay.SF_N]):
@@ -337,7 +337,7 @@ def set_stack_loc_nb(s, node, S, SM, U):
             U[u, lay.UF_MOVED] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND):
     """Move one stack to its destination along its least-MP route (ruling C8), stopping where a
     squadron must halt (7.1 F, 7.6). Patrol and Sortie may always enter the first area (5.4 B,
@@ -490,7 +490,7 @@ def movement_side_nb(side, ust, lst, nodes, adj, cost, nh, markers, par, U, S, S
     combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def neutral_ports_nb(ust, lst, nodes, par, U, S, SM, LD, G):
     """End of the Movement Phase: units in a neutral port count their turns there; those that had
     to leave this turn and did not are interned and removed (Rule 7.2.3 D)."""
@@ -508,7 +508,7 @@ def neutral_ports_nb(ust, lst, nodes, par, U, S, SM, LD, G):
             U[u, lay.UF_NEUTRAL] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def remove_from_stack_nb(u, U, S, SM, LD, lst):
     """Take unit ``u`` out of its stack (leaders aboard stay with ``u``)."""
     s = U[u, lay.UF_STACK]
@@ -527,7 +527,7 @@ def remove_from_stack_nb(u, U, S, SM, LD, lst):
         S[s, lay.SF_SIDE] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def intern_unit_nb(u, ust, lst, U, S, SM, LD, G):
     remove_from_stack_nb(u, U, S, SM, LD, lst)
     U[u, lay.UF_LOC] = lay.LOC_INTERNED
@@ -539,7 +539,7 @@ def intern_unit_nb(u, ust, lst, U, S, SM, LD, G):
 
 
 # ============================================================================ free deployment
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_deployment_nb(side, dep, dlead, ust, lst, nodes, par, U, LD):
     """Optional rule 14.11 (Free Deployment): check and apply a side's set-up.
 

@@ -88,7 +88,7 @@ from .policy_view import VIS_ATT, VIS_N, group_units_nb, turn_tables_nb
 
 
 # ============================================================================ plan helpers
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _shuffle_nb(a, n, rng):
     for i in range(n - 1, 0, -1):
         j = die_nb(rng, i + 1) - 1
@@ -129,7 +129,7 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
     budget_commit_nb(o, n, at, german, B, nodes, par)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset_plan_nb(B, pu, pp):
     """An empty plan: budgets at zero, no unit in a stack yet."""
     for i in range(B.shape[0]):
@@ -223,7 +223,7 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
 
 
 # ============================================================================ scripted policies
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def coast_threat_nb(side, reach, vis, home, cost, par):
     """The raid threat a side sees on its coast: the enemy attack (tenths, ``vis``) at every
     place within ``reach`` MP of an area bordering an own port (``home``), each place once."""
@@ -239,7 +239,7 @@ def coast_threat_nb(side, reach, vis, home, cost, par):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sortie_area_nb(port, dest, nodes, cost):
     """The area bordering ``port`` from which ``dest`` is nearest (Cadiz and the Canary Islands
     border two, 7.2.2 B)."""

@@ -31,7 +31,7 @@ VIS_N, VIS_ATT, VIS_STARS, VIS_DEF, VIS_NF = range(5)
 
 
 # ============================================================================ observation
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe_nb(side, U, LD, ust, lst, par, UV, LV, vis):
     """What ``side`` may know (module docstring): ``UV``/``LV`` are copies of the unit and leader
     state with the enemy's rows blanked (location -9); ``vis[N, VIS_NF]`` per node: enemy units,
@@ -95,7 +95,7 @@ def observe_nb(side, U, LD, ust, lst, par, UV, LV, vis):
 # taken, then safe fallbacks, then any legal option, then HOLD (ruling C12).
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def group_strength_nb(ust, UV, members, n):
     s = 0
     for i in range(n):
@@ -224,7 +224,7 @@ def group_units_nb(side, kn, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par):
     A = par[lay.P_NAREAS]
     best = -1
@@ -242,7 +242,7 @@ def nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nearest_friendly_memo_nb(at, side, german, need_repair, nf_rep, nf_any, nodes, cost, par):
     """Nearest friendly port from ``at``: the turn's table, or worked out for German-only groups."""
     if german and par[lay.P_GERMANS] != 0:
@@ -253,7 +253,7 @@ def nearest_friendly_memo_nb(at, side, german, need_repair, nf_rep, nf_any, node
     return tab[at]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any):
     """Per plan: enemy attack each area faces (units there and in bordering enemy ports, tenths),
     areas bordering an own port, and empty memos of each node's nearest friendly port (with and
