@@ -148,6 +148,20 @@ def strength_key_nb(ust, U, u):
 
 
 @njit(cache=True, _nrt=False)
+def sort_line_strength_nb(members, n, ust, U):
+    """:func:`sort_line_nb` by :func:`strength_key_nb` (most powerful first, 18.1.1 C), the keys
+    worked out as it compares."""
+    for i in range(1, n):
+        u = members[i]
+        k = strength_key_nb(ust, U, u)
+        j = i - 1
+        while j >= 0 and strength_key_nb(ust, U, members[j]) > k:
+            members[j + 1] = members[j]
+            j -= 1
+        members[j + 1] = u
+
+
+@njit(cache=True, _nrt=False)
 def clear_side_stacks_nb(side, S, U, ust):
     base = side * MAXSS
     for s in range(base, base + MAXSS):
@@ -207,9 +221,9 @@ def seat_leaders_nb(s, U, S, SM, LD, lst):
         LD[i, lay.LF_UNIT] = SM[s, 0] if i == best else SM[s, n - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, markers, par, U, S, SM, LD, G,
-                    enemy_n, B):
+                    enemy_n, B, od, ot):
     """Check a side's plan (module docstring) and make it the side's stacks and orders.
 
     Rules 4.1.2 (stacks and line order), 5.0-5.7 (orders, markers, sequences), 6.1 (leaders
@@ -220,6 +234,7 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
         pu, pp: ``int64[U]``; pst: ``int64[MAXSS, PS_NF]``; pl: ``int64[L]``; nstk: slots used.
         enemy_n: ``int64[N]`` opposing units the side sees per node (:func:`enemy_counts_nb`).
         B: ``int64[B_NODE + N]`` scratch budget (reset here).
+        od, ot: ``int64[>= 4N]`` scratch (the HOLD check, :func:`campaign_orders.any_legal_nb`).
 
     Returns:
         ``(err, slot)``: ``ERR_NONE`` and -1, or the first error (``lay.ERR_*``) and the slot it
@@ -234,7 +249,6 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
     base = side * MAXSS
     for s in range(nstk):
         S[base + s, lay.SF_N] = 0
-    key = np.zeros(nu, dtype=np.int64)
     for u in range(nu):
         if ust[u, lay.US_SIDE] != side or U[u, lay.UF_LOC] < 0:
             continue
@@ -246,13 +260,12 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
             return lay.ERR_NO_PLAN, k
         SM[base + k, n] = u
         S[base + k, lay.SF_N] = n + 1
-        key[u] = pp[u]
     for k in range(nstk):
         s = base + k
         n = S[s, lay.SF_N]
         if n == 0:
             return lay.ERR_NO_PLAN, k
-        sort_line_nb(SM[s], n, key)
+        sort_line_nb(SM[s], n, pp)   # line order: the plan's sort key
     for i in range(lst.shape[0]):
         if lst[i, lay.LS_SIDE] != side or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
             continue
@@ -272,7 +285,7 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
         target = pst[k, PS_TARGET]
         if order == lay.HOLD:
             if any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                            ust, nodes, adj, cost, markers, par):
+                            ust, nodes, adj, cost, markers, par, od, ot):
                 return lay.ERR_HOLD, k
             dest = at
             target = -1
@@ -381,7 +394,7 @@ def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND):
             break
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def merge_into_nb(keep, other, ust, lst, S, SM, U, LD, G):
     """Combine stack ``other`` into ``keep`` (7.3 C): ``keep``'s order stays, the line is reordered
     most powerful first, the active leader goes aboard the new first unit (6.2 A), the others
@@ -405,17 +418,13 @@ def merge_into_nb(keep, other, ust, lst, S, SM, U, LD, G):
     if n >= 2 and S[keep, lay.SF_MARKER] == 0 and S[keep, lay.SF_ORDER] < lay.HOLD:
         S[keep, lay.SF_MARKER] = 1
         G[lay.G_MARK + side * lay.N_MARK_SLOTS + S[keep, lay.SF_ORDER]] += 1
-    key = np.empty(ust.shape[0], dtype=np.int64)
-    for i in range(n):
-        u = SM[keep, i]
-        key[u] = strength_key_nb(ust, U, u)
-    sort_line_nb(SM[keep], n, key)
+    sort_line_strength_nb(SM[keep], n, ust, U)
     move_leaders_nb(first_old_k, SM[keep, 0], LD, lst)
     move_leaders_nb(first_old_o, SM[keep, 0], LD, lst)
     seat_leaders_nb(keep, U, S, SM, LD, lst)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng):
     """End of a side's movement: squadrons in one place combine (7.3 C), independent units join a
     squadron where they end their move if their plan says so (7.4 E), independent units ending at
@@ -479,7 +488,7 @@ def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng):
             merge_into_nb(s, t, ust, lst, S, SM, U, LD, G)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def movement_side_nb(side, ust, lst, nodes, adj, cost, nh, markers, par, U, S, SM, LD, ND, G, rng):
     """One side's Movement Phase segment (Rules 4.2, 7.0): every stack in slot order, then
     combining (7.3 C, 7.4 E/H)."""

@@ -332,11 +332,12 @@ def targets_of_nb(side, dest, nodes, par, out):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
                      ust, nodes, adj, cost, markers, par, out_dest, out_target):
     """Every legal (destination, target) of one order for a stack; returns how many (written to
-    ``out_dest``/``out_target``, each ``int64[>= 2N]``)."""
+    ``out_dest``/``out_target``, each ``int64[>= 4N]``). Raid and Blockade list each destination
+    area's opposing ports in node order (:func:`targets_of_nb`)."""
     if (mask >> order) & 1 == 0:
         if (coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par) >> order) & 1 == 0:
             return 0
@@ -345,19 +346,20 @@ def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, 
     if budget_ok_nb(side, order, n, at, german, B, markers, nodes, par) != lay.ERR_NONE:
         return 0
     N = nodes.shape[0]
+    A = par[lay.P_NAREAS]
     k = 0
     NONE = np.int64(-1)
-    tg = np.empty(4, dtype=np.int64)
     for d in range(N):
         if order == lay.RAID or order == lay.BLOCKADE:
-            if d >= par[lay.P_NAREAS]:
+            if d >= A:
                 continue
-            nt = targets_of_nb(side, d, nodes, par, tg)
-            for j in range(nt):
-                if dest_ok_nb(side, order, at, d, tg[j], mp, n, iu_after, prev_raid, locked, german, enemy_n,
+            for p in range(A, N):   # the targets of d (targets_of_nb), in node order
+                if nodes[p, lay.NS_PSIDE] != 1 - side or not port_borders_nb(nodes, p, d):
+                    continue
+                if dest_ok_nb(side, order, at, d, p, mp, n, iu_after, prev_raid, locked, german, enemy_n,
                               nodes, adj, cost, par) == lay.ERR_NONE:
                     out_dest[k] = d
-                    out_target[k] = tg[j]
+                    out_target[k] = p
                     k += 1
         else:
             if dest_ok_nb(side, order, at, d, NONE, mp, n, iu_after, prev_raid, locked, german, enemy_n,
@@ -368,13 +370,11 @@ def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, 
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                 ust, nodes, adj, cost, markers, par):
-    """True if some order other than HOLD is legal for the stack (ruling C12)."""
-    N = nodes.shape[0]
-    od = np.empty(4 * N, dtype=np.int64)
-    ot = np.empty(4 * N, dtype=np.int64)
+                 ust, nodes, adj, cost, markers, par, od, ot):
+    """True if some order other than HOLD is legal for the stack (ruling C12). ``od``, ``ot``:
+    scratch ``int64[>= 4N]`` (:func:`legal_options_nb`)."""
     for o in range(lay.N_ORDERS):
         if legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
                             ust, nodes, adj, cost, markers, par, od, ot) > 0:

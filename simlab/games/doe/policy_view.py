@@ -20,7 +20,7 @@ from numba import njit
 
 from . import campaign_layout as lay
 from . import policy_layout as pk
-from .campaign_movement import strength_key_nb
+from .campaign_movement import sort_line_nb, strength_key_nb
 from .campaign_orders import (
     eff_att_nb,
     unit_allowed_nb,
@@ -103,11 +103,12 @@ def group_strength_nb(ust, UV, members, n):
     return s
 
 
-@njit(cache=True)
-def group_units_nb(side, kn, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg):
-    """Groups as described above; returns how many (members in ``gmem[g, :gn[g]]``). Knobs
-    ``kn[K_SLOW_MP]`` (MP: slow units are grouped apart) and ``kn[K_SPLIT_ABOVE]`` (units: a larger
-    group is split in two of even strength)."""
+@njit(cache=True, _nrt=False)
+def group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw):
+    """Groups as described above; returns how many (members in ``gmem[g, :gn[g]]``, with ``gn``,
+    ``gat``, ``gstr``, ``gdmg`` the rows ``PW_GN``... of the policy scratch ``pw``,
+    :mod:`policy_layout`). Knobs ``kn[K_SLOW_MP]`` (MP: slow units are grouped apart) and
+    ``kn[K_SPLIT_ABOVE]`` (units: a larger group is split in two of even strength)."""
     nu = ust.shape[0]
     N = nodes.shape[0]
     A = par[lay.P_NAREAS]
@@ -116,26 +117,36 @@ def group_units_nb(side, kn, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg):
     slow_mp = kn[pk.K_SLOW_MP]
     split_above = kn[pk.K_SPLIT_ABOVE]
     ng = 0
-    gkey = np.empty(gmem.shape[0], dtype=np.int64)
-    key = np.empty(nu, dtype=np.int64)
+    gn, gat, gstr, gdmg, gkey = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR], pw[pk.PW_GDMG], pw[pk.PW_GKIND]
+    key, order = pw[pk.PW_UKEY], pw[pk.PW_UORDER]
     for u in range(nu):
         key[u] = strength_key_nb(ust, UV, u)
-    order = np.argsort(key, kind="mergesort")
-    # the side's units by place, strongest first
-    cnt = np.zeros(N, dtype=np.int64)
-    byn = np.empty((N, nu), dtype=np.int64)
+        order[u] = u
+    sort_line_nb(order, nu, key)   # stable: units strongest first, ties in unit order
+    # the side's units by place, strongest first (a counting sort by place keeps that order):
+    # place n's units are byn[start[n]:start[n + 1]]
+    start, fill, byn = pw[pk.PW_START], pw[pk.PW_FILL], pw[pk.PW_BYN]
+    for n in range(N + 1):
+        start[n] = 0
+    for u in range(nu):
+        loc = UV[u, lay.UF_LOC]
+        if ust[u, lay.US_SIDE] == side and loc >= 0:
+            start[loc + 1] += 1
+    for n in range(N):
+        start[n + 1] += start[n]
+        fill[n] = start[n]
     for ii in range(nu):
         u = order[ii]
         loc = UV[u, lay.UF_LOC]
         if ust[u, lay.US_SIDE] == side and loc >= 0:
-            byn[loc, cnt[loc]] = u
-            cnt[loc] += 1
+            byn[fill[loc]] = u
+            fill[loc] += 1
     for node in range(N):
-        if cnt[node] == 0:
+        if start[node + 1] == start[node]:
             continue
         first = ng
-        for ii in range(cnt[node]):
-            u = byn[node, ii]
+        for ii in range(start[node], start[node + 1]):
+            u = byn[ii]
             m = unit_allowed_nb(UV[u, lay.UF_PREV], UV[u, lay.UF_STREAK], UV[u, lay.UF_NEUTRAL], transit_max)
             mv = ust[u, lay.US_MOV] - UV[u, lay.UF_DMG]
             if mv < minmov and ust[u, lay.US_MOV] >= minmov:
