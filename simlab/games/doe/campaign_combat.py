@@ -130,7 +130,7 @@ def disabled_ports_nb(frm, side, german, neutral_ok, nodes, cost, par, out, outc
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng):
     """A disabled unit goes to a port its side's policy picks among those 8.3.2.1 B allows
     (:func:`disabled_ports_nb`, :func:`policy_combat.disabled_port_nb`; the engine checks the pick,
@@ -285,7 +285,7 @@ def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng, luck=None):
     return fought
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, bev, rng,
                       work, att, dfn, mov, dmg, status, mem):
     """One battle between the US squadron ``s0`` and the Spanish squadron ``s1`` (Rules 8.3, 6.2-6.3,
@@ -383,7 +383,7 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
     G[lay.G_NBEV] = b + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem):
     """Port Attack Resolution (Rule 8.4) by the Raid or Blockade squadron ``s``: one round; every
     unit fires in line order (8.4 E, ruling C15), hitting the port on 5 or 6 with a damage die per
@@ -452,7 +452,7 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
             award_nb(side, np.int64(lay.VK_PORT), par[lay.P_PORTVP] + nodes[p, lay.NS_DEF], p, G, ledger)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, ledger, bev, rng, work,
                     att, dfn, mov, dmg, status, mem):
     """The Combat Phase (Rules 4.3, 8.0-8.4, 10, 12.1.3), area by area in the order Spain chooses
@@ -517,22 +517,23 @@ def control_vp_phase_nb(nodes, par, S, ND, G, ledger):
     F), unless it disengaged or lost its squadron there this turn (11 D); controlled areas earn
     their VPs; the turn's losses VPs are totalled with fractions dropped."""
     A = par[lay.P_NAREAS]
+    # one pass over the stacks: while it runs, ND_CONTROL holds the sides present in the area
+    # (bit 1 for the US, 2 for Spain)
     for a in range(A):
-        pres0 = False
-        pres1 = False
-        for s in range(S.shape[0]):
-            if S[s, lay.SF_SIDE] < 0 or S[s, lay.SF_N] < 2 or S[s, lay.SF_LOC] != a:
-                continue
-            if S[s, lay.SF_ORDER] == lay.TRANSIT:
-                continue
-            if S[s, lay.SF_SIDE] == 0:
-                pres0 = True
-            else:
-                pres1 = True
+        ND[a, lay.ND_CONTROL] = 0
+    for s in range(S.shape[0]):
+        a = S[s, lay.SF_LOC]
+        if S[s, lay.SF_SIDE] < 0 or S[s, lay.SF_N] < 2 or a < 0 or a >= A:
+            continue
+        if S[s, lay.SF_ORDER] == lay.TRANSIT:
+            continue
+        ND[a, lay.ND_CONTROL] |= 1 if S[s, lay.SF_SIDE] == 0 else 2
+    for a in range(A):
+        pres = ND[a, lay.ND_CONTROL]
         ctrl = -1
-        if pres0 and not pres1 and ND[a, lay.ND_NOCTRL0] == 0:
+        if pres == 1 and ND[a, lay.ND_NOCTRL0] == 0:
             ctrl = 0
-        elif pres1 and not pres0 and ND[a, lay.ND_NOCTRL1] == 0:
+        elif pres == 2 and ND[a, lay.ND_NOCTRL1] == 0:
             ctrl = 1
         ND[a, lay.ND_CONTROL] = ctrl
     for a in range(A):
@@ -594,7 +595,7 @@ def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key):
         pts -= r
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def repair_phase_nb(ust, nodes, par, U, ND):
     """Repairs Phase (Rules 4.5, 9.0): each friendly port removes up to its repair value in damage
     points from units in it, strongest units first (ruling C20); a port damaged this turn repairs

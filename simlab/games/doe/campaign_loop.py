@@ -73,7 +73,7 @@ def snapshot_nb(t, U, trace):
         trace[t, u, lay.TR_STACK] = U[u, lay.UF_STACK]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, ledger, bev, rng,
                  UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot, work, att, dfn, mov, dmg, status, mem,
                  trace):

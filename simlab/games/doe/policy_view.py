@@ -118,29 +118,30 @@ def group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw):
     split_above = kn[pk.K_SPLIT_ABOVE]
     ng = 0
     gn, gat, gstr, gdmg, gkey = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR], pw[pk.PW_GDMG], pw[pk.PW_GKIND]
+    # the side's units in play, strongest first (a stable sort: ties in unit order)
     key, order = pw[pk.PW_UKEY], pw[pk.PW_UORDER]
+    m = 0
     for u in range(nu):
-        key[u] = strength_key_nb(ust, UV, u)
-        order[u] = u
-    sort_line_nb(order, nu, key)   # stable: units strongest first, ties in unit order
-    # the side's units by place, strongest first (a counting sort by place keeps that order):
-    # place n's units are byn[start[n]:start[n + 1]]
+        if ust[u, lay.US_SIDE] == side and UV[u, lay.UF_LOC] >= 0:
+            key[u] = strength_key_nb(ust, UV, u)
+            order[m] = u
+            m += 1
+    sort_line_nb(order, m, key)
+    # ... by place (a counting sort by place keeps that order): place n's units are
+    # byn[start[n]:start[n + 1]]
     start, fill, byn = pw[pk.PW_START], pw[pk.PW_FILL], pw[pk.PW_BYN]
     for n in range(N + 1):
         start[n] = 0
-    for u in range(nu):
-        loc = UV[u, lay.UF_LOC]
-        if ust[u, lay.US_SIDE] == side and loc >= 0:
-            start[loc + 1] += 1
+    for ii in range(m):
+        start[UV[order[ii], lay.UF_LOC] + 1] += 1
     for n in range(N):
         start[n + 1] += start[n]
         fill[n] = start[n]
-    for ii in range(nu):
+    for ii in range(m):
         u = order[ii]
         loc = UV[u, lay.UF_LOC]
-        if ust[u, lay.US_SIDE] == side and loc >= 0:
-            byn[fill[loc]] = u
-            fill[loc] += 1
+        byn[fill[loc]] = u
+        fill[loc] += 1
     for node in range(N):
         if start[node + 1] == start[node]:
             continue
