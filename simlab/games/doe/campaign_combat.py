@@ -173,21 +173,21 @@ def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, le
 
 # ============================================================================ combat
 @njit(cache=True, _nrt=False)
-def engaged_stack_nb(side, area, nodes, par, S):
+def engaged_stack_nb(side, area, nodes, par, S, nslots):
     """The squadron a side fights with in an area (8.1 A, ruling C14): its squadron at sea there,
-    else its largest squadron in a friendly port bordering the area. Returns ``(stack, at_sea)``
-    or ``(-1, False)``."""
+    else its largest squadron in a friendly port bordering the area. ``nslots``: the side's stack
+    slots in use (:func:`live_slots_nb`). Returns ``(stack, at_sea)`` or ``(-1, False)``."""
     base = side * MAXSS
     best = -1
     bn = 1
-    for s in range(base, base + MAXSS):
+    for s in range(base, base + nslots):
         if S[s, lay.SF_SIDE] == side and S[s, lay.SF_LOC] == area and S[s, lay.SF_N] > bn:
             best = s
             bn = S[s, lay.SF_N]
     if best >= 0:
         return best, True
     A = par[lay.P_NAREAS]
-    for s in range(base, base + MAXSS):
+    for s in range(base, base + nslots):
         if S[s, lay.SF_SIDE] != side or S[s, lay.SF_N] <= bn:
             continue
         loc = S[s, lay.SF_LOC]
@@ -195,6 +195,19 @@ def engaged_stack_nb(side, area, nodes, par, S):
             best = s
             bn = S[s, lay.SF_N]
     return best, False
+
+
+@njit(cache=True, _nrt=False)
+def live_slots_nb(side, S):
+    """One past the last of ``side``'s stack slots in use, 0 if none: only
+    :func:`campaign_movement.install_plan_nb` fills slots (from the side's first), later phases
+    only empty them, so the slots past it stay empty for the rest of the turn."""
+    base = side * MAXSS
+    hi = 0
+    for k in range(MAXSS):
+        if S[base + k, lay.SF_SIDE] == side:
+            hi = k + 1
+    return hi
 
 
 @njit(cache=True, _nrt=False)
@@ -464,10 +477,13 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
     A = par[lay.P_NAREAS]
     order = np.empty(A, dtype=np.int64)
     combat_order_nb(par[lay.P_CORDER], par, nodes, S, rng, order)
+    # no slot fills during combat: each side's slots past these stay empty (live_slots_nb)
+    n0 = live_slots_nb(lay.US, S)
+    n1 = live_slots_nb(lay.SPAIN, S)
     for ai in range(A):
         a = order[ai]
-        s0, sea0 = engaged_stack_nb(lay.US, a, nodes, par, S)
-        s1, sea1 = engaged_stack_nb(lay.SPAIN, a, nodes, par, S)
+        s0, sea0 = engaged_stack_nb(lay.US, a, nodes, par, S, n0)
+        s1, sea1 = engaged_stack_nb(lay.SPAIN, a, nodes, par, S, n1)
         no_action = False
         if s0 >= 0 and s1 >= 0 and (sea0 or sea1):
             if sea0 and not sea1:
@@ -503,7 +519,7 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
             continue
         for side in range(2):
             base = side * MAXSS
-            for s in range(base, base + MAXSS):
+            for s in range(base, base + (n0 if side == lay.US else n1)):
                 if (S[s, lay.SF_SIDE] == side and S[s, lay.SF_N] > 0 and S[s, lay.SF_LOC] == a
                         and (S[s, lay.SF_ORDER] == lay.RAID or S[s, lay.SF_ORDER] == lay.BLOCKADE)):
                     port_attack_nb(s, a, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem)
