@@ -12,7 +12,6 @@ State layout in :mod:`campaign_layout` (imported as ``lay``); the plan format in
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay

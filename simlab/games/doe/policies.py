@@ -70,6 +70,7 @@ from numba import njit
 
 from . import campaign_layout as lay
 from . import policy_layout as pk
+from .campaign_movement import sort_line_nb
 from .campaign_orders import (
     MAXSS,
     PS_DEST,
@@ -82,7 +83,6 @@ from .campaign_orders import (
     stack_facts_nb,
     unit_allowed_nb,
 )
-from .campaign_movement import sort_line_nb
 from .dice import die_nb
 from .policy_missions import MAXC, missions_nb
 from .policy_view import VIS_ATT, VIS_N, group_units_nb, turn_tables_nb
