@@ -29,7 +29,7 @@ _BATTLE_WORK = 6
 
 
 # ============================================================================ VP ledger
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def award_nb(side, kind, amount, where, G, ledger):
     """Add ``amount`` VPs to ``side`` (Rule 12.1) and record the award in the ledger."""
     if amount == 0:
@@ -48,7 +48,7 @@ def award_nb(side, kind, amount, where, G, ledger):
 
 
 # ============================================================================ losses
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kill_leader_nb(i, lst, LD, G, ledger):
     """Rule 6.3 C-D, 12.1.2 B: a leader killed; the opposing side earns his stars."""
     if LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
@@ -60,7 +60,7 @@ def kill_leader_nb(i, lst, LD, G, ledger):
     award_nb(1 - side, np.int64(lay.VK_LEADERS), lst[i, lay.LS_STARS], np.int64(-1), G, ledger)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sink_unit_nb(u, scuttled, ust, lst, par, U, S, SM, LD, G, ledger):
     """A unit sunk (8.3.2.2 C) or scuttled (14.8 A, ruling C19): out of play for good; its loss
     VPs (12.1.2 A) count toward the turn's total; leaders aboard die with it (6.3 C)."""
@@ -76,7 +76,7 @@ def sink_unit_nb(u, scuttled, ust, lst, par, U, S, SM, LD, G, ledger):
             kill_leader_nb(i, lst, LD, G, ledger)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nearest_port_nb(frm, side, german, allow_neutral, nodes, cost, par):
     """The nearest port (least MP from ``frm``) friendly to ``side`` (and neutral ones when
     ``allow_neutral``); ties go to the larger repair value, then the lower node (the owner's
@@ -100,7 +100,7 @@ def nearest_port_nb(frm, side, german, allow_neutral, nodes, cost, par):
     return best, bc
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def disabled_ports_nb(frm, side, german, neutral_ok, nodes, cost, par, out, outc):
     """The ports a disabled unit may be sent to from ``frm`` (Rule 8.3.2.1 B, ruling C39): the
     nearest friendly ports (in MP; all of them when more than one is equally near, "at the option
@@ -130,7 +130,7 @@ def disabled_ports_nb(frm, side, german, neutral_ok, nodes, cost, par, out, outc
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng):
     """A disabled unit goes to a port its side's policy picks among those 8.3.2.1 B allows
     (:func:`disabled_ports_nb`, :func:`policy_combat.disabled_port_nb`; the engine checks the pick,
@@ -172,22 +172,22 @@ def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, le
 
 
 # ============================================================================ combat
-@njit(cache=True)
-def engaged_stack_nb(side, area, nodes, par, S):
+@njit(cache=True, _nrt=False)
+def engaged_stack_nb(side, area, nodes, par, S, nslots):
     """The squadron a side fights with in an area (8.1 A, ruling C14): its squadron at sea there,
-    else its largest squadron in a friendly port bordering the area. Returns ``(stack, at_sea)``
-    or ``(-1, False)``."""
+    else its largest squadron in a friendly port bordering the area. ``nslots``: the side's stack
+    slots in use (:func:`live_slots_nb`). Returns ``(stack, at_sea)`` or ``(-1, False)``."""
     base = side * MAXSS
     best = -1
     bn = 1
-    for s in range(base, base + MAXSS):
+    for s in range(base, base + nslots):
         if S[s, lay.SF_SIDE] == side and S[s, lay.SF_LOC] == area and S[s, lay.SF_N] > bn:
             best = s
             bn = S[s, lay.SF_N]
     if best >= 0:
         return best, True
     A = par[lay.P_NAREAS]
-    for s in range(base, base + MAXSS):
+    for s in range(base, base + nslots):
         if S[s, lay.SF_SIDE] != side or S[s, lay.SF_N] <= bn:
             continue
         loc = S[s, lay.SF_LOC]
@@ -197,7 +197,20 @@ def engaged_stack_nb(side, area, nodes, par, S):
     return best, False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def live_slots_nb(side, S):
+    """One past the last of ``side``'s stack slots in use, 0 if none: only
+    :func:`campaign_movement.install_plan_nb` fills slots (from the side's first), later phases
+    only empty them, so the slots past it stay empty for the rest of the turn."""
+    base = side * MAXSS
+    hi = 0
+    for k in range(MAXSS):
+        if S[base + k, lay.SF_SIDE] == side:
+            hi = k + 1
+    return hi
+
+
+@njit(cache=True, _nrt=False)
 def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
     """Rule 12.1.3 B: the initiative side with a Blockade squadron in the area earns 2 VPs if an
     opposing squadron in the area or a bordering port has Coal orders (once per area and turn)."""
@@ -285,7 +298,7 @@ def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng, luck=None):
     return fought
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, bev, rng,
                       work, att, dfn, mov, dmg, status, mem):
     """One battle between the US squadron ``s0`` and the Spanish squadron ``s1`` (Rules 8.3, 6.2-6.3,
@@ -383,7 +396,7 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
     G[lay.G_NBEV] = b + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem):
     """Port Attack Resolution (Rule 8.4) by the Raid or Blockade squadron ``s``: one round; every
     unit fires in line order (8.4 E, ruling C15), hitting the port on 5 or 6 with a damage die per
@@ -452,7 +465,7 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
             award_nb(side, np.int64(lay.VK_PORT), par[lay.P_PORTVP] + nodes[p, lay.NS_DEF], p, G, ledger)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, ledger, bev, rng, work,
                     att, dfn, mov, dmg, status, mem):
     """The Combat Phase (Rules 4.3, 8.0-8.4, 10, 12.1.3), area by area in the order Spain chooses
@@ -464,10 +477,13 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
     A = par[lay.P_NAREAS]
     order = np.empty(A, dtype=np.int64)
     combat_order_nb(par[lay.P_CORDER], par, nodes, S, rng, order)
+    # no slot fills during combat: each side's slots past these stay empty (live_slots_nb)
+    n0 = live_slots_nb(lay.US, S)
+    n1 = live_slots_nb(lay.SPAIN, S)
     for ai in range(A):
         a = order[ai]
-        s0, sea0 = engaged_stack_nb(lay.US, a, nodes, par, S)
-        s1, sea1 = engaged_stack_nb(lay.SPAIN, a, nodes, par, S)
+        s0, sea0 = engaged_stack_nb(lay.US, a, nodes, par, S, n0)
+        s1, sea1 = engaged_stack_nb(lay.SPAIN, a, nodes, par, S, n1)
         no_action = False
         if s0 >= 0 and s1 >= 0 and (sea0 or sea1):
             if sea0 and not sea1:
@@ -503,36 +519,37 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
             continue
         for side in range(2):
             base = side * MAXSS
-            for s in range(base, base + MAXSS):
+            for s in range(base, base + (n0 if side == lay.US else n1)):
                 if (S[s, lay.SF_SIDE] == side and S[s, lay.SF_N] > 0 and S[s, lay.SF_LOC] == a
                         and (S[s, lay.SF_ORDER] == lay.RAID or S[s, lay.SF_ORDER] == lay.BLOCKADE)):
                     port_attack_nb(s, a, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem)
 
 
 # ============================================================================ control and VPs
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def control_vp_phase_nb(nodes, par, S, ND, G, ledger):
     """Area Control and VP Phase (Rules 4.4, 11.0, 12.1.1-12.1.2): a side controls an area where
     it alone has a squadron of two or more units at sea that is not under Transit orders (11 A, B,
     F), unless it disengaged or lost its squadron there this turn (11 D); controlled areas earn
     their VPs; the turn's losses VPs are totalled with fractions dropped."""
     A = par[lay.P_NAREAS]
+    # one pass over the stacks: while it runs, ND_CONTROL holds the sides present in the area
+    # (bit 1 for the US, 2 for Spain)
     for a in range(A):
-        pres0 = False
-        pres1 = False
-        for s in range(S.shape[0]):
-            if S[s, lay.SF_SIDE] < 0 or S[s, lay.SF_N] < 2 or S[s, lay.SF_LOC] != a:
-                continue
-            if S[s, lay.SF_ORDER] == lay.TRANSIT:
-                continue
-            if S[s, lay.SF_SIDE] == 0:
-                pres0 = True
-            else:
-                pres1 = True
+        ND[a, lay.ND_CONTROL] = 0
+    for s in range(S.shape[0]):
+        a = S[s, lay.SF_LOC]
+        if S[s, lay.SF_SIDE] < 0 or S[s, lay.SF_N] < 2 or a < 0 or a >= A:
+            continue
+        if S[s, lay.SF_ORDER] == lay.TRANSIT:
+            continue
+        ND[a, lay.ND_CONTROL] |= 1 if S[s, lay.SF_SIDE] == 0 else 2
+    for a in range(A):
+        pres = ND[a, lay.ND_CONTROL]
         ctrl = -1
-        if pres0 and not pres1 and ND[a, lay.ND_NOCTRL0] == 0:
+        if pres == 1 and ND[a, lay.ND_NOCTRL0] == 0:
             ctrl = 0
-        elif pres1 and not pres0 and ND[a, lay.ND_NOCTRL1] == 0:
+        elif pres == 2 and ND[a, lay.ND_NOCTRL1] == 0:
             ctrl = 1
         ND[a, lay.ND_CONTROL] = ctrl
     for a in range(A):
@@ -548,7 +565,7 @@ def control_vp_phase_nb(nodes, par, S, ND, G, ledger):
 
 
 # ============================================================================ repair
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def close_orders_nb(ust, U):
     """End of a turn's orders: each unit's order becomes its previous order for 5.x sequences;
     disabled units count as Anchored (8.3.2.1 C), and so do units that disengaged by speed and
@@ -564,7 +581,7 @@ def close_orders_nb(ust, U):
         U[u, lay.UF_ORDER] = lay.NO_ORDER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key):
     k = 0
     for u in range(ust.shape[0]):
@@ -594,7 +611,7 @@ def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key):
         pts -= r
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def repair_phase_nb(ust, nodes, par, U, ND):
     """Repairs Phase (Rules 4.5, 9.0): each friendly port removes up to its repair value in damage
     points from units in it, strongest units first (ruling C20); a port damaged this turn repairs
@@ -624,7 +641,7 @@ def repair_phase_nb(ust, nodes, par, U, ND):
         U[u, lay.UF_OUT] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _maint_pick_nb(side, type_mask, turn, ust, nodes, par, U):
     """The unit to take one maintenance point: eligible types, not maintained last turn (14.3 E),
     not sunk by it (ruling C30); in a friendly port first, then the most defense left."""
@@ -652,7 +669,7 @@ def _maint_pick_nb(side, type_mask, turn, ust, nodes, par, U):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def maintenance_phase_nb(turn, ust, nodes, par, U):
     """Optional rule 14.3: maintenance damage after repairs, one point per unit and turn (ruling
     C30). US turns 2-5: 1 point to a BB/MO and 2 to CA/CP/CU units; other turns 1 to a BB and 1 to

@@ -30,7 +30,7 @@ from .campaign_movement import (
     start_turn_nb,
 )
 from .campaign_orders import B_NODE, MAXSS, PS_NF
-from .policies import policy_plan_nb
+from .policies import policy_plan_nb, policy_scratch_nb
 from .policy_deploy import deploy_plan_nb
 from .policy_view import VIS_NF, observe_nb
 
@@ -38,20 +38,21 @@ from .policy_view import VIS_NF, observe_nb
 _GAMMA_INV = np.uint64(pow(int(GAMMA), -1, 1 << 64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def orders_phase_nb(turn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, rng,
-                    UV, LV, vis, B, pu, pp, pst, pl, enemy_n):
+                    UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot):
     """Orders Phase (4.1.2, 5.0): each side's policy writes its plan from what it may see; the
-    engine checks and installs it. ``kn[2, KN_NF]``: each side's knobs (:mod:`policy_layout`).
-    Returns 0, or 1 after recording an illegal plan in G."""
+    engine checks and installs it. ``kn[2, KN_NF]``: each side's knobs (:mod:`policy_layout`);
+    ``pw``, ``gmem``: the policy scratch (:func:`policies.policy_scratch_nb`); ``od``, ``ot``: the
+    engine's (``int64[4N]``). Returns 0, or 1 after recording an illegal plan in G."""
     for side in (lay.SPAIN, lay.US):
         observe_nb(side, U, LD, ust, lst, par, UV, LV, vis)
         fam = par[lay.P_POL0 + side]
         nstk = policy_plan_nb(fam, side, turn, kn[side], ust, lst, nodes, adj, cost, nh, matrix,
-                              markers, par, UV, LV, vis, ND, B, pu, pp, pst, pl, rng)
+                              markers, par, UV, LV, vis, ND, B, pu, pp, pst, pl, rng, pw, gmem)
         enemy_counts_nb(side, U, ust, enemy_n)
         err, slot = install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, markers, par, U, S,
-                                    SM, LD, G, enemy_n, B)
+                                    SM, LD, G, enemy_n, B, od, ot)
         if err != lay.ERR_NONE:
             G[lay.G_ERR] = err
             G[lay.G_ERR_SIDE] = side
@@ -60,7 +61,7 @@ def orders_phase_nb(turn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, 
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def snapshot_nb(t, U, trace):
     for u in range(U.shape[0]):
         trace[t, u, lay.TR_LOC] = U[u, lay.UF_LOC]
@@ -72,15 +73,16 @@ def snapshot_nb(t, U, trace):
         trace[t, u, lay.TR_STACK] = U[u, lay.UF_STACK]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, ledger, bev, rng,
-                 UV, LV, vis, B, pu, pp, pst, pl, enemy_n, work, att, dfn, mov, dmg, status, mem, trace):
+                 UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot, work, att, dfn, mov, dmg, status, mem,
+                 trace):
     """One campaign (Rules 4.0-4.5) from the set-up to the end: per turn New Forces, Orders (both
     policies), Movement (Spain, then the US), Combat, Area Control and VPs, Repairs (and 14.3
     maintenance). When ``par[P_TRACE]`` is set, ``trace[t, u, TR_*]`` gets each unit's state after
     the orders of turn ``t``, slot 0 the set-up (free deployment included) and slot ``T + 1`` the
-    final state. Stops early on an illegal plan
-    (``G[G_ERR]``) or an automatic victory (14.7)."""
+    final state. ``pw``, ``gmem``, ``od``, ``ot``: scratch (:func:`orders_phase_nb`). Stops early on
+    an illegal plan (``G[G_ERR]``) or an automatic victory (14.7)."""
     init_game_nb(ust, lst, nodes, par, U, S, SM, LD, ND, G)
     if par[lay.P_FREE] != 0:
         # 14.11: the US sets up first, then Spain (14.11 A, C)
@@ -100,7 +102,7 @@ def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S,
         new_forces_nb(turn, ust, par, U, ND)
         start_turn_nb(G, U)
         if orders_phase_nb(turn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, rng,
-                           UV, LV, vis, B, pu, pp, pst, pl, enemy_n) != 0:
+                           UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot) != 0:
             return
         if tr:
             snapshot_nb(turn, U, trace)
@@ -167,6 +169,9 @@ def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, pa
     pst = np.zeros((MAXSS, PS_NF), dtype=np.int64)
     pl = np.zeros(max(nl, 1), dtype=np.int64)
     enemy_n = np.zeros(N, dtype=np.int64)
+    pw, gmem = policy_scratch_nb(nu, N)   # scratch: allocated once per call (each thread has its own)
+    od = np.zeros(4 * N, dtype=np.int64)
+    ot = np.zeros(4 * N, dtype=np.int64)
     work = np.zeros((6, max(nu, 1)), dtype=np.int64)
     att = np.zeros(nu, dtype=np.int64)
     dfn = np.zeros(nu, dtype=np.int64)
@@ -182,7 +187,8 @@ def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, pa
         G[lay.G_NBEV] = 0
         ttr = trace[g if tr else 0]
         play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, ledger, bev, rng,
-                     UV, LV, vis, B, pu, pp, pst, pl, enemy_n, work, att, dfn, mov, dmg, status, mem, ttr)
+                     UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot, work, att, dfn, mov, dmg, status, mem,
+                     ttr)
         draws64 = (rng[0] - seeds[g]) * _GAMMA_INV
         G[lay.G_DRAWS] = np.int64(draws64) * 2 - np.int64(rng[2])
         for f in range(lay.G_NF):

@@ -12,7 +12,6 @@ State layout in :mod:`campaign_layout` (imported as ``lay``); the plan format in
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay
@@ -37,7 +36,7 @@ from .dice import die_nb
 
 
 # ============================================================================ set-up
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_game_nb(ust, lst, nodes, par, U, S, SM, LD, ND, G):
     """Fill a game's state from the set-up (Rule 13.0): units at their start, reinforcements off
     the map (7.7), optional units per 14.10/14.12, leaders aboard the first unit where they start,
@@ -85,7 +84,7 @@ def init_game_nb(ust, lst, nodes, par, U, S, SM, LD, ND, G):
     G[lay.G_VP_NET] = par[lay.P_HANDICAP]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def new_forces_nb(turn, ust, par, U, ND):
     """New Forces Phase (Rules 4.1.1, 7.7, 8.4 M): reinforcements enter at their port; port
     markers are restored (unless 14.2 delays it)."""
@@ -105,7 +104,7 @@ def new_forces_nb(turn, ust, par, U, ND):
         ND[n, lay.ND_INIT] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_turn_nb(G, U):
     for i in range(2 * lay.N_MARK_SLOTS):
         G[lay.G_MARK + i] = 0
@@ -117,7 +116,7 @@ def start_turn_nb(G, U):
         U[u, lay.UF_STARTLOC] = U[u, lay.UF_LOC]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enemy_counts_nb(side, U, ust, out):
     """Number of opposing units in play at each node (what a side sees of the face-down stacks)."""
     for i in range(out.shape[0]):
@@ -128,7 +127,7 @@ def enemy_counts_nb(side, U, ust, out):
 
 
 # ============================================================================ stacks
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sort_line_nb(members, n, key):
     """Stable insertion sort of ``members[:n]`` by ``key[member]`` ascending."""
     for i in range(1, n):
@@ -141,13 +140,27 @@ def sort_line_nb(members, n, key):
         members[j + 1] = u
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strength_key_nb(ust, U, u):
     """Line-order key (lower first): most powerful at the top (18.1.1 C): attack, then defense."""
     return -(eff_att_nb(ust, U, u) * 64 + (ust[u, lay.US_DEF] - U[u, lay.UF_DMG]))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def sort_line_strength_nb(members, n, ust, U):
+    """:func:`sort_line_nb` by :func:`strength_key_nb` (most powerful first, 18.1.1 C), the keys
+    worked out as it compares."""
+    for i in range(1, n):
+        u = members[i]
+        k = strength_key_nb(ust, U, u)
+        j = i - 1
+        while j >= 0 and strength_key_nb(ust, U, members[j]) > k:
+            members[j + 1] = members[j]
+            j -= 1
+        members[j + 1] = u
+
+
+@njit(cache=True, _nrt=False)
 def clear_side_stacks_nb(side, S, U, ust):
     base = side * MAXSS
     for s in range(base, base + MAXSS):
@@ -158,7 +171,7 @@ def clear_side_stacks_nb(side, S, U, ust):
             U[u, lay.UF_STACK] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stack_leader_stars_nb(s, S, SM, LD, lst):
     """Stars of the active leader of stack ``s`` (6.2 B-C: most stars, aboard the first unit)."""
     if S[s, lay.SF_N] < 1:
@@ -174,7 +187,7 @@ def stack_leader_stars_nb(s, S, SM, LD, lst):
     return best, who
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_leaders_nb(src, dst, LD, lst):
     """Leaders aboard unit ``src`` move aboard ``dst``."""
     for i in range(lst.shape[0]):
@@ -182,7 +195,7 @@ def move_leaders_nb(src, dst, LD, lst):
             LD[i, lay.LF_UNIT] = dst
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seat_leaders_nb(s, U, S, SM, LD, lst):
     """Leaders of stack ``s`` (those aboard any of its units): the active one, most stars (ties:
     pack order, 4.1.2 C, 6.2 B-C), aboard the first unit (6.2 A); every other leader aboard the
@@ -207,9 +220,9 @@ def seat_leaders_nb(s, U, S, SM, LD, lst):
         LD[i, lay.LF_UNIT] = SM[s, 0] if i == best else SM[s, n - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, markers, par, U, S, SM, LD, G,
-                    enemy_n, B):
+                    enemy_n, B, od, ot):
     """Check a side's plan (module docstring) and make it the side's stacks and orders.
 
     Rules 4.1.2 (stacks and line order), 5.0-5.7 (orders, markers, sequences), 6.1 (leaders
@@ -220,6 +233,7 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
         pu, pp: ``int64[U]``; pst: ``int64[MAXSS, PS_NF]``; pl: ``int64[L]``; nstk: slots used.
         enemy_n: ``int64[N]`` opposing units the side sees per node (:func:`enemy_counts_nb`).
         B: ``int64[B_NODE + N]`` scratch budget (reset here).
+        od, ot: ``int64[>= 4N]`` scratch (the HOLD check, :func:`campaign_orders.any_legal_nb`).
 
     Returns:
         ``(err, slot)``: ``ERR_NONE`` and -1, or the first error (``lay.ERR_*``) and the slot it
@@ -234,7 +248,6 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
     base = side * MAXSS
     for s in range(nstk):
         S[base + s, lay.SF_N] = 0
-    key = np.zeros(nu, dtype=np.int64)
     for u in range(nu):
         if ust[u, lay.US_SIDE] != side or U[u, lay.UF_LOC] < 0:
             continue
@@ -246,13 +259,12 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
             return lay.ERR_NO_PLAN, k
         SM[base + k, n] = u
         S[base + k, lay.SF_N] = n + 1
-        key[u] = pp[u]
     for k in range(nstk):
         s = base + k
         n = S[s, lay.SF_N]
         if n == 0:
             return lay.ERR_NO_PLAN, k
-        sort_line_nb(SM[s], n, key)
+        sort_line_nb(SM[s], n, pp)   # line order: the plan's sort key
     for i in range(lst.shape[0]):
         if lst[i, lay.LS_SIDE] != side or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
             continue
@@ -272,7 +284,7 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
         target = pst[k, PS_TARGET]
         if order == lay.HOLD:
             if any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                            ust, nodes, adj, cost, markers, par):
+                            ust, nodes, adj, cost, markers, par, od, ot):
                 return lay.ERR_HOLD, k
             dest = at
             target = -1
@@ -312,7 +324,7 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
 
 
 # ============================================================================ movement
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def halts_here_nb(side, area, S, ND, par):
     """Rule 7.1 F / 4.2 E / 7.6 A: a moving squadron must stop on entering an area holding an
     opposing squadron at sea with Patrol or Blockade orders, or an opposing control marker."""
@@ -327,7 +339,7 @@ def halts_here_nb(side, area, S, ND, par):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def set_stack_loc_nb(s, node, S, SM, U):
     S[s, lay.SF_LOC] = node
     for i in range(S[s, lay.SF_N]):
@@ -337,7 +349,7 @@ def set_stack_loc_nb(s, node, S, SM, U):
             U[u, lay.UF_MOVED] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND):
     """Move one stack to its destination along its least-MP route (ruling C8), stopping where a
     squadron must halt (7.1 F, 7.6). Patrol and Sortie may always enter the first area (5.4 B,
@@ -381,7 +393,7 @@ def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND):
             break
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def merge_into_nb(keep, other, ust, lst, S, SM, U, LD, G):
     """Combine stack ``other`` into ``keep`` (7.3 C): ``keep``'s order stays, the line is reordered
     most powerful first, the active leader goes aboard the new first unit (6.2 A), the others
@@ -405,17 +417,13 @@ def merge_into_nb(keep, other, ust, lst, S, SM, U, LD, G):
     if n >= 2 and S[keep, lay.SF_MARKER] == 0 and S[keep, lay.SF_ORDER] < lay.HOLD:
         S[keep, lay.SF_MARKER] = 1
         G[lay.G_MARK + side * lay.N_MARK_SLOTS + S[keep, lay.SF_ORDER]] += 1
-    key = np.empty(ust.shape[0], dtype=np.int64)
-    for i in range(n):
-        u = SM[keep, i]
-        key[u] = strength_key_nb(ust, U, u)
-    sort_line_nb(SM[keep], n, key)
+    sort_line_strength_nb(SM[keep], n, ust, U)
     move_leaders_nb(first_old_k, SM[keep, 0], LD, lst)
     move_leaders_nb(first_old_o, SM[keep, 0], LD, lst)
     seat_leaders_nb(keep, U, S, SM, LD, lst)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng):
     """End of a side's movement: squadrons in one place combine (7.3 C), independent units join a
     squadron where they end their move if their plan says so (7.4 E), independent units ending at
@@ -479,7 +487,7 @@ def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng):
             merge_into_nb(s, t, ust, lst, S, SM, U, LD, G)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def movement_side_nb(side, ust, lst, nodes, adj, cost, nh, markers, par, U, S, SM, LD, ND, G, rng):
     """One side's Movement Phase segment (Rules 4.2, 7.0): every stack in slot order, then
     combining (7.3 C, 7.4 E/H)."""
@@ -490,7 +498,7 @@ def movement_side_nb(side, ust, lst, nodes, adj, cost, nh, markers, par, U, S, S
     combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def neutral_ports_nb(ust, lst, nodes, par, U, S, SM, LD, G):
     """End of the Movement Phase: units in a neutral port count their turns there; those that had
     to leave this turn and did not are interned and removed (Rule 7.2.3 D)."""
@@ -508,7 +516,7 @@ def neutral_ports_nb(ust, lst, nodes, par, U, S, SM, LD, G):
             U[u, lay.UF_NEUTRAL] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def remove_from_stack_nb(u, U, S, SM, LD, lst):
     """Take unit ``u`` out of its stack (leaders aboard stay with ``u``)."""
     s = U[u, lay.UF_STACK]
@@ -527,7 +535,7 @@ def remove_from_stack_nb(u, U, S, SM, LD, lst):
         S[s, lay.SF_SIDE] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def intern_unit_nb(u, ust, lst, U, S, SM, LD, G):
     remove_from_stack_nb(u, U, S, SM, LD, lst)
     U[u, lay.UF_LOC] = lay.LOC_INTERNED
@@ -539,7 +547,7 @@ def intern_unit_nb(u, ust, lst, U, S, SM, LD, G):
 
 
 # ============================================================================ free deployment
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_deployment_nb(side, dep, dlead, ust, lst, nodes, par, U, LD):
     """Optional rule 14.11 (Free Deployment): check and apply a side's set-up.
 

@@ -38,12 +38,12 @@ ALL_ORDERS = (1 << 7) - 1
 
 
 # ============================================================================ small helpers
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_area_nb(node, par):
     return node < par[lay.P_NAREAS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eff_mov_nb(ust, U, u, minmov):
     """Movement allowance (MP) of unit ``u``: printed movement less damage, never below ``minmov``
     (2, or 1 under 14.8 B) unless printed lower (Rule 8.3.2.3 B)."""
@@ -52,7 +52,7 @@ def eff_mov_nb(ust, U, u, minmov):
     return m if m > f else f
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eff_att_nb(ust, U, u):
     """Attack dice of unit ``u``: attack less damage, never below 1 (Rule 8.3.2.3 B)."""
     a = ust[u, lay.US_ATT] - U[u, lay.UF_DMG]
@@ -60,12 +60,12 @@ def eff_att_nb(ust, U, u):
     return a if a > f else f
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def minmov_nb(par):
     return par[lay.P_MINMOV_R] if par[lay.P_RESTRICT] else par[lay.P_MINMOV]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def port_friendly_nb(nodes, p, side, german_only, par):
     """True if node ``p`` is a port friendly to ``side`` (Caracas is friendly to German-only stacks
     under 14.12 B, ruling C23)."""
@@ -76,7 +76,7 @@ def port_friendly_nb(nodes, p, side, german_only, par):
     return german_only and par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def port_neutral_nb(nodes, p, german_only, par):
     """True if ``p`` is a neutral port for the stack (7.2.3)."""
     if p < par[lay.P_NAREAS]:
@@ -86,12 +86,12 @@ def port_neutral_nb(nodes, p, german_only, par):
     return not (german_only and par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def port_borders_nb(nodes, p, area):
     return nodes[p, lay.NS_PAREA1] == area or nodes[p, lay.NS_PAREA2] == area
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unit_allowed_nb(prev, streak, neutral, transit_max):
     """Bitmask of the orders a unit may take this turn given last turn's order (Rules 5.1 D, 5.2 D,
     5.4 D, 5.5 D, 5.6 C, 5.4.2 C), its Transit streak (5.7 B) and a neutral port (7.2.3 D)."""
@@ -113,7 +113,7 @@ def unit_allowed_nb(prev, streak, neutral, transit_max):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def maint_locked_nb(ust, U, u, side, par):
     """14.3 F: a unit with damage of half its defense or more may not leave port (Spain rounds the
     half down, the US up; at least 1 point, ruling C30)."""
@@ -127,7 +127,7 @@ def maint_locked_nb(ust, U, u, side, par):
 
 
 # ============================================================================ stack facts
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stack_facts_nb(side, members, n, ust, U, par):
     """Facts of a would-be stack from its members (``int64[n]``).
 
@@ -170,7 +170,7 @@ def stack_facts_nb(side, members, n, ust, U, par):
     return mask, mp, at, iu_after, prev_raid, locked, german, ok
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked, german, enemy_n,
                nodes, adj, cost, par):
     """Whether ``dest``/``target`` are legal for a stack of ``n`` units at ``at`` given ``order``.
@@ -260,7 +260,7 @@ def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked
     return lay.ERR_DEST
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def budget_ok_nb(side, order, n, at, german, B, markers, nodes, par):
     """Order markers (5.0 B) and coaling limits (7.5 C) left for a stack of ``n`` units."""
     if n >= 2 and order < lay.HOLD:
@@ -277,7 +277,7 @@ def budget_ok_nb(side, order, n, at, german, B, markers, nodes, par):
     return lay.ERR_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def budget_commit_nb(order, n, at, german, B, nodes, par):
     if n >= 2 and order < lay.HOLD:
         B[order] += 1
@@ -288,7 +288,7 @@ def budget_commit_nb(order, n, at, german, B, nodes, par):
             B[B_NODE + at] += n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par):
     """Rule 7.5 D: units that must coal (``mask`` allows Coal) at sea beyond the side's coaling
     limit (7.5 C) "must be ... given orders besides Coaling, such as Anchor" (ruling C36): the
@@ -301,7 +301,7 @@ def coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par):
     return ((1 << lay.ANCHOR) | (1 << lay.TRANSIT)) & ~mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
                 ust, nodes, adj, cost, markers, par):
     """Full check of one stack's order: sequence mask (with 7.5 D's exception,
@@ -320,7 +320,7 @@ def order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid,
     return budget_ok_nb(side, order, n, at, german, B, markers, nodes, par)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def targets_of_nb(side, dest, nodes, par, out):
     """Opposing ports bordering area ``dest`` (Raid/Blockade targets); returns how many."""
     k = 0
@@ -332,11 +332,12 @@ def targets_of_nb(side, dest, nodes, par, out):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
                      ust, nodes, adj, cost, markers, par, out_dest, out_target):
     """Every legal (destination, target) of one order for a stack; returns how many (written to
-    ``out_dest``/``out_target``, each ``int64[>= 2N]``)."""
+    ``out_dest``/``out_target``, each ``int64[>= 4N]``). Raid and Blockade list each destination
+    area's opposing ports in node order (:func:`targets_of_nb`)."""
     if (mask >> order) & 1 == 0:
         if (coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par) >> order) & 1 == 0:
             return 0
@@ -345,19 +346,20 @@ def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, 
     if budget_ok_nb(side, order, n, at, german, B, markers, nodes, par) != lay.ERR_NONE:
         return 0
     N = nodes.shape[0]
+    A = par[lay.P_NAREAS]
     k = 0
     NONE = np.int64(-1)
-    tg = np.empty(4, dtype=np.int64)
     for d in range(N):
         if order == lay.RAID or order == lay.BLOCKADE:
-            if d >= par[lay.P_NAREAS]:
+            if d >= A:
                 continue
-            nt = targets_of_nb(side, d, nodes, par, tg)
-            for j in range(nt):
-                if dest_ok_nb(side, order, at, d, tg[j], mp, n, iu_after, prev_raid, locked, german, enemy_n,
+            for p in range(A, N):   # the targets of d (targets_of_nb), in node order
+                if nodes[p, lay.NS_PSIDE] != 1 - side or not port_borders_nb(nodes, p, d):
+                    continue
+                if dest_ok_nb(side, order, at, d, p, mp, n, iu_after, prev_raid, locked, german, enemy_n,
                               nodes, adj, cost, par) == lay.ERR_NONE:
                     out_dest[k] = d
-                    out_target[k] = tg[j]
+                    out_target[k] = p
                     k += 1
         else:
             if dest_ok_nb(side, order, at, d, NONE, mp, n, iu_after, prev_raid, locked, german, enemy_n,
@@ -368,13 +370,11 @@ def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, 
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                 ust, nodes, adj, cost, markers, par):
-    """True if some order other than HOLD is legal for the stack (ruling C12)."""
-    N = nodes.shape[0]
-    od = np.empty(4 * N, dtype=np.int64)
-    ot = np.empty(4 * N, dtype=np.int64)
+                 ust, nodes, adj, cost, markers, par, od, ot):
+    """True if some order other than HOLD is legal for the stack (ruling C12). ``od``, ``ot``:
+    scratch ``int64[>= 4N]`` (:func:`legal_options_nb`)."""
     for o in range(lay.N_ORDERS):
         if legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
                             ust, nodes, adj, cost, markers, par, od, ot) > 0:

@@ -147,8 +147,10 @@ class CampaignState:
         enemy = np.zeros(d.nodes.shape[0], dtype=np.int64)
         enemy_counts_nb(s, self.U, d.ust, enemy)
         B = np.zeros(B_NODE + d.nodes.shape[0], dtype=np.int64)
+        od = np.zeros(4 * d.nodes.shape[0], dtype=np.int64)
+        ot = np.zeros(4 * d.nodes.shape[0], dtype=np.int64)
         err, slot = install_plan_nb(s, pu, pp, pst, pl, len(stacks), d.ust, d.lst, d.nodes, d.adj, d.cost,
-                                    d.markers, self.par, self.U, self.S, self.SM, self.LD, self.G, enemy, B)
+                                    d.markers, self.par, self.U, self.S, self.SM, self.LD, self.G, enemy, B, od, ot)
         if err != lay.ERR_NONE:
             what = f"stack {slot} ({', '.join(stacks[slot]['units'])})" if 0 <= slot < len(stacks) else "plan"
             raise PolicyError(f"illegal {side} orders, {what}: {lay.ERR_NAMES[err]}")

@@ -65,7 +65,7 @@ def script_position(rng: np.ndarray) -> int:
     return int(rng[STATE_WORDS])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _scripted_nb(rng, n):
     i = rng[STATE_WORDS]
     if i >= rng[STATE_WORDS + 1]:
@@ -77,7 +77,7 @@ def _scripted_nb(rng, n):
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def die_nb(rng, n):
     """An integer in ``1..n`` from the game's stream, or the next die of a scripted stream."""
     if rng.shape[0] > STATE_WORDS:
@@ -85,7 +85,7 @@ def die_nb(rng, n):
     return roll_nb(rng, n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def d6_nb(rng):
     """One six-sided die (``1..6``) from the game's stream, or the next die of a scripted stream."""
     if rng.shape[0] > STATE_WORDS:

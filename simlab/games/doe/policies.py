@@ -70,6 +70,7 @@ from numba import njit
 
 from . import campaign_layout as lay
 from . import policy_layout as pk
+from .campaign_movement import sort_line_nb
 from .campaign_orders import (
     MAXSS,
     PS_DEST,
@@ -89,6 +90,16 @@ from .policy_view import VIS_ATT, VIS_N, group_units_nb, turn_tables_nb
 
 # ============================================================================ plan helpers
 @njit(cache=True)
+def policy_scratch_nb(nu, n_nodes):
+    """The policy scratch of a batch (:mod:`policy_layout`, ``PW_*``): ``(pw, gmem)``, ``pw``
+    ``int64[PW_NF, W]`` and ``gmem`` ``int64[MAXSS, MAXPER]`` (each group's members), for a
+    scenario of ``nu`` units and ``n_nodes`` nodes. The entry kernel allocates them once; each
+    plan overwrites what it reads."""
+    w = max(4 * n_nodes, nu + 1, n_nodes + 1, MAXSS, MAXC, lay.MAXPER)
+    return np.zeros((pk.PW_NF, w), dtype=np.int64), np.zeros((MAXSS, lay.MAXPER), dtype=np.int64)
+
+
+@njit(cache=True, _nrt=False)
 def _shuffle_nb(a, n, rng):
     for i in range(n - 1, 0, -1):
         j = die_nb(rng, i + 1) - 1
@@ -97,7 +108,7 @@ def _shuffle_nb(a, n, rng):
         a[j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, markers, par, UV, enemy_c, B, pst, rng,
                             od, ot, cnt):
     mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, members, n, ust, UV, par)
@@ -129,7 +140,7 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
     budget_commit_nb(o, n, at, german, B, nodes, par)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset_plan_nb(B, pu, pp):
     """An empty plan: budgets at zero, no unit in a stack yet."""
     for i in range(B.shape[0]):
@@ -139,20 +150,22 @@ def reset_plan_nb(B, pu, pp):
         pp[u] = 0
 
 
-@njit(cache=True)
-def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, B, pu, pp, pst, pl, rng):
+@njit(cache=True, _nrt=False)
+def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, B, pu, pp, pst, pl, rng, pw):
     """``random-legal``: at each place, units are dealt at random into stacks of units that may
     share an order; the stacks get, in random order, a uniformly random legal order and then a
     uniformly random legal destination (HOLD when none is legal); leaders go to a random stack
-    where they are. Returns the number of stacks."""
+    where they are. ``pw``: the policy scratch (:func:`policy_scratch_nb`). Returns the number of
+    stacks."""
     nu = ust.shape[0]
     N = nodes.shape[0]
     reset_plan_nb(B, pu, pp)
-    slot_loc = np.full(MAXSS, -1, dtype=np.int64)
-    slot_mask = np.zeros(MAXSS, dtype=np.int64)
+    slot_loc, slot_mask = pw[pk.PW_SLOT_LOC], pw[pk.PW_SLOT_MASK]
+    for s in range(MAXSS):
+        slot_loc[s] = -1
+        slot_mask[s] = 0
     nstk = np.int64(0)
-    units = np.empty(nu, dtype=np.int64)
-    cand = np.empty(MAXSS, dtype=np.int64)
+    units, cand = pw[pk.PW_UNITS], pw[pk.PW_CAND]
     transit_max = par[lay.P_TRANSIT_MAX]
     for node in range(N):
         k = np.int64(0)
@@ -183,22 +196,20 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
             pu[u] = s
             pp[u] = die_nb(rng, 1000)
     # process slots in random order: renumber them
-    perm = np.arange(nstk)
+    perm, inv, new_loc = pw[pk.PW_PERM], pw[pk.PW_INV], pw[pk.PW_NEW_LOC]
+    for i in range(nstk):
+        perm[i] = i
     _shuffle_nb(perm, nstk, rng)
-    inv = np.empty(nstk, dtype=np.int64)
     for i in range(nstk):
         inv[perm[i]] = i
-    new_loc = np.empty(nstk, dtype=np.int64)
     for s in range(nstk):
         new_loc[inv[s]] = slot_loc[s]
     for u in range(nu):
         if pu[u] >= 0:
             pu[u] = inv[pu[u]]
-    members = np.empty(lay.MAXPER, dtype=np.int64)
-    enemy_c = np.ascontiguousarray(vis[:, VIS_N])
-    od = np.empty(4 * N, dtype=np.int64)
-    ot = np.empty(4 * N, dtype=np.int64)
-    cnt = np.zeros(lay.N_ORDERS, dtype=np.int64)
+    members, enemy_c, od, ot, cnt = pw[pk.PW_MEMBERS], pw[pk.PW_ENEMY], pw[pk.PW_OD], pw[pk.PW_OT], pw[pk.PW_CNT]
+    for q in range(N):
+        enemy_c[q] = vis[q, VIS_N]
     for s in range(nstk):
         n = np.int64(0)
         for u in range(nu):
@@ -223,7 +234,7 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
 
 
 # ============================================================================ scripted policies
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def coast_threat_nb(side, reach, vis, home, cost, par):
     """The raid threat a side sees on its coast: the enemy attack (tenths, ``vis``) at every
     place within ``reach`` MP of an area bordering an own port (``home``), each place once."""
@@ -239,7 +250,7 @@ def coast_threat_nb(side, reach, vis, home, cost, par):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sortie_area_nb(port, dest, nodes, cost):
     """The area bordering ``port`` from which ``dest`` is nearest (Cadiz and the Canary Islands
     border two, 7.2.2 B)."""
@@ -253,30 +264,33 @@ def sortie_area_nb(port, dest, nodes, cost):
     return best
 
 
-@njit(cache=True)
-def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vis, ND, B, pu, pp, pst, pl, rng):
+@njit(cache=True, _nrt=False)
+def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, ND, B, pu, pp, pst, pl,
+                     rng, pw, gmem):
     """The scripted families ``us-fleet`` and ``spain-fleet`` (module docstring) with knobs ``kn``
-    (``int64[KN_NF]``, :mod:`policy_layout`). Returns the number of stacks."""
+    (``int64[KN_NF]``, :mod:`policy_layout`); ``pw``, ``gmem``: the policy scratch
+    (:func:`policy_scratch_nb`). Returns the number of stacks."""
     N = nodes.shape[0]
     reset_plan_nb(B, pu, pp)
-    gmem = np.empty((MAXSS, lay.MAXPER), dtype=np.int64)
-    gn = np.zeros(MAXSS, dtype=np.int64)
-    gat = np.zeros(MAXSS, dtype=np.int64)
-    gstr = np.zeros(MAXSS, dtype=np.int64)
-    gdmg = np.zeros(MAXSS, dtype=np.int64)
-    ng = group_units_nb(side, kn, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg)
+    ng = group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw)
+    gn, gat, gstr, gdmg = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR], pw[pk.PW_GDMG]
     # leaders: the best leader at a place goes to its strongest group (6.2 B)
-    gld = np.full(MAXSS, -1, dtype=np.int64)
+    gld = pw[pk.PW_GLD]
+    for j in range(MAXSS):
+        gld[j] = -1
     # strongest groups first (they get the markers and the best missions); with blockade_rotate
     # the US blockaders that must coal (5.2 D) come first, so they get the coaling limit (7.5 C)
     # before patrols, which may anchor instead
-    gkey = -gstr[:ng] * 64 - gn[:ng]
+    gkey, gorder = pw[pk.PW_GKEY], pw[pk.PW_GORDER]
+    for j in range(ng):
+        gkey[j] = -gstr[j] * 64 - gn[j]
+        gorder[j] = j
     if side == lay.US and kn[pk.K_BLOCKADE_ROTATE] != 0:
         for j in range(ng):
             u = gmem[j, 0]
             if gat[j] < par[lay.P_NAREAS] and UV[u, lay.UF_PREV] == lay.BLOCKADE:
                 gkey[j] -= 1 << 40
-    gorder = np.argsort(gkey, kind="mergesort")
+    sort_line_nb(gorder, ng, gkey)   # stable: ties keep the groups' order
     for i in range(lst.shape[0]):
         pl[i] = -1
     for i in range(lst.shape[0]):
@@ -298,30 +312,25 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vi
                 gld[best] = i
             pl[i] = best
     A = par[lay.P_NAREAS]
-    threat = np.empty(A, dtype=np.int64)
-    home = np.empty(A, dtype=np.int64)
-    nf_rep = np.empty(N, dtype=np.int64)
-    nf_any = np.empty(N, dtype=np.int64)
-    score = np.empty(A, dtype=np.int64)
+    threat, home, score = pw[pk.PW_THREAT], pw[pk.PW_HOME], pw[pk.PW_SCORE]
+    nf_rep, nf_any = pw[pk.PW_NFREP], pw[pk.PW_NFANY]
     turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any)
-    sent = np.zeros(N, dtype=np.int64)
-    coaling = np.zeros(N, dtype=np.int64)
-    acc = np.zeros(4, dtype=np.int64)
+    sent, coaling, acc, enemy_n = pw[pk.PW_SENT], pw[pk.PW_COAL], pw[pk.PW_ACC], pw[pk.PW_ENEMY]
+    for q in range(N):
+        sent[q] = 0
+        coaling[q] = 0
+        enemy_n[q] = vis[q, VIS_N]
+    for i in range(4):
+        acc[i] = 0
     for j in range(ng):
         acc[0] += 10 * gstr[j]
     if side == lay.US and kn[pk.K_GUARD_SIZED] > 0:
         acc[3] = coast_threat_nb(side, kn[pk.K_GUARD_REACH], vis, home, cost, par)
-    co = np.empty(MAXC, dtype=np.int64)
-    cd = np.empty(MAXC, dtype=np.int64)
-    ct = np.empty(MAXC, dtype=np.int64)
-    od = np.empty(4 * N, dtype=np.int64)
-    ot = np.empty(4 * N, dtype=np.int64)
-    enemy_n = np.ascontiguousarray(vis[:, VIS_N])
-    markers = np.empty((2, lay.N_ORDERS), dtype=np.int64)
-    for s in range(2):
-        for o in range(lay.N_ORDERS):
-            markers[s, o] = par[lay.P_MARKERS + s * lay.N_ORDERS + o]
-    slot = np.full(MAXSS, -1, dtype=np.int64)
+    co, cd, ct = pw[pk.PW_CO, :MAXC], pw[pk.PW_CD, :MAXC], pw[pk.PW_CT, :MAXC]   # MAXC candidates at most
+    od, ot = pw[pk.PW_OD], pw[pk.PW_OT]
+    slot = pw[pk.PW_SLOT]
+    for j in range(MAXSS):
+        slot[j] = -1
     for jj in range(ng):
         g = gorder[jj]
         slot[g] = jj
@@ -383,17 +392,18 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vi
 
 
 # ============================================================================ dispatch
-# ============================================================================ dispatch
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_plan_nb(fam, side, turn, kn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, UV, LV, vis, ND,
-                   B, pu, pp, pst, pl, rng):
+                   B, pu, pp, pst, pl, rng, pw, gmem):
     """Write ``side``'s plan with policy family ``fam`` (``policy_layout.FAM_*``) and its knobs
     ``kn`` (``int64[KN_NF]``); returns the number of stacks. ``ND`` is read only for its public
-    control markers."""
+    control markers; ``markers[2, N_ORDERS]`` are the order markers (public, 5.0 B); ``pw``,
+    ``gmem``: the policy scratch (:func:`policy_scratch_nb`)."""
     if fam == pk.FAM_RANDOM:
-        return random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, B, pu, pp, pst, pl, rng)
-    return scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, par, UV, LV, vis, ND, B, pu, pp, pst,
-                            pl, rng)
+        return random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, B, pu, pp, pst, pl, rng,
+                              pw)
+    return scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, ND, B, pu, pp,
+                            pst, pl, rng, pw, gmem)
 
 
-__all__ = ["policy_plan_nb", "random_plan_nb", "scripted_plan_nb"]
+__all__ = ["policy_plan_nb", "policy_scratch_nb", "random_plan_nb", "scripted_plan_nb"]

@@ -64,7 +64,7 @@ def combat_order_nb(mode, par, nodes, S, rng, out):
         out[j + 1] = v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_port_nb(tie, cand, k, want_neutral, german, nodes, par):
     """Index in ``cand[:k]`` of the best port of one kind (friendly or neutral): the most repair
     (``DP_REPAIR``) or the most defense + mines (``DP_SAFE``), then the first; -1 if none."""
@@ -84,7 +84,7 @@ def _best_port_nb(tie, cand, k, want_neutral, german, nodes, par):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def disabled_port_nb(tie, neu, mov, cand, cc, k, side, german, nodes, par, rng):
     """The port a disabled unit of ``side`` goes to (Rule 8.3.2.1 B, ruling C39): an index into
     the ``k`` legal ports ``cand`` (MP away ``cc``) the engine lists. ``neu`` (``DN_*``, 14.9):

@@ -60,7 +60,7 @@ def place_leaders_nb(side, nnodes, ust, lst, UV, LV, dep, dlead, sea):
             sea_taken = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def deploy_plan_nb(fam, side, kn, ust, lst, nodes, cost, par, UV, LV, dep, dlead, rng):
     """A policy's set-up under 14.11 (Free Deployment): ``dep[u]`` node per unit, ``dlead[i]``
     unit per leader, for family ``fam`` (``FAM_*``) with knobs ``kn`` (``int64[KN_NF]``).

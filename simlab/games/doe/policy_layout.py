@@ -100,3 +100,33 @@ KNOB_SLOTS = {
 
 #: the scale a ``float`` knob is packed with (fraction -> permille)
 FLOAT_SCALE = 1000
+
+# ---------------------------------------------------------------- policy scratch pw[PW_NF, PW_W]
+# The policies' working arrays, rows of one int64 array allocated once per batch by the entry
+# kernel (policies.policy_scratch_nb, called by campaign_loop.play_campaigns_nb) and reused by
+# every plan of the batch: no policy kernel allocates inside the game loop, so all of them run
+# without numba's reference counting. A row holds what its comment says; its width is at least
+# 4N, U + 1, N + 1, MAXSS, MAXPER and MAXC. Each plan writes a row before it reads it.
+(
+    # per group (policy_view.group_units_nb, policies.scripted_plan_nb): index < MAXSS
+    PW_GN, PW_GAT, PW_GSTR, PW_GDMG,   # members, place, attack dice, damage points
+    PW_GKIND,           # the group's kind: allowed orders * 8 + speed tier * 2 + repairing
+    PW_GLD,             # the leader given to the group (-1: none)
+    PW_GKEY, PW_GORDER,  # sort key (strongest first) and the groups in that order
+    PW_SLOT,            # the group's stack slot
+    # per node (index < N) or area (< A)
+    PW_THREAT, PW_HOME, PW_SCORE, PW_NFREP, PW_NFANY,   # policy_view.turn_tables_nb, missions' scores
+    PW_SENT, PW_COAL,   # attack sent (tenths) and units given Coal, per node, this plan
+    PW_ENEMY,           # enemy units seen per node (vis[:, VIS_N])
+    # candidates and legal options
+    PW_ACC,             # policy_missions.missions_nb's accumulators acc[0:4]
+    PW_CO, PW_CD, PW_CT,  # candidate orders, destinations, targets (MAXC)
+    PW_OD, PW_OT,       # legal destinations and targets (campaign_orders.legal_options_nb, 4N)
+    PW_CNT,             # legal options per order (random-legal)
+    # units (group_units_nb): strength keys, units strongest first, by place (counting sort)
+    PW_UKEY, PW_UORDER, PW_START, PW_FILL, PW_BYN,
+    # random-legal: per slot its place and order mask, the units at a place, candidate slots,
+    # the slot permutation and its inverse, the new slots' places, one slot's members
+    PW_SLOT_LOC, PW_SLOT_MASK, PW_UNITS, PW_CAND, PW_PERM, PW_INV, PW_NEW_LOC, PW_MEMBERS,
+    PW_NF,
+) = range(38)

@@ -21,7 +21,7 @@ from .policy_view import VIS_ATT, VIS_N, nearest_friendly_memo_nb
 MAXC = 24          # candidates per group
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_candidate_nb(co, cd, ct, nc, o, d, t):
     """Append the candidate (order ``o``, destination ``d``, target ``t``) if there is room;
     returns the new count."""
@@ -33,7 +33,7 @@ def add_candidate_nb(co, cd, ct, nc, o, d, t):
     return nc
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc):
     """Candidates that take a group home: stay anchored in a friendly port, anchor into a bordering
     friendly port, transit to the nearest port that repairs."""
@@ -48,7 +48,7 @@ def add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co,
     return add_port_transits_nb(at, side, german, nf_rep, nf_any, nodes, cost, par, np.bool_(True), co, cd, ct, nc)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_port_transits_nb(at, side, german, nf_rep, nf_any, nodes, cost, par, not_here, co, cd, ct, nc):
     """Transit candidates to the nearest friendly port that repairs, then to the nearest friendly
     port of any kind (:func:`policy_view.nearest_friendly_memo_nb`); with ``not_here``, a port the
@@ -61,7 +61,7 @@ def add_port_transits_nb(at, side, german, nf_rep, nf_any, nodes, cost, par, not
     return nc
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc):
     """After a Patrol (5.4 D): coal where it is at sea (it keeps the area, 11 F bars only Transit),
     else anchor in a bordering friendly or neutral port, else anchor in place."""
@@ -84,7 +84,7 @@ def add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
     return nc
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick_area_nb(score, n):
     best = -1
     bs = -(1 << 40)
@@ -95,7 +95,7 @@ def pick_area_nb(score, n):
     return best, bs
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def caribbean_base_nb(kn, at, nodes, cost, par):
     """The Spanish port a group heads for: the Caribbean port (one bordering area, not an Atlantic
     one) of best score ``base_repair * repair + base_mines * mines - MP away`` (knobs ``kn``): the
@@ -117,7 +117,7 @@ def caribbean_base_nb(kn, at, nodes, cost, par):
     return base
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stage_area_nb(at, base, mp, cost, par):
     """A crossing in stages (5.7: Transit may last two turns): the sea area within ``mp`` of
     ``at`` nearest the ``base`` port, or -1."""
@@ -132,7 +132,7 @@ def stage_area_nb(at, base, mp, cost, par):
     return bst
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def home_port_nb(nodes, par):
     """Spain's home port: of its ports bordering two areas (Cadiz, the Canary Islands, 7.2.2 B),
     the one with most repair."""
@@ -145,7 +145,7 @@ def home_port_nb(nodes, par):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def relieved_nb(side, a, ust, UV, coaling):
     """True if own units that blockaded from area ``a`` last turn must coal now (5.2 D) and are
     not coaling there (7.5 D: over the coaling limit they sail for a port), so the blockade lapses
@@ -158,7 +158,7 @@ def relieved_nb(side, a, ust, UV, coaling):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis, ND, B,
                 sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score, coaling):
     """Candidate (order, dest, target) triples for group ``g`` of a scripted policy with knobs

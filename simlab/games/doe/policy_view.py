@@ -20,7 +20,7 @@ from numba import njit
 
 from . import campaign_layout as lay
 from . import policy_layout as pk
-from .campaign_movement import strength_key_nb
+from .campaign_movement import sort_line_nb, strength_key_nb
 from .campaign_orders import (
     eff_att_nb,
     unit_allowed_nb,
@@ -31,7 +31,7 @@ VIS_N, VIS_ATT, VIS_STARS, VIS_DEF, VIS_NF = range(5)
 
 
 # ============================================================================ observation
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe_nb(side, U, LD, ust, lst, par, UV, LV, vis):
     """What ``side`` may know (module docstring): ``UV``/``LV`` are copies of the unit and leader
     state with the enemy's rows blanked (location -9); ``vis[N, VIS_NF]`` per node: enemy units,
@@ -95,7 +95,7 @@ def observe_nb(side, U, LD, ust, lst, par, UV, LV, vis):
 # taken, then safe fallbacks, then any legal option, then HOLD (ruling C12).
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def group_strength_nb(ust, UV, members, n):
     s = 0
     for i in range(n):
@@ -103,11 +103,12 @@ def group_strength_nb(ust, UV, members, n):
     return s
 
 
-@njit(cache=True)
-def group_units_nb(side, kn, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg):
-    """Groups as described above; returns how many (members in ``gmem[g, :gn[g]]``). Knobs
-    ``kn[K_SLOW_MP]`` (MP: slow units are grouped apart) and ``kn[K_SPLIT_ABOVE]`` (units: a larger
-    group is split in two of even strength)."""
+@njit(cache=True, _nrt=False)
+def group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw):
+    """Groups as described above; returns how many (members in ``gmem[g, :gn[g]]``, with ``gn``,
+    ``gat``, ``gstr``, ``gdmg`` the rows ``PW_GN``... of the policy scratch ``pw``,
+    :mod:`policy_layout`). Knobs ``kn[K_SLOW_MP]`` (MP: slow units are grouped apart) and
+    ``kn[K_SPLIT_ABOVE]`` (units: a larger group is split in two of even strength)."""
     nu = ust.shape[0]
     N = nodes.shape[0]
     A = par[lay.P_NAREAS]
@@ -116,26 +117,37 @@ def group_units_nb(side, kn, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg):
     slow_mp = kn[pk.K_SLOW_MP]
     split_above = kn[pk.K_SPLIT_ABOVE]
     ng = 0
-    gkey = np.empty(gmem.shape[0], dtype=np.int64)
-    key = np.empty(nu, dtype=np.int64)
+    gn, gat, gstr, gdmg, gkey = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR], pw[pk.PW_GDMG], pw[pk.PW_GKIND]
+    # the side's units in play, strongest first (a stable sort: ties in unit order)
+    key, order = pw[pk.PW_UKEY], pw[pk.PW_UORDER]
+    m = 0
     for u in range(nu):
-        key[u] = strength_key_nb(ust, UV, u)
-    order = np.argsort(key, kind="mergesort")
-    # the side's units by place, strongest first
-    cnt = np.zeros(N, dtype=np.int64)
-    byn = np.empty((N, nu), dtype=np.int64)
-    for ii in range(nu):
+        if ust[u, lay.US_SIDE] == side and UV[u, lay.UF_LOC] >= 0:
+            key[u] = strength_key_nb(ust, UV, u)
+            order[m] = u
+            m += 1
+    sort_line_nb(order, m, key)
+    # ... by place (a counting sort by place keeps that order): place n's units are
+    # byn[start[n]:start[n + 1]]
+    start, fill, byn = pw[pk.PW_START], pw[pk.PW_FILL], pw[pk.PW_BYN]
+    for n in range(N + 1):
+        start[n] = 0
+    for ii in range(m):
+        start[UV[order[ii], lay.UF_LOC] + 1] += 1
+    for n in range(N):
+        start[n + 1] += start[n]
+        fill[n] = start[n]
+    for ii in range(m):
         u = order[ii]
         loc = UV[u, lay.UF_LOC]
-        if ust[u, lay.US_SIDE] == side and loc >= 0:
-            byn[loc, cnt[loc]] = u
-            cnt[loc] += 1
+        byn[fill[loc]] = u
+        fill[loc] += 1
     for node in range(N):
-        if cnt[node] == 0:
+        if start[node + 1] == start[node]:
             continue
         first = ng
-        for ii in range(cnt[node]):
-            u = byn[node, ii]
+        for ii in range(start[node], start[node + 1]):
+            u = byn[ii]
             m = unit_allowed_nb(UV[u, lay.UF_PREV], UV[u, lay.UF_STREAK], UV[u, lay.UF_NEUTRAL], transit_max)
             mv = ust[u, lay.US_MOV] - UV[u, lay.UF_DMG]
             if mv < minmov and ust[u, lay.US_MOV] >= minmov:
@@ -224,7 +236,7 @@ def group_units_nb(side, kn, ust, UV, nodes, par, gmem, gn, gat, gstr, gdmg):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par):
     A = par[lay.P_NAREAS]
     best = -1
@@ -242,7 +254,7 @@ def nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nearest_friendly_memo_nb(at, side, german, need_repair, nf_rep, nf_any, nodes, cost, par):
     """Nearest friendly port from ``at``: the turn's table, or worked out for German-only groups."""
     if german and par[lay.P_GERMANS] != 0:
@@ -253,7 +265,7 @@ def nearest_friendly_memo_nb(at, side, german, need_repair, nf_rep, nf_any, node
     return tab[at]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any):
     """Per plan: enemy attack each area faces (units there and in bordering enemy ports, tenths),
     areas bordering an own port, and empty memos of each node's nearest friendly port (with and
