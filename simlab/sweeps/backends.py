@@ -4,7 +4,8 @@ A backend takes chunk tasks (:class:`simlab.sweeps.chunks.ChunkTask`) and hands 
 chunk's summary or a one-line error. Workers write their own Parquet parts; only the summaries
 (a few numbers per chunk) come back, whatever the backend.
 
-* ``local``, 1 worker: :class:`InProcess` plays chunks one after another in this process.
+* ``local``, 1 worker: :class:`InProcess` plays chunks one after another in this process; a
+  writer thread writes each chunk's parts while the next one plays.
 * ``local``, N workers: :class:`Threads` runs N threads in this process. The game kernels release
   the GIL (``@njit(nogil=True)``) and pyarrow releases it while writing Parquet, so N chunks play
   at once with no worker start-up, one chunk's writing overlaps the others' play, and a script
@@ -43,7 +44,7 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import SpecError
-from .chunks import ChunkTask, die_with_parent, play_chunk
+from .chunks import ChunkTask, die_with_parent, play_chunk, play_chunk_tables, write_parts
 from .isolate import one_line, play_isolated
 
 __all__ = ["BACKENDS", "Backend", "Dask", "InProcess", "Outcome", "Processes", "Threads", "check_backend",
@@ -144,30 +145,82 @@ class Backend:
 
 class InProcess(Backend):
     """Chunks one after another in this process (``--workers 1``): a game that kills its process
-    takes the sweep with it, but an exception in a chunk is retried once like everywhere else."""
+    takes the sweep with it, but an exception in a chunk is retried once like everywhere else.
+
+    A chunk's Parquet parts are written by a writer thread while the next chunk plays (the kernels
+    and pyarrow's writer both release the GIL), so writing costs the sweep little time; a chunk is
+    reported done only once its parts are written, and at most one chunk waits to be written."""
 
     name = "local"
 
     def __init__(self):
         self.workers = 1
         self.queue: deque[tuple[ChunkTask, int]] = deque()
+        self.writing: deque[tuple[Any, ChunkTask, int, dict]] = deque()
+        self.writer: ThreadPoolExecutor | None = None
+
+    #: play the next chunk while the last is written (off for a precision target, where the next
+    #: chunk may not be needed: the runner sets it per sweep)
+    overlap = True
 
     @property
     def slots(self) -> int:
-        return 1
+        return 2 if self.overlap else 1  # one chunk playing, the one before it being written
 
     def submit(self, task, attempt):
         self.queue.append((task, attempt))
 
     def pending(self):
-        return len(self.queue)
+        return len(self.queue) + len(self.writing)
 
     def wait(self):
-        task, attempt = self.queue.popleft()
+        out: list[Outcome] = []
+        played = bool(self.queue)
+        if played:
+            task, attempt = self.queue.popleft()
+            if attempt > 1:
+                out.append(self._run(task, attempt, play_isolated))
+            else:
+                try:
+                    writes, summary = play_chunk_tables(task)
+                except Exception as e:
+                    out.append(Outcome(task, attempt, error=one_line(e)))
+                else:
+                    if self.writer is None:
+                        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="simlab-writer")
+                    self.writing.append((self.writer.submit(write_parts, task.out, writes), task, attempt, summary))
+        # chunks whose parts are written; the oldest is waited for when two wait, or when nothing
+        # was played (then nothing else can move the sweep on)
+        while self.writing and (self.writing[0][0].done() or len(self.writing) > 1 or not (played or out)):
+            out.append(self._written(*self.writing.popleft()))
+        return out
+
+    @staticmethod
+    def _run(task, attempt, fn) -> Outcome:
         try:
-            return [_as_outcome(task, attempt, run_attempt(task, attempt))]
+            return _as_outcome(task, attempt, fn(task))
         except Exception as e:
-            return [Outcome(task, attempt, error=one_line(e))]
+            return Outcome(task, attempt, error=one_line(e))
+
+    @staticmethod
+    def _written(f, task, attempt, summary) -> Outcome:
+        e = f.exception()
+        return Outcome(task, attempt, result=summary) if e is None else Outcome(task, attempt, error=one_line(e))
+
+    def stop(self):
+        # Ctrl-C: drop what is queued; parts being written are finished and reported
+        self.queue.clear()
+        out = []
+        while self.writing:
+            out.append(self._written(*self.writing.popleft()))
+        return out
+
+    def close(self, cancel=False):
+        self.queue.clear()
+        if self.writer is not None:
+            self.writer.shutdown(wait=True)  # a part being written is finished (each write is atomic)
+            self.writer = None
+        self.writing.clear()
 
 
 class Threads(Backend):
@@ -555,6 +608,8 @@ class Kept(Backend):
         elif cancel and isinstance(self.inner, Threads):
             self.inner.stop()  # drop the queued chunks; the running ones finish
             self.inner.futures = {}
+        elif cancel and isinstance(self.inner, InProcess):
+            self.inner.stop()  # drop the queued chunks; the parts being written are finished
 
     def describe(self):
         return self.inner.describe()
