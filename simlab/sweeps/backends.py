@@ -148,20 +148,22 @@ class InProcess(Backend):
     takes the sweep with it, but an exception in a chunk is retried once like everywhere else.
 
     A chunk's Parquet parts are written by a writer thread while the next chunk plays (the kernels
-    and pyarrow's writer both release the GIL), so writing costs the sweep little time; a chunk is
-    reported done only once its parts are written, and at most one chunk waits to be written."""
+    and pyarrow's writer both release the GIL), so writing costs the sweep little time. A chunk is
+    reported done only once its parts are written; the next chunk's parts are written only after
+    that report (a failed write, a full disk, is seen by the runner before anything more is
+    written), so at most one played chunk waits in memory."""
 
     name = "local"
+    #: play the next chunk while the last is written (off for a precision target, where the next
+    #: chunk may not be needed: the runner sets it per sweep)
+    overlap = True
 
     def __init__(self):
         self.workers = 1
         self.queue: deque[tuple[ChunkTask, int]] = deque()
-        self.writing: deque[tuple[Any, ChunkTask, int, dict]] = deque()
+        self.ready: tuple | None = None     # (task, attempt, writes, summary): played, not yet written
+        self.writing: tuple | None = None   # (future, task, attempt, summary): being written
         self.writer: ThreadPoolExecutor | None = None
-
-    #: play the next chunk while the last is written (off for a precision target, where the next
-    #: chunk may not be needed: the runner sets it per sweep)
-    overlap = True
 
     @property
     def slots(self) -> int:
@@ -171,14 +173,13 @@ class InProcess(Backend):
         self.queue.append((task, attempt))
 
     def pending(self):
-        return len(self.queue) + len(self.writing)
+        return len(self.queue) + (self.ready is not None) + (self.writing is not None)
 
     def wait(self):
         out: list[Outcome] = []
-        played = bool(self.queue)
-        if played:
+        if self.ready is None and self.queue:
             task, attempt = self.queue.popleft()
-            if attempt > 1:
+            if attempt > 1:  # a retry plays and writes in a child process of its own
                 out.append(self._run(task, attempt, play_isolated))
             else:
                 try:
@@ -186,13 +187,20 @@ class InProcess(Backend):
                 except Exception as e:
                     out.append(Outcome(task, attempt, error=one_line(e)))
                 else:
-                    if self.writer is None:
-                        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="simlab-writer")
-                    self.writing.append((self.writer.submit(write_parts, task.out, writes), task, attempt, summary))
-        # chunks whose parts are written; the oldest is waited for when two wait, or when nothing
-        # was played (then nothing else can move the sweep on)
-        while self.writing and (self.writing[0][0].done() or len(self.writing) > 1 or not (played or out)):
-            out.append(self._written(*self.writing.popleft()))
+                    self.ready = (task, attempt, writes, summary)
+        # the write that ran while this chunk played is waited for (or, with nothing played, the last one)
+        if self.writing is not None and (self.ready is not None or not out):
+            o = self._written(*self.writing)
+            self.writing = None
+            out.append(o)
+            if o.error is not None:
+                return out  # the runner decides (stop on a full disk, retry) before anything more is written
+        if self.ready is not None and self.writing is None:
+            task, attempt, writes, summary = self.ready
+            self.ready = None
+            if self.writer is None:
+                self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="simlab-writer")
+            self.writing = (self.writer.submit(write_parts, task.out, writes), task, attempt, summary)
         return out
 
     @staticmethod
@@ -208,19 +216,22 @@ class InProcess(Backend):
         return Outcome(task, attempt, result=summary) if e is None else Outcome(task, attempt, error=one_line(e))
 
     def stop(self):
-        # Ctrl-C: drop what is queued; parts being written are finished and reported
+        # Ctrl-C: drop what is queued or played but unwritten; a part being written is finished and reported
         self.queue.clear()
-        out = []
-        while self.writing:
-            out.append(self._written(*self.writing.popleft()))
-        return out
+        self.ready = None
+        if self.writing is None:
+            return []
+        o = self._written(*self.writing)
+        self.writing = None
+        return [o]
 
     def close(self, cancel=False):
         self.queue.clear()
+        self.ready = None
         if self.writer is not None:
             self.writer.shutdown(wait=True)  # a part being written is finished (each write is atomic)
             self.writer = None
-        self.writing.clear()
+        self.writing = None
 
 
 class Threads(Backend):
