@@ -142,7 +142,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
             with s3fs installed); default ``results/<name>-<timestamp>``. With the dask backend
             on several hosts it must be a path every worker reaches (shared filesystem) or a URL.
         workers: worker threads or processes (default: every core this process may use); 1 plays
-            in this process.
+            in this process (a writer thread writes each chunk's parts while the next plays).
             With ``backend="dask"`` and no scheduler: the LocalCluster's worker processes.
         resume: continue the sweep already in ``out`` (same spec), playing only missing chunks.
         overwrite: replace a previous sweep in ``out`` (only a directory with a manifest).
