@@ -13,21 +13,27 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 
 from .errors import SweepStateError
-from .stats.intervals import wilson_interval
+from .stats import cellstats
 from .sweeps.manifest import load_manifest, sweep_status
 from .sweeps.store import Store
 from .sweeps.verify import check_parts
 
 if TYPE_CHECKING:  # pragma: no cover - pandas is imported where a DataFrame is made (~1 s of start-up)
-    import pandas as pd
+    import pandas as pd  # pyarrow.dataset imports pandas too: it is imported where a dataset is made
+    import pyarrow.dataset as ds
 
-__all__ = ["end_reason_rates", "length_distribution", "load", "load_table", "report", "side_advantage"]
+__all__ = ["end_reason_rates", "length_distribution", "load", "load_table", "report", "report_rows", "side_advantage",
+           "sweep_report"]
 
 
-def _dataset(store: Store, table: str, man: dict | None = None) -> ds.Dataset:
+def _checked_files(store: Store, table: str, man: dict | None = None) -> list[str]:
+    """The parts of a table (relative names), checked to belong to the sweep when ``man`` is given.
+
+    Raises:
+        SweepStateError: no rows written yet, or a part that does not belong.
+    """
     try:
         files = store.find("games" if table == "games" else f"events/{table}")
     except ValueError:  # not a plain table name
@@ -43,6 +49,11 @@ def _dataset(store: Store, table: str, man: dict | None = None) -> ds.Dataset:
                 "quarantines and replays them")
         if not files:
             raise SweepStateError(f"{store.display}: no '{table}' rows written yet")
+    return files
+
+
+def _dataset(store: Store, table: str, man: dict | None = None) -> ds.Dataset:
+    files = _checked_files(store, table, man)
     try:
         return store.dataset(files)
     except (pa.ArrowInvalid, OSError) as e:
@@ -130,48 +141,69 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
     """
     man = load_manifest(path)
     status = sweep_status(path, man)
-    sides = man["sides"]
-    cols = ["cell", "winner", "turns"] + [f"score_{s}" for s in sides]
     store = Store(path)
-    dset = _dataset(store, "games", man)  # the parts are checked once, here
-    has_reason = "end_reason" in dset.schema.names
-    if has_reason:
-        cols.append("end_reason")
-    t = _read_table(store, dset, "games", cols)
-    reason = t["end_reason"].to_numpy(zero_copy_only=False) if has_reason else None
+    files = _checked_files(store, "games", man)  # the parts are checked once, here
+    stats = cell_stats_of_parts(store, files, man["sides"])
+    return report_rows(man, status, stats, confidence)
+
+
+def sweep_report(result) -> list[dict]:
+    """:func:`report` of the sweep a :func:`simlab.sweeps.runner.run_sweep` call just finished: from
+    its chunks' summaries (``result.cell_stats``) when that call played every game, else read back."""
+    if result.cell_stats is not None:
+        return report_rows(result.manifest, sweep_status(result.path, result.manifest), result.cell_stats)
+    return report(result.path)
+
+
+def report_rows(man: dict, status: str, stats: dict, confidence: float = 0.95) -> list[dict]:
+    """:func:`report`'s rows from per-cell stats (``{cell: stats}``, :mod:`simlab.stats.cellstats`):
+    those of the parts read back, or those a sweep's chunks returned as they were played
+    (:attr:`simlab.sweeps.runner.SweepResult.cell_stats`), which give the same rows."""
     params = {c["cell"]: c["params"] for c in man["cells"]}
     expl = policy_exploitability(man)
-    out = []
-    cells = pc.unique(t["cell"]).to_numpy()
-    cell_col = t["cell"].to_numpy()
-    winner = t["winner"].to_numpy(zero_copy_only=False)
-    turns = t["turns"].to_numpy()
-    scores = {s: t[f"score_{s}"].to_numpy().astype(np.float64) for s in sides}
-    order = np.argsort(cell_col, kind="stable")
-    bounds = np.searchsorted(cell_col[order], np.sort(cells))
-    bounds = list(bounds) + [len(order)]
-    for i, c in enumerate(np.sort(cells)):
-        idx = order[bounds[i]:bounds[i + 1]]
-        n = len(idx)
-        w = winner[idx]
-        draws = int((w == "draw").sum())
-        dlo, dhi = wilson_interval(draws, n, confidence)
-        rec = {"cell": int(c), "params": params.get(int(c), {}), "status": status, "games": n, "draws": draws,
-               "draw_rate": draws / n, "draw_ci": [float(dlo), float(dhi)],
-               "mean_turns": float(turns[idx].mean()), "sides": {}}
-        for s in sides:
-            k = int((w == s).sum())
-            lo, hi = wilson_interval(k, n, confidence)
-            sc = scores[s][idx]
-            se = float(sc.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
-            rec["sides"][s] = {"wins": k, "win_rate": k / n, "ci": [float(lo), float(hi)],
-                               "mean_score": float(sc.mean()), "score_se": se}
-        rec["side_advantage"] = side_advantage(w, sides, confidence)
-        rec["turns"] = length_distribution(turns[idx])
-        rec["end_reasons"] = {} if reason is None else end_reason_rates(reason[idx], confidence)
-        rec["exploitability"] = expl.get(int(c), {})
-        out.append(rec)
+    return [cellstats.cell_record(int(c), params.get(int(c), {}), status, stats[c], man["sides"], confidence, expl)
+            for c in sorted(stats) if stats[c]["games"]]
+
+
+def cell_stats_of_parts(store: Store, files: list[str], sides) -> dict[int, dict]:
+    """Per-cell stats of games parts, read one part at a time (memory holds one part's columns).
+
+    Raises:
+        SweepStateError: a part that cannot be read.
+    """
+    import pyarrow.parquet as pq
+    out: dict[int, dict] = {}
+    has_reason = None
+    want = ["cell", "winner", "turns"] + [f"score_{s}" for s in sides]
+    for rel in files:
+        try:
+            with store.fs.open(store.path(rel), "rb") as fh:
+                pf = pq.ParquetFile(fh)
+                names = pf.schema_arrow.names
+                if has_reason is None:  # as a dataset over the parts: the first part's schema decides
+                    has_reason = "end_reason" in names
+                t = pf.read(columns=want + (["end_reason"] if "end_reason" in names and has_reason else []))
+        except (pa.ArrowInvalid, OSError) as e:
+            raise SweepStateError(f"{store.display}: unreadable Parquet part ({_first_line(e)})") from None
+        cells = pc.unique(t["cell"]).to_pylist()
+        for c in cells:  # a part holds one cell's games
+            sub = t if len(cells) == 1 else t.filter(pc.equal(t["cell"], c))
+            out[int(c)] = cellstats.merge(out.get(int(c)), table_stats(sub, sides, has_reason))
     return out
+
+
+def table_stats(t: pa.Table, sides, has_reason: bool) -> dict:
+    """The stats (:func:`simlab.stats.cellstats.part_stats`) of games rows of one cell."""
+    wins = _value_counts(t["winner"])
+    reasons = None
+    if has_reason:
+        reasons = _value_counts(t["end_reason"]) if "end_reason" in t.column_names else {"None": t.num_rows}
+    return cellstats.part_stats(wins, t["turns"].to_numpy(), {s: t[f"score_{s}"].to_numpy() for s in sides}, reasons)
+
+
+def _value_counts(col) -> dict:
+    return {("None" if d["values"] is None else str(d["values"])): int(d["counts"])
+            for d in pc.value_counts(col).to_pylist()}
 
 
 def policy_exploitability(man: dict) -> dict[int, dict[str, dict]]:
@@ -309,25 +341,15 @@ def length_distribution(turns) -> dict:
         value when at most 40 values span the range, else 20 equal bins.
     """
     t = np.asarray(turns, dtype=np.float64)
-    q = np.quantile(t, [0.1, 0.25, 0.5, 0.75, 0.9])
-    lo, hi = int(t.min()), int(t.max())
-    edges = np.arange(lo, hi + 2) if hi - lo + 1 <= 40 else np.linspace(lo, hi + 1, 21)
-    counts, _ = np.histogram(t, bins=edges)
-    return {"mean": float(t.mean()), "sd": float(t.std(ddof=1)) if t.size > 1 else 0.0, "min": lo,
-            "p10": float(q[0]), "p25": float(q[1]), "median": float(q[2]), "p75": float(q[3]), "p90": float(q[4]),
-            "max": hi, "edges": [float(e) for e in edges], "counts": [int(c) for c in counts]}
+    if t.size == 0:
+        raise ValueError("length_distribution needs at least one game")
+    return cellstats.length_from_counts(cellstats.counts_of(t))
 
 
 def end_reason_rates(reasons, confidence: float = 0.95) -> dict:
     """``{label: {count, rate, ci}}`` of one cell's ``end_reason`` labels, most frequent first."""
     r = np.asarray(reasons, dtype=object)
-    labels, counts = np.unique(r.astype(str), return_counts=True)
-    n = r.size
-    out = {}
-    for i in np.argsort(-counts, kind="stable"):
-        lo, hi = wilson_interval(int(counts[i]), n, confidence)
-        out[str(labels[i])] = {"count": int(counts[i]), "rate": int(counts[i]) / n, "ci": [float(lo), float(hi)]}
-    return out
+    return cellstats.reason_rates(cellstats.counts_of(r.astype(str)), confidence)
 
 
 def report_frame(rows: list[dict]) -> pd.DataFrame:

@@ -22,7 +22,7 @@ PKG = ROOT / "simlab"
 #: each module's layer, by longest matching dotted prefix; a module may import its own layer and below
 LAYERS = [
     ("simlab.errors", 0), ("simlab.rng", 0), ("simlab.tomlio", 0), ("simlab.stats", 0), ("simlab._version", 0),
-    ("simlab.kernel_cache", 0),
+    ("simlab.kernel_cache", 0), ("simlab.numba_start", 0),  # numba's start-up (imports numba only)
     ("simlab.datapack", 1),
     ("simlab.games", 2),
     ("simlab.sweeps", 3),

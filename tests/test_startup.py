@@ -34,7 +34,8 @@ for name in loaded:
     f = getattr(sys.modules[name], "__file__", None) or ""
     if name.startswith("simlab") and f.endswith(".py") and decorator.search(Path(f).read_text()):
         kernels.append(name)
-heavy = [m for m in ("numba", "scipy", "pandas", "pyarrow", "llvmlite") if m in sys.modules]
+heavy = [m for m in ("numba", "scipy", "pandas", "pyarrow", "llvmlite", "pyarrow.dataset", "scipy.linalg",
+                     "scipy.stats") if m in sys.modules]
 games = sorted(m for m in loaded if m.startswith("simlab.games.") and m.count(".") >= 2)
 print(json.dumps({"codes": codes, "kernels": kernels, "heavy": heavy, "games": games}))
 """
@@ -75,3 +76,21 @@ def test_probe_sees_kernels_once_a_game_plays(tmp_path):
     assert res["codes"] == [0]
     assert "numba" in res["heavy"]
     assert "simlab.games.doe.kernels" in res["kernels"]
+
+
+def test_a_sweep_loads_no_pandas_dataset_or_linalg(tmp_path):
+    """A sweep prints its report from the chunks' summaries (no pyarrow.dataset, which imports
+    pandas), builds its Arrow columns without pa.array (which imports pandas), and numba starts
+    without scipy.linalg (simlab.numba_start); `simlab report` reads the parts one by one
+    (pyarrow's reader imports pandas, but no dataset or SciPy is loaded)."""
+    out = str(tmp_path / "sweep")
+    res = _probe([["sweep", "--game", "doe-battle", "--games", "300", "--chunk-size", "100", "--workers", "1",
+                   "--no-progress", "--out", out]])
+    assert res["codes"] == [0]
+    assert "numba" in res["heavy"] and "pyarrow" in res["heavy"]  # it did play and write
+    for m in ("pandas", "pyarrow.dataset", "scipy.linalg", "scipy.stats"):
+        assert m not in res["heavy"], f"a sweep imported {m}"
+    res = _probe([["report", out]])
+    assert res["codes"] == [0]
+    for m in ("pyarrow.dataset", "scipy.linalg", "scipy.stats"):
+        assert m not in res["heavy"], f"simlab report imported {m}"

@@ -42,7 +42,8 @@ def test_dask_rows_equal_local_rows_whatever_the_chunking(tmp_path, client):
     assert man["last_run"]["workers"] == 2
     # only chunk summaries came back to the client; the parts were written by the workers
     assert len(summaries) == 12
-    assert all(set(s) == {"cell", "start", "stop", "games", "wins"} for s in summaries)
+    assert all(set(s) == {"cell", "start", "stop", "games", "wins", "stats"} for s in summaries)
+    assert sum(s["stats"]["games"] for s in summaries) == 3000  # the cell statistics of its games
     assert len(list((tmp_path / "dask" / "games").rglob("part-*.parquet"))) == 12
 
 

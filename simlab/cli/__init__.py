@@ -141,7 +141,7 @@ def sweep(
     """
     from ..api import sweep as run
     from ..games.policy import using_policies
-    from ..results import report as rep
+    from ..results import sweep_report
     from ..sweeps.runner import failure_line
     with using_policies(*(policies_file or [])):
         res = run(experiment, game=game, scenario=scenario, policy=policy or [], set_=set_ or [], grid=grid or [],
@@ -157,7 +157,7 @@ def sweep(
         raise typer.Exit(130)
     man = res.manifest
     written = sum(man.get("games_written", {}).values())
-    rows = rep(res.path) if written else []
+    rows = sweep_report(res) if written else []
     if json_:
         _print_json(rows)
     else:

@@ -4,7 +4,8 @@ A backend takes chunk tasks (:class:`simlab.sweeps.chunks.ChunkTask`) and hands 
 chunk's summary or a one-line error. Workers write their own Parquet parts; only the summaries
 (a few numbers per chunk) come back, whatever the backend.
 
-* ``local``, 1 worker: :class:`InProcess` plays chunks one after another in this process.
+* ``local``, 1 worker: :class:`InProcess` plays chunks one after another in this process; a
+  writer thread writes each chunk's parts while the next one plays.
 * ``local``, N workers: :class:`Threads` runs N threads in this process. The game kernels release
   the GIL (``@njit(nogil=True)``) and pyarrow releases it while writing Parquet, so N chunks play
   at once with no worker start-up, one chunk's writing overlaps the others' play, and a script
@@ -43,7 +44,7 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import SpecError
-from .chunks import ChunkTask, die_with_parent, play_chunk
+from .chunks import ChunkTask, die_with_parent, play_chunk, play_chunk_tables, write_parts
 from .isolate import one_line, play_isolated
 
 __all__ = ["BACKENDS", "Backend", "Dask", "InProcess", "Outcome", "Processes", "Threads", "check_backend",
@@ -144,30 +145,93 @@ class Backend:
 
 class InProcess(Backend):
     """Chunks one after another in this process (``--workers 1``): a game that kills its process
-    takes the sweep with it, but an exception in a chunk is retried once like everywhere else."""
+    takes the sweep with it, but an exception in a chunk is retried once like everywhere else.
+
+    A chunk's Parquet parts are written by a writer thread while the next chunk plays (the kernels
+    and pyarrow's writer both release the GIL), so writing costs the sweep little time. A chunk is
+    reported done only once its parts are written; the next chunk's parts are written only after
+    that report (a failed write, a full disk, is seen by the runner before anything more is
+    written), so at most one played chunk waits in memory."""
 
     name = "local"
+    #: play the next chunk while the last is written (off for a precision target, where the next
+    #: chunk may not be needed: the runner sets it per sweep)
+    overlap = True
 
     def __init__(self):
         self.workers = 1
         self.queue: deque[tuple[ChunkTask, int]] = deque()
+        self.ready: tuple | None = None     # (task, attempt, writes, summary): played, not yet written
+        self.writing: tuple | None = None   # (future, task, attempt, summary): being written
+        self.writer: ThreadPoolExecutor | None = None
 
     @property
     def slots(self) -> int:
-        return 1
+        return 2 if self.overlap else 1  # one chunk playing, the one before it being written
 
     def submit(self, task, attempt):
         self.queue.append((task, attempt))
 
     def pending(self):
-        return len(self.queue)
+        return len(self.queue) + (self.ready is not None) + (self.writing is not None)
 
     def wait(self):
-        task, attempt = self.queue.popleft()
+        out: list[Outcome] = []
+        if self.ready is None and self.queue:
+            task, attempt = self.queue.popleft()
+            if attempt > 1:  # a retry plays and writes in a child process of its own
+                out.append(self._run(task, attempt, play_isolated))
+            else:
+                try:
+                    writes, summary = play_chunk_tables(task)
+                except Exception as e:
+                    out.append(Outcome(task, attempt, error=one_line(e)))
+                else:
+                    self.ready = (task, attempt, writes, summary)
+        # the write that ran while this chunk played is waited for (or, with nothing played, the last one)
+        if self.writing is not None and (self.ready is not None or not out):
+            o = self._written(*self.writing)
+            self.writing = None
+            out.append(o)
+            if o.error is not None:
+                return out  # the runner decides (stop on a full disk, retry) before anything more is written
+        if self.ready is not None and self.writing is None:
+            task, attempt, writes, summary = self.ready
+            self.ready = None
+            if self.writer is None:
+                self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="simlab-writer")
+            self.writing = (self.writer.submit(write_parts, task.out, writes), task, attempt, summary)
+        return out
+
+    @staticmethod
+    def _run(task, attempt, fn) -> Outcome:
         try:
-            return [_as_outcome(task, attempt, run_attempt(task, attempt))]
+            return _as_outcome(task, attempt, fn(task))
         except Exception as e:
-            return [Outcome(task, attempt, error=one_line(e))]
+            return Outcome(task, attempt, error=one_line(e))
+
+    @staticmethod
+    def _written(f, task, attempt, summary) -> Outcome:
+        e = f.exception()
+        return Outcome(task, attempt, result=summary) if e is None else Outcome(task, attempt, error=one_line(e))
+
+    def stop(self):
+        # Ctrl-C: drop what is queued or played but unwritten; a part being written is finished and reported
+        self.queue.clear()
+        self.ready = None
+        if self.writing is None:
+            return []
+        o = self._written(*self.writing)
+        self.writing = None
+        return [o]
+
+    def close(self, cancel=False):
+        self.queue.clear()
+        self.ready = None
+        if self.writer is not None:
+            self.writer.shutdown(wait=True)  # a part being written is finished (each write is atomic)
+            self.writer = None
+        self.writing = None
 
 
 class Threads(Backend):
@@ -555,6 +619,8 @@ class Kept(Backend):
         elif cancel and isinstance(self.inner, Threads):
             self.inner.stop()  # drop the queued chunks; the running ones finish
             self.inner.futures = {}
+        elif cancel and isinstance(self.inner, InProcess):
+            self.inner.stop()  # drop the queued chunks; the parts being written are finished
 
     def describe(self):
         return self.inner.describe()

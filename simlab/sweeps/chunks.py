@@ -33,9 +33,11 @@ import pyarrow.compute as pc
 from ..games import Batch, Game, Scenario, get_game, register
 from ..games.policy import policy_names
 from ..rng import game_seeds
+from ..stats.cellstats import part_stats
 from .store import Store
 
-__all__ = ["ChunkTask", "build_games_table", "games_part_rel", "part_name", "play_chunk", "worker_game", "worker_scenario"]
+__all__ = ["ChunkTask", "build_games_table", "chunk_summary", "games_part_rel", "part_name", "play_chunk",
+           "play_chunk_tables", "worker_game", "worker_scenario", "write_parts"]
 
 #: names of events tables (they become folder names under ``events/``)
 EVENTS_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
@@ -152,6 +154,31 @@ def die_with_parent() -> None:
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
+def _arrow(values) -> pa.Array:
+    """A NumPy column as an Arrow array, without copying numbers.
+
+    Numbers and booleans are wrapped buffer by buffer (``pa.array`` would ask pyarrow's pandas shim
+    about every input, which imports pandas: ~0.35 s of a short sweep's start-up); anything else
+    goes through ``pa.array``. Same values and types as ``pa.array(values)``.
+    """
+    a = np.asarray(values)
+    if a.ndim == 1 and a.dtype.isnative and a.dtype.kind in "iuf":
+        a = np.ascontiguousarray(a)
+        return pa.Array.from_buffers(pa.from_numpy_dtype(a.dtype), len(a), [None, pa.py_buffer(a)])
+    if a.ndim == 1 and a.dtype.kind == "b":
+        bits = np.packbits(a.astype(np.uint8), bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(a), [None, pa.py_buffer(bits)])
+    return pa.array(a)
+
+
+def _strings(labels) -> pa.Array:
+    """A string array of a few labels (built from buffers, see :func:`_arrow`)."""
+    data = [str(x).encode() for x in labels]
+    offsets = np.zeros(len(data) + 1, dtype=np.int32)
+    offsets[1:] = np.cumsum([len(d) for d in data])
+    return pa.StringArray.from_buffers(len(data), pa.py_buffer(offsets), pa.py_buffer(b"".join(data)))
+
+
 def _labels(values: np.ndarray, labels, draw: str | None = None) -> pa.Array:
     """Small-int codes to a string column (``draw`` names the code -1)."""
     lab = list(labels)
@@ -161,11 +188,46 @@ def _labels(values: np.ndarray, labels, draw: str | None = None) -> pa.Array:
         idx = np.where(idx < 0, len(lab) - 1, idx).astype(np.int32)
     if idx.size and (idx.min() < 0 or idx.max() >= len(lab)):
         raise ValueError(f"category code out of range 0..{len(lab) - 1}")
-    return pc.take(pa.array(lab, type=pa.string()), pa.array(idx))
+    return pc.take(_strings(lab), _arrow(idx))
+
+
+#: constant columns already built, by (value, type, length): a sweep's chunks mostly share one length,
+#: so each cell builds its constant columns once (Arrow arrays are immutable, so sharing is safe)
+_CONSTS: dict[tuple, pa.Array] = {}
+_CONSTS_MAX = 256
 
 
 def _const(value, n: int, type_=None) -> pa.Array:
-    """A column holding one value ``n`` times (``pa.repeat`` is far slower)."""
+    """A column holding one value ``n`` times (``pa.repeat`` is far slower), built once per
+    value, type and length; ``type_`` None infers it as ``pa.array([value])`` does."""
+    try:
+        key = (type(value).__name__, value, str(type_), n)
+        col = _CONSTS.get(key)
+    except TypeError:  # an unhashable value (a list option): built every time
+        key, col = None, None
+    if col is None:
+        col = _build_const(value, n, type_)
+        if key is not None:
+            if len(_CONSTS) >= _CONSTS_MAX:
+                _CONSTS.clear()
+            _CONSTS[key] = col
+    return col
+
+
+def _build_const(value, n: int, type_) -> pa.Array:
+    kind = type_ if type_ is not None else (
+        pa.bool_() if isinstance(value, bool) else
+        pa.int64() if isinstance(value, int) and -2**63 <= value < 2**63 else
+        pa.float64() if isinstance(value, float) else
+        pa.string() if isinstance(value, str) else None)
+    if kind == pa.string() and isinstance(value, str):
+        return pc.take(_strings([value]), _arrow(np.zeros(n, dtype=np.int32)))
+    if kind == pa.bool_() and isinstance(value, bool):
+        return _arrow(np.full(n, value, dtype=bool))
+    if kind == pa.int64() and isinstance(value, int) and not isinstance(value, bool) and -2**63 <= value < 2**63:
+        return _arrow(np.full(n, value, dtype=np.int64))
+    if kind == pa.float64() and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return _arrow(np.full(n, float(value), dtype=np.float64))
     return pc.take(pa.array([value], type=type_), pa.array(np.zeros(n, dtype=np.int32)))
 
 
@@ -185,9 +247,9 @@ def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: 
             raise ValueError(f"game {task.game}: column '{k}' has shape {np.asarray(v).shape}, expected ({n},)")
     cols: dict[str, Any] = {
         "experiment": _const(task.experiment, n, pa.string()),
-        "cell": pa.array(np.full(n, task.cell, dtype=np.int32)),
-        "game_index": pa.array(np.arange(task.start, task.stop, dtype=np.int64)),
-        "seed": pa.array(seeds.astype(np.uint64)),
+        "cell": _arrow(np.full(n, task.cell, dtype=np.int32)),
+        "game_index": _arrow(np.arange(task.start, task.stop, dtype=np.int64)),
+        "seed": _arrow(seeds.astype(np.uint64)),
         "game": _const(task.game, n, pa.string()),
         "scenario": _const(scenario.name, n, pa.string()),
     }
@@ -197,15 +259,15 @@ def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: 
         cols[opt] = _const(task.options[opt], n)
     cols["winner"] = _labels(g["winner"], scenario.sides, draw="draw")
     for side in scenario.sides:
-        cols[f"score_{side}"] = pa.array(np.asarray(g[f"score_{side}"]))
-    cols["turns"] = pa.array(np.asarray(g["turns"]))
+        cols[f"score_{side}"] = _arrow(g[f"score_{side}"])
+    cols["turns"] = _arrow(g["turns"])
     for k, v in g.items():
         if k in cols or k == "winner":
             continue
         if k in batch.categories:
             cols[k] = _labels(v, batch.categories[k])
         else:
-            cols[k] = pa.array(np.asarray(v))
+            cols[k] = _arrow(v)
     for side in scenario.sides:  # the knob vector in force, so a row says exactly what played
         for knob, value in task.policies[side].knobs:
             cols[f"knob_{side}_{knob}"] = _const(value, n, pa.int64() if isinstance(value, int) else pa.float64())
@@ -227,19 +289,33 @@ def play_chunk(task: ChunkTask) -> dict:
     """Play a chunk and write its parts (events first, the games part last, each atomically).
 
     Returns:
-        ``{"cell", "start", "stop", "games", "wins": {side or "draw": count}}``.
+        ``{"cell", "start", "stop", "games", "wins": {side or "draw": count}, "stats"}``
+        (:func:`chunk_summary`).
 
     Raises:
         ValueError: if the game's batch breaks the contract (see :func:`build_games_table`) or
             names an events table with anything but a plain lower-case name.
     """
+    writes, summary = play_chunk_tables(task)
+    write_parts(task.out, writes)
+    return summary
+
+
+def play_chunk_tables(task: ChunkTask) -> tuple[list[tuple[str, pa.Table]], dict]:
+    """Play a chunk and build its tables without writing them: ``(writes, summary)``, ``writes``
+    the ``(relative name, table)`` of each part in the order to write them (events first, the
+    games part last; :func:`write_parts`), ``summary`` as :func:`play_chunk` returns it.
+
+    Raises:
+        ValueError: as :func:`play_chunk`.
+    """
     game = worker_game(task.game, task.plugin)
     scenario = worker_scenario(task.game, task.scenario, task.data, task.plugin)
-    store = _store(task.out)
     seeds = game_seeds(task.master_seed, task.cell_key, task.start, task.stop)
     batch = game.play_batch(scenario, task.options, task.policies, seeds)
     table = build_games_table(task, scenario, batch, seeds)
     meta = table.schema.metadata
+    writes: list[tuple[str, pa.Table]] = []
     for name, ev in batch.events.items():
         rel = events_part_rel(name, task.cell, task.start, task.stop)
         if "game" not in ev:
@@ -247,19 +323,45 @@ def play_chunk(task: ChunkTask) -> dict:
         rows = np.asarray(ev["game"], dtype=np.int64)
         ecols: dict[str, Any] = {
             "experiment": _const(task.experiment, len(rows), pa.string()),
-            "cell": pa.array(np.full(len(rows), task.cell, dtype=np.int32)),
-            "game_index": pa.array(rows + task.start),
+            "cell": _arrow(np.full(len(rows), task.cell, dtype=np.int32)),
+            "game_index": _arrow(rows + task.start),
         }
         for k, v in ev.items():
             if k == "game":
                 continue
             cats = batch.categories.get(f"{name}.{k}")
-            ecols[k] = _labels(v, cats) if cats is not None else pa.array(np.asarray(v))
-        et = pa.table(ecols).replace_schema_metadata(meta)
-        store.write_parquet(rel, et)
-    store.write_parquet(games_part_rel(task.cell, task.start, task.stop), table)
-    w = np.asarray(batch.games["winner"])
+            ecols[k] = _labels(v, cats) if cats is not None else _arrow(v)
+        writes.append((rel, pa.table(ecols).replace_schema_metadata(meta)))
+    writes.append((games_part_rel(task.cell, task.start, task.stop), table))
+    return writes, chunk_summary(task, scenario, batch)
+
+
+def write_parts(out: str, writes: list[tuple[str, pa.Table]]) -> None:
+    """Write a chunk's parts (:func:`play_chunk_tables`) in order, each atomically, under ``out``."""
+    store = _store(out)
+    for rel, t in writes:
+        store.write_parquet(rel, t)
+
+
+def chunk_summary(task: ChunkTask, scenario: Scenario, batch: Batch) -> dict:
+    """A played chunk's summary: ``{"cell", "start", "stop", "games", "wins": {side or "draw": count},
+    "stats"}``, ``stats`` the cell statistics of its games (:mod:`simlab.stats.cellstats`), equal to
+    those of its games part read back."""
+    g = batch.games
+    w = np.asarray(g["winner"])
     wins = {s: int((w == i).sum()) for i, s in enumerate(scenario.sides)}
     wins["draw"] = int((w < 0).sum())
+    reasons = None
+    if "end_reason" in g:
+        r = np.asarray(g["end_reason"])
+        cats = batch.categories.get("end_reason")
+        if cats is not None:
+            codes, counts = np.unique(r.astype(np.int64), return_counts=True)
+            reasons = {str(cats[int(c)]): int(k) for c, k in zip(codes, counts, strict=True)}
+        else:
+            v, counts = np.unique(r.astype(str), return_counts=True)
+            reasons = {str(x): int(k) for x, k in zip(v, counts, strict=True)}
+    stats = part_stats(wins, np.asarray(g["turns"]), {s: np.asarray(g[f"score_{s}"]) for s in scenario.sides},
+                       reasons)
     return {"cell": task.cell, "start": task.start, "stop": task.stop, "games": task.stop - task.start,
-            "wins": wins}
+            "wins": wins, "stats": stats}

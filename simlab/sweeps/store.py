@@ -42,6 +42,8 @@ __all__ = ["Store", "is_url"]
 _COMPONENT = re.compile(r"^[A-Za-z0-9_=\-][A-Za-z0-9_.=\-]*$")
 _HIDDEN = {".lock"}
 LEASE_RENEW_S = 20.0
+#: columns written without a dictionary: the games table's game index and seed (unique per row)
+PLAIN_COLUMNS = frozenset({"game_index", "seed"})
 LEASE_STALE_S = 90.0
 
 
@@ -161,19 +163,26 @@ class Store:
         self.write_bytes(rel, (json.dumps(obj, indent=2, default=str) + "\n").encode())
 
     def write_parquet(self, rel: str, table) -> None:
-        """Write a pyarrow Table as an lz4-compressed Parquet file, atomically."""
+        """Write a pyarrow Table as an lz4-compressed Parquet file, atomically.
+
+        Every column is dictionary-encoded but those of :data:`PLAIN_COLUMNS` (one distinct
+        value a row: a dictionary there costs writing time and saves no space). The
+        encoding is Parquet's own: every reader gets the same values and types."""
         import pyarrow.parquet as pq
+        plain = [c for c in table.column_names if c in PLAIN_COLUMNS]
+        opts = {"compression": "lz4",
+                "use_dictionary": [c for c in table.column_names if c not in PLAIN_COLUMNS] if plain else True}
         path = self.path(rel)
         if self.local:
             parent = os.path.dirname(path)
             os.makedirs(parent, exist_ok=True)
             # process and thread in the name: threads of one process write parts at once
             tmp = os.path.join(parent, f".{os.path.basename(path)}.tmp-{os.getpid()}-{threading.get_ident()}")
-            pq.write_table(table, tmp, compression="lz4")
+            pq.write_table(table, tmp, **opts)
             os.replace(tmp, path)
         else:
             buf = io.BytesIO()
-            pq.write_table(table, buf, compression="lz4")
+            pq.write_table(table, buf, **opts)
             with self.fs.open(path, "wb") as fh:
                 fh.write(buf.getvalue())
 
