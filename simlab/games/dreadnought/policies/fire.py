@@ -126,21 +126,42 @@ def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
     dd = st[j, L.ST_DEF] if st[j, L.ST_DEF] < DMAX else DMAX
     att = st[j, L.ST_ATT]
     a0 = by_damage_nb(att, sh[j, L.SH_G])
+    # Attack Strength after 0, 1, 2 G steps (5.41), read once
+    bd0 = att
+    bd1 = by_damage_nb(att, 1)
+    bd2 = by_damage_nb(att, 2)
     tot = 0.0
     for k in range(9):
         pk = dist[k]
         if pk <= 0.0:
             continue
         v0 = sv[k]
-        ag = by_damage_nb(att, k // 3)
+        g0 = k // 3
+        ag = bd0 if g0 == 0 else (bd1 if g0 == 1 else bd2)
         for c in range(11):
             p = eff_gun[b, pen, dd, L.EFF_P0 + c]
             if p <= 0.0:
                 continue
             k1 = state_after_nb(k, c)
-            tot += pk * p * (sv[k1] - v0)
+            w = pk * p
+            tot += w * (sv[k1] - v0)
             if a0 > 0:
-                att_loss[0] += pk * p * (ag if k1 == 9 else ag - by_damage_nb(att, k1 // 3)) / a0
+                g1 = k1 // 3
+                att_loss[0] += w * (ag if k1 == 9 else ag - (bd0 if g1 == 0 else (bd1 if g1 == 1 else bd2))) / a0
+    return tot
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def gain_one_nb(k0, b, pen, dd, eff_gun, sv):
+    """:func:`gain_nb` of a unit known to be in state ``k0`` (G*3+S) before the shot, defense
+    ``dd`` (capped at ``DMAX``), its attack-strength loss not wanted: the same sum, term for term."""
+    v0 = sv[k0]
+    tot = 0.0
+    for c in range(11):
+        p = eff_gun[b, pen, dd, L.EFF_P0 + c]
+        if p <= 0.0:
+            continue
+        tot += p * (sv[state_after_nb(k0, c)] - v0)
     return tot
 
 
@@ -174,30 +195,46 @@ def _apply_shot_nb(dist, b, pen, dd, eff_gun):
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, upon, dist, loss):
+def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv):
     """Expected VP enemy unit ``j``'s best main-battery shot at ``side``'s units is worth (its
-    fire this phase, as a policy reckons it), fired upon (``upon`` 1, Rule 5.6) or not (0).
-    ``dist`` (``float64[10]``) and ``loss`` (``float64[1]``) are scratch."""
+    fire this phase, as a policy reckons it): ``(unengaged, fired upon)``, the second with the
+    roll penalty of Rule 5.6. One pass over the targets serves both (the shot's column and other
+    penalties do not depend on being fired upon)."""
     if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) <= 0:
-        return 0.0
+        return 0.0, 0.0
     reach = st[j, L.ST_RNG] if st[j, L.ST_RNG] < vis else vis
-    best = 0.0
+    a = by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G])
+    xj = sh[j, L.SH_X]
+    zj = sh[j, L.SH_Z]
+    fj = sh[j, L.SH_F]
+    best0 = 0.0
+    best1 = 0.0
     for k in range(n):
         if st[k, L.ST_SIDE] != side or not alive_nb(sh, k):
             continue
-        d = hex_dist_nb(sh[j, L.SH_X], sh[j, L.SH_Z], sh[k, L.SH_X], sh[k, L.SH_Z])
+        d = hex_dist_nb(xj, zj, sh[k, L.SH_X], sh[k, L.SH_Z])
         if d < 1 or d > reach:
             continue
-        b, pen = shot_terms_nb(st, sh, j, k, d, False, range_tab, band_low, rl, 0, upon)
-        if b < 0:
+        # shot_terms_nb(st, sh, j, k, d, False, ..., 0, upon) for upon 0 and 1
+        s = range_strength_nb(a, d, range_tab)
+        if s <= 0:
             continue
-        for q in range(10):
-            dist[q] = 0.0
-        dist[sh[k, L.SH_G] * 3 + sh[k, L.SH_S]] = 1.0
-        v = gain_nb(st, sh, k, dist, b, pen, eff_gun, sv[k], loss)
-        if v > best:
-            best = v
-    return best
+        b = band_nb(s, band_low)
+        pen = 0
+        if arc_nb(fj, sh[k, L.SH_X] - xj, sh[k, L.SH_Z] - zj) != 0:
+            pen -= rl[L.RL_BOW_STERN]
+        pen1 = pen - rl[L.RL_FIRED_UPON]
+        pen = 0 if pen < 0 else (15 if pen > 15 else pen)
+        pen1 = 0 if pen1 < 0 else (15 if pen1 > 15 else pen1)
+        dd = st[k, L.ST_DEF] if st[k, L.ST_DEF] < DMAX else DMAX
+        k0 = sh[k, L.SH_G] * 3 + sh[k, L.SH_S]
+        v = gain_one_nb(k0, b, pen, dd, eff_gun, sv[k])
+        if v > best0:
+            best0 = v
+        v = gain_one_nb(k0, b, pen1, dd, eff_gun, sv[k])
+        if v > best1:
+            best1 = v
+    return best0, best1
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
@@ -365,7 +402,6 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
     dist = np.zeros((n, 10))
     thr = np.zeros((n, 2))
     sv = np.zeros((n, 10))
-    scratch = np.zeros(10)
     loss = np.zeros(1)
     state_values_nb(st, sh, n, vp_pct, sv)
     for j in range(n):
@@ -373,8 +409,7 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
             continue
         dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
         if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
-            thr[j, 0] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, 0, scratch, loss)
-            thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, 1, scratch, loss)
+            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv)
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
