@@ -123,6 +123,7 @@ def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
     att_loss[0] = 0.0
     if b < 0:
         return 0.0
+    loss = 0.0
     dd = st[j, L.ST_DEF] if st[j, L.ST_DEF] < DMAX else DMAX
     att = st[j, L.ST_ATT]
     a0 = by_damage_nb(att, sh[j, L.SH_G])
@@ -147,7 +148,8 @@ def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
             tot += w * (sv[k1] - v0)
             if a0 > 0:
                 g1 = k1 // 3
-                att_loss[0] += w * (ag if k1 == 9 else ag - (bd0 if g1 == 0 else (bd1 if g1 == 1 else bd2))) / a0
+                loss += w * (ag if k1 == 9 else ag - (bd0 if g1 == 0 else (bd1 if g1 == 1 else bd2))) / a0
+    att_loss[0] = loss
     return tot
 
 
@@ -195,11 +197,15 @@ def _apply_shot_nb(dist, b, pen, dd, eff_gun):
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv):
+def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, memo):
     """Expected VP enemy unit ``j``'s best main-battery shot at ``side``'s units is worth (its
     fire this phase, as a policy reckons it): ``(unengaged, fired upon)``, the second with the
     roll penalty of Rule 5.6. One pass over the targets serves both (the shot's column and other
-    penalties do not depend on being fired upon)."""
+    penalties do not depend on being fired upon).
+
+    ``memo`` (``float64[n, 4]``, kept over one Fire Plot of one side, column 0 and 2 set to -1
+    at its start): per own unit the last gain worked out for each of the two penalties, as
+    ``(column * 16 + penalty, gain)``; a unit's state does not change during the plot."""
     if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) <= 0:
         return 0.0, 0.0
     reach = st[j, L.ST_RNG] if st[j, L.ST_RNG] < vis else vis
@@ -228,10 +234,22 @@ def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv):
         pen1 = 0 if pen1 < 0 else (15 if pen1 > 15 else pen1)
         dd = st[k, L.ST_DEF] if st[k, L.ST_DEF] < DMAX else DMAX
         k0 = sh[k, L.SH_G] * 3 + sh[k, L.SH_S]
-        v = gain_one_nb(k0, b, pen, dd, eff_gun, sv[k])
+        key = b * 16 + pen
+        if memo[k, 0] == key:
+            v = memo[k, 1]
+        else:
+            v = gain_one_nb(k0, b, pen, dd, eff_gun, sv[k])
+            memo[k, 0] = key
+            memo[k, 1] = v
         if v > best0:
             best0 = v
-        v = gain_one_nb(k0, b, pen1, dd, eff_gun, sv[k])
+        key = b * 16 + pen1
+        if memo[k, 2] == key:
+            v = memo[k, 3]
+        else:
+            v = gain_one_nb(k0, b, pen1, dd, eff_gun, sv[k])
+            memo[k, 2] = key
+            memo[k, 3] = v
         if v > best1:
             best1 = v
     return best0, best1
@@ -239,13 +257,14 @@ def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv):
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                    vis, smoke, dy, turn, dist, thr, sv, loss):
+                    vis, smoke, dy, turn, dist, thr, sv, loss, memo):
     """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
     (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j;
     ``dist[j]``: j's expected state after them (:func:`gain_nb`); ``thr[j]``: j's fire unengaged
     and engaged (:func:`threat_nb`). With the optional rules on, targets behind smoke or beyond
     the visibility are kept or dropped by :func:`fire_mod_nb`, and the DPT modifier of the pick is
-    left in ``SH_FMOD``."""
+    left in ``SH_FMOD``. ``memo`` (``float64[n, 3]``): per target the last :func:`gain_nb` worked
+    out, ``(column * 16 + penalty, gain, loss)``, column 0 -1 when none (or ``dist[j]`` changed)."""
     best = -1
     bestv = -1e300
     bestmod = 0
@@ -282,7 +301,16 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
             v = -1000.0 * d + st[j, L.ST_VAL] - (1e6 if wreck else 0.0)
         elif code == FIRE_FOCUS_ODDS:
             b, pen = shot_terms_nb(st, sh, i, j, d, cnt[j] > 0, range_tab, band_low, rl, mod, -1)
-            v = gain_nb(st, sh, j, dist[j], b, pen, eff_gun, sv[j], loss)
+            key = b * 16 + pen
+            if b >= 0 and memo[j, 0] == key:
+                v = memo[j, 1]
+                loss[0] = memo[j, 2]
+            else:
+                v = gain_nb(st, sh, j, dist[j], b, pen, eff_gun, sv[j], loss)
+                if b >= 0:
+                    memo[j, 0] = key
+                    memo[j, 1] = v
+                    memo[j, 2] = loss[0]
             v += kn[L.K_THREAT] * thr[j, 0] * loss[0]
             if cnt[j] == 0:
                 v += kn[L.K_SUPPRESS] * (thr[j, 0] - thr[j, 1])
@@ -403,24 +431,28 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
     thr = np.zeros((n, 2))
     sv = np.zeros((n, 10))
     loss = np.zeros(1)
+    memo = np.full((n, 4), -1.0)
     state_values_nb(st, sh, n, vp_pct, sv)
     for j in range(n):
         if st[j, L.ST_SIDE] == side or not alive_nb(sh, j):
             continue
         dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
         if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
-            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv)
+            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, memo)
+    for j in range(n):
+        memo[j, 0] = -1.0     # now the targets' gains (threat_nb's own units are not targets)
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
         best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                               vis, smoke, dy, turn, dist, thr, sv, loss)
+                               vis, smoke, dy, turn, dist, thr, sv, loss, memo)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
             b, pen = shot_terms_nb(st, sh, i, best, d, cnt[best] > 0, range_tab, band_low, rl, sh[i, L.SH_FMOD], -1)
             _apply_shot_nb(dist[best], b, pen, st[best, L.ST_DEF] if st[best, L.ST_DEF] < DMAX else DMAX, eff_gun)
             cnt[best] += 1
+            memo[best, 0] = -1.0
     designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng)
     # secondary batteries (8.41): the nearest screen unit in reach that is not a wreck
     sbr = rl[L.RL_SB_RANGE] if rl[L.RL_SB_RANGE] < vis else vis
@@ -431,7 +463,7 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
         if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, kn):
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
-                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss)
+                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, memo)
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
