@@ -65,12 +65,29 @@ def shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, upon)
     (Rules 5.31, 5.5, 5.6, 7.1; the optional rules' modifier ``extra``): ``(band, penalty)``,
     band -1 when the modified strength is zero. ``upon`` 1 counts the -2 of 5.6, 0 not, -1 when
     ``j`` can fire and reach ``i`` (it is then expected to fire back)."""
+    b = shot_band_nb(st, sh, i, d, halved, range_tab, band_low)
+    if b < 0:
+        return -1, 0
+    return b, shot_penalty_nb(st, sh, i, j, d, rl, extra, upon)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def shot_band_nb(st, sh, i, d, halved, range_tab, band_low):
+    """The DPT column of unit ``i``'s main-battery shot from ``d`` hexes, halved or not (Rules
+    5.31, 5.5, 5.8); -1 when the modified strength is zero (:func:`shot_terms_nb`)."""
     a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
     if halved:
         a = a // 2
     s = range_strength_nb(a, d, range_tab)
     if s <= 0:
-        return -1, 0
+        return -1
+    return band_nb(s, band_low)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def shot_penalty_nb(st, sh, i, j, d, rl, extra, upon):
+    """The DPT roll penalty (0..15) of unit ``i``'s shot at ``j`` from ``d`` hexes (Rules 5.6,
+    7.1; ``extra``, ``upon`` as :func:`shot_terms_nb`)."""
     pen = -extra
     dx = sh[j, L.SH_X] - sh[i, L.SH_X]
     dz = sh[j, L.SH_Z] - sh[i, L.SH_Z]
@@ -83,7 +100,7 @@ def shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, upon)
         pen = 0
     if pen > 15:
         pen = 15
-    return band_nb(s, band_low), pen
+    return pen
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
@@ -270,6 +287,8 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
     bestmod = 0
     seen = 0
     opt = fire_options_on_nb(rl)
+    # the DPT column of this firer's shot by range and halving (it depends on nothing else)
+    bcol = np.full((reach + 1) * 2, -2, dtype=np.int64)
     for j in range(n):
         if st[j, L.ST_SIDE] == side or not alive_nb(sh, j) or (screens_only and st[j, L.ST_KIND] != SCREEN):
             continue
@@ -300,7 +319,11 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
             # secondary batteries (8.41): the nearest screen unit that is not a wreck
             v = -1000.0 * d + st[j, L.ST_VAL] - (1e6 if wreck else 0.0)
         elif code == FIRE_FOCUS_ODDS:
-            b, pen = shot_terms_nb(st, sh, i, j, d, cnt[j] > 0, range_tab, band_low, rl, mod, -1)
+            q = d * 2 + (1 if cnt[j] > 0 else 0)
+            if bcol[q] == -2:
+                bcol[q] = shot_band_nb(st, sh, i, d, cnt[j] > 0, range_tab, band_low)
+            b = bcol[q]
+            pen = shot_penalty_nb(st, sh, i, j, d, rl, mod, -1) if b >= 0 else 0
             key = b * 16 + pen
             if b >= 0 and memo[j, 0] == key:
                 v = memo[j, 1]
