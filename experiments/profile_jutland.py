@@ -10,6 +10,7 @@ change (it is a measuring tool, not part of simlab).
 
     PYTHONPATH=. nice -n 10 .venv/bin/python experiments/profile_jutland.py 60
 """
+# ruff: noqa: E702, E402, F841, UP031  (a measuring script: one-line timer bookkeeping, phase-grouped imports)
 import sys
 import time
 
@@ -18,19 +19,24 @@ import numpy as np
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
-from simlab.rng import STATE_WORDS, new_state_nb
+
 from simlab.games.dreadnought import layout as L
-from simlab.games.dreadnought.enums import AFLOAT, END_GAME_LENGTH, END_LOOP_CAP, END_OBJECTIVE, MOVE_HOLD, MOVE_RANDOM
+from simlab.games.dreadnought.enums import (
+    AFLOAT,
+    END_GAME_LENGTH,
+    MOVE_HOLD,
+)
 from simlab.games.dreadnought.kernels import turn as T
-from simlab.games.dreadnought.policies.fire import plot_fire_nb, preferred_range_nb
-from simlab.games.dreadnought.policies.knowledge import predict_nb
-from simlab.games.dreadnought.policies import movement as PM
-from simlab.games.dreadnought.policies.torpedo import plot_torpedoes_nb
-from simlab.games.dreadnought.kernels.damage import damage_control_nb, final_result_nb, scenario_end_nb
+from simlab.games.dreadnought.kernels.damage import damage_control_nb, scenario_end_nb
 from simlab.games.dreadnought.kernels.fire import apply_pending_nb, fire_execution_nb
 from simlab.games.dreadnought.kernels.movement import commit_moves_nb, resolve_collisions_nb
 from simlab.games.dreadnought.kernels.torpedo import launch_torpedoes_nb, torpedo_attacks_nb
-from simlab.games.dreadnought.kernels.visibility import sighting_nb, sun_roll_nb, visibility_roll_nb
+from simlab.games.dreadnought.kernels.visibility import sighting_nb, visibility_roll_nb
+from simlab.games.dreadnought.policies import movement as PM
+from simlab.games.dreadnought.policies.fire import preferred_range_nb
+from simlab.games.dreadnought.policies.knowledge import predict_nb
+from simlab.games.dreadnought.policies.torpedo import plot_torpedoes_nb
+from simlab.rng import STATE_WORDS, new_state_nb
 
 
 @intrinsic
@@ -43,12 +49,21 @@ def rdtsc(typingctx):
 
 
 
-from simlab.games.dreadnought.policies.fire import (_holds_fire_nb, state_values_nb, threat_nb, _pick_target_nb,
-    shot_terms_nb, _apply_shot_nb, designate_nb, DMAX)
+from simlab.games.dreadnought.enums import CAPITAL, FIRE_FOCUS_ODDS, FIRE_NEAREST, FIRE_RANDOM
 from simlab.games.dreadnought.kernels.damage import by_damage_nb
-from simlab.games.dreadnought.kernels.visibility import beyond_visibility_nb
 from simlab.games.dreadnought.kernels.geometry import hex_dist_nb
-from simlab.games.dreadnought.enums import FIRE_FOCUS_ODDS, FIRE_RANDOM, FIRE_NEAREST, CAPITAL
+from simlab.games.dreadnought.kernels.visibility import beyond_visibility_nb
+from simlab.games.dreadnought.policies.fire import (
+    DMAX,
+    _apply_shot_nb,
+    _holds_fire_nb,
+    _pick_target_nb,
+    designate_nb,
+    shot_terms_nb,
+    state_values_nb,
+    threat_nb,
+)
+
 
 @njit(cache=False)
 def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt,
@@ -125,10 +140,20 @@ def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_t
     TT[24] += rdtsc() - t4
 
 
-from simlab.games.dreadnought.policies.movement import (_bounds_nb, _random_plot_nb, fallback_plot_nb, goal_nb,
-    candidates_nb, score_nb, withdraw_penalty_nb, _try_plan_nb, detach_nb, refresh_formation_nb)
-from simlab.games.dreadnought.kernels.movement import role_of_nb, plot_end_nb, in_exit_nb, stack_ok_nb
-from simlab.games.dreadnought.enums import CAPITAL, COLUMN, MOVE_RANDOM
+from simlab.games.dreadnought.enums import COLUMN
+from simlab.games.dreadnought.kernels.movement import in_exit_nb, plot_end_nb, role_of_nb, stack_ok_nb
+from simlab.games.dreadnought.policies.movement import (
+    _bounds_nb,
+    _random_plot_nb,
+    _try_plan_nb,
+    candidates_nb,
+    detach_nb,
+    fallback_plot_nb,
+    goal_nb,
+    refresh_formation_nb,
+    score_nb,
+)
+
 
 @njit(cache=False)
 def plan_best_prof(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk, TT):
@@ -328,9 +353,9 @@ def batch_prof(seeds, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_ta
 
 
 if __name__ == "__main__":
+    import simlab.games.dreadnought.runtime as RT
     from simlab.games import get_game
     from simlab.rng import game_seeds
-    import simlab.games.dreadnought.runtime as RT
     cap = {}
     real = RT.play_batch_nb
     def spy(*a):
