@@ -369,6 +369,8 @@ def designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
     Example (ruling DN-F1): AS 20 at 10 hexes and AS 15 at 2 hexes on one target: the AS 15 ship
     unhalved (45 and 10 after modification) beats the AS 20 ship (20 and 21)."""
     firers = np.empty(n, dtype=np.int64)
+    term = np.zeros((n, 2))
+    has = np.zeros((n, 2), dtype=np.int64)
     for i in range(n):
         if st[i, L.ST_SIDE] == side:
             sh[i, L.SH_UNHALVED] = 0
@@ -387,17 +389,23 @@ def designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
             sh[firers[roll_nb(rng, nf) - 1], L.SH_UNHALVED] = 1
             continue
         dd = st[t, L.ST_DEF] if st[t, L.ST_DEF] < DMAX else DMAX
+        # each firer's term unhalved and halved, worked out once (summed below in firer order)
+        for c in range(nf):
+            i = firers[c]
+            d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[t, L.SH_X], sh[t, L.SH_Z])
+            for h in range(2):
+                b, pen = shot_terms_nb(st, sh, i, t, d, h == 1, range_tab, band_low, rl, sh[i, L.SH_FMOD], -1)
+                term[c, h] = eff_gun[b, pen, dd, L.EFF_SHARE] + 1e-6 * eff_gun[b, pen, dd, L.EFF_DP] if b >= 0 else 0.0
+                has[c, h] = 1 if b >= 0 else 0
         best = firers[0]
         bestv = -1e300
         for a in range(nf):
             u = firers[a]
             v = 0.0
             for c in range(nf):
-                i = firers[c]
-                d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[t, L.SH_X], sh[t, L.SH_Z])
-                b, pen = shot_terms_nb(st, sh, i, t, d, i != u, range_tab, band_low, rl, sh[i, L.SH_FMOD], -1)
-                if b >= 0:
-                    v += eff_gun[b, pen, dd, L.EFF_SHARE] + 1e-6 * eff_gun[b, pen, dd, L.EFF_DP]
+                h = 0 if c == a else 1
+                if has[c, h]:
+                    v += term[c, h]
             if v > bestv:
                 bestv = v
                 best = u
