@@ -290,8 +290,17 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
     Returns:
         ``(turn, reason, ended_by, contact, contact_at_end, exit_met, ev_n)``.
     """
-    rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt = tb
-    n = st.shape[0]
+    return tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy,
+                           turn0, length, vis_base, scratch_nb(st.shape[0]))
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def scratch_nb(n):
+    """The game loop's work arrays for ``n`` units (one set per call of the entry kernel, reused
+    game after game; never shared between threads): ``(px, pz, pf, planned, exit_mp, alive, mpu,
+    order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md, mowner, nmark, nmark0,
+    ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs)``; see :func:`tactical_nb`'s
+    phases for their shapes."""
     px = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
     pz = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
     pf = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
@@ -312,8 +321,7 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
     md = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     mowner = np.zeros(n, dtype=np.int64)
     nmark = np.zeros(1, dtype=np.int64)
-    tk = (nmark, mx, mz, md, mowner)
-    tk_none = (np.zeros(1, dtype=np.int64), mx, mz, md, mowner)   # random-legal ignores its torpedoes
+    nmark0 = np.zeros(1, dtype=np.int64)
     ppx = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     ppz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     hitmask = np.zeros((n, n), dtype=np.int8)
@@ -322,7 +330,51 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
     crt_out = np.zeros(2, dtype=np.int64)
     smoke = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
     smoke_new = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
-    pcs = pc.copy()
+    pcs = np.zeros((2, L.NPC), dtype=np.int64)
+    return (px, pz, pf, planned, exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md,
+            mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, turn0,
+                    length, vis_base, scr):
+    """:func:`tactical_nb` on the work arrays ``scr`` (:func:`scratch_nb`), cleared here as
+    fresh ones would be (``hits`` is written before it is read)."""
+    rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt = tb
+    n = st.shape[0]
+    (px, pz, pf, planned, exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md,
+     mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs) = scr
+    px[:, :] = 0
+    pz[:, :] = 0
+    pf[:, :] = 0
+    planned[:] = 0
+    exit_mp[:] = 0
+    alive[:] = 0
+    mpu[:] = 0
+    order[:] = 0
+    cnt[:] = 0
+    desig[:] = 0
+    displaced[:] = 0
+    pred[:, :] = 0
+    buf[:, :] = 0
+    cand[:, :] = 0
+    scores[:] = 0.0
+    mx[:, :] = 0
+    mz[:, :] = 0
+    md[:, :] = 0
+    mowner[:] = 0
+    nmark[0] = 0
+    nmark0[0] = 0
+    ppx[:, :] = 0
+    ppz[:, :] = 0
+    hitmask[:, :] = 0
+    shot[:] = 0
+    crt_out[:] = 0
+    smoke[:, :] = 0
+    smoke_new[:, :] = 0
+    pcs[:, :] = pc
+    tk = (nmark, mx, mz, md, mowner)
+    tk_none = (nmark0, mx, mz, md, mowner)   # random-legal ignores its torpedoes
     campaign = sc[L.SC_CAMPAIGN] != 0
     turn = turn0
     contact = turn0
@@ -419,6 +471,7 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
     check = opt[3]
     vp = vp_table_nb(rl)
     tb = (rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt)
+    scr = scratch_nb(n)     # this call's work arrays (thread-safe: one set per call)
     ev_n = 0
     for g in range(start, seeds.shape[0]):
         ev_start = ev_n
@@ -434,9 +487,9 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
         tracing = g == 0 and trace.shape[0] > 0
         if tracing:
             _trace_nb(trace, 0, sh, n)
-        turn, reason, ended_by, contact, contact_end, exit_met, ev_n = tactical_nb(
+        turn, reason, ended_by, contact, contact_end, exit_met, ev_n = tactical_scr_nb(
             st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, 0, length,
-            vis_base)
+            vis_base, scr)
         if tracing:
             _trace_nb(trace, trace.shape[0] - 1, sh, n)
         if ev_n > ev.shape[0]:

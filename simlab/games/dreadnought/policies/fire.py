@@ -65,12 +65,29 @@ def shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, upon)
     (Rules 5.31, 5.5, 5.6, 7.1; the optional rules' modifier ``extra``): ``(band, penalty)``,
     band -1 when the modified strength is zero. ``upon`` 1 counts the -2 of 5.6, 0 not, -1 when
     ``j`` can fire and reach ``i`` (it is then expected to fire back)."""
+    b = shot_band_nb(st, sh, i, d, halved, range_tab, band_low)
+    if b < 0:
+        return -1, 0
+    return b, shot_penalty_nb(st, sh, i, j, d, rl, extra, upon)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def shot_band_nb(st, sh, i, d, halved, range_tab, band_low):
+    """The DPT column of unit ``i``'s main-battery shot from ``d`` hexes, halved or not (Rules
+    5.31, 5.5, 5.8); -1 when the modified strength is zero (:func:`shot_terms_nb`)."""
     a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
     if halved:
         a = a // 2
     s = range_strength_nb(a, d, range_tab)
     if s <= 0:
-        return -1, 0
+        return -1
+    return band_nb(s, band_low)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def shot_penalty_nb(st, sh, i, j, d, rl, extra, upon):
+    """The DPT roll penalty (0..15) of unit ``i``'s shot at ``j`` from ``d`` hexes (Rules 5.6,
+    7.1; ``extra``, ``upon`` as :func:`shot_terms_nb`)."""
     pen = -extra
     dx = sh[j, L.SH_X] - sh[i, L.SH_X]
     dz = sh[j, L.SH_Z] - sh[i, L.SH_Z]
@@ -83,7 +100,7 @@ def shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, upon)
         pen = 0
     if pen > 15:
         pen = 15
-    return band_nb(s, band_low), pen
+    return pen
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
@@ -123,24 +140,47 @@ def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
     att_loss[0] = 0.0
     if b < 0:
         return 0.0
+    loss = 0.0
     dd = st[j, L.ST_DEF] if st[j, L.ST_DEF] < DMAX else DMAX
     att = st[j, L.ST_ATT]
     a0 = by_damage_nb(att, sh[j, L.SH_G])
+    # Attack Strength after 0, 1, 2 G steps (5.41), read once
+    bd0 = att
+    bd1 = by_damage_nb(att, 1)
+    bd2 = by_damage_nb(att, 2)
     tot = 0.0
     for k in range(9):
         pk = dist[k]
         if pk <= 0.0:
             continue
         v0 = sv[k]
-        ag = by_damage_nb(att, k // 3)
+        g0 = k // 3
+        ag = bd0 if g0 == 0 else (bd1 if g0 == 1 else bd2)
         for c in range(11):
             p = eff_gun[b, pen, dd, L.EFF_P0 + c]
             if p <= 0.0:
                 continue
             k1 = state_after_nb(k, c)
-            tot += pk * p * (sv[k1] - v0)
+            w = pk * p
+            tot += w * (sv[k1] - v0)
             if a0 > 0:
-                att_loss[0] += pk * p * (ag if k1 == 9 else ag - by_damage_nb(att, k1 // 3)) / a0
+                g1 = k1 // 3
+                loss += w * (ag if k1 == 9 else ag - (bd0 if g1 == 0 else (bd1 if g1 == 1 else bd2))) / a0
+    att_loss[0] = loss
+    return tot
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+def gain_one_nb(k0, b, pen, dd, eff_gun, sv):
+    """:func:`gain_nb` of a unit known to be in state ``k0`` (G*3+S) before the shot, defense
+    ``dd`` (capped at ``DMAX``), its attack-strength loss not wanted: the same sum, term for term."""
+    v0 = sv[k0]
+    tot = 0.0
+    for c in range(11):
+        p = eff_gun[b, pen, dd, L.EFF_P0 + c]
+        if p <= 0.0:
+            continue
+        tot += p * (sv[state_after_nb(k0, c)] - v0)
     return tot
 
 
@@ -174,46 +214,81 @@ def _apply_shot_nb(dist, b, pen, dd, eff_gun):
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, upon, dist, loss):
+def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, memo):
     """Expected VP enemy unit ``j``'s best main-battery shot at ``side``'s units is worth (its
-    fire this phase, as a policy reckons it), fired upon (``upon`` 1, Rule 5.6) or not (0).
-    ``dist`` (``float64[10]``) and ``loss`` (``float64[1]``) are scratch."""
+    fire this phase, as a policy reckons it): ``(unengaged, fired upon)``, the second with the
+    roll penalty of Rule 5.6. One pass over the targets serves both (the shot's column and other
+    penalties do not depend on being fired upon).
+
+    ``memo`` (``float64[n, 4]``, kept over one Fire Plot of one side, column 0 and 2 set to -1
+    at its start): per own unit the last gain worked out for each of the two penalties, as
+    ``(column * 16 + penalty, gain)``; a unit's state does not change during the plot."""
     if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) <= 0:
-        return 0.0
+        return 0.0, 0.0
     reach = st[j, L.ST_RNG] if st[j, L.ST_RNG] < vis else vis
-    best = 0.0
+    a = by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G])
+    xj = sh[j, L.SH_X]
+    zj = sh[j, L.SH_Z]
+    fj = sh[j, L.SH_F]
+    best0 = 0.0
+    best1 = 0.0
     for k in range(n):
         if st[k, L.ST_SIDE] != side or not alive_nb(sh, k):
             continue
-        d = hex_dist_nb(sh[j, L.SH_X], sh[j, L.SH_Z], sh[k, L.SH_X], sh[k, L.SH_Z])
+        d = hex_dist_nb(xj, zj, sh[k, L.SH_X], sh[k, L.SH_Z])
         if d < 1 or d > reach:
             continue
-        b, pen = shot_terms_nb(st, sh, j, k, d, False, range_tab, band_low, rl, 0, upon)
-        if b < 0:
+        # shot_terms_nb(st, sh, j, k, d, False, ..., 0, upon) for upon 0 and 1
+        s = range_strength_nb(a, d, range_tab)
+        if s <= 0:
             continue
-        for q in range(10):
-            dist[q] = 0.0
-        dist[sh[k, L.SH_G] * 3 + sh[k, L.SH_S]] = 1.0
-        v = gain_nb(st, sh, k, dist, b, pen, eff_gun, sv[k], loss)
-        if v > best:
-            best = v
-    return best
+        b = band_nb(s, band_low)
+        pen = 0
+        if arc_nb(fj, sh[k, L.SH_X] - xj, sh[k, L.SH_Z] - zj) != 0:
+            pen -= rl[L.RL_BOW_STERN]
+        pen1 = pen - rl[L.RL_FIRED_UPON]
+        pen = 0 if pen < 0 else (15 if pen > 15 else pen)
+        pen1 = 0 if pen1 < 0 else (15 if pen1 > 15 else pen1)
+        dd = st[k, L.ST_DEF] if st[k, L.ST_DEF] < DMAX else DMAX
+        k0 = sh[k, L.SH_G] * 3 + sh[k, L.SH_S]
+        key = b * 16 + pen
+        if memo[k, 0] == key:
+            v = memo[k, 1]
+        else:
+            v = gain_one_nb(k0, b, pen, dd, eff_gun, sv[k])
+            memo[k, 0] = key
+            memo[k, 1] = v
+        if v > best0:
+            best0 = v
+        key = b * 16 + pen1
+        if memo[k, 2] == key:
+            v = memo[k, 3]
+        else:
+            v = gain_one_nb(k0, b, pen1, dd, eff_gun, sv[k])
+            memo[k, 2] = key
+            memo[k, 3] = v
+        if v > best1:
+            best1 = v
+    return best0, best1
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
 def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                    vis, smoke, dy, turn, dist, thr, sv, loss):
+                    vis, smoke, dy, turn, dist, thr, sv, loss, memo):
     """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
     (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j;
     ``dist[j]``: j's expected state after them (:func:`gain_nb`); ``thr[j]``: j's fire unengaged
     and engaged (:func:`threat_nb`). With the optional rules on, targets behind smoke or beyond
     the visibility are kept or dropped by :func:`fire_mod_nb`, and the DPT modifier of the pick is
-    left in ``SH_FMOD``."""
+    left in ``SH_FMOD``. ``memo`` (``float64[n, 3]``): per target the last :func:`gain_nb` worked
+    out, ``(column * 16 + penalty, gain, loss)``, column 0 -1 when none (or ``dist[j]`` changed)."""
     best = -1
     bestv = -1e300
     bestmod = 0
     seen = 0
     opt = fire_options_on_nb(rl)
+    # the DPT column of this firer's shot by range and halving (it depends on nothing else)
+    bcol = np.full((reach + 1) * 2, -2, dtype=np.int64)
     for j in range(n):
         if st[j, L.ST_SIDE] == side or not alive_nb(sh, j) or (screens_only and st[j, L.ST_KIND] != SCREEN):
             continue
@@ -244,8 +319,21 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
             # secondary batteries (8.41): the nearest screen unit that is not a wreck
             v = -1000.0 * d + st[j, L.ST_VAL] - (1e6 if wreck else 0.0)
         elif code == FIRE_FOCUS_ODDS:
-            b, pen = shot_terms_nb(st, sh, i, j, d, cnt[j] > 0, range_tab, band_low, rl, mod, -1)
-            v = gain_nb(st, sh, j, dist[j], b, pen, eff_gun, sv[j], loss)
+            q = d * 2 + (1 if cnt[j] > 0 else 0)
+            if bcol[q] == -2:
+                bcol[q] = shot_band_nb(st, sh, i, d, cnt[j] > 0, range_tab, band_low)
+            b = bcol[q]
+            pen = shot_penalty_nb(st, sh, i, j, d, rl, mod, -1) if b >= 0 else 0
+            key = b * 16 + pen
+            if b >= 0 and memo[j, 0] == key:
+                v = memo[j, 1]
+                loss[0] = memo[j, 2]
+            else:
+                v = gain_nb(st, sh, j, dist[j], b, pen, eff_gun, sv[j], loss)
+                if b >= 0:
+                    memo[j, 0] = key
+                    memo[j, 1] = v
+                    memo[j, 2] = loss[0]
             v += kn[L.K_THREAT] * thr[j, 0] * loss[0]
             if cnt[j] == 0:
                 v += kn[L.K_SUPPRESS] * (thr[j, 0] - thr[j, 1])
@@ -281,6 +369,8 @@ def designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
     Example (ruling DN-F1): AS 20 at 10 hexes and AS 15 at 2 hexes on one target: the AS 15 ship
     unhalved (45 and 10 after modification) beats the AS 20 ship (20 and 21)."""
     firers = np.empty(n, dtype=np.int64)
+    term = np.zeros((n, 2))
+    has = np.zeros((n, 2), dtype=np.int64)
     for i in range(n):
         if st[i, L.ST_SIDE] == side:
             sh[i, L.SH_UNHALVED] = 0
@@ -299,17 +389,23 @@ def designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
             sh[firers[roll_nb(rng, nf) - 1], L.SH_UNHALVED] = 1
             continue
         dd = st[t, L.ST_DEF] if st[t, L.ST_DEF] < DMAX else DMAX
+        # each firer's term unhalved and halved, worked out once (summed below in firer order)
+        for c in range(nf):
+            i = firers[c]
+            d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[t, L.SH_X], sh[t, L.SH_Z])
+            for h in range(2):
+                b, pen = shot_terms_nb(st, sh, i, t, d, h == 1, range_tab, band_low, rl, sh[i, L.SH_FMOD], -1)
+                term[c, h] = eff_gun[b, pen, dd, L.EFF_SHARE] + 1e-6 * eff_gun[b, pen, dd, L.EFF_DP] if b >= 0 else 0.0
+                has[c, h] = 1 if b >= 0 else 0
         best = firers[0]
         bestv = -1e300
         for a in range(nf):
             u = firers[a]
             v = 0.0
             for c in range(nf):
-                i = firers[c]
-                d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[t, L.SH_X], sh[t, L.SH_Z])
-                b, pen = shot_terms_nb(st, sh, i, t, d, i != u, range_tab, band_low, rl, sh[i, L.SH_FMOD], -1)
-                if b >= 0:
-                    v += eff_gun[b, pen, dd, L.EFF_SHARE] + 1e-6 * eff_gun[b, pen, dd, L.EFF_DP]
+                h = 0 if c == a else 1
+                if has[c, h]:
+                    v += term[c, h]
             if v > bestv:
                 bestv = v
                 best = u
@@ -365,27 +461,29 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
     dist = np.zeros((n, 10))
     thr = np.zeros((n, 2))
     sv = np.zeros((n, 10))
-    scratch = np.zeros(10)
     loss = np.zeros(1)
+    memo = np.full((n, 4), -1.0)
     state_values_nb(st, sh, n, vp_pct, sv)
     for j in range(n):
         if st[j, L.ST_SIDE] == side or not alive_nb(sh, j):
             continue
         dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
         if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
-            thr[j, 0] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, 0, scratch, loss)
-            thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, 1, scratch, loss)
+            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, memo)
+    for j in range(n):
+        memo[j, 0] = -1.0     # now the targets' gains (threat_nb's own units are not targets)
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
         best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                               vis, smoke, dy, turn, dist, thr, sv, loss)
+                               vis, smoke, dy, turn, dist, thr, sv, loss, memo)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
             b, pen = shot_terms_nb(st, sh, i, best, d, cnt[best] > 0, range_tab, band_low, rl, sh[i, L.SH_FMOD], -1)
             _apply_shot_nb(dist[best], b, pen, st[best, L.ST_DEF] if st[best, L.ST_DEF] < DMAX else DMAX, eff_gun)
             cnt[best] += 1
+            memo[best, 0] = -1.0
     designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng)
     # secondary batteries (8.41): the nearest screen unit in reach that is not a wreck
     sbr = rl[L.RL_SB_RANGE] if rl[L.RL_SB_RANGE] < vis else vis
@@ -396,7 +494,7 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
         if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, kn):
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
-                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss)
+                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, memo)
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True)

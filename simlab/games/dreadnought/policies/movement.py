@@ -21,6 +21,7 @@ without one stays where it is (:func:`fallback_plot_nb`).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ....rng import roll_nb
@@ -276,10 +277,18 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
     end position stacks legally. Returns True if kept."""
     flag = fm[f, L.FM_FLAG]
     mode = fm[f, L.FM_MODE]
+    # the live members in index order (nothing below changes who they are)
+    mem = np.empty(n, dtype=np.int64)
+    nm = 0
+    for i in range(n):
+        if sh[i, L.SH_FORM] == f and alive_nb(sh, i):
+            mem[nm] = i
+            nm += 1
     # the flagship's path first: column members take theirs from it
     plot_path_nb(sh[flag, L.SH_X], sh[flag, L.SH_Z], sh[flag, L.SH_F], t1, l1, t2, l2, rl, px, pz, pf, flag)
-    for i in range(n):
-        if sh[i, L.SH_FORM] == f and alive_nb(sh, i) and i != flag:
+    for q in range(nm):
+        i = mem[q]
+        if i != flag:
             if mode == COLUMN:
                 column_member_path_nb(trail, f, fm[f, L.FM_HEAD], sh[i, L.SH_CUR], mp, px, pz, pf, flag, i)
             else:
@@ -291,25 +300,25 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
         m1 = turn_cost_nb(t1, rl) + l1
         if leg2_column_ok_nb(sh, f, n, flag, m1, px, pz, pf) >= 0:
             leg2 = True
-            for i in range(n):
-                if sh[i, L.SH_FORM] == f and alive_nb(sh, i) and i != flag:
+            for q in range(nm):
+                i = mem[q]
+                if i != flag:
                     leg2_member_path_nb(flag, m1, mp, px, pz, pf, i)
-    for i in range(n):
-        if sh[i, L.SH_FORM] != f or not alive_nb(sh, i):
-            continue
+    for q in range(nm):
+        i = mem[q]
         ok, em = path_allowed_nb(st, sh, i, px, pz, i, mp, sc)
         if not ok:
             return False
         exit_mp[i] = em
     # no member steers into its own side's torpedoes (the side knows its plots)
-    for i in range(n):
-        if sh[i, L.SH_FORM] == f and alive_nb(sh, i) and _own_track_hit_nb(st, i, mp, exit_mp[i], px, pz, sc, tk):
+    for q in range(nm):
+        i = mem[q]
+        if _own_track_hit_nb(st, i, mp, exit_mp[i], px, pz, sc, tk):
             return False
     # stacking of the end positions, member by member
     ok = True
-    for i in range(n):
-        if sh[i, L.SH_FORM] != f or not alive_nb(sh, i):
-            continue
+    for q in range(nm):
+        i = mem[q]
         if exit_mp[i] <= L.MAXMP:
             truncate_at_exit_nb(px, pz, pf, i, exit_mp[i])
             continue
@@ -328,18 +337,18 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
             if sh[i, L.SH_FORM] == f:
                 planned[i] = 0
         return False
-    for i in range(n):
-        if sh[i, L.SH_FORM] == f and alive_nb(sh, i):
-            sh[i, L.SH_MP] = mp
-            planned[i] = 1
+    for q in range(nm):
+        i = mem[q]
+        sh[i, L.SH_MP] = mp
+        planned[i] = 1
     fm[f, L.FM_T1] = t1
     fm[f, L.FM_L1] = l1
     fm[f, L.FM_T2] = t2
     fm[f, L.FM_L2] = l2
     fm[f, L.FM_MP] = mp
     if leg2:
-        for i in range(n):
-            if sh[i, L.SH_FORM] == f and alive_nb(sh, i) and exit_mp[i] <= L.MAXMP:
+        for q in range(nm):
+            if exit_mp[mem[q]] <= L.MAXMP:
                 leg2 = False
     fm[f, L.FM_LEG2C] = 2 if leg2 else 0
     fm[f, L.FM_M1] = turn_cost_nb(t1, rl) + l1 if leg2 else 0
