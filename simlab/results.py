@@ -321,13 +321,8 @@ def side_advantage(winner, sides, confidence: float = 0.95) -> dict | None:
         ``{sides: [a, b], favoured, difference, ci: [low, high]}`` or None for other than two
         sides; ``favoured`` is the side ahead when the interval excludes 0, else None.
     """
-    from .stats.paired import paired_difference, paired_table
-    if len(sides) != 2:
-        return None
     w = np.asarray(winner, dtype=object)
-    d, lo, hi = paired_difference(paired_table(w == sides[0], w == sides[1]), confidence)
-    fav = sides[0] if lo > 0 else (sides[1] if hi < 0 else None)
-    return {"sides": list(sides), "favoured": fav, "difference": d, "ci": [lo, hi]}
+    return cellstats.side_advantage_of_counts(cellstats.counts_of(w.astype(str)), len(w), sides, confidence)
 
 
 def length_distribution(turns) -> dict:

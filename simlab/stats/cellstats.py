@@ -35,7 +35,8 @@ import numpy as np
 from .intervals import wilson_interval
 from .paired import PairedTable, paired_difference
 
-__all__ = ["cell_record", "counts_of", "exact_sums", "length_from_counts", "merge", "part_stats", "quantiles_from_counts"]
+__all__ = ["cell_record", "counts_of", "exact_sums", "length_from_counts", "merge", "part_stats", "quantiles_from_counts",
+           "side_advantage_of_counts"]
 
 #: the game-length quantiles a report gives
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
@@ -211,6 +212,28 @@ def reason_rates(counts: dict, confidence: float = 0.95) -> dict:
     return out
 
 
+def side_advantage_of_counts(wins: dict, n: int, sides, confidence: float = 0.95) -> dict | None:
+    """First side's win rate minus the second's with Newcombe's paired interval (two sides only).
+
+    Args:
+        wins: ``{label: count}`` of one cell's winner labels (side names, ``draw``).
+        n: the cell's games (``n >= 1``).
+        sides: the side names.
+        confidence: interval level.
+
+    Returns:
+        ``{sides: [a, b], favoured, difference, ci: [low, high]}`` or None for other than two
+        sides; ``favoured`` is the side ahead when the interval excludes 0, else None. A game has
+        one winner, so the paired table is (0, wins of a, wins of b, the rest).
+    """
+    if len(sides) != 2:
+        return None
+    a, b = int(wins.get(sides[0], 0)), int(wins.get(sides[1], 0))
+    d, lo, hi = paired_difference(PairedTable(0, a, b, n - a - b), confidence)
+    fav = sides[0] if lo > 0 else (sides[1] if hi < 0 else None)
+    return {"sides": list(sides), "favoured": fav, "difference": d, "ci": [lo, hi]}
+
+
 def cell_record(cell: int, params: dict, status: str, stats: dict, sides, confidence: float = 0.95,
                 exploitability: dict | None = None) -> dict:
     """One cell's row of :func:`simlab.results.report` from its stats (a cell with games)."""
@@ -227,13 +250,7 @@ def cell_record(cell: int, params: dict, status: str, stats: dict, sides, confid
         mean, sd = _mean_sd(stats["scores"].get(s), n)
         rec["sides"][s] = {"wins": k, "win_rate": k / n, "ci": [float(lo), float(hi)],
                            "mean_score": mean, "score_se": float(sd / np.sqrt(n)) if n > 1 else 0.0}
-    if len(sides) == 2:
-        a, b = int(wins.get(sides[0], 0)), int(wins.get(sides[1], 0))
-        d, lo, hi = paired_difference(PairedTable(0, a, b, n - a - b), confidence)
-        fav = sides[0] if lo > 0 else (sides[1] if hi < 0 else None)
-        rec["side_advantage"] = {"sides": list(sides), "favoured": fav, "difference": d, "ci": [lo, hi]}
-    else:
-        rec["side_advantage"] = None
+    rec["side_advantage"] = side_advantage_of_counts(wins, n, sides, confidence)
     rec["turns"] = turns
     rec["end_reasons"] = {} if stats["reasons"] is None else reason_rates(stats["reasons"], confidence)
     rec["exploitability"] = (exploitability or {}).get(int(cell), {})
