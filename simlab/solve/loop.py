@@ -124,10 +124,10 @@ class _Solver:
         book = self.g.policy_book()
         # presets of a family with a caveat (a solo AI playing by other rules) are left out of the
         # population and the search unless asked for: an equilibrium with them is not a two-player answer
-        self.excluded = {s: [p for p in self.g.scenario_policies(sc, s) if not caveats and book.caveat(p)]
-                         for s in self.sides}
+        roster = {s: self.g.scenario_policies(sc, s) for s in self.sides}
+        self.excluded = {s: [p for p in roster[s] if not caveats and book.caveat(p)] for s in self.sides}
         self.pop: dict[str, list[str]] = {s: [self.fixed[s]] if s in self.fixed else
-                                          [p for p in self.g.scenario_policies(sc, s) if p not in self.excluded[s]]
+                                          [p for p in roster[s] if p not in self.excluded[s]]
                                           for s in self.sides}
         for s in self.sides:
             if not self.pop[s]:
