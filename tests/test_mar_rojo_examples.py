@@ -13,7 +13,7 @@ import pytest
 from simlab.games import get_game
 from simlab.games.mar_rojo import engine
 from simlab.games.mar_rojo.combat import attack_nb, fire_hits_nb
-from simlab.games.mar_rojo.dice import d6_nb, lucky_hit_nb, script, torpedo_effect_nb
+from simlab.games.mar_rojo.dice import d6_nb, lucky_hit_nb, script, torpedo_effect_rolls_nb
 from simlab.games.mar_rojo.enums import (
     FAM_GREEDY,
     MEDIUM,
@@ -123,15 +123,15 @@ def test_torpedo_table_capital_plus_one_reaches_seven(tables):
     expect_plain = {1: (0, 0), 2: (1, 0), 3: (1, 0), 4: (1, 0), 5: (2, 0), 6: (0, 1)}
     expect_capital = {1: (1, 0), 2: (1, 0), 3: (1, 0), 4: (2, 0), 5: (0, 1), 6: (0, 1)}
     for roll in range(1, 7):
-        assert torpedo_effect_nb(rt, 1, False, False, rng, script([roll])) == expect_plain[roll]
-        assert torpedo_effect_nb(rt, 1, True, False, rng, script([roll])) == expect_capital[roll]
+        assert torpedo_effect_rolls_nb(rt, 1, False, False, rng, script([roll]))[:2] == expect_plain[roll]
+        assert torpedo_effect_rolls_nb(rt, 1, True, False, rng, script([roll]))[:2] == expect_capital[roll]
     # an escort saves on 5+ before the effect roll: a saved hit rolls no effect die
     scr = script([5, 6])
-    assert torpedo_effect_nb(rt, 1, False, True, rng, scr) == (0, 0)
+    assert torpedo_effect_rolls_nb(rt, 1, False, True, rng, scr)[:2] == (0, 0)
     assert scr[0] == 1
     # rolling stops at the first Sunk
     scr = script([3, 6, 2])
-    assert torpedo_effect_nb(rt, 3, False, False, rng, scr) == (1, 1)
+    assert torpedo_effect_rolls_nb(rt, 3, False, False, rng, scr)[:2] == (1, 1)
     assert scr[0] == 2
 
 

@@ -26,7 +26,7 @@ from .layout import (
 )
 
 __all__ = ["d6_nb", "hit_need_nb", "lucky_hit_nb", "no_script", "roll_hits_nb", "save_hits_nb", "script",
-           "torpedo_effect_nb", "torpedo_effect_rolls_nb"]
+           "torpedo_effect_rolls_nb"]
 
 
 def no_script() -> np.ndarray:
@@ -129,9 +129,3 @@ def torpedo_effect_rolls_nb(rt, torpedo_hits, capital, escort, rng, scr):
         hits += e
     return hits, 0, k
 
-
-@njit(cache=True, _nrt=False)
-def torpedo_effect_nb(rt, torpedo_hits, capital, escort, rng, scr):
-    """:func:`torpedo_effect_rolls_nb` without the count: ``(hits, sunk)``."""
-    hits, sunk, _ = torpedo_effect_rolls_nb(rt, torpedo_hits, capital, escort, rng, scr)
-    return hits, sunk
