@@ -270,6 +270,12 @@ class Game:
     #: the games table's column declarations (name, type, unit, meaning: :mod:`simlab.games.schema`);
     #: None: ``simlab/games/columns/<name>.toml``
     columns_file: Path | None = None
+    #: the smallest chunk (games) a sweep's automatic chunk size makes for this game
+    #: (:func:`simlab.sweeps.runner.auto_chunk_size`). A game that plays far fewer than 1,000 games
+    #: a second on one core sets it low, so that a sweep of a few hundred games still gives every
+    #: worker several chunks. Rows never depend on it (they depend on the chunk size only under a
+    #: precision target, whose chunk size is fixed).
+    min_chunk: int = 1_000
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make every subclass's ``play_batch`` refresh the kernel cache before its first batch."""

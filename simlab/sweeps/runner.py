@@ -61,9 +61,23 @@ from .verify import SWEEP_FORMAT, check_parts, migrate_layout, quarantine
 
 __all__ = ["PREFLIGHT_CELLS", "SweepResult", "default_workers", "load_manifest", "preflight", "run_sweep"]
 
-def auto_chunk_size(games: int, workers: int) -> int:
-    """Games per chunk when none is given: about four chunks per worker per cell, 1,000 to 50,000."""
-    return int(min(50_000, max(1_000, math.ceil(games / (4 * max(1, workers))))))
+def auto_chunk_size(games: int, workers: int, floor: int = 1_000) -> int:
+    """Games per chunk when none is given: about four chunks per worker per cell, ``floor`` to 50,000.
+
+    Args:
+        games: games per cell; workers: the sweep's workers.
+        floor: the smallest chunk, the game's :attr:`~simlab.games.base.Game.min_chunk` (1,000 but for
+            games that play far fewer than 1,000 games a second, whose short sweeps would otherwise be
+            one chunk on one worker); clipped to 1..50,000.
+    """
+    floor = int(min(50_000, max(1, floor)))
+    return int(min(50_000, max(floor, math.ceil(games / (4 * max(1, workers))))))
+
+
+def _min_chunk(game) -> int:
+    """The game's :attr:`~simlab.games.base.Game.min_chunk` (1,000 where a plug-in sets none or no whole number)."""
+    v = getattr(game, "min_chunk", 1_000)
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 1_000
 
 
 @dataclass
@@ -233,7 +247,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
             raise SweepStateError(f"cannot {verb} {store.display}: its manifest has no valid chunk_size")
     if chunk_size is None:
         # under a precision target the rows depend on the chunk size, so it must not depend on workers
-        chunk_size = PRECISION_CHUNK if spec.precision is not None else auto_chunk_size(spec.games, workers)
+        chunk_size = PRECISION_CHUNK if spec.precision is not None else auto_chunk_size(spec.games, workers, _min_chunk(game))
     per_cell = (spec.games if spec.precision is None else (spec.max_games or DEFAULT_MAX_GAMES))
     n_chunks = len(cells) * -(-per_cell // chunk_size)
     if n_chunks > MAX_CHUNKS:

@@ -122,6 +122,9 @@ class Dreadnought(Game):
     scenarios = BUILTIN + CAMPAIGNS
     default_scenario = "dogger-bank"
     data_dir = DATA_DIR
+    #: Jutland plays ~100 games a second on one core and Dogger Bank ~1,500: chunks of 25 games let
+    #: a sweep of a few hundred games use every worker (:attr:`Game.min_chunk`)
+    min_chunk = 25
 
     def data_schema(self):
         return SCHEMA
