@@ -38,7 +38,7 @@ import numpy as np
 
 from .errors import SpecError
 
-__all__ = ["TARGETS", "all_targets", "run_benchmarks", "to_markdown"]
+__all__ = ["TARGETS", "all_targets", "interleaved", "pair_ratios", "run_benchmarks", "to_markdown"]
 
 #: name -> (comparison, value): the framework's own speed targets (games declare theirs in
 #: ``Game.bench_targets``).
@@ -105,7 +105,7 @@ def _games_for(seconds: float, rate: float, lo: int = 200, hi: int = 2_000_000) 
 
 def _scenario_benchmarks(game, scen: str, quick: bool, repeats: int, log, first: bool = False) -> list[dict]:
     from .rng import game_seeds
-    from .sweeps.runner import run_sweep
+    from .sweeps.runner import game_min_chunk, run_sweep
     from .sweeps.spec import SweepSpec
     pack = game.load_data()
     sc = game.load_scenario(scen, pack)
@@ -123,33 +123,65 @@ def _scenario_benchmarks(game, scen: str, quick: bool, repeats: int, log, first:
                       lambda: game.play_batch(sc, opts, pols, seeds), repeats)]
     log(f"  {out[-1]['name']}: {out[-1]['median']:,.0f} games/s")
     # Each sweep runs ~4 s of one core's work (the thread backend pays no worker start-up; the
-    # process backend's ~2 s a worker shows in its own row)
-    n_sweep = _games_for(1.5 if quick else 4.0, rate, hi=5_000_000)
-    runs = [(1, "local", ""), (2, "local", "s")]
+    # process backend's ~2 s a worker shows in its own row), and at least two of the game's smallest
+    # automatic chunks, so that two workers have something to split
+    n_sweep = max(_games_for(1.5 if quick else 4.0, rate, hi=5_000_000), 2 * game_min_chunk(game))
+    pairs = 1 if quick else 3
+
+    def sweep(w: int, backend: str, r: int) -> float:
+        with tempfile.TemporaryDirectory() as d:
+            spec = SweepSpec(name="bench", game=game.name, scenarios=[scen], games=n_sweep, seed=r)
+            t = time.perf_counter()
+            run_sweep(spec, Path(d) / "o", workers=w, backend=backend, progress=False)
+            return n_sweep / (time.perf_counter() - t)
+
+    # 1 worker and 2 threads alternately (1, 2, 1, 2 ...), so that a drift of the machine's speed
+    # falls on both alike; the scaling ratio is the median of the pairs' ratios
+    one, two = interleaved(pairs, lambda r: sweep(1, "local", r), lambda r: sweep(2, "local", r))
+    runs = [(1, "", one, ", in this process, run alternately with the 2-worker sweep"),
+            (2, "s", two, ", threads, run alternately with the 1-worker sweep")]
     if first:
-        runs.append((2, "processes", " processes"))
-    by = {}
-    for w, backend, suffix in runs:
-        vals = []
-        for r in range(1 if quick else 3):
-            with tempfile.TemporaryDirectory() as d:
-                spec = SweepSpec(name="bench", game=game.name, scenarios=[scen], games=n_sweep, seed=r)
-                t = time.perf_counter()
-                run_sweep(spec, Path(d) / "o", workers=w, backend=backend, progress=False)
-                vals.append(n_sweep / (time.perf_counter() - t))
-        name = f"{game.name}/{scen} sweep {w} worker{suffix}"
-        by[(w, backend)] = vals
-        out.append(_record(name, "games/s", vals, f"{n_sweep:,} games, Parquet written"
-                           + (", worker start-up included" if backend == "processes" else
-                              (", threads" if w > 1 else ", in this process"))))
+        procs = [sweep(2, "processes", r) for r in range(pairs)]
+        runs.append((2, " processes", procs, ", worker start-up included"))
+    for w, suffix, vals, how in runs:
+        out.append(_record(f"{game.name}/{scen} sweep {w} worker{suffix}", "games/s", vals,
+                           f"{n_sweep:,} games, Parquet written{how}"))
         log(f"  {out[-1]['name']}: {out[-1]['median']:,.0f} games/s")
-    # the scaling ratio: 2 threads over 1 worker, the same sweep in the same run (medians)
-    ratio = statistics.median(by[(2, "local")]) / statistics.median(by[(1, "local")])
-    out.append(_record(f"{game.name}/{scen} sweep scaling (2 workers over 1)", "x", [ratio],
-                       f"median rates of the two sweeps above ({n_sweep:,} games each)"))
-    log(f"  {out[-1]['name']}: {ratio:.2f}x")
+    # the scaling ratio: 2 threads over 1 worker, the same sweep in the same run
+    ratios = pair_ratios(one, two)
+    out.append(_record(f"{game.name}/{scen} sweep scaling (2 workers over 1)", "x", ratios,
+                       f"median of {len(ratios)} per-pair ratios of the two sweeps above, run alternately "
+                       f"(1 worker, 2 workers, 1, 2 ...; {n_sweep:,} games each)"))
+    log(f"  {out[-1]['name']}: {out[-1]['median']:.2f}x")
     out += _dice_floor(game, scen, sc, opts, pols, seeds, repeats)
     return out
+
+
+def interleaved(pairs: int, a: Callable[[int], float], b: Callable[[int], float]) -> tuple[list[float], list[float]]:
+    """Run ``a(r)`` and ``b(r)`` alternately, ``a(0), b(0), a(1), b(1) ...``, ``pairs`` times each.
+
+    Returns:
+        ``(a's values, b's values)`` in run order (pair ``r`` is ``(a[r], b[r])``).
+    """
+    ra: list[float] = []
+    rb: list[float] = []
+    for r in range(pairs):
+        ra.append(a(r))
+        rb.append(b(r))
+    return ra, rb
+
+
+def pair_ratios(a: list[float], b: list[float]) -> list[float]:
+    """``b[r] / a[r]`` for each pair of :func:`interleaved` runs (rates: ``b`` over ``a``).
+
+    Raises:
+        ValueError: lists of different lengths, or a rate that is not positive.
+    """
+    if len(a) != len(b) or not a:
+        raise ValueError(f"pair_ratios needs two equally long non-empty lists (got {len(a)} and {len(b)})")
+    if min(a) <= 0 or min(b) <= 0:
+        raise ValueError("pair_ratios needs positive rates")
+    return [y / x for x, y in zip(a, b, strict=True)]
 
 
 def _dice_floor(game, scen: str, sc, opts, pols, seeds, repeats: int) -> list[dict]:

@@ -64,6 +64,12 @@ def test_sweep_report_tune_bench_soak_and_odds(fourth, tmp_path, capsys):
     first = res[f"{NAME}/short play_batch 1 core"]
     assert first["target"] == ">= 1" and first["met"] is True  # the game's own target, from bench_targets
     assert f"{NAME}/short sweep 2 workers" in res
+    # the scaling ratio is the median of per-pair ratios of alternately run sweeps, here one pair
+    pair = res[f"{NAME}/short sweep 2 workers"]["median"] / res[f"{NAME}/short sweep 1 worker"]["median"]
+    scaling = res[f"{NAME}/short sweep scaling (2 workers over 1)"]
+    assert scaling["n"] == 1 and scaling["median"] == pytest.approx(pair) and "per-pair" in scaling["detail"]
+    # at least two of the game's smallest automatic chunks (1,000 games), so two workers can split it
+    assert int(res[f"{NAME}/short sweep 1 worker"]["detail"].split()[0].replace(",", "")) >= 2_000
 
     code, text, err = _run(["soak", "--games", "300", "--batch", "300", "--workers", "1", "--game", NAME,
                             "--json"], capsys)

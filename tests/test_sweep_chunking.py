@@ -69,3 +69,31 @@ def test_resume_keeps_the_recorded_chunk_size(dogger, tmp_path):
     assert res.chunks_skipped == 6 and res.games_played == 100
     assert res.manifest["chunk_size"] == 50 and _parts(out) == _parts(two.path)
     pd.testing.assert_frame_equal(simlab.load(out), simlab.load(one.path))
+
+
+def test_bench_runs_the_two_sweeps_alternately_and_takes_the_median_pair_ratio():
+    from simlab.bench import interleaved, pair_ratios
+    order = []
+    # the machine slows down from run to run: 1 worker at 100, 80, 60 games/s; 2 workers at 1.9x
+    # its pair's 1-worker rate, then 1.5x, then 1.8x
+    speed = [(100.0, 190.0), (80.0, 120.0), (60.0, 108.0)]
+
+    def run(which):
+        def f(r):
+            order.append((which, r))
+            return speed[r][which]
+        return f
+
+    one, two = interleaved(3, run(0), run(1))
+    assert order == [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)]
+    assert one == [100.0, 80.0, 60.0] and two == [190.0, 120.0, 108.0]
+    r = pair_ratios(one, two)
+    assert r == pytest.approx([1.9, 1.5, 1.8])
+    # the median of the pairs' ratios (1.8); the medians' ratio would say 120 / 80 = 1.5
+    import statistics
+    assert statistics.median(r) == pytest.approx(1.8)
+    with pytest.raises(ValueError):
+        pair_ratios([1.0], [1.0, 2.0])
+    with pytest.raises(ValueError):
+        pair_ratios([0.0], [1.0])
+

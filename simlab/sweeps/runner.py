@@ -59,7 +59,8 @@ from .spec import Cell, SweepSpec, check_name, expand
 from .store import Store
 from .verify import SWEEP_FORMAT, check_parts, migrate_layout, quarantine
 
-__all__ = ["PREFLIGHT_CELLS", "SweepResult", "default_workers", "load_manifest", "preflight", "run_sweep"]
+__all__ = ["PREFLIGHT_CELLS", "SweepResult", "auto_chunk_size", "default_workers", "game_min_chunk", "load_manifest",
+           "preflight", "run_sweep"]
 
 def auto_chunk_size(games: int, workers: int, floor: int = 1_000) -> int:
     """Games per chunk when none is given: about four chunks per worker per cell, ``floor`` to 50,000.
@@ -74,7 +75,7 @@ def auto_chunk_size(games: int, workers: int, floor: int = 1_000) -> int:
     return int(min(50_000, max(floor, math.ceil(games / (4 * max(1, workers))))))
 
 
-def _min_chunk(game) -> int:
+def game_min_chunk(game) -> int:
     """The game's :attr:`~simlab.games.base.Game.min_chunk` (1,000 where a plug-in sets none or no whole number)."""
     v = getattr(game, "min_chunk", 1_000)
     return v if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 1_000
@@ -247,7 +248,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
             raise SweepStateError(f"cannot {verb} {store.display}: its manifest has no valid chunk_size")
     if chunk_size is None:
         # under a precision target the rows depend on the chunk size, so it must not depend on workers
-        chunk_size = PRECISION_CHUNK if spec.precision is not None else auto_chunk_size(spec.games, workers, _min_chunk(game))
+        chunk_size = (PRECISION_CHUNK if spec.precision is not None else
+                      auto_chunk_size(spec.games, workers, game_min_chunk(game)))
     per_cell = (spec.games if spec.precision is None else (spec.max_games or DEFAULT_MAX_GAMES))
     n_chunks = len(cells) * -(-per_cell // chunk_size)
     if n_chunks > MAX_CHUNKS:
