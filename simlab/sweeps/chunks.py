@@ -180,7 +180,16 @@ def _strings(labels) -> pa.Array:
 
 
 def _labels(values: np.ndarray, labels, draw: str | None = None) -> pa.Array:
-    """Small-int codes to a string column (``draw`` names the code -1)."""
+    """Small-int codes to a string column (``draw`` names the code -1), as a dictionary array.
+
+    Its dictionary holds the labels that occur, in the order they first occur: the dictionary
+    Parquet's writer builds from the plain strings, so :meth:`Store.write_parquet
+    <simlab.sweeps.store.Store.write_parquet>` writes it byte for byte as the string column (every
+    reader gets ``string``), without hashing a string a row or copying one (``pc.take``).
+
+    Raises:
+        ValueError: a code outside the labels.
+    """
     lab = list(labels)
     idx = np.asarray(values).astype(np.int32)
     if draw is not None:
@@ -188,7 +197,27 @@ def _labels(values: np.ndarray, labels, draw: str | None = None) -> pa.Array:
         idx = np.where(idx < 0, len(lab) - 1, idx).astype(np.int32)
     if idx.size and (idx.min() < 0 or idx.max() >= len(lab)):
         raise ValueError(f"category code out of range 0..{len(lab) - 1}")
-    return pc.take(_strings(lab), _arrow(idx))
+    return _dictionary(idx, lab)
+
+
+def _dictionary(idx: np.ndarray, labels: list) -> pa.DictionaryArray:
+    """``labels[idx]`` as a ``dictionary<int32, string>`` array whose dictionary is the labels
+    used, in order of first use (``idx``: int32 codes, all in range)."""
+    k = len(labels)
+    if idx.size == 0:
+        used = np.zeros(0, dtype=np.int64)
+    elif k <= 32:  # a few labels: one comparison pass each finds where each first occurs
+        present = np.flatnonzero(np.bincount(idx, minlength=k))
+        first = np.array([int(np.argmax(idx == c)) for c in present], dtype=np.int64)
+        used = present[np.argsort(first, kind="stable")]
+    else:
+        codes, first = np.unique(idx, return_index=True)
+        used = codes[np.argsort(first, kind="stable")].astype(np.int64)
+    if len(used) != k or (used != np.arange(k)).any():
+        remap = np.zeros(k, dtype=np.int32)
+        remap[used] = np.arange(len(used), dtype=np.int32)
+        idx = remap[idx]
+    return pa.DictionaryArray.from_arrays(_arrow(idx), _strings([labels[int(c)] for c in used]))
 
 
 #: constant columns already built, by (value, type, length): a sweep's chunks mostly share one length,
@@ -220,8 +249,8 @@ def _build_const(value, n: int, type_) -> pa.Array:
         pa.int64() if isinstance(value, int) and -2**63 <= value < 2**63 else
         pa.float64() if isinstance(value, float) else
         pa.string() if isinstance(value, str) else None)
-    if kind == pa.string() and isinstance(value, str):
-        return pc.take(_strings([value]), _arrow(np.zeros(n, dtype=np.int32)))
+    if kind == pa.string() and isinstance(value, str):  # written as a string column (see _labels)
+        return _dictionary(np.zeros(n, dtype=np.int32), [value])
     if kind == pa.bool_() and isinstance(value, bool):
         return _arrow(np.full(n, value, dtype=bool))
     if kind == pa.int64() and isinstance(value, int) and not isinstance(value, bool) and -2**63 <= value < 2**63:
@@ -233,6 +262,11 @@ def _build_const(value, n: int, type_) -> pa.Array:
 
 def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: np.ndarray) -> pa.Table:
     """The games table of a chunk: key columns, policies, grid options, then the game's columns.
+
+    Its string columns (keys, policies, ``winner``, category labels) are ``dictionary<int32,
+    string>`` arrays, which :meth:`Store.write_parquet <simlab.sweeps.store.Store.write_parquet>`
+    writes as plain string columns (readers get ``string``; cast with ``.cast(pa.string())`` to
+    compare in memory).
 
     Raises:
         ValueError: if the game's batch breaks the contract (missing column, wrong length).

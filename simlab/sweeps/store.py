@@ -45,6 +45,8 @@ LEASE_RENEW_S = 20.0
 #: columns written without a dictionary: the games table's game index and seed (unique per row)
 PLAIN_COLUMNS = frozenset({"game_index", "seed"})
 LEASE_STALE_S = 90.0
+#: rows of one Parquet row group (pyarrow's default for ``write_table``)
+ROW_GROUP_ROWS = 1024 * 1024
 
 
 def is_url(out: str | os.PathLike) -> bool:
@@ -167,8 +169,15 @@ class Store:
 
         Every column is dictionary-encoded but those of :data:`PLAIN_COLUMNS` (one distinct
         value a row: a dictionary there costs writing time and saves no space). The
-        encoding is Parquet's own: every reader gets the same values and types."""
-        import pyarrow.parquet as pq
+        encoding is Parquet's own: every reader gets the same values and types.
+
+        A ``dictionary<..., string>`` column (how :func:`simlab.sweeps.chunks.build_games_table`
+        builds its string columns, which saves the writer hashing a string a row) is written as its
+        values' type: the file's Arrow schema (``ARROW:schema``) is the table's with each dictionary
+        type replaced by its value type, so every reader gets ``string``, as for a plain string
+        column. When the dictionary holds the values used, in order of first use (as
+        :func:`~simlab.sweeps.chunks._labels` builds it), the file is byte for byte the one the plain
+        strings give. The table's schema metadata (``simlab``) is the file's key-value metadata."""
         plain = [c for c in table.column_names if c in PLAIN_COLUMNS]
         opts = {"compression": "lz4",
                 "use_dictionary": [c for c in table.column_names if c not in PLAIN_COLUMNS] if plain else True}
@@ -178,11 +187,11 @@ class Store:
             os.makedirs(parent, exist_ok=True)
             # process and thread in the name: threads of one process write parts at once
             tmp = os.path.join(parent, f".{os.path.basename(path)}.tmp-{os.getpid()}-{threading.get_ident()}")
-            pq.write_table(table, tmp, **opts)
+            _write_parquet(table, tmp, opts)
             os.replace(tmp, path)
         else:
             buf = io.BytesIO()
-            pq.write_table(table, buf, **opts)
+            _write_parquet(table, buf, opts)
             with self.fs.open(path, "wb") as fh:
                 fh.write(buf.getvalue())
 
@@ -245,6 +254,33 @@ class Store:
                 fcntl.flock(fh, fcntl.LOCK_UN)
         else:
             _LeaseLock(self).check()
+
+
+def _write_parquet(table, where, opts: dict) -> None:
+    """``pq.write_table(table, where, **opts)`` for a table whose dictionary columns are to be read
+    as their value type (see :meth:`Store.write_parquet`)."""
+    import base64
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    schema = table.schema
+    if not any(pa.types.is_dictionary(f.type) for f in schema):
+        pq.write_table(table, where, **opts)
+        return
+    stored = pa.schema([f.with_type(f.type.value_type) if pa.types.is_dictionary(f.type) else f for f in schema],
+                       metadata=schema.metadata)
+    if table.num_rows > ROW_GROUP_ROWS:
+        # several row groups: each slice would carry the whole dictionary (not the labels its rows
+        # use, in their order), so the file would differ from the plain strings' one; write those
+        pq.write_table(table.cast(stored), where, **opts)
+        return
+    bare = table.replace_schema_metadata(None)
+    with pq.ParquetWriter(where, bare.schema, store_schema=False, **opts) as w:
+        # what the writer stores itself, in its order: the Arrow schema, then the table's metadata
+        w.add_key_value_metadata({"ARROW:schema": base64.b64encode(stored.serialize().to_pybytes()).decode()})
+        if schema.metadata:
+            w.add_key_value_metadata({k.decode(): v.decode() for k, v in schema.metadata.items()})
+        w.write_table(bare)
 
 
 def _relative(p: str, root: str) -> str:
