@@ -6,7 +6,8 @@ figures of one run are fair even on a noisy shared machine):
 * every game's ``bench_cases`` (kernel-level work: battles, shots, draws per second ...);
 * every game's ``bench_scenarios``: games per second of ``play_batch`` in this process (one
   core), and of a whole sweep (Parquet written) with 1 worker and with 2 (threads, the default
-  local backend), and their ratio, the *scaling ratio*, from the same sweep in the same run; for
+  local backend), run alternately (1, 2, 1, 2 ...), and the *scaling ratio*: the median of each
+  pair's 2-worker rate over its 1-worker rate, the same sweep in the same run; for
   the first scenario of each game also the sweep on 2 worker processes (``--backend processes``);
 * the *dice-floor ratio* of every game that counts its dice (a ``dice`` column): time per game
   over the time to draw that many dice in one numpy call (a game without the column is listed
