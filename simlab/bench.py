@@ -9,9 +9,10 @@ figures of one run are fair even on a noisy shared machine):
   local backend), run alternately (1, 2, 1, 2 ...), and the *scaling ratio*: the median of each
   pair's 2-worker rate over its 1-worker rate, the same sweep in the same run; for
   the first scenario of each game also the sweep on 2 worker processes (``--backend processes``);
-* the *dice-floor ratio* of every game that counts its dice (a ``dice`` column): time per game
-  over the time to draw that many dice in one numpy call (a game without the column is listed
-  as not measured);
+* the *dice-floor ratio* of every game: time per game over the time to draw that many dice in
+  one numpy call, the dice counted by the game's ``bench_dice`` hook (the ``dice`` column where
+  the games table has one; the detail column says what each game's count covers, and when it is
+  only a lower bound);
 * peak memory (max resident set) of a large Dawn of Empire sweep in a fresh process;
 * CLI start-up: ``simlab --help`` and ``simlab games``; seconds from launching ``simlab sweep
   --games 1`` to exit with a warm numba cache and with a cold one (an empty ``NUMBA_CACHE_DIR``),
@@ -186,20 +187,24 @@ def pair_ratios(a: list[float], b: list[float]) -> list[float]:
 
 
 def _dice_floor(game, scen: str, sc, opts, pols, seeds, repeats: int) -> list[dict]:
-    """The dice-floor ratio: seconds per game of ``play_batch`` over seconds to draw the game's
-    dice (its mean ``dice`` column) in one ``numpy.random.Generator.integers`` call."""
+    """The dice-floor ratio: seconds per game of ``play_batch`` (with the sweep's options) over
+    seconds to draw the game's dice (their mean over the batch, :meth:`Game.bench_dice`) in one
+    ``numpy.random.Generator.integers`` call. The detail column says what was counted; where the
+    count is partial (a lower bound) the ratio is an upper bound, and the detail says so."""
     batch = game.play_batch(sc, opts, pols, seeds)
     name = f"{game.name}/{scen} dice-floor ratio (time per game / time to draw its dice)"
-    if "dice" not in batch.games:
+    count = game.bench_dice(sc, opts, pols, seeds, batch)
+    if count.per_game is None:
         return [{"name": name, "unit": "x", "median": None, "min": None, "max": None,
-                 "n": 0, "detail": "not measured: the game's rows do not count its dice (no `dice` column)"}]
+                 "n": 0, "detail": f"not measured: {count.what}"}]
     n = len(seeds)
-    per_game = float(np.mean(batch.games["dice"]))
+    per_game = float(np.mean(count.per_game))
     ndice = max(1, int(round(per_game * n)))
     gen = np.random.default_rng(2024)
     play = statistics.median(_time(lambda: game.play_batch(sc, opts, pols, seeds), repeats))
     draw = statistics.median(_time(lambda: gen.integers(1, 7, size=ndice, dtype=np.int64), repeats))
-    return [_record(name, "x", [play / draw], f"{per_game:.0f} dice a game, {n:,} games")]
+    bound = "" if count.complete else "; a lower bound, so the ratio is an upper bound"
+    return [_record(name, "x", [play / draw], f"{per_game:.0f} dice a game, {n:,} games; counted: {count.what}{bound}")]
 
 
 def _peak_memory(quick: bool) -> list[dict]:

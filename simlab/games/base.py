@@ -21,7 +21,8 @@ whose column ``game`` is the row of the game within the batch (the runner maps i
 Declarations the framework acts on: ``kernel_modules`` (numba's cache of them is kept fresh before
 the first batch), ``odds_options`` (the ``simlab odds <game>`` command). Optional hooks, all
 methods: ``odds``/``odds_report`` (combat odds as plain values and their human-readable form),
-``bench_cases``/``bench_scenarios``/``bench_targets`` (benchmarks and the game's speed targets) and
+``bench_cases``/``bench_scenarios``/``bench_targets``/``bench_dice`` (benchmarks, the game's speed targets
+and the dice its games rolled, for the dice-floor ratio) and
 ``rescore`` (winners recomputed for other values of ``score_only`` options, which
 lets ``simlab tune`` draw a handicap's whole curve from one sweep).
 
@@ -66,7 +67,7 @@ from .policy import (
     split_knob_name,
 )
 
-__all__ = ["BenchCase", "Batch", "Game", "Option", "Policy", "Scenario", "SIDE_NAME"]
+__all__ = ["BenchCase", "Batch", "DiceCount", "Game", "Option", "Policy", "Scenario", "SIDE_NAME"]
 
 P = TypeVar("P")
 
@@ -232,6 +233,23 @@ class BenchCase:
             return cls(**dict(case))
         except TypeError as e:
             raise SpecError(f"bad bench case {case.get('name', '?')!r}: {e}") from None
+
+
+@dataclass(frozen=True)
+class DiceCount:
+    """The dice a batch's games rolled (:meth:`Game.bench_dice`), for ``simlab bench``.
+
+    Attributes:
+        per_game: ``int64[n]``, dice (random draws) of each game in seed order; ``None``: not
+            measured.
+        what: what was counted (one phrase for the bench's detail column), or why nothing was.
+        complete: ``False`` when only part of the game's dice is counted (a lower bound, so the
+            dice-floor ratio is an upper bound) or nothing is.
+    """
+
+    per_game: np.ndarray | None
+    what: str
+    complete: bool = True
 
 
 class Game:
@@ -621,6 +639,27 @@ class Game:
     def bench_scenarios(self) -> Sequence[str]:
         """Scenarios the generic benchmark times (games/s in one process, and a 2-worker sweep)."""
         return (self.default_scenario,) if self.default_scenario else ()
+
+    def bench_dice(self, scenario: Scenario, options: Mapping[str, Any], policies: Mapping[str, Policy | str],
+                   seeds: np.ndarray, batch: Batch) -> DiceCount:
+        """The dice each game of ``batch`` rolled, for the bench's dice-floor ratio (``simlab bench``).
+
+        Args:
+            scenario, options, policies, seeds: what ``batch`` was played with (``play_batch``); a
+                game whose batch does not tell its dice may play the same seeds again (with an
+                events option on, say) to count them, never changing what ``batch`` holds.
+            batch: the played batch.
+
+        Returns:
+            A :class:`DiceCount`: ``per_game`` ``int64[n]`` in seed order, and ``what`` saying what
+            was counted (and ``complete=False`` where only part of the dice is). The default: the
+            ``dice`` column where the games table has one (every random draw from the game's
+            stream), else ``per_game=None`` (not measured) with the reason.
+        """
+        if "dice" in batch.games:
+            return DiceCount(np.asarray(batch.games["dice"], dtype=np.int64),
+                             "every random draw from the game's stream (the `dice` column)")
+        return DiceCount(None, "the game's rows do not count its dice (no `dice` column)", complete=False)
 
     # ------------------------------------------------------------------ soak (`simlab soak`, `make soak`)
     #: ``end_reason`` labels that mean a game stopped at a loop cap (a turn or round limit, a cap on

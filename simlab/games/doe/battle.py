@@ -27,7 +27,7 @@ import numpy as np
 
 from ...datapack import DataPack
 from ...errors import ScenarioError
-from ..base import Batch, Game, Option, Scenario
+from ..base import Batch, DiceCount, Game, Option, Scenario
 from . import rules
 from ._cache import KERNEL_MODULES
 from .battle_setup import BUILTIN, STATUS_NAMES, BattleSetup, parse_battle, read_battle_file, run_battles
@@ -167,6 +167,15 @@ class DoeBattle(Game):
         odds of its first round (4 v 7) and of a whole 3 v 3 battle (odds/s: seconds = 1 / rate)."""
         from .odds import bench_cases
         return bench_cases(self, quick)
+
+    def bench_dice(self, scenario: Scenario, options, policies, seeds, batch: Batch) -> DiceCount:
+        """The gunfire dice of each battle (8.3.2: ``luck_dice_<side>`` of both sides), a lower
+        bound: the damage die after each 6 (8.3.2.2 A) and the leader-casualty roll (6.3 D) are rolled
+        too but no column counts them (a battle rolls no other die: ``play_batch`` disengages by
+        speed without a roll)."""
+        dice = sum(np.asarray(batch.games[f"luck_dice_{s}"], dtype=np.int64) for s in scenario.sides)
+        return DiceCount(dice, "gunfire dice only (8.3.2, `luck_dice_<side>`); not the damage die after "
+                               "each 6 (8.3.2.2 A) nor leader-casualty rolls (6.3 D)", complete=False)
 
     def soak_cases(self):
         """Every built-in battle with and without disengagement by speed (Rule 10.2)."""

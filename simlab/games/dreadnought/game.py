@@ -25,7 +25,7 @@ import numpy as np
 
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
-from ..base import Batch, Game, Option, Policy, Scenario
+from ..base import Batch, DiceCount, Game, Option, Policy, Scenario
 from . import layout as L
 from .campaign import campaign_batch, campaign_used
 from .enums import (
@@ -293,6 +293,28 @@ class Dreadnought(Game):
         """Games/s through a 2-worker sweep: Dogger Bank >= 1,000, Jutland >= 100."""
         return {"dogger-bank sweep 2 workers": (">=", 1_000), "jutland sweep 2 workers": (">=", 100)}
 
+    def bench_dice(self, scenario: Scenario, options, policies, seeds, batch: Batch) -> DiceCount:
+        """The combat dice of each game, a lower bound, for ``simlab bench``: the same seeds are
+        played again with ``shots`` on (the games' rows must come out the same) and every 2d6 of
+        the ``shots`` table is counted: a gun shot's DPT roll (5.8, none at strength 0), its CRT
+        roll (5.9, only at 1-1 or better), the CRT roll of a secondary (8.41) or torpedo (8.0)
+        attack, and the sinking roll after an E (5.41). Not counted (no table records them):
+        visibility (5.71) and sun (12.5) rolls, damage control (5.43-5.44), collisions (6.13),
+        sighting and the policies' random choices. The campaigns write no ``shots`` table:
+        not measured."""
+        if isinstance(scenario.payload, CampaignPayload):
+            return DiceCount(None, "the campaign writes no `shots` table and its rows do not count its dice",
+                             complete=False)
+        replay = batch if options.get("shots") else self.play_batch(scenario, dict(options, shots=True), policies,
+                                                                    seeds)
+        for col in ("winner", "turns", *(f"shots_{s}" for s in scenario.sides)):
+            if not np.array_equal(replay.games[col], batch.games[col]):  # pragma: no cover - a bug
+                raise RuntimeError(f"dreadnought: the replay with shots on changed column {col}")
+        return DiceCount(shots_dice(replay.events["shots"], len(seeds)),
+                         "combat 2d6 only (from the `shots` table of a replay: DPT 5.8 and CRT 5.9 rolls, "
+                         "secondary 8.41 and torpedo 8.0 CRT rolls, E sinking rolls 5.41); not visibility, "
+                         "sun, damage-control or collision rolls", complete=False)
+
     odds_options = ODDS_OPTIONS
 
     def odds(self, *args, **kwargs) -> dict:
@@ -317,6 +339,20 @@ SHOT_COLUMNS = (
     ("ratio", L.E_RATIO, np.int16), ("crt_roll", L.E_CRT_ROLL, np.int8), ("result", L.E_RESULT, np.int8),
     ("combing", L.E_COMBING, bool),
 )
+
+
+def shots_dice(shots: Mapping[str, np.ndarray], n: int) -> np.ndarray:
+    """``int64[n]``: the dice (two per 2d6 roll) the attacks of the ``shots`` table rolled, per game.
+
+    A row rolls 2d6 for the DPT when ``dpt_roll > 0`` (a gun shot of strength above 0, 5.8), 2d6
+    for the CRT when ``crt_roll > 0`` (a gun shot at 1-1 or better, 5.9; every secondary and
+    torpedo attack, 8.41, 8.0), and 2d6 more after an E (``result`` E:sunk or E:2G,1S, 5.41).
+    """
+    from .enums import RES_E_2G1S, RES_E_SUNK
+    res = np.asarray(shots["result"])
+    rolls = ((np.asarray(shots["dpt_roll"]) > 0).astype(np.int64) + (np.asarray(shots["crt_roll"]) > 0)
+             + ((res == RES_E_SUNK) | (res == RES_E_2G1S)))
+    return 2 * np.bincount(np.asarray(shots["game"], dtype=np.int64), weights=rolls, minlength=n).astype(np.int64)
 
 
 def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batch:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...rng import STATE_WORDS, new_state_nb, roll_nb
+from ...rng import GAMMA, STATE_WORDS, new_state_nb, roll_nb
 from .actions import (
     apply_specials_nb,
     declare_pending_nb,
@@ -119,6 +119,7 @@ from .layout import (
     O_BUILD_FAIL,
     O_CARDS0,
     O_DRAWN0,
+    O_DRAWS,
     O_END_REASON,
     O_FINAL_SUBTURN,
     O_FIRST,
@@ -345,6 +346,18 @@ def _reset_subturn_nb(st, g):
     g[G_CB_OK] = 0
 
 
+_GAMMA_INV = np.uint64(pow(int(GAMMA), -1, 1 << 64))
+
+
+@njit(cache=True, _nrt=False)
+def stream_draws_nb(seed, rng):
+    """32-bit random draws taken from a stream started at ``seed`` (``uint64``) whose state is
+    now ``rng`` (:mod:`simlab.rng`: each 64-bit step advances the counter by ``GAMMA`` and
+    yields two draws, ``rng[2]`` flags a spare one not yet used). Rejected draws count too."""
+    steps = (rng[0] - np.uint64(seed)) * _GAMMA_INV
+    return np.int64(steps) * 2 - np.int64(rng[2])
+
+
 @njit(cache=True, _nrt=False)
 def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, included, ak, rt, pp, pols, setup,
                  debug, scr, cs, st, g, piles, hands, wk, fw, rng, taken, tmp, out, sq_out):
@@ -480,6 +493,7 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
             if st[s, S_STATUS] == ST_SUNK:
                 out[O_SUNK0 + NTYPES * side + cs[s, C_TYPE]] += 1
     out[O_SUBTURNS] = g[G_SUBTURN]
+    out[O_DRAWS] = stream_draws_nb(seed, rng)
     out[O_TURNS] = (g[G_SUBTURN] + 1) // 2
     out[O_END_REASON] = g[G_END_REASON] if g[G_FINAL] == 1 or g[G_END_REASON] == END_LIMIT else END_THE_END
     out[O_REMOVED] = g[G_REMOVED]

@@ -31,7 +31,7 @@ import numpy as np
 
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
-from ..base import Batch, Game, Option, Scenario
+from ..base import Batch, DiceCount, Game, Option, Scenario
 from . import rules
 from .cache import MODULE_NAMES
 from .enums import (
@@ -51,6 +51,7 @@ from .layout import (
     O_BUILD_FAIL,
     O_CARDS0,
     O_DRAWN0,
+    O_DRAWS,
     O_END_REASON,
     O_FINAL_SUBTURN,
     O_FIRST,
@@ -276,6 +277,20 @@ class MarRojo(Game):
     def bench_cases(self, quick: bool = False) -> list[dict]:
         from .bench import bench_cases
         return bench_cases(self, quick)
+
+    def bench_dice(self, scenario: Scenario, options, policies, seeds, batch: Batch) -> DiceCount:
+        """Every random draw of each game, for ``simlab bench``: the same seeds are played again and
+        the kernel's count of the 32-bit draws taken from the game's stream is read (``O_DRAWS``,
+        :func:`.engine.stream_draws_nb`): the combat dice (hit, lucky-hit, save, evasion and
+        torpedo-effect rolls, 5.3.1), the deck's shuffles (n - 1 draws for n cards, 3.2, 6), the
+        squadron builders' and the policies' random choices. The rows must come out the same."""
+        from .runtime import run_games
+        out, _ = run_games(scenario.payload, options, self.policies_of(scenario.sides, policies), seeds,
+                           debug=bool(options.get("check_invariants", False)))
+        if not np.array_equal(out[:, O_WINNER].astype(np.int8), batch.games["winner"]):  # pragma: no cover - a bug
+            raise RuntimeError("mar-rojo: the replay for the dice count changed the winners")
+        return DiceCount(out[:, O_DRAWS].astype(np.int64),
+                         "every random draw from the game's stream (combat dice, deck shuffles, random choices)")
 
     def bench_targets(self) -> dict[str, tuple[str, float]]:
         """Games/s through a 2-worker sweep of Cabo de Palos: at least 10,000."""

@@ -193,7 +193,9 @@ O_HITS0, O_HITS1, O_ATTACKS0, O_ATTACKS1 = 30, 31, 32, 33
 O_NIGHT_SUBTURNS, O_VIOLATION, O_FINAL_SUBTURN, O_BUILD_FAIL, O_SHIPS_SUNK0, O_SHIPS_SUNK1 = 34, 35, 36, 37, 38, 39
 # simlab luck: G_LUCK0's 6 slots (dealt, mean * 36, variance * 1296; side 0 then 1), copied at the end
 O_LUCK_DEALT0, O_LUCK_MEAN0, O_LUCK_VAR0, O_LUCK_DEALT1, O_LUCK_MEAN1, O_LUCK_VAR1 = 40, 41, 42, 43, 44, 45
-NOUT = O_LUCK_VAR1 + 1
+# 32-bit random draws the game used from its stream (dice, shuffles, random choices; ``simlab bench``)
+O_DRAWS = 46
+NOUT = O_DRAWS + 1
 
 # setup: int64 game parameters common to a batch (game.py fills them)
 SETUP_FIELDS = ("victory", "merchant_points0", "merchant_points1", "special", "length", "first", "first_override",
