@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay
-from .campaign_movement import remove_from_stack_nb, stack_leader_stars_nb, strength_key_nb
+from .campaign_movement import live_slots_nb, remove_from_stack_nb, stack_leader_stars_nb, strength_key_nb
 from .campaign_orders import (
     MAXSS,
     eff_att_nb,
@@ -195,19 +195,6 @@ def engaged_stack_nb(side, area, nodes, par, S, nslots):
             best = s
             bn = S[s, lay.SF_N]
     return best, False
-
-
-@njit(cache=True, _nrt=False)
-def live_slots_nb(side, S):
-    """One past the last of ``side``'s stack slots in use, 0 if none: only
-    :func:`campaign_movement.install_plan_nb` fills slots (from the side's first), later phases
-    only empty them, so the slots past it stay empty for the rest of the turn."""
-    base = side * MAXSS
-    hi = 0
-    for k in range(MAXSS):
-        if S[base + k, lay.SF_SIDE] == side:
-            hi = k + 1
-    return hi
 
 
 @njit(cache=True, _nrt=False)
