@@ -94,9 +94,15 @@ def policy_scratch_nb(nu, n_nodes):
     """The policy scratch of a batch (:mod:`policy_layout`, ``PW_*``): ``(pw, gmem)``, ``pw``
     ``int64[PW_NF, W]`` and ``gmem`` ``int64[MAXSS, MAXPER]`` (each group's members), for a
     scenario of ``nu`` units and ``n_nodes`` nodes. The entry kernel allocates them once; each
-    plan overwrites what it reads."""
+    plan overwrites what it reads, except the nearest-port memo (rows ``PW_NFREP``,
+    ``PW_NFANY``, :func:`policy_view.nearest_friendly_memo_nb`), started empty (-2) here and kept
+    for the batch (it depends only on the map)."""
     w = max(4 * n_nodes, nu + 1, n_nodes + 1, MAXSS, MAXC, lay.MAXPER)
-    return np.zeros((pk.PW_NF, w), dtype=np.int64), np.zeros((MAXSS, lay.MAXPER), dtype=np.int64)
+    pw = np.zeros((pk.PW_NF, w), dtype=np.int64)
+    for k in range(w):
+        pw[pk.PW_NFREP, k] = -2
+        pw[pk.PW_NFANY, k] = -2
+    return pw, np.zeros((MAXSS, lay.MAXPER), dtype=np.int64)
 
 
 @njit(cache=True, _nrt=False)
@@ -273,7 +279,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
     N = nodes.shape[0]
     reset_plan_nb(B, pu, pp)
     ng = group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw)
-    gn, gat, gstr, gdmg = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR], pw[pk.PW_GDMG]
+    gn, gat, gstr = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR]
     # leaders: the best leader at a place goes to its strongest group (6.2 B)
     gld = pw[pk.PW_GLD]
     for j in range(MAXSS):
@@ -312,9 +318,8 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
                 gld[best] = i
             pl[i] = best
     A = par[lay.P_NAREAS]
-    threat, home, score = pw[pk.PW_THREAT], pw[pk.PW_HOME], pw[pk.PW_SCORE]
-    nf_rep, nf_any = pw[pk.PW_NFREP], pw[pk.PW_NFANY]
-    turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any)
+    threat, home = pw[pk.PW_THREAT], pw[pk.PW_HOME]
+    turn_tables_nb(side, vis, nodes, par, threat, home)
     sent, coaling, acc, enemy_n = pw[pk.PW_SENT], pw[pk.PW_COAL], pw[pk.PW_ACC], pw[pk.PW_ENEMY]
     for q in range(N):
         sent[q] = 0
@@ -336,9 +341,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
         slot[g] = jj
         n = gn[g]
         mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, gmem[g], n, ust, UV, par)
-        nc = missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis,
-                          ND, B, sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score,
-                          coaling)
+        nc = missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis, ND, B, mask, mp, german)
         chosen = False
         for c in range(nc):
             o, d, t = co[c], cd[c], ct[c]
