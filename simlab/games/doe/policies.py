@@ -84,7 +84,7 @@ from .campaign_orders import (
     unit_allowed_nb,
 )
 from .dice import die_nb
-from .policy_missions import MAXC, missions_nb
+from .policy_missions import MAXC, missions_nb, missions_tail_nb
 from .policy_view import VIS_ATT, VIS_N, group_units_nb, turn_tables_nb
 
 
@@ -341,10 +341,17 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
         slot[g] = jj
         n = gn[g]
         mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, gmem[g], n, ust, UV, par)
-        nc = missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis, ND, B, mask, mp, german)
+        nc, tail = missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis, ND, B, mask, mp,
+                               german)
         chosen = False
-        for c in range(nc):
+        c = 0
+        while c < nc or tail:
+            if c == nc:   # every candidate so far illegal: list the safe fallbacks
+                nc = missions_tail_nb(side, gat[g], n, mp, german, nodes, adj, cost, par, B, pw, nc)
+                tail = False
+                continue
             o, d, t = co[c], cd[c], ct[c]
+            c += 1
             e = order_ok_nb(side, o, d, t, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
                             enemy_n, ust, nodes, adj, cost, markers, par)
             if e == lay.ERR_DEST and at >= A and n >= 2 and d >= 0 and d < A and o != lay.SORTIE:

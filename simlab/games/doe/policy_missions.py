@@ -164,7 +164,8 @@ def relieved_nb(side, a, ust, UV, coaling):
 def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis, ND, B, mask, mp, german):
     """Candidate (order, dest, target) triples for group ``g`` of a scripted policy with knobs
     ``kn`` (``int64[KN_NF]``, :mod:`policy_layout`), written to the policy scratch ``pw``'s rows
-    ``PW_CO``, ``PW_CD``, ``PW_CT``; returns how many. It reads the groups (``PW_GN``...), the
+    ``PW_CO``, ``PW_CD``, ``PW_CT``; returns ``(how many, tail)``: with ``tail`` the safe
+    fallbacks of :func:`missions_tail_nb` come after them. It reads the groups (``PW_GN``...), the
     turn tables (``PW_THREAT``, ``PW_HOME``, the nearest-port memo) and keeps, in ``PW_SENT``,
     the attack (tenths) the side already sent to each node this turn, in ``PW_COAL`` the units
     given Coal there so far; ``PW_ACC``: ``acc[0]`` the side's whole attack (tenths), ``acc[1]``
@@ -192,15 +193,15 @@ def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis
             for q in range(A, N):
                 if adj[at, q] != 0 and nodes[q, lay.NS_PSIDE] != 1 - side:
                     nc = add_candidate_nb(pw, nc, lay.ANCHOR, q, NONE)
-        return nc
+        return nc, False
     if only == ((1 << lay.COAL) | (1 << lay.ANCHOR)) or only == (1 << lay.ANCHOR):
-        return add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, pw, nc)
+        return add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, pw, nc), False
     if only == (1 << lay.TRANSIT) and UV[gmem[g, 0], lay.UF_PREV] == lay.RAID:
         nc = add_port_transits_nb(at, side, german, pw, nodes, cost, par, np.bool_(False), nc)
         for q in range(A, N):
             if nodes[q, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
                 nc = add_candidate_nb(pw, nc, lay.TRANSIT, q, NONE)
-        return nc
+        return nc, False
     # ---- damaged groups go home to repair; a repairing group stays
     if at >= A and gdmg[g] > 0 and nodes[at, lay.NS_PSIDE] == side and nodes[at, lay.NS_REPAIR] > 0:
         nc = add_candidate_nb(pw, nc, lay.ANCHOR, at, NONE)
@@ -384,7 +385,15 @@ def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis
                     break
                 nc = add_candidate_nb(pw, nc, lay.PATROL, a, NONE)
                 score[a] = -(1 << 40)
-    # ---- safe fallbacks
+    return nc, True   # then the safe fallbacks (missions_tail_nb)
+
+
+@njit(cache=True, _nrt=False)
+def missions_tail_nb(side, at, n, mp, german, nodes, adj, cost, par, B, pw, nc):
+    """The safe fallbacks that follow :func:`missions_nb`'s candidates when it says so: home
+    (:func:`add_home_nb`), then what may follow a Patrol (:func:`add_after_patrol_nb`), appended
+    from ``nc``; returns the new count. They write nothing but candidates (and the nearest-port
+    memo), so :func:`policies.scripted_plan_nb` lists them only when no earlier candidate is
+    legal: the same first legal candidate as listing them all at once."""
     nc = add_home_nb(side, at, mp, german, nodes, cost, adj, par, pw, nc)
-    nc = add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, pw, nc)
-    return nc
+    return add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, pw, nc)
