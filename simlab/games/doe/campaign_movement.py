@@ -212,6 +212,8 @@ def seat_leaders_nb(s, U, S, SM, LD, lst):
             continue
         if best < 0 or lst[i, lay.LS_STARS] > lst[best, lay.LS_STARS]:
             best = i
+    if best < 0:
+        return   # no leader aboard
     for i in range(lst.shape[0]):
         if LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY or LD[i, lay.LF_UNIT] < 0:
             continue
