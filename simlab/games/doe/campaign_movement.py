@@ -286,7 +286,7 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
         target = pst[k, PS_TARGET]
         if order == lay.HOLD:
             if any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                            ust, nodes, adj, cost, markers, par, od, ot):
+                            nodes, adj, cost, markers, par, od, ot):
                 return lay.ERR_HOLD, k
             dest = at
             target = -1
@@ -294,7 +294,7 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
             if n == 1 and order != lay.ANCHOR and order != lay.COAL and order != lay.TRANSIT:
                 return lay.ERR_IU_ORDER, k
             e = order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german,
-                            B, enemy_n, ust, nodes, adj, cost, markers, par)
+                            B, enemy_n, nodes, adj, cost, markers, par)
             if e != lay.ERR_NONE:
                 return e, k
             if order != lay.RAID and order != lay.BLOCKADE:

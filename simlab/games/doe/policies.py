@@ -121,7 +121,7 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
     tot = 0
     for o in range(lay.N_ORDERS):
         cnt[o] = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                                  enemy_c, ust, nodes, adj, cost, markers, par, od, ot)
+                                  enemy_c, nodes, adj, cost, markers, par, od, ot)
         if cnt[o] > 0:
             tot += 1
     if tot == 0:
@@ -138,7 +138,7 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
                 o = oo
                 break
     k = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                         enemy_c, ust, nodes, adj, cost, markers, par, od, ot)
+                         enemy_c, nodes, adj, cost, markers, par, od, ot)
     j = die_nb(rng, k) - 1
     pst[slot, PS_ORDER] = o
     pst[slot, PS_DEST] = od[j]
@@ -353,7 +353,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
             o, d, t = co[c], cd[c], ct[c]
             c += 1
             e = order_ok_nb(side, o, d, t, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                            enemy_n, ust, nodes, adj, cost, markers, par)
+                            enemy_n, nodes, adj, cost, markers, par)
             if e == lay.ERR_DEST and at >= A and n >= 2 and d >= 0 and d < A and o != lay.SORTIE:
                 # 5.6 B: out of a port next to the enemy only by a Sortie, into the bordering area
                 # nearest the mission's area, if the enemy seen there is one the group can match
@@ -362,7 +362,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
                     o = lay.SORTIE
                     t = -1
                     e = order_ok_nb(side, o, d, t, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                                    enemy_n, ust, nodes, adj, cost, markers, par)
+                                    enemy_n, nodes, adj, cost, markers, par)
             if e == lay.ERR_NONE:
                 pst[jj, PS_ORDER] = o
                 pst[jj, PS_DEST] = d
@@ -372,7 +372,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
         if not chosen:
             for o in (lay.ANCHOR, lay.COAL, lay.TRANSIT, lay.PATROL, lay.SORTIE, lay.RAID, lay.BLOCKADE):
                 k = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                                     ust, nodes, adj, cost, markers, par, od, ot)
+                                     nodes, adj, cost, markers, par, od, ot)
                 if k > 0:
                     pst[jj, PS_ORDER] = o
                     pst[jj, PS_DEST] = od[0]
