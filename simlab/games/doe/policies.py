@@ -372,7 +372,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
         if not chosen:
             for o in (lay.ANCHOR, lay.COAL, lay.TRANSIT, lay.PATROL, lay.SORTIE, lay.RAID, lay.BLOCKADE):
                 k = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                                     nodes, adj, cost, markers, par, od, ot)
+                                     nodes, adj, cost, markers, par, od, ot, True)   # the first is taken
                 if k > 0:
                     pst[jj, PS_ORDER] = o
                     pst[jj, PS_DEST] = od[0]
