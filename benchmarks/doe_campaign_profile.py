@@ -27,6 +27,7 @@ from simlab.games.doe import campaign_layout as lay
 from simlab.games.doe.campaign_combat import (
     close_orders_nb,
     combat_phase_nb,
+    combat_scratch_nb,
     control_vp_phase_nb,
     maintenance_phase_nb,
     repair_phase_nb,
@@ -93,6 +94,7 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
     dmg = np.zeros(nu, dtype=np.int64)
     status = np.zeros(nu, dtype=np.int8)
     mem = np.zeros(nu, dtype=np.int64)
+    cw = combat_scratch_nb(nu, N)
     acc = np.zeros(16, dtype=np.uint64)
     t_all = cycles()
     for g in range(seeds.shape[0]):
@@ -131,12 +133,12 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
             neutral_ports_nb(ust, lst, nodes, par, U, S, SM, LD, G)
             t3 = cycles()
             combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, ledger, bev, rng, work,
-                            att, dfn, mov, dmg, status, mem)
+                            att, dfn, mov, dmg, status, mem, cw)
             t4 = cycles()
             control_vp_phase_nb(nodes, par, S, ND, G, ledger)
             t5 = cycles()
             close_orders_nb(ust, U)
-            repair_phase_nb(ust, nodes, par, U, ND)
+            repair_phase_nb(ust, nodes, par, U, ND, cw)
             if par[lay.P_MAINT] != 0:
                 maintenance_phase_nb(turn, ust, nodes, par, U)
             t6 = cycles()

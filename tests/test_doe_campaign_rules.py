@@ -444,3 +444,48 @@ def test_restricted_disabled_units_reach_a_neutral_port_or_are_scuttled():  # 14
     assert cs.where("Amphitrite") == "kingston"
     cs.control_and_vp()
     assert ("losses", 1) in {(r["kind"], r["amount"]) for r in cs.ledger() if r["side"] == "spain"}   # a MO (12.1.2)
+
+
+# ============================================================================ engaged squadrons (8.1 A)
+def test_engaged_table_matches_engaged_stack_on_random_stacks():  # 8.1 A, ruling C14
+    """The combat phase's per-side tables (one pass over the slots) give, for every area, the
+    squadron :func:`engaged_stack_nb` picks (at sea first, else the largest in a friendly port
+    bordering it, ties to the first slot), on 300 random stack layouts of the standard map."""
+    import numpy as np
+
+    from simlab.games.doe.campaign_combat import (
+        CW_PORT0,
+        CW_SEA0,
+        combat_scratch_nb,
+        engaged_stack_nb,
+        engaged_table_nb,
+    )
+    from simlab.games.doe.campaign_orders import MAXSS
+
+    par = np.zeros(lay.P_NF, dtype=np.int64)
+    par[lay.P_NAREAS] = DATA.nodes[:, lay.NS_KIND].tolist().count(lay.KIND_AREA)
+    A, N = int(par[lay.P_NAREAS]), DATA.nodes.shape[0]
+    cw = combat_scratch_nb(DATA.ust.shape[0], N)
+    gen = np.random.default_rng(17)
+    seen_sea = seen_port = 0
+    for _ in range(300):
+        S = np.zeros((2 * MAXSS, lay.SF_NF), dtype=np.int64)
+        S[:, lay.SF_SIDE] = -1
+        for side in range(2):
+            nslots = int(gen.integers(0, 20))
+            for k in range(nslots):
+                s = side * MAXSS + k
+                if gen.random() < 0.2:
+                    continue   # an emptied slot
+                S[s, lay.SF_SIDE] = side
+                S[s, lay.SF_LOC] = gen.integers(0, N)
+                S[s, lay.SF_N] = gen.integers(1, 5)
+            engaged_table_nb(side, DATA.nodes, par, S, nslots, cw)
+            for a in range(A):
+                want, at_sea = engaged_stack_nb(side, a, DATA.nodes, par, S, nslots)
+                sea, port = cw[CW_SEA0 + side, a], cw[CW_PORT0 + side, a]
+                got = sea if sea >= 0 else port
+                assert (got, sea >= 0) == (want, bool(at_sea) if want >= 0 else False)
+                seen_sea += sea >= 0
+                seen_port += sea < 0 and port >= 0
+    assert seen_sea > 100 and seen_port > 100   # both branches exercised

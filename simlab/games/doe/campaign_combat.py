@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay
-from .campaign_movement import remove_from_stack_nb, stack_leader_stars_nb, strength_key_nb
+from .campaign_movement import live_slots_nb, remove_from_stack_nb, stack_leader_stars_nb, strength_key_nb
 from .campaign_orders import (
     MAXSS,
     eff_att_nb,
@@ -26,6 +26,19 @@ from .kernels import battle_nb, effective_movement_nb
 from .policy_combat import combat_order_nb, disabled_port_nb
 
 _BATTLE_WORK = 6
+
+# combat scratch cw[CW_NF, W] (combat_scratch_nb): Spain's order of the areas' combats and its
+# keys (4.3 B), the ports a disabled unit may go to and their MP (8.3.2.1 B), the units a port
+# repairs and their keys (9.0), each area's engaged squadron by side (8.1 A, at sea, in port)
+CW_ORDER, CW_OKEY, CW_PORT, CW_PMP, CW_RCAND, CW_RKEY, CW_SEA0, CW_SEA1, CW_PORT0, CW_PORT1, CW_NF = range(11)
+
+
+@njit(cache=True)
+def combat_scratch_nb(nu, n_nodes):
+    """The combat scratch of a batch, ``int64[CW_NF, max(nu, n_nodes, 1)]`` (rows ``CW_*``);
+    allocated once by the entry kernel (each thread has its own), overwritten by each phase."""
+    return np.zeros((CW_NF, max(nu, n_nodes, 1)), dtype=np.int64)
+
 
 
 # ============================================================================ VP ledger
@@ -130,20 +143,20 @@ def disabled_ports_nb(frm, side, german, neutral_ok, nodes, cost, par, out, outc
     return k
 
 
-@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
-def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng):
+@njit(cache=True, _nrt=False)
+def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng, cw):
     """A disabled unit goes to a port its side's policy picks among those 8.3.2.1 B allows
     (:func:`disabled_ports_nb`, :func:`policy_combat.disabled_port_nb`; the engine checks the pick,
     ``ERR_DISABLED_PORT``), scuttled on the way under 14.8; a unit that disengaged by speed to the
-    nearest friendly or neutral port (10.2.2 B). Leaders aboard go with it (6.3 B)."""
+    nearest friendly or neutral port (10.2.2 B). Leaders aboard go with it (6.3 B). ``cw``: the
+    combat scratch (:func:`combat_scratch_nb`; rows ``CW_PORT``, ``CW_PMP``)."""
     remove_from_stack_nb(u, U, S, SM, LD, lst)
     U[u, lay.UF_OUT] = why
     side = ust[u, lay.US_SIDE]
     german = ust[u, lay.US_GERMAN] & 1 != 0
     restrict = par[lay.P_RESTRICT] != 0
     if why == lay.OUT_DISABLED:
-        cand = np.empty(nodes.shape[0], dtype=np.int64)
-        cc = np.empty(nodes.shape[0], dtype=np.int64)
+        cand, cc = cw[CW_PORT], cw[CW_PMP]
         k = disabled_ports_nb(frm, side, german, par[lay.P_SUBGROUPS] != 0, nodes, cost, par, cand, cc)
         if k == 0:
             return
@@ -198,19 +211,6 @@ def engaged_stack_nb(side, area, nodes, par, S, nslots):
 
 
 @njit(cache=True, _nrt=False)
-def live_slots_nb(side, S):
-    """One past the last of ``side``'s stack slots in use, 0 if none: only
-    :func:`campaign_movement.install_plan_nb` fills slots (from the side's first), later phases
-    only empty them, so the slots past it stay empty for the rest of the turn."""
-    base = side * MAXSS
-    hi = 0
-    for k in range(MAXSS):
-        if S[base + k, lay.SF_SIDE] == side:
-            hi = k + 1
-    return hi
-
-
-@njit(cache=True, _nrt=False)
 def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
     """Rule 12.1.3 B: the initiative side with a Blockade squadron in the area earns 2 VPs if an
     opposing squadron in the area or a bordering port has Coal orders (once per area and turn)."""
@@ -236,7 +236,7 @@ def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (14.9 only): reference counting kept under a _nrt=False caller
 def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng, luck=None):
     """Optional rule 14.9 after a side disengaged by speed (``battle_nb`` in ``SPEED_STOP`` mode):
     its units still in line form subgroups by speed; every unit of the pursuer that is at least as
@@ -298,12 +298,13 @@ def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng, luck=None):
     return fought
 
 
-@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
+@njit(cache=True, _nrt=False)
 def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, bev, rng,
-                      work, att, dfn, mov, dmg, status, mem):
+                      work, att, dfn, mov, dmg, status, mem, cw):
     """One battle between the US squadron ``s0`` and the Spanish squadron ``s1`` (Rules 8.3, 6.2-6.3,
     10.1-10.2) through :func:`~simlab.games.doe.kernels.battle_nb`, then its results applied to
-    the campaign: sunk units and losses VPs, disabled units to port, leaders, the events row."""
+    the campaign: sunk units and losses VPs, disabled units to port, leaders, the events row.
+    ``cw``: the combat scratch (:func:`combat_scratch_nb`)."""
     n0 = S[s0, lay.SF_N]
     n1 = S[s1, lay.SF_N]
     n = n0 + n1
@@ -342,10 +343,7 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
         G[lay.G_LUCK + 2 + k] += work[5, k]
     if speed == SPEED_STOP and why == END_SPEED and rounds > 0:
         rounds += pursuit_round_nb(w, n0, n, att, dfn, mov, dmg, status, rng, G[lay.G_LUCK:lay.G_LUCK + 4])
-    sunk = np.zeros(2, dtype=np.int64)
-    dis = np.zeros(2, dtype=np.int64)
-    esc = np.zeros(2, dtype=np.int64)
-    dsum = np.zeros(2, dtype=np.int64)
+    sunk0 = sunk1 = dis0 = dis1 = esc0 = esc1 = dsum0 = dsum1 = 0   # by side: US, Spain
     # leaders killed by the die (6.3 D) while their ship survives
     if lf0 == LEADER_KILLED and ld0 >= 0:
         kill_leader_nb(ld0, lst, LD, G, ledger)
@@ -355,20 +353,32 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
         u = mem[i]
         k = 0 if i < n0 else 1
         U[u, lay.UF_DMG] = dmg[i]
-        dsum[k] += dmg[i]
+        if k == 0:
+            dsum0 += dmg[i]
+        else:
+            dsum1 += dmg[i]
         frm = loc0 if k == 0 else loc1
         if status[i] == SUNK:
-            sunk[k] += 1
+            if k == 0:
+                sunk0 += 1
+            else:
+                sunk1 += 1
             sink_unit_nb(u, np.bool_(False), ust, lst, par, U, S, SM, LD, G, ledger)
         elif status[i] == DISABLED:
-            dis[k] += 1
-            send_to_port_nb(u, frm, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng)
+            if k == 0:
+                dis0 += 1
+            else:
+                dis1 += 1
+            send_to_port_nb(u, frm, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng, cw)
         elif status[i] == ESCAPED:
-            esc[k] += 1
-            send_to_port_nb(u, frm, lay.OUT_ESCAPED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng)
+            if k == 0:
+                esc0 += 1
+            else:
+                esc1 += 1
+            send_to_port_nb(u, frm, lay.OUT_ESCAPED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng, cw)
     for k in range(2):
         s = s0 if k == 0 else s1
-        if esc[k] > 0 or S[s, lay.SF_N] == 0 or S[s, lay.SF_SIDE] != k:
+        if (esc0 if k == 0 else esc1) > 0 or S[s, lay.SF_N] == 0 or S[s, lay.SF_SIDE] != k:
             ND[area, lay.ND_NOCTRL0 + k] = 1
     G[lay.G_BATTLES] += 1
     b = G[lay.G_NBEV]
@@ -383,28 +393,29 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
         bev[b, lay.BE_ROUNDS] = rounds
         bev[b, lay.BE_REASON] = why
         bev[b, lay.BE_WINNER] = w
-        bev[b, lay.BE_SUNK0] = sunk[0]
-        bev[b, lay.BE_SUNK1] = sunk[1]
-        bev[b, lay.BE_DIS0] = dis[0]
-        bev[b, lay.BE_DIS1] = dis[1]
-        bev[b, lay.BE_ESC0] = esc[0]
-        bev[b, lay.BE_ESC1] = esc[1]
+        bev[b, lay.BE_SUNK0] = sunk0
+        bev[b, lay.BE_SUNK1] = sunk1
+        bev[b, lay.BE_DIS0] = dis0
+        bev[b, lay.BE_DIS1] = dis1
+        bev[b, lay.BE_ESC0] = esc0
+        bev[b, lay.BE_ESC1] = esc1
         bev[b, lay.BE_LK0] = 1 if (ld0 >= 0 and LD[ld0, lay.LF_STATE] == lay.LEADER_DEAD) else 0
         bev[b, lay.BE_LK1] = 1 if (ld1 >= 0 and LD[ld1, lay.LF_STATE] == lay.LEADER_DEAD) else 0
-        bev[b, lay.BE_DMG0] = dsum[0] - d_before0
-        bev[b, lay.BE_DMG1] = dsum[1] - d_before1
+        bev[b, lay.BE_DMG0] = dsum0 - d_before0
+        bev[b, lay.BE_DMG1] = dsum1 - d_before1
     G[lay.G_NBEV] = b + 1
 
 
 @njit(cache=True, _nrt=False)
-def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem):
+def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem, cw):
     """Port Attack Resolution (Rule 8.4) by the Raid or Blockade squadron ``s``: one round; every
     unit fires in line order (8.4 E, ruling C15), hitting the port on 5 or 6 with a damage die per
     hit (8.4 G); the port fires back with its attack (Blockade: at the 1st, 3rd, ... unit) or mine
     value (Raid: at the 1st, 4th, ...) (8.4 B-C, E, H), simultaneously with that unit; the attack
     ends when the port's damage exceeds its defense, and the attacker, if it has units left, then
     earns 3 + defense VPs (8.4 I, L) if it had the initiative in the area or was alone there
-    (12.1.3 A, the default; option ``port_vp_initiative = false``: any attacker, ruling C16)."""
+    (12.1.3 A, the default; option ``port_vp_initiative = false``: any attacker, ruling C16).
+    ``mem``: scratch ``int64[>= U]``; ``cw``: the combat scratch (:func:`combat_scratch_nb`)."""
     side = S[s, lay.SF_SIDE]
     p = S[s, lay.SF_TARGET]
     if p < 0 or nodes[p, lay.NS_PSIDE] != 1 - side or not port_borders_nb(nodes, p, area):
@@ -450,7 +461,8 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
                     if d6_nb(rng) == 6:
                         kill_leader_nb(ld, lst, LD, G, ledger)
                 if disabled:
-                    send_to_port_nb(u, area, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng)
+                    send_to_port_nb(u, area, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng,
+                                    cw)
         if ND[p, lay.ND_PDMG] > nodes[p, lay.NS_DEF]:
             destroyed = True
             break
@@ -465,25 +477,66 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
             award_nb(side, np.int64(lay.VK_PORT), par[lay.P_PORTVP] + nodes[p, lay.NS_DEF], p, G, ledger)
 
 
-@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
+@njit(cache=True, _nrt=False)
+def engaged_table_nb(side, nodes, par, S, nslots, cw):
+    """Each area's engaged squadron of ``side`` as :func:`engaged_stack_nb` finds it, for all
+    areas in one pass over the side's slots in use: ``cw[CW_SEA0 + side, a]`` its largest
+    squadron at sea in area ``a``, ``cw[CW_PORT0 + side, a]`` its largest in a friendly port
+    bordering ``a`` (-1: none; ties to the first slot, as there)."""
+    A = par[lay.P_NAREAS]
+    sea, port = cw[CW_SEA0 + side], cw[CW_PORT0 + side]
+    for a in range(A):
+        sea[a] = -1
+        port[a] = -1
+    base = side * MAXSS
+    for s in range(base, base + nslots):
+        n = S[s, lay.SF_N]
+        if S[s, lay.SF_SIDE] != side or n <= 1:
+            continue
+        loc = S[s, lay.SF_LOC]
+        if loc < A:
+            if sea[loc] < 0 or n > S[sea[loc], lay.SF_N]:
+                sea[loc] = s
+        elif nodes[loc, lay.NS_PSIDE] == side:
+            for j in range(2):
+                a = nodes[loc, lay.NS_PAREA1 + j]
+                if a >= 0 and (port[a] < 0 or n > S[port[a], lay.SF_N]):
+                    port[a] = s
+
+
+@njit(cache=True, _nrt=False)
 def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, ledger, bev, rng, work,
-                    att, dfn, mov, dmg, status, mem):
+                    att, dfn, mov, dmg, status, mem, cw):
     """The Combat Phase (Rules 4.3, 8.0-8.4, 10, 12.1.3), area by area in the order Spain chooses
     (4.3 B: :func:`policy_combat.combat_order_nb`, ruling C13): initiative (8.1; Spain rolls
     first, ties to the US), the Search Matrix (8.2; a stranded ``hold`` squadron is searched as
     the Coal squadron it is at sea, ruling C12), a battle, then the port attacks of Raid and
     Blockade squadrons still in the area (8.4 A). An N/A or a failed engagement roll ends the
-    area's combat: "there is no further action" (8.2.1, 8.2.3; ruling C35), so no port attack."""
+    area's combat: "there is no further action" (8.2.1, 8.2.3; ruling C35), so no port attack.
+    ``cw``: the combat scratch (:func:`combat_scratch_nb`). Each area's engaged squadrons
+    (:func:`engaged_stack_nb`) come from tables worked out again after each battle or port
+    attack (only those change the stacks)."""
     A = par[lay.P_NAREAS]
-    order = np.empty(A, dtype=np.int64)
-    combat_order_nb(par[lay.P_CORDER], par, nodes, S, rng, order)
+    order = cw[CW_ORDER]
+    combat_order_nb(par[lay.P_CORDER], par, nodes, S, rng, order, cw[CW_OKEY])
     # no slot fills during combat: each side's slots past these stay empty (live_slots_nb)
     n0 = live_slots_nb(lay.US, S)
     n1 = live_slots_nb(lay.SPAIN, S)
+    stale = True
     for ai in range(A):
         a = order[ai]
-        s0, sea0 = engaged_stack_nb(lay.US, a, nodes, par, S, n0)
-        s1, sea1 = engaged_stack_nb(lay.SPAIN, a, nodes, par, S, n1)
+        if stale:
+            engaged_table_nb(lay.US, nodes, par, S, n0, cw)
+            engaged_table_nb(lay.SPAIN, nodes, par, S, n1, cw)
+            stale = False
+        s0 = cw[CW_SEA0, a]
+        sea0 = s0 >= 0
+        if not sea0:
+            s0 = cw[CW_PORT0, a]
+        s1 = cw[CW_SEA1, a]
+        sea1 = s1 >= 0
+        if not sea1:
+            s1 = cw[CW_PORT1, a]
         no_action = False
         if s0 >= 0 and s1 >= 0 and (sea0 or sea1):
             if sea0 and not sea1:
@@ -510,7 +563,8 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
             if cell > 0:
                 if d6_nb(rng) <= cell:
                     battle_in_area_nb(a, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger,
-                                      bev, rng, work, att, dfn, mov, dmg, status, mem)
+                                      bev, rng, work, att, dfn, mov, dmg, status, mem, cw)
+                    stale = True
                 else:
                     no_action = True   # a roll outside the range is a No Result (8.2.3)
             elif cell == lay.SM_NA:
@@ -522,7 +576,8 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
             for s in range(base, base + (n0 if side == lay.US else n1)):
                 if (S[s, lay.SF_SIDE] == side and S[s, lay.SF_N] > 0 and S[s, lay.SF_LOC] == a
                         and (S[s, lay.SF_ORDER] == lay.RAID or S[s, lay.SF_ORDER] == lay.BLOCKADE)):
-                    port_attack_nb(s, a, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem)
+                    port_attack_nb(s, a, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem, cw)
+                    stale = True
 
 
 # ============================================================================ control and VPs
@@ -582,9 +637,12 @@ def close_orders_nb(ust, U):
 
 
 @njit(cache=True, _nrt=False)
-def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key):
+def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key, dl, nd):
+    """Repairs at port ``p`` (:func:`repair_phase_nb`); ``dl[:nd]``: the damaged units in ports,
+    in unit order."""
     k = 0
-    for u in range(ust.shape[0]):
+    for i in range(nd):
+        u = dl[i]
         if U[u, lay.UF_LOC] != p or U[u, lay.UF_DMG] <= 0:
             continue
         if german_only and ust[u, lay.US_GERMAN] & 1 == 0:
@@ -611,22 +669,27 @@ def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key):
         pts -= r
 
 
-@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
-def repair_phase_nb(ust, nodes, par, U, ND):
+@njit(cache=True, _nrt=False)
+def repair_phase_nb(ust, nodes, par, U, ND, cw):
     """Repairs Phase (Rules 4.5, 9.0): each friendly port removes up to its repair value in damage
     points from units in it, strongest units first (ruling C20); a port damaged this turn repairs
     nothing (9 E, 8.4 I); neutral ports repair nothing (7.2.3 C) except Caracas for German units
     (14.12 B). With 14.2 only units that stayed in the port all turn are repaired, and a damaged
-    port spends its repair value on itself first. Disabled markers are removed."""
+    port spends its repair value on itself first. Disabled markers are removed. ``cw``: the
+    combat scratch (:func:`combat_scratch_nb`)."""
     A = par[lay.P_NAREAS]
     nu = ust.shape[0]
-    cand = np.empty(nu, dtype=np.int64)
-    key = np.zeros(nu, dtype=np.int64)
+    cand, key, dl = cw[CW_RCAND], cw[CW_RKEY], cw[CW_PORT]
+    nd = 0   # the damaged units in ports, in unit order (only those can be repaired)
+    for u in range(nu):
+        if U[u, lay.UF_LOC] >= A and U[u, lay.UF_DMG] > 0:
+            dl[nd] = u
+            nd += 1
     for p in range(A, nodes.shape[0]):
         side = nodes[p, lay.NS_PSIDE]
         if side == lay.PSIDE_NEUTRAL:
             if par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0:
-                _repair_at_nb(p, nodes[p, lay.NS_REPAIR_GER], np.bool_(True), ust, U, par, cand, key)
+                _repair_at_nb(p, nodes[p, lay.NS_REPAIR_GER], np.bool_(True), ust, U, par, cand, key, dl, nd)
             continue
         pts = nodes[p, lay.NS_REPAIR]
         if par[lay.P_DELAYED] != 0:
@@ -636,7 +699,7 @@ def repair_phase_nb(ust, nodes, par, U, ND):
                 continue
         elif ND[p, lay.ND_PHIT] != 0:
             continue
-        _repair_at_nb(p, pts, np.bool_(False), ust, U, par, cand, key)
+        _repair_at_nb(p, pts, np.bool_(False), ust, U, par, cand, key, dl, nd)
     for u in range(nu):
         U[u, lay.UF_OUT] = 0
 
@@ -695,5 +758,5 @@ def maintenance_phase_nb(turn, ust, nodes, par, U):
                 U[u, lay.UF_MAINT] = turn
 
 
-__all__ = ["award_nb", "battle_in_area_nb", "close_orders_nb", "combat_phase_nb", "control_vp_phase_nb",
+__all__ = ["award_nb", "battle_in_area_nb", "close_orders_nb", "combat_phase_nb", "combat_scratch_nb", "control_vp_phase_nb",
            "maintenance_phase_nb", "port_attack_nb", "repair_phase_nb", "strength_key_nb"]

@@ -15,6 +15,7 @@ from . import campaign_layout as lay
 from .campaign_combat import (
     close_orders_nb,
     combat_phase_nb,
+    combat_scratch_nb,
     control_vp_phase_nb,
     maintenance_phase_nb,
     repair_phase_nb,
@@ -76,12 +77,13 @@ def snapshot_nb(t, U, trace):
 @njit(cache=True, _nrt=False)
 def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, ledger, bev, rng,
                  UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot, work, att, dfn, mov, dmg, status, mem,
-                 trace):
+                 cw, trace):
     """One campaign (Rules 4.0-4.5) from the set-up to the end: per turn New Forces, Orders (both
     policies), Movement (Spain, then the US), Combat, Area Control and VPs, Repairs (and 14.3
     maintenance). When ``par[P_TRACE]`` is set, ``trace[t, u, TR_*]`` gets each unit's state after
     the orders of turn ``t``, slot 0 the set-up (free deployment included) and slot ``T + 1`` the
-    final state. ``pw``, ``gmem``, ``od``, ``ot``: scratch (:func:`orders_phase_nb`). Stops early on
+    final state. ``pw``, ``gmem``, ``od``, ``ot``: scratch (:func:`orders_phase_nb`); ``cw``: the
+    combat scratch (:func:`campaign_combat.combat_scratch_nb`). Stops early on
     an illegal plan (``G[G_ERR]``) or an automatic victory (14.7)."""
     init_game_nb(ust, lst, nodes, par, U, S, SM, LD, ND, G)
     if par[lay.P_FREE] != 0:
@@ -110,10 +112,10 @@ def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S,
         movement_side_nb(lay.US, ust, lst, nodes, adj, cost, nh, markers, par, U, S, SM, LD, ND, G, rng)
         neutral_ports_nb(ust, lst, nodes, par, U, S, SM, LD, G)
         combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, ledger, bev, rng, work,
-                        att, dfn, mov, dmg, status, mem)
+                        att, dfn, mov, dmg, status, mem, cw)
         control_vp_phase_nb(nodes, par, S, ND, G, ledger)
         close_orders_nb(ust, U)
-        repair_phase_nb(ust, nodes, par, U, ND)
+        repair_phase_nb(ust, nodes, par, U, ND, cw)
         if par[lay.P_MAINT] != 0:
             maintenance_phase_nb(turn, ust, nodes, par, U)
         G[lay.G_TURNS] = turn
@@ -179,6 +181,7 @@ def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, pa
     dmg = np.zeros(nu, dtype=np.int64)
     status = np.zeros(nu, dtype=np.int8)
     mem = np.zeros(nu, dtype=np.int64)
+    cw = combat_scratch_nb(nu, N)
     tr = par[lay.P_TRACE] != 0
     nrow = 0
     cap = out_bev.shape[0]
@@ -188,7 +191,7 @@ def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, pa
         ttr = trace[g if tr else 0]
         play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, ledger, bev, rng,
                      UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot, work, att, dfn, mov, dmg, status, mem,
-                     ttr)
+                     cw, ttr)
         draws64 = (rng[0] - seeds[g]) * _GAMMA_INV
         G[lay.G_DRAWS] = np.int64(draws64) * 2 - np.int64(rng[2])
         for f in range(lay.G_NF):

@@ -212,6 +212,8 @@ def seat_leaders_nb(s, U, S, SM, LD, lst):
             continue
         if best < 0 or lst[i, lay.LS_STARS] > lst[best, lay.LS_STARS]:
             best = i
+    if best < 0:
+        return   # no leader aboard
     for i in range(lst.shape[0]):
         if LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY or LD[i, lay.LF_UNIT] < 0:
             continue
@@ -284,7 +286,7 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
         target = pst[k, PS_TARGET]
         if order == lay.HOLD:
             if any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                            ust, nodes, adj, cost, markers, par, od, ot):
+                            nodes, adj, cost, markers, par, od, ot):
                 return lay.ERR_HOLD, k
             dest = at
             target = -1
@@ -292,7 +294,7 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
             if n == 1 and order != lay.ANCHOR and order != lay.COAL and order != lay.TRANSIT:
                 return lay.ERR_IU_ORDER, k
             e = order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german,
-                            B, enemy_n, ust, nodes, adj, cost, markers, par)
+                            B, enemy_n, nodes, adj, cost, markers, par)
             if e != lay.ERR_NONE:
                 return e, k
             if order != lay.RAID and order != lay.BLOCKADE:
@@ -325,13 +327,28 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
 
 # ============================================================================ movement
 @njit(cache=True, _nrt=False)
-def halts_here_nb(side, area, S, ND, par):
+def live_slots_nb(side, S):
+    """One past the last of ``side``'s stack slots in use, 0 if none: only
+    :func:`install_plan_nb` fills slots (from the side's first), later phases
+    only empty them, so the slots past it stay empty for the rest of the turn (movement,
+    combat)."""
+    base = side * MAXSS
+    hi = 0
+    for k in range(MAXSS):
+        if S[base + k, lay.SF_SIDE] == side:
+            hi = k + 1
+    return hi
+
+
+@njit(cache=True, _nrt=False)
+def halts_here_nb(side, area, S, ND, par, nopp):
     """Rule 7.1 F / 4.2 E / 7.6 A: a moving squadron must stop on entering an area holding an
-    opposing squadron at sea with Patrol or Blockade orders, or an opposing control marker."""
+    opposing squadron at sea with Patrol or Blockade orders, or an opposing control marker.
+    ``nopp``: the opposing side's stack slots in use (:func:`live_slots_nb`)."""
     if ND[area, lay.ND_CONTROL] == 1 - side:
         return True
     base = (1 - side) * MAXSS
-    for s in range(base, base + MAXSS):
+    for s in range(base, base + nopp):
         if S[s, lay.SF_SIDE] != 1 - side or S[s, lay.SF_N] < 2:
             continue
         if S[s, lay.SF_LOC] == area and (S[s, lay.SF_ORDER] == lay.PATROL or S[s, lay.SF_ORDER] == lay.BLOCKADE):
@@ -350,10 +367,10 @@ def set_stack_loc_nb(s, node, S, SM, U):
 
 
 @njit(cache=True, _nrt=False)
-def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND):
+def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND, nopp):
     """Move one stack to its destination along its least-MP route (ruling C8), stopping where a
     squadron must halt (7.1 F, 7.6). Patrol and Sortie may always enter the first area (5.4 B,
-    5.6 B)."""
+    5.6 B). ``nopp``: the opposing side's stack slots in use (:func:`live_slots_nb`)."""
     side = S[s, lay.SF_SIDE]
     order = S[s, lay.SF_ORDER]
     at = S[s, lay.SF_LOC]
@@ -388,7 +405,7 @@ def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND):
         cur = nxt
         set_stack_loc_nb(s, cur, S, SM, U)
         steps += 1
-        if cur < A and n >= 2 and cur != dest and halts_here_nb(side, cur, S, ND, par):
+        if cur < A and n >= 2 and cur != dest and halts_here_nb(side, cur, S, ND, par, nopp):
             S[s, lay.SF_HALTED] = 1
             break
 
@@ -424,15 +441,18 @@ def merge_into_nb(keep, other, ust, lst, S, SM, U, LD, G):
 
 
 @njit(cache=True, _nrt=False)
-def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng):
+def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng, nslots):
     """End of a side's movement: squadrons in one place combine (7.3 C), independent units join a
     squadron where they end their move if their plan says so (7.4 E), independent units ending at
-    sea in one area combine into a Transit squadron while a Transit marker is left (7.4 H)."""
+    sea in one area combine into a Transit squadron while a Transit marker is left (7.4 H).
+    ``nslots``: the side's stack slots in use (:func:`live_slots_nb`; combining only empties
+    slots)."""
     base = side * MAXSS
-    for s in range(base, base + MAXSS):
+    top = base + nslots
+    for s in range(base, top):
         if S[s, lay.SF_SIDE] != side or S[s, lay.SF_N] < 2:
             continue
-        for t in range(s + 1, base + MAXSS):
+        for t in range(s + 1, top):
             if S[t, lay.SF_SIDE] != side or S[t, lay.SF_N] < 2 or S[t, lay.SF_LOC] != S[s, lay.SF_LOC]:
                 continue
             ns = S[s, lay.SF_N]
@@ -463,22 +483,22 @@ def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng):
                 merge_into_nb(s, t, ust, lst, S, SM, U, LD, G)
     # independent units
     A = par[lay.P_NAREAS]
-    for s in range(base, base + MAXSS):
+    for s in range(base, top):
         if S[s, lay.SF_SIDE] != side or S[s, lay.SF_N] != 1:
             continue
         u = SM[s, 0]
         if U[u, lay.UF_MOVED] == 0 or S[s, lay.SF_JOIN] == 0:
             continue
-        for t in range(base, base + MAXSS):
+        for t in range(base, top):
             if t != s and S[t, lay.SF_SIDE] == side and S[t, lay.SF_N] >= 2 and S[t, lay.SF_LOC] == S[s, lay.SF_LOC]:
                 merge_into_nb(t, s, ust, lst, S, SM, U, LD, G)
                 break
-    for s in range(base, base + MAXSS):
+    for s in range(base, top):
         if S[s, lay.SF_SIDE] != side or S[s, lay.SF_N] != 1 or S[s, lay.SF_LOC] >= A:
             continue
         if S[s, lay.SF_ORDER] != lay.TRANSIT or U[SM[s, 0], lay.UF_MOVED] == 0:
             continue
-        for t in range(s + 1, base + MAXSS):
+        for t in range(s + 1, top):
             if (S[t, lay.SF_SIDE] != side or S[t, lay.SF_N] != 1 or S[t, lay.SF_LOC] != S[s, lay.SF_LOC]
                     or S[t, lay.SF_ORDER] != lay.TRANSIT or U[SM[t, 0], lay.UF_MOVED] == 0):
                 continue
@@ -492,10 +512,12 @@ def movement_side_nb(side, ust, lst, nodes, adj, cost, nh, markers, par, U, S, S
     """One side's Movement Phase segment (Rules 4.2, 7.0): every stack in slot order, then
     combining (7.3 C, 7.4 E/H)."""
     base = side * MAXSS
-    for s in range(base, base + MAXSS):
+    nslots = live_slots_nb(side, S)
+    nopp = live_slots_nb(1 - side, S)
+    for s in range(base, base + nslots):
         if S[s, lay.SF_SIDE] == side and S[s, lay.SF_N] > 0:
-            move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND)
-    combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng)
+            move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND, nopp)
+    combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng, nslots)
 
 
 @njit(cache=True, _nrt=False)

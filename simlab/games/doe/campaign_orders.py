@@ -303,7 +303,7 @@ def coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par):
 
 @njit(cache=True, _nrt=False)
 def order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                ust, nodes, adj, cost, markers, par):
+                nodes, adj, cost, markers, par):
     """Full check of one stack's order: sequence mask (with 7.5 D's exception,
     :func:`coal_excess_nb`), destination/target, markers, coal."""
     if order < 0 or order >= lay.HOLD:
@@ -334,10 +334,11 @@ def targets_of_nb(side, dest, nodes, par, out):
 
 @njit(cache=True, _nrt=False)
 def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                     ust, nodes, adj, cost, markers, par, out_dest, out_target):
+                     nodes, adj, cost, markers, par, out_dest, out_target, first=False):
     """Every legal (destination, target) of one order for a stack; returns how many (written to
     ``out_dest``/``out_target``, each ``int64[>= 4N]``). Raid and Blockade list each destination
-    area's opposing ports in node order (:func:`targets_of_nb`)."""
+    area's opposing ports in node order (:func:`targets_of_nb`). With ``first``, stops at the
+    first legal option (returns 1 and writes only it)."""
     if (mask >> order) & 1 == 0:
         if (coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par) >> order) & 1 == 0:
             return 0
@@ -361,23 +362,27 @@ def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, 
                     out_dest[k] = d
                     out_target[k] = p
                     k += 1
+                    if first:
+                        return k
         else:
             if dest_ok_nb(side, order, at, d, NONE, mp, n, iu_after, prev_raid, locked, german, enemy_n,
                           nodes, adj, cost, par) == lay.ERR_NONE:
                 out_dest[k] = d
                 out_target[k] = -1
                 k += 1
+                if first:
+                    return k
     return k
 
 
 @njit(cache=True, _nrt=False)
 def any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                 ust, nodes, adj, cost, markers, par, od, ot):
+                 nodes, adj, cost, markers, par, od, ot):
     """True if some order other than HOLD is legal for the stack (ruling C12). ``od``, ``ot``:
     scratch ``int64[>= 4N]`` (:func:`legal_options_nb`)."""
     for o in range(lay.N_ORDERS):
         if legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                            ust, nodes, adj, cost, markers, par, od, ot) > 0:
+                            nodes, adj, cost, markers, par, od, ot, True) > 0:
             return True
     return False
 

@@ -27,6 +27,7 @@ from . import campaign_layout as lay
 from .campaign_combat import (
     close_orders_nb,
     combat_phase_nb,
+    combat_scratch_nb,
     control_vp_phase_nb,
     maintenance_phase_nb,
     repair_phase_nb,
@@ -92,6 +93,7 @@ class CampaignState:
         self._work = np.zeros((6, max(nu, 1)), dtype=np.int64)
         self._vec = [np.zeros(nu, dtype=np.int64) for _ in range(5)]
         self._status = np.zeros(nu, dtype=np.int8)
+        self._cw = combat_scratch_nb(nu, n)
         init_game_nb(data.ust, data.lst, data.nodes, self.par, self.U, self.S, self.SM, self.LD, self.ND, self.G)
 
     # ------------------------------------------------------------------ names
@@ -169,7 +171,7 @@ class CampaignState:
         att, dfn, mov, dmg, mem = self._vec
         combat_phase_nb(d.ust, d.lst, d.nodes, d.cost, d.matrix, self.par, self.U, self.S, self.SM, self.LD,
                         self.ND, self.G, self.ledger_arr, self.bev, self.rng, self._work, att, dfn, mov, dmg,
-                        self._status, mem)
+                        self._status, mem, self._cw)
 
     def control_and_vp(self) -> None:
         """Area Control and VP Phase (4.4, 11.0, 12.1)."""
@@ -179,7 +181,7 @@ class CampaignState:
         """Repairs Phase (4.5, 9.0), maintenance under 14.3, and the end of the turn's orders."""
         d = self.data
         close_orders_nb(d.ust, self.U)
-        repair_phase_nb(d.ust, d.nodes, self.par, self.U, self.ND)
+        repair_phase_nb(d.ust, d.nodes, self.par, self.U, self.ND, self._cw)
         if self.par[lay.P_MAINT]:
             maintenance_phase_nb(int(self.G[lay.G_TURN]), d.ust, d.nodes, self.par, self.U)
         self.G[lay.G_TURNS] = self.G[lay.G_TURN]

@@ -84,7 +84,7 @@ from .campaign_orders import (
     unit_allowed_nb,
 )
 from .dice import die_nb
-from .policy_missions import MAXC, missions_nb
+from .policy_missions import MAXC, missions_nb, missions_tail_nb
 from .policy_view import VIS_ATT, VIS_N, group_units_nb, turn_tables_nb
 
 
@@ -94,9 +94,15 @@ def policy_scratch_nb(nu, n_nodes):
     """The policy scratch of a batch (:mod:`policy_layout`, ``PW_*``): ``(pw, gmem)``, ``pw``
     ``int64[PW_NF, W]`` and ``gmem`` ``int64[MAXSS, MAXPER]`` (each group's members), for a
     scenario of ``nu`` units and ``n_nodes`` nodes. The entry kernel allocates them once; each
-    plan overwrites what it reads."""
+    plan overwrites what it reads, except the nearest-port memo (rows ``PW_NFREP``,
+    ``PW_NFANY``, :func:`policy_view.nearest_friendly_memo_nb`), started empty (-2) here and kept
+    for the batch (it depends only on the map)."""
     w = max(4 * n_nodes, nu + 1, n_nodes + 1, MAXSS, MAXC, lay.MAXPER)
-    return np.zeros((pk.PW_NF, w), dtype=np.int64), np.zeros((MAXSS, lay.MAXPER), dtype=np.int64)
+    pw = np.zeros((pk.PW_NF, w), dtype=np.int64)
+    for k in range(w):
+        pw[pk.PW_NFREP, k] = -2
+        pw[pk.PW_NFANY, k] = -2
+    return pw, np.zeros((MAXSS, lay.MAXPER), dtype=np.int64)
 
 
 @njit(cache=True, _nrt=False)
@@ -115,7 +121,7 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
     tot = 0
     for o in range(lay.N_ORDERS):
         cnt[o] = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                                  enemy_c, ust, nodes, adj, cost, markers, par, od, ot)
+                                  enemy_c, nodes, adj, cost, markers, par, od, ot)
         if cnt[o] > 0:
             tot += 1
     if tot == 0:
@@ -132,7 +138,7 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
                 o = oo
                 break
     k = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                         enemy_c, ust, nodes, adj, cost, markers, par, od, ot)
+                         enemy_c, nodes, adj, cost, markers, par, od, ot)
     j = die_nb(rng, k) - 1
     pst[slot, PS_ORDER] = o
     pst[slot, PS_DEST] = od[j]
@@ -273,7 +279,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
     N = nodes.shape[0]
     reset_plan_nb(B, pu, pp)
     ng = group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw)
-    gn, gat, gstr, gdmg = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR], pw[pk.PW_GDMG]
+    gn, gat, gstr = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR]
     # leaders: the best leader at a place goes to its strongest group (6.2 B)
     gld = pw[pk.PW_GLD]
     for j in range(MAXSS):
@@ -312,9 +318,8 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
                 gld[best] = i
             pl[i] = best
     A = par[lay.P_NAREAS]
-    threat, home, score = pw[pk.PW_THREAT], pw[pk.PW_HOME], pw[pk.PW_SCORE]
-    nf_rep, nf_any = pw[pk.PW_NFREP], pw[pk.PW_NFANY]
-    turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any)
+    threat, home = pw[pk.PW_THREAT], pw[pk.PW_HOME]
+    turn_tables_nb(side, vis, nodes, par, threat, home)
     sent, coaling, acc, enemy_n = pw[pk.PW_SENT], pw[pk.PW_COAL], pw[pk.PW_ACC], pw[pk.PW_ENEMY]
     for q in range(N):
         sent[q] = 0
@@ -336,14 +341,19 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
         slot[g] = jj
         n = gn[g]
         mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, gmem[g], n, ust, UV, par)
-        nc = missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis,
-                          ND, B, sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score,
-                          coaling)
+        nc, tail = missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis, ND, B, mask, mp,
+                               german)
         chosen = False
-        for c in range(nc):
+        c = 0
+        while c < nc or tail:
+            if c == nc:   # every candidate so far illegal: list the safe fallbacks
+                nc = missions_tail_nb(side, gat[g], n, mp, german, nodes, adj, cost, par, B, pw, nc)
+                tail = False
+                continue
             o, d, t = co[c], cd[c], ct[c]
+            c += 1
             e = order_ok_nb(side, o, d, t, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                            enemy_n, ust, nodes, adj, cost, markers, par)
+                            enemy_n, nodes, adj, cost, markers, par)
             if e == lay.ERR_DEST and at >= A and n >= 2 and d >= 0 and d < A and o != lay.SORTIE:
                 # 5.6 B: out of a port next to the enemy only by a Sortie, into the bordering area
                 # nearest the mission's area, if the enemy seen there is one the group can match
@@ -352,7 +362,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
                     o = lay.SORTIE
                     t = -1
                     e = order_ok_nb(side, o, d, t, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                                    enemy_n, ust, nodes, adj, cost, markers, par)
+                                    enemy_n, nodes, adj, cost, markers, par)
             if e == lay.ERR_NONE:
                 pst[jj, PS_ORDER] = o
                 pst[jj, PS_DEST] = d
@@ -362,7 +372,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
         if not chosen:
             for o in (lay.ANCHOR, lay.COAL, lay.TRANSIT, lay.PATROL, lay.SORTIE, lay.RAID, lay.BLOCKADE):
                 k = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                                     ust, nodes, adj, cost, markers, par, od, ot)
+                                     nodes, adj, cost, markers, par, od, ot, True)   # the first is taken
                 if k > 0:
                     pst[jj, PS_ORDER] = o
                     pst[jj, PS_DEST] = od[0]

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from . import campaign_layout as lay
@@ -23,13 +22,13 @@ from .dice import die_nb
 from .enums import CO_MAP, CO_RANDOM, CO_STRONG_FIRST, CO_WEAK_FIRST, DN_ESCAPE, DN_NEARER, DP_RANDOM, DP_SAFE  # noqa: E402,F401  (4.3 B modes)  # noqa: E402  (8.3.2.1 B modes)
 
 
-@njit(cache=True)
-def combat_order_nb(mode, par, nodes, S, rng, out):
+@njit(cache=True, _nrt=False)
+def combat_order_nb(mode, par, nodes, S, rng, out, key):
     """Spain's order of the areas' combats (Rule 4.3 B, ruling C13): ``out[:A]`` gets a
     permutation of the sea areas (``int64``). ``mode`` is a ``CO_*`` constant; the key is the
     number of Spanish units that can fight in each area (Spain's own squadrons, ``S``: at sea
     there or in a Spanish port bordering it, 8.1 A), ties in pack order. ``CO_RANDOM`` draws one
-    die per area after the first (a Fisher-Yates shuffle)."""
+    die per area after the first (a Fisher-Yates shuffle). ``key``: scratch ``int64[>= A]``."""
     A = par[lay.P_NAREAS]
     for a in range(A):
         out[a] = a
@@ -42,7 +41,8 @@ def combat_order_nb(mode, par, nodes, S, rng, out):
             out[i] = out[j]
             out[j] = t
         return
-    key = np.zeros(A, dtype=np.int64)
+    for a in range(A):
+        key[a] = 0
     for s in range(S.shape[0]):
         if S[s, lay.SF_SIDE] != lay.SPAIN or S[s, lay.SF_N] < 2:
             continue

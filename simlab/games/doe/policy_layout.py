@@ -106,7 +106,9 @@ FLOAT_SCALE = 1000
 # kernel (policies.policy_scratch_nb, called by campaign_loop.play_campaigns_nb) and reused by
 # every plan of the batch: no policy kernel allocates inside the game loop, so all of them run
 # without numba's reference counting. A row holds what its comment says; its width is at least
-# 4N, U + 1, N + 1, MAXSS, MAXPER and MAXC. Each plan writes a row before it reads it.
+# 4N, U + 1, N + 1, MAXSS, MAXPER and MAXC. Each plan writes a row before it reads it, except the
+# nearest-port memo PW_NFREP / PW_NFANY (slot side * N + node, -2 until worked out), which
+# depends only on the map and lasts the batch (policy_view.nearest_friendly_memo_nb).
 (
     # per group (policy_view.group_units_nb, policies.scripted_plan_nb): index < MAXSS
     PW_GN, PW_GAT, PW_GSTR, PW_GDMG,   # members, place, attack dice, damage points
@@ -115,7 +117,8 @@ FLOAT_SCALE = 1000
     PW_GKEY, PW_GORDER,  # sort key (strongest first) and the groups in that order
     PW_SLOT,            # the group's stack slot
     # per node (index < N) or area (< A)
-    PW_THREAT, PW_HOME, PW_SCORE, PW_NFREP, PW_NFANY,   # policy_view.turn_tables_nb, missions' scores
+    PW_THREAT, PW_HOME, PW_SCORE,   # policy_view.turn_tables_nb, missions' scores
+    PW_NFREP, PW_NFANY,  # nearest friendly port that repairs / of any kind (batch memo, 2N)
     PW_SENT, PW_COAL,   # attack sent (tenths) and units given Coal, per node, this plan
     PW_ENEMY,           # enemy units seen per node (vis[:, VIS_N])
     # candidates and legal options

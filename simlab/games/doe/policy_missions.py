@@ -22,65 +22,67 @@ MAXC = 24          # candidates per group
 
 
 @njit(cache=True, _nrt=False)
-def add_candidate_nb(co, cd, ct, nc, o, d, t):
-    """Append the candidate (order ``o``, destination ``d``, target ``t``) if there is room;
-    returns the new count."""
-    if nc < co.shape[0]:
-        co[nc] = o
-        cd[nc] = d
-        ct[nc] = t
+def add_candidate_nb(pw, nc, o, d, t):
+    """Append the candidate (order ``o``, destination ``d``, target ``t``) to the policy
+    scratch's rows ``PW_CO``, ``PW_CD``, ``PW_CT`` if there is room (``MAXC``); returns the new
+    count."""
+    if nc < MAXC:
+        pw[pk.PW_CO, nc] = o
+        pw[pk.PW_CD, nc] = d
+        pw[pk.PW_CT, nc] = t
         nc += 1
     return nc
 
 
 @njit(cache=True, _nrt=False)
-def add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc):
+def add_home_nb(side, at, mp, german, nodes, cost, adj, par, pw, nc):
     """Candidates that take a group home: stay anchored in a friendly port, anchor into a bordering
-    friendly port, transit to the nearest port that repairs."""
+    friendly port, transit to the nearest port that repairs. ``pw``: the policy scratch
+    (candidates and the nearest-port memo)."""
     A = par[lay.P_NAREAS]
     NONE = np.int64(-1)
     if at >= A:
-        nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+        nc = add_candidate_nb(pw, nc, lay.ANCHOR, at, NONE)
     else:
         for p in range(A, nodes.shape[0]):
             if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
-                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
-    return add_port_transits_nb(at, side, german, nf_rep, nf_any, nodes, cost, par, np.bool_(True), co, cd, ct, nc)
+                nc = add_candidate_nb(pw, nc, lay.ANCHOR, p, NONE)
+    return add_port_transits_nb(at, side, german, pw, nodes, cost, par, np.bool_(True), nc)
 
 
 @njit(cache=True, _nrt=False)
-def add_port_transits_nb(at, side, german, nf_rep, nf_any, nodes, cost, par, not_here, co, cd, ct, nc):
+def add_port_transits_nb(at, side, german, pw, nodes, cost, par, not_here, nc):
     """Transit candidates to the nearest friendly port that repairs, then to the nearest friendly
     port of any kind (:func:`policy_view.nearest_friendly_memo_nb`); with ``not_here``, a port the
     group is already in is not offered. Returns the new candidate count."""
     NONE = np.int64(-1)
     for k in range(2):
-        p = nearest_friendly_memo_nb(at, side, german, np.bool_(k == 0), nf_rep, nf_any, nodes, cost, par)
+        p = nearest_friendly_memo_nb(at, side, german, np.bool_(k == 0), pw, nodes, cost, par)
         if p >= 0 and not (not_here and p == at):
-            nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, p, NONE)
+            nc = add_candidate_nb(pw, nc, lay.TRANSIT, p, NONE)
     return nc
 
 
 @njit(cache=True, _nrt=False)
-def add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc):
+def add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, pw, nc):
     """After a Patrol (5.4 D): coal where it is at sea (it keeps the area, 11 F bars only Transit),
     else anchor in a bordering friendly or neutral port, else anchor in place."""
     A = par[lay.P_NAREAS]
     NONE = np.int64(-1)
     if at < A:
         if B[B_SEA] + n <= par[lay.P_COALSEA0 + side]:
-            nc = add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+            nc = add_candidate_nb(pw, nc, lay.COAL, at, NONE)
         for p in range(A, nodes.shape[0]):
             if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
-                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
+                nc = add_candidate_nb(pw, nc, lay.ANCHOR, p, NONE)
         for p in range(A, nodes.shape[0]):
             if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
-                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, p, NONE)
-        nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
-        nc = add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+                nc = add_candidate_nb(pw, nc, lay.ANCHOR, p, NONE)
+        nc = add_candidate_nb(pw, nc, lay.ANCHOR, at, NONE)
+        nc = add_candidate_nb(pw, nc, lay.COAL, at, NONE)
     else:
-        nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
-        nc = add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+        nc = add_candidate_nb(pw, nc, lay.ANCHOR, at, NONE)
+        nc = add_candidate_nb(pw, nc, lay.COAL, at, NONE)
     return nc
 
 
@@ -159,14 +161,21 @@ def relieved_nb(side, a, ust, UV, coaling):
 
 
 @njit(cache=True, _nrt=False)
-def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, adj, cost, par, vis, ND, B,
-                sent, acc, mask, mp, german, co, cd, ct, threat, home, nf_rep, nf_any, score, coaling):
+def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis, ND, B, mask, mp, german):
     """Candidate (order, dest, target) triples for group ``g`` of a scripted policy with knobs
-    ``kn`` (``int64[KN_NF]``, :mod:`policy_layout`); returns how many. ``sent[N]`` is the attack
-    (tenths) the side already sent to each node this turn, ``coaling[N]`` the units given Coal
-    there so far; ``acc[0]`` the side's whole attack (tenths), ``acc[1]`` the part given the
-    policy's main mission so far (blockade, raid, home defence), ``acc[2]`` the units given
-    Blockade so far, ``acc[3]`` the raid threat the US sees on its coast (tenths, guard_sized)."""
+    ``kn`` (``int64[KN_NF]``, :mod:`policy_layout`), written to the policy scratch ``pw``'s rows
+    ``PW_CO``, ``PW_CD``, ``PW_CT``; returns ``(how many, tail)``: with ``tail`` the safe
+    fallbacks of :func:`missions_tail_nb` come after them. It reads the groups (``PW_GN``...), the
+    turn tables (``PW_THREAT``, ``PW_HOME``, the nearest-port memo) and keeps, in ``PW_SENT``,
+    the attack (tenths) the side already sent to each node this turn, in ``PW_COAL`` the units
+    given Coal there so far; ``PW_ACC``: ``acc[0]`` the side's whole attack (tenths), ``acc[1]``
+    the part given the policy's main mission so far (blockade, raid, home defence), ``acc[2]``
+    the units given Blockade so far, ``acc[3]`` the raid threat the US sees on its coast (tenths,
+    guard_sized). The rows are passed as one array (a call passes each array argument as several
+    machine words)."""
+    gn, gat, gstr, gdmg = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR], pw[pk.PW_GDMG]
+    sent, acc, coaling, score = pw[pk.PW_SENT], pw[pk.PW_ACC], pw[pk.PW_COAL], pw[pk.PW_SCORE]
+    threat, home = pw[pk.PW_THREAT], pw[pk.PW_HOME]
     A = par[lay.P_NAREAS]
     N = nodes.shape[0]
     at = gat[g]
@@ -177,28 +186,27 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
     only = mask & ALL_ORDERS
     # ---- forced follow-ups (5.2 D, 5.4 D, 5.5 D)
     if only == (1 << lay.COAL):
-        nc = add_candidate_nb(co, cd, ct, nc, lay.COAL, at, NONE)
+        nc = add_candidate_nb(pw, nc, lay.COAL, at, NONE)
         if side == lay.US and kn[pk.K_BLOCKADE_ROTATE] != 0 and at < A:
             # 7.5 D: over the coaling limit the blockaders are relieved: they sail to coal in port
-            nc = add_port_transits_nb(at, side, german, nf_rep, nf_any, nodes, cost, par, np.bool_(False),
-                                      co, cd, ct, nc)
+            nc = add_port_transits_nb(at, side, german, pw, nodes, cost, par, np.bool_(False), nc)
             for q in range(A, N):
                 if adj[at, q] != 0 and nodes[q, lay.NS_PSIDE] != 1 - side:
-                    nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, q, NONE)
-        return nc
+                    nc = add_candidate_nb(pw, nc, lay.ANCHOR, q, NONE)
+        return nc, False
     if only == ((1 << lay.COAL) | (1 << lay.ANCHOR)) or only == (1 << lay.ANCHOR):
-        return add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
+        return add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, pw, nc), False
     if only == (1 << lay.TRANSIT) and UV[gmem[g, 0], lay.UF_PREV] == lay.RAID:
-        nc = add_port_transits_nb(at, side, german, nf_rep, nf_any, nodes, cost, par, np.bool_(False), co, cd, ct, nc)
+        nc = add_port_transits_nb(at, side, german, pw, nodes, cost, par, np.bool_(False), nc)
         for q in range(A, N):
             if nodes[q, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
-                nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, q, NONE)
-        return nc
+                nc = add_candidate_nb(pw, nc, lay.TRANSIT, q, NONE)
+        return nc, False
     # ---- damaged groups go home to repair; a repairing group stays
     if at >= A and gdmg[g] > 0 and nodes[at, lay.NS_PSIDE] == side and nodes[at, lay.NS_REPAIR] > 0:
-        nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+        nc = add_candidate_nb(pw, nc, lay.ANCHOR, at, NONE)
     elif gdmg[g] > 0 and gdmg[g] * kn[pk.K_REPAIR_AT] >= gstr[g] + n:
-        nc = add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc)
+        nc = add_home_nb(side, at, mp, german, nodes, cost, adj, par, pw, nc)
     for a in range(A):
         score[a] = -(1 << 40)
     aggression = kn[pk.K_AGGRESSION]
@@ -242,7 +250,7 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
                 sent[best_p] += st10
                 acc[1] += st10
                 acc[2] += n
-                nc = add_candidate_nb(co, cd, ct, nc, lay.BLOCKADE, best_a, best_p)
+                nc = add_candidate_nb(pw, nc, lay.BLOCKADE, best_a, best_p)
         guard = kn[pk.K_GUARD_COAST] != 0
         if kn[pk.K_GUARD_SIZED] > 0:
             # a home guard sized to the raid threat seen: groups guard the coast until their
@@ -274,7 +282,7 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
             a, v = pick_area_nb(score, A)
             if a < 0 or v < -(1 << 29):
                 break
-            nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+            nc = add_candidate_nb(pw, nc, lay.PATROL, a, NONE)
             score[a] = -(1 << 40)
         if home_first:
             acc[1] += st10
@@ -295,7 +303,7 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
                     if c > mp:
                         continue
                     # a raider must get home next turn (5.5 D)
-                    h = nearest_friendly_memo_nb(a, side, german, np.bool_(False), nf_rep, nf_any, nodes, cost, par)
+                    h = nearest_friendly_memo_nb(a, side, german, np.bool_(False), pw, nodes, cost, par)
                     if h < 0 or cost[lay.KMAX, a, h] > mp:
                         continue
                     thr = threat[a]
@@ -309,7 +317,7 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
                         best_p = p
             if best_a >= 0:
                 acc[1] += st10
-                nc = add_candidate_nb(co, cd, ct, nc, lay.RAID, best_a, best_p)
+                nc = add_candidate_nb(pw, nc, lay.RAID, best_a, best_p)
         if kn[pk.K_SCREEN] != 0 and at >= A and nodes[at, lay.NS_PSIDE] == lay.SPAIN and n >= 2:
             # screening patrol off a threatened port: any squadron there forces a search on the
             # blockaders or raiders, and a failed search is "no further action" (8.2.1), so no
@@ -323,7 +331,7 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
                     if q != at and vis[q, VIS_N] > 0 and (q == a or cost[lay.KMAX, q, a] <= kn[pk.K_SCREEN_MP]):
                         near += vis[q, VIS_ATT]
                 if near > 0 and st10 * 1000 >= kn[pk.K_SCREEN_ODDS] * near:
-                    nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+                    nc = add_candidate_nb(pw, nc, lay.PATROL, a, NONE)
         if kn[pk.K_CONCENTRATE] != 0:
             base = caribbean_base_nb(kn, at, nodes, cost, par)
             if at >= A and nodes[at, lay.NS_PAREA2] >= 0:
@@ -334,19 +342,19 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
                 if home_fleet:
                     pass   # the home squadron stays (historical: Camara in Cadiz)
                 elif base >= 0 and cost[lay.KMAX, at, base] <= mp:
-                    nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
+                    nc = add_candidate_nb(pw, nc, lay.TRANSIT, base, NONE)
                 elif base >= 0 and kn[pk.K_CROSS_IN_STAGES] != 0:
                     bst = stage_area_nb(at, base, mp, cost, par)
                     if bst >= 0:
-                        nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, bst, NONE)
-                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+                        nc = add_candidate_nb(pw, nc, lay.TRANSIT, bst, NONE)
+                nc = add_candidate_nb(pw, nc, lay.ANCHOR, at, NONE)
             elif at < A:
                 if base >= 0:
-                    nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, base, NONE)
+                    nc = add_candidate_nb(pw, nc, lay.TRANSIT, base, NONE)
                     if kn[pk.K_CROSS_IN_STAGES] != 0 and cost[lay.KMAX, at, base] > mp:
                         bst = stage_area_nb(at, base, mp, cost, par)
                         if bst >= 0 and bst != at:
-                            nc = add_candidate_nb(co, cd, ct, nc, lay.TRANSIT, bst, NONE)
+                            nc = add_candidate_nb(pw, nc, lay.TRANSIT, bst, NONE)
             else:
                 # in a Caribbean port: strike (sortie or patrol) where the odds are good
                 for a in range(A):
@@ -354,14 +362,14 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
                         continue
                     enemy = vis[a, VIS_ATT]
                     if enemy > 0 and st10 * 1000 >= ratio * enemy and n >= 2:
-                        nc = add_candidate_nb(co, cd, ct, nc, lay.SORTIE, a, NONE)
-                        nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+                        nc = add_candidate_nb(pw, nc, lay.SORTIE, a, NONE)
+                        nc = add_candidate_nb(pw, nc, lay.PATROL, a, NONE)
                 if kn[pk.K_PATROL_HOME] != 0 and n >= 2:
                     for a in range(A):
                         if (adj[at, a] != 0 and vis[a, VIS_N] == 0 and nodes[a, lay.NS_VP_SPAIN] > 0
                                 and threat[a] == 0):
-                            nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
-                nc = add_candidate_nb(co, cd, ct, nc, lay.ANCHOR, at, NONE)
+                            nc = add_candidate_nb(pw, nc, lay.PATROL, a, NONE)
+                nc = add_candidate_nb(pw, nc, lay.ANCHOR, at, NONE)
         if kn[pk.K_HOLD_LANES] != 0:
             # between raids: hold the sea lanes that pay Spain, where the odds allow
             for a in range(A):
@@ -375,9 +383,17 @@ def missions_nb(kn, side, turn, g, gmem, gn, gat, gstr, gdmg, ust, UV, nodes, ad
                 a, v = pick_area_nb(score, A)
                 if a < 0 or v < -(1 << 29):
                     break
-                nc = add_candidate_nb(co, cd, ct, nc, lay.PATROL, a, NONE)
+                nc = add_candidate_nb(pw, nc, lay.PATROL, a, NONE)
                 score[a] = -(1 << 40)
-    # ---- safe fallbacks
-    nc = add_home_nb(side, at, mp, german, nodes, cost, adj, par, nf_rep, nf_any, co, cd, ct, nc)
-    nc = add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, co, cd, ct, nc)
-    return nc
+    return nc, True   # then the safe fallbacks (missions_tail_nb)
+
+
+@njit(cache=True, _nrt=False)
+def missions_tail_nb(side, at, n, mp, german, nodes, adj, cost, par, B, pw, nc):
+    """The safe fallbacks that follow :func:`missions_nb`'s candidates when it says so: home
+    (:func:`add_home_nb`), then what may follow a Patrol (:func:`add_after_patrol_nb`), appended
+    from ``nc``; returns the new count. They write nothing but candidates (and the nearest-port
+    memo), so :func:`policies.scripted_plan_nb` lists them only when no earlier candidate is
+    legal: the same first legal candidate as listing them all at once."""
+    nc = add_home_nb(side, at, mp, german, nodes, cost, adj, par, pw, nc)
+    return add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, pw, nc)

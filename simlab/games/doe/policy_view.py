@@ -7,7 +7,7 @@
 * :func:`group_units_nb`: the side's units at each place grouped by the orders they may take
   (5.1-5.7 sequences), by speed and by whether they repair where they are (9.0).
 * :func:`turn_tables_nb` and :func:`nearest_friendly_memo_nb`: per-plan tables (threat per area,
-  areas off own ports, each node's nearest friendly port, 7.2).
+  areas off own ports) and a per-batch memo (each node's nearest friendly port, 7.2).
 
 Policy code: it imports the rules (:mod:`campaign_orders`, :mod:`campaign_movement`) and is
 imported by no rules module.
@@ -255,21 +255,25 @@ def nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par):
 
 
 @njit(cache=True, _nrt=False)
-def nearest_friendly_memo_nb(at, side, german, need_repair, nf_rep, nf_any, nodes, cost, par):
-    """Nearest friendly port from ``at``: the turn's table, or worked out for German-only groups."""
+def nearest_friendly_memo_nb(at, side, german, need_repair, pw, nodes, cost, par):
+    """Nearest friendly port from ``at``: a memo of :func:`nearest_friendly_nb` in rows
+    ``PW_NFREP``, ``PW_NFANY`` of the policy scratch ``pw`` (slot ``side * N + at``; -2: not
+    worked out yet), or worked out for German-only groups. It depends only on the map (ports,
+    their side and repair, the MP table), so the memo lasts the whole batch
+    (:func:`policies.policy_scratch_nb` starts it empty)."""
     if german and par[lay.P_GERMANS] != 0:
         return nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par)
-    tab = nf_rep if need_repair else nf_any
-    if tab[at] == -2:   # not worked out yet this plan
-        tab[at] = nearest_friendly_nb(at, side, np.bool_(False), need_repair, nodes, cost, par)
-    return tab[at]
+    r = pk.PW_NFREP if need_repair else pk.PW_NFANY
+    k = side * nodes.shape[0] + at
+    if pw[r, k] == -2:
+        pw[r, k] = nearest_friendly_nb(at, side, np.bool_(False), need_repair, nodes, cost, par)
+    return pw[r, k]
 
 
 @njit(cache=True, _nrt=False)
-def turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any):
-    """Per plan: enemy attack each area faces (units there and in bordering enemy ports, tenths),
-    areas bordering an own port, and empty memos of each node's nearest friendly port (with and
-    without repair, filled by :func:`nearest_friendly_memo_nb`)."""
+def turn_tables_nb(side, vis, nodes, par, threat, home):
+    """Per plan: enemy attack each area faces (units there and in bordering enemy ports, tenths)
+    and areas bordering an own port."""
     A = par[lay.P_NAREAS]
     N = nodes.shape[0]
     for a in range(A):
@@ -284,7 +288,4 @@ def turn_tables_nb(side, vis, nodes, cost, par, threat, home, nf_rep, nf_any):
                 threat[a] += vis[p, VIS_ATT]
             elif nodes[p, lay.NS_PSIDE] == side:
                 home[a] = 1
-    for n in range(N):
-        nf_rep[n] = -2   # filled on demand by nearest_friendly_memo_nb
-        nf_any[n] = -2
 
