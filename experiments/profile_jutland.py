@@ -70,7 +70,7 @@ from simlab.games.dreadnought.policies.fire import (
 def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt,
                  smoke, dy, turn, sc, TT, fs):
     t0 = rdtsc()
-    vp_pct, sv, svkey, dist, thr, loss, memo, bcol, nd, firers, term, has = fs
+    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, pkey, pure, ml, mst, ver, vc = fs
     k = 0
     for i in range(n):
         if st[i, L.ST_SIDE] != side:
@@ -92,36 +92,36 @@ def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_t
         order[b + 1] = u
     for j in range(n):
         cnt[j] = 0
+        vc[0] += 1
+        ver[j] = vc[0]
     loss[0] = 0.0
     for j in range(n):
         for q in range(10):
             dist[j, q] = 0.0
         thr[j, 0] = 0.0
         thr[j, 1] = 0.0
-        for q in range(4):
-            memo[j, q] = -1.0
     t1 = rdtsc(); TT[20] += t1 - t0
     for j in range(n):
         if st[j, L.ST_SIDE] == side or sh[j, L.SH_STATUS] != AFLOAT:
             continue
         dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
         if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
-            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, memo)
-    for j in range(n):
-        memo[j, 0] = -1.0
+            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl,
+                                             pure, loss, bcol)
     t2 = rdtsc(); TT[21] += t2 - t1
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
         best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                               vis, smoke, dy, turn, dist, thr, sv, loss, memo, bcol)
+                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
             b, pen = shot_terms_nb(st, sh, i, best, d, cnt[best] > 0, range_tab, band_low, rl, sh[i, L.SH_FMOD], -1)
             _apply_shot_nb(dist[best], b, pen, st[best, L.ST_DEF] if st[best, L.ST_DEF] < DMAX else DMAX, eff_gun, nd)
             cnt[best] += 1
-            memo[best, 0] = -1.0
+            vc[0] += 1
+            ver[best] = vc[0]
     t3 = rdtsc(); TT[22] += t3 - t2
     designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has)
     t4 = rdtsc(); TT[23] += t4 - t3
@@ -133,7 +133,7 @@ def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_t
         if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, kn):
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
-                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, memo, bcol)
+                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver)
     TT[24] += rdtsc() - t4
 
 
@@ -259,7 +259,7 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
     smoke_new = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
     pcs = pc.copy()
     nfire = np.zeros(n, dtype=np.int64)
-    fs = fire_scratch_nb(st, n, rl)
+    fs = fire_scratch_nb(st, n, rl, band_low)
     TT[18] += rdtsc() - t0
     turn = 0; nosight = 0; ended_by = -1; reason = END_GAME_LENGTH
     vis = vis_base

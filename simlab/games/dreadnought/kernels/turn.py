@@ -294,11 +294,11 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
         ``(turn, reason, ended_by, contact, contact_at_end, exit_met, ev_n)``.
     """
     return tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy,
-                           turn0, length, vis_base, scratch_nb(st, tb[0]))
+                           turn0, length, vis_base, scratch_nb(st, tb[0], tb[2]))
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
-def scratch_nb(st, rl):
+def scratch_nb(st, rl, band_low):
     """The game loop's work arrays for the scenario's units ``st`` (one set per call of the entry
     kernel, reused game after game; never shared between threads): ``(px, pz, pf, planned,
     exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md, mowner,
@@ -339,7 +339,7 @@ def scratch_nb(st, rl):
     nfire = np.zeros(n, dtype=np.int64)
     return (px, pz, pf, planned, exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md,
             mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs, nfire,
-            fire_scratch_nb(st, n, rl))
+            fire_scratch_nb(st, n, rl, band_low))
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
@@ -383,7 +383,8 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
         for b in range(L.NPC):
             pcs[a, b] = pc[a, b]
     nfire[:] = 0
-    fs[2][:] = -1    # no ship-state values yet (the fire scratch's other arrays are set per plot)
+    fs[2][:] = -1    # no ship-state values or present-state gains yet (the rest is set per plot)
+    fs[14][:] = -1
     tk = (nmark, mx, mz, md, mowner)
     tk_none = (nmark0, mx, mz, md, mowner)   # random-legal ignores its torpedoes
     campaign = sc[L.SC_CAMPAIGN] != 0
@@ -482,7 +483,7 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
     check = opt[3]
     vp = vp_table_nb(rl)
     tb = (rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt)
-    scr = scratch_nb(st, rl)     # this call's work arrays (thread-safe: one set per call)
+    scr = scratch_nb(st, rl, band_low)     # this call's work arrays (thread-safe: one set per call)
     ev_n = 0
     for g in range(start, seeds.shape[0]):
         ev_start = ev_n

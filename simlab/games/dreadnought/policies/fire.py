@@ -216,15 +216,15 @@ def _apply_shot_nb(dist, b, pen, dd, eff_gun, nd):
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
-def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, memo):
+def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl, pure, loss, bcol):
     """Expected VP enemy unit ``j``'s best main-battery shot at ``side``'s units is worth (its
     fire this phase, as a policy reckons it): ``(unengaged, fired upon)``, the second with the
     roll penalty of Rule 5.6. One pass over the targets serves both (the shot's column and other
     penalties do not depend on being fired upon).
 
-    ``memo`` (``float64[n, 4]``, kept over one Fire Plot of one side, column 0 and 2 set to -1
-    at its start): per own unit the last gain worked out for each of the two penalties, as
-    ``(column * 16 + penalty, gain)``; a unit's state does not change during the plot."""
+    Each own unit's gain is its present-state gain (:func:`pure_gain_nb`: ``pg``, ``pl``,
+    ``pure``, ``loss`` as there); ``bcol`` (``int64[>= reach + 1]``) scratch: ``j``'s DPT column by
+    range (-1 when the modified strength is zero)."""
     if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) <= 0:
         return 0.0, 0.0
     reach = st[j, L.ST_RNG] if st[j, L.ST_RNG] < vis else vis
@@ -234,6 +234,8 @@ def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, mem
     fj = sh[j, L.SH_F]
     best0 = 0.0
     best1 = 0.0
+    for q in range(reach + 1):
+        bcol[q] = -2
     for k in range(n):
         if st[k, L.ST_SIDE] != side or not alive_nb(sh, k):
             continue
@@ -241,52 +243,64 @@ def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, mem
         if d < 1 or d > reach:
             continue
         # shot_terms_nb(st, sh, j, k, d, False, ..., 0, upon) for upon 0 and 1
-        s = range_strength_nb(a, d, range_tab)
-        if s <= 0:
+        if bcol[d] == -2:
+            s = range_strength_nb(a, d, range_tab)
+            bcol[d] = band_nb(s, band_low) if s > 0 else -1
+        b = bcol[d]
+        if b < 0:
             continue
-        b = band_nb(s, band_low)
         pen = 0
         if arc_nb(fj, sh[k, L.SH_X] - xj, sh[k, L.SH_Z] - zj) != 0:
             pen -= rl[L.RL_BOW_STERN]
         pen1 = pen - rl[L.RL_FIRED_UPON]
         pen = 0 if pen < 0 else (15 if pen > 15 else pen)
         pen1 = 0 if pen1 < 0 else (15 if pen1 > 15 else pen1)
-        dd = st[k, L.ST_DEF] if st[k, L.ST_DEF] < DMAX else DMAX
-        k0 = sh[k, L.SH_G] * 3 + sh[k, L.SH_S]
-        v = _memo_gain_nb(memo, k, 0, k0, b, pen, dd, eff_gun, sv)
+        v = pure_gain_nb(st, sh, k, b, pen, eff_gun, sv, pg, pl, pure, loss)
         if v > best0:
             best0 = v
-        v = _memo_gain_nb(memo, k, 2, k0, b, pen1, dd, eff_gun, sv)
+        v = pure_gain_nb(st, sh, k, b, pen1, eff_gun, sv, pg, pl, pure, loss)
         if v > best1:
             best1 = v
     return best0, best1
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
-def _memo_gain_nb(memo, k, c, k0, b, pen, dd, eff_gun, sv):
-    """:func:`gain_one_nb` of own unit ``k`` (state ``k0``, defense ``dd``) for column ``b`` and
-    penalty ``pen``, remembered in ``memo[k, c]`` (key ``b * 16 + pen``) and ``memo[k, c + 1]``
-    (the gain) for :func:`threat_nb`."""
-    key = b * 16 + pen
-    if memo[k, c] == key:
-        return memo[k, c + 1]
-    v = gain_one_nb(k0, b, pen, dd, eff_gun, sv[k])
-    memo[k, c] = key
-    memo[k, c + 1] = v
+def pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, pure, loss):
+    """:func:`gain_nb` of unit ``j`` known to be in its present state (``SH_G``, ``SH_S``) for
+    DPT column ``b`` (>= 0) and penalty ``pen``, its attack-strength loss left in ``loss[0]``;
+    remembered in ``pg[j, b * 16 + pen]`` and ``pl[j, b * 16 + pen]`` (NaN: not yet), which
+    :func:`fire_values_nb` clears when the unit's state or damage control changes (the gain
+    depends on nothing else). ``pure`` (``float64[10]``, all 0) scratch for the one-state
+    distribution."""
+    q = b * 16 + pen
+    v = pg[j, q]
+    if v == v:
+        loss[0] = pl[j, q]
+        return v
+    k0 = sh[j, L.SH_G] * 3 + sh[j, L.SH_S]
+    pure[k0] = 1.0
+    v = gain_nb(st, sh, j, pure, b, pen, eff_gun, sv[j], loss)
+    pure[k0] = 0.0
+    pg[j, q] = v
+    pl[j, q] = loss[0]
     return v
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                    vis, smoke, dy, turn, dist, thr, sv, loss, memo, bcol):
+                    vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver):
     """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
     (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j;
     ``dist[j]``: j's expected state after them (:func:`gain_nb`); ``thr[j]``: j's fire unengaged
     and engaged (:func:`threat_nb`). With the optional rules on, targets behind smoke or beyond
     the visibility are kept or dropped by :func:`fire_mod_nb`, and the DPT modifier of the pick is
-    left in ``SH_FMOD``. ``memo`` (``float64[n, 3]``): per target the last :func:`gain_nb` worked
-    out, ``(column * 16 + penalty, gain, loss)``, column 0 -1 when none (or ``dist[j]`` changed);
-    ``bcol`` (``int64[>= 2 (reach + 1)]``) scratch."""
+    left in ``SH_FMOD``. ``mg``, ``ml`` (``float64[n, 16 B]``), ``mst`` (``int64[n, 16 B]``):
+    per target and ``column * 16 + penalty`` the :func:`gain_nb` (gain, loss) worked out while
+    ``dist[j]`` stood at version ``ver[j]`` (``mst[j, q] == ver[j]``: valid; a new version is
+    drawn whenever ``dist[j]`` changes);
+    ``bcol`` (``int64[>= 2 (reach + 1)]``) scratch; a target no shot is plotted at yet (its
+    ``dist[j]`` its present state) takes its gain from :func:`pure_gain_nb` (``pg``, ``pl``,
+    ``pure``)."""
     best = -1
     bestv = -1e300
     bestmod = 0
@@ -331,15 +345,17 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
             b = bcol[q]
             pen = shot_penalty_nb(st, sh, i, j, d, rl, mod, -1) if b >= 0 else 0
             key = b * 16 + pen
-            if b >= 0 and memo[j, 0] == key:
-                v = memo[j, 1]
-                loss[0] = memo[j, 2]
+            if b >= 0 and cnt[j] == 0:
+                v = pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, pure, loss)
+            elif b >= 0 and mst[j, key] == ver[j]:
+                v = mg[j, key]
+                loss[0] = ml[j, key]
             else:
                 v = gain_nb(st, sh, j, dist[j], b, pen, eff_gun, sv[j], loss)
                 if b >= 0:
-                    memo[j, 0] = key
-                    memo[j, 1] = v
-                    memo[j, 2] = loss[0]
+                    mst[j, key] = ver[j]
+                    mg[j, key] = v
+                    ml[j, key] = loss[0]
             v += kn[L.K_THREAT] * thr[j, 0] * loss[0]
             if cnt[j] == 0:
                 v += kn[L.K_SUPPRESS] * (thr[j, 0] - thr[j, 1])
@@ -434,19 +450,27 @@ def _holds_fire_nb(side, st, sh, i, sc, kn):
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates: reference counting kept
-def fire_scratch_nb(st, n, rl):
+def fire_scratch_nb(st, n, rl, band_low):
     """The fire plot's work arrays for ``n`` units (:func:`plot_fire_scr_nb`; one set per call of
     the entry kernel, never shared between threads): ``(vp_pct int64[5], sv float64[n, 10],
-    svkey int64[n], dist float64[n, 10], thr float64[n, 2], loss float64[1], memo float64[n, 4],
-    bcol int64[2 (R + 1)], nd float64[10], firers int64[n], term float64[n, 2], has int64[n, 2])``,
-    R the longest main-battery or secondary range (hexes); ``svkey`` all -1 (no values yet)."""
+    svkey int64[n], dist float64[n, 10], thr float64[n, 2], loss float64[1], mg float64[n, 16 B],
+    bcol int64[2 (R + 1)], nd float64[10], firers int64[n], term float64[n, 2], has int64[n, 2],
+    pg float64[n, 16 B], pl float64[n, 16 B], pkey int64[n], pure float64[10], ml float64[n, 16 B],
+    mst int64[n, 16 B], ver int64[n], vc int64[1])``, R the longest main-battery or secondary
+    range (hexes), B the DPT columns; ``svkey``, ``pkey`` all -1 (no values yet; ``pg``, ``pl``:
+    :func:`pure_gain_nb`; ``mg``, ``ml``, ``mst``, ``ver``: :func:`_pick_target_nb`; ``vc``: the
+    last version drawn, only ever counted up)."""
     r = rl[L.RL_SB_RANGE]
     for i in range(n):
         if st[i, L.ST_RNG] > r:
             r = st[i, L.ST_RNG]
+    nq = 16 * band_low.shape[0]
     return (np.zeros(5, dtype=np.int64), np.zeros((n, 10)), np.full(n, -1, dtype=np.int64), np.zeros((n, 10)),
-            np.zeros((n, 2)), np.zeros(1), np.full((n, 4), -1.0), np.full((r + 1) * 2, -2, dtype=np.int64),
-            np.zeros(10), np.empty(n, dtype=np.int64), np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64))
+            np.zeros((n, 2)), np.zeros(1), np.zeros((n, nq)), np.full((r + 1) * 2, -2, dtype=np.int64),
+            np.zeros(10), np.empty(n, dtype=np.int64), np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64),
+            np.full((n, nq), np.nan), np.full((n, nq), np.nan), np.full(n, -1, dtype=np.int64), np.zeros(10),
+            np.zeros((n, nq)), np.zeros((n, nq), dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros(1, dtype=np.int64))
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
@@ -454,10 +478,23 @@ def fire_values_nb(st, sh, n, rl, fs):
     """Bring the fire scratch's ship-state values up to date (``fs[1]``: :func:`state_values_nb`
     with the VP percentages of 9.53-9.54): a unit's row is worked out again only when its damage
     control so far (``SH_DC``, kept in ``fs[2]``) changed; the rest of a row depends on the
-    unit's printed values only. Both sides' plots read the same table (it holds no side's view)."""
+    unit's printed values only. Both sides' plots read the same table (it holds no side's view).
+    A unit's remembered present-state gains (``fs[12]``, ``fs[13]``: :func:`pure_gain_nb`) are
+    cleared when its state ``3 G + S`` or its damage control changed (key in ``fs[14]``)."""
     vp_pct = fs[0]
     sv = fs[1]
     svkey = fs[2]
+    pg = fs[12]
+    pl = fs[13]
+    pkey = fs[14]
+    for j in range(n):
+        key = (sh[j, L.SH_G] * 3 + sh[j, L.SH_S]) + 16 * sh[j, L.SH_DC]
+        if pkey[j] == key:
+            continue
+        pkey[j] = key
+        for q in range(pg.shape[1]):
+            pg[j, q] = np.nan
+            pl[j, q] = np.nan
     vp_pct[0] = 0
     vp_pct[1] = rl[L.RL_VP1]
     vp_pct[2] = rl[L.RL_VP2]
@@ -477,7 +514,7 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
                  smoke, dy, turn, sc):
     """Plot the fire of one side (Rules 5.1-5.3, 5.21-5.23, 8.4): ``SH_TGT`` and ``SH_SB``
     (:func:`plot_fire_scr_nb` with work arrays of its own; ``eff_crt`` is not read)."""
-    fs = fire_scratch_nb(st, n, rl)
+    fs = fire_scratch_nb(st, n, rl, band_low)
     fire_values_nb(st, sh, n, rl, fs)
     plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, band_low, rng, order, cnt, smoke, dy,
                      turn, sc, fs)
@@ -496,7 +533,7 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
     ``fs``: the work arrays (:func:`fire_scratch_nb`), its ship-state values up to date
     (:func:`fire_values_nb`); ``order``, ``cnt``: ``int64[n]`` scratch.
     """
-    vp_pct, sv, svkey, dist, thr, loss, memo, bcol, nd, firers, term, has = fs
+    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, pkey, pure, ml, mst, ver, vc = fs
     k = 0
     for i in range(n):
         if st[i, L.ST_SIDE] != side:
@@ -525,28 +562,28 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
             dist[j, q] = 0.0
         thr[j, 0] = 0.0
         thr[j, 1] = 0.0
-        for q in range(4):
-            memo[j, q] = -1.0
+        vc[0] += 1
+        ver[j] = vc[0]
     for j in range(n):
         if st[j, L.ST_SIDE] == side or not alive_nb(sh, j):
             continue
         dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
         if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
-            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, memo)
-    for j in range(n):
-        memo[j, 0] = -1.0     # now the targets' gains (threat_nb's own units are not targets)
+            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl,
+                                             pure, loss, bcol)
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
         best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                               vis, smoke, dy, turn, dist, thr, sv, loss, memo, bcol)
+                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
             b, pen = shot_terms_nb(st, sh, i, best, d, cnt[best] > 0, range_tab, band_low, rl, sh[i, L.SH_FMOD], -1)
             _apply_shot_nb(dist[best], b, pen, st[best, L.ST_DEF] if st[best, L.ST_DEF] < DMAX else DMAX, eff_gun, nd)
             cnt[best] += 1
-            memo[best, 0] = -1.0
+            vc[0] += 1
+            ver[best] = vc[0]
     designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has)
     # secondary batteries (8.41): the nearest screen unit in reach that is not a wreck
     sbr = rl[L.RL_SB_RANGE] if rl[L.RL_SB_RANGE] < vis else vis
@@ -557,7 +594,8 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
         if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, kn):
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
-                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, memo, bcol)
+                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg,
+                                         pl, pure, mg, ml, mst, ver)
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
