@@ -123,19 +123,10 @@ def state_vp_nb(st, sh, j, g, s, vp_pct):
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
-def state_values_nb(st, sh, n, vp_pct, sv):
-    """``sv[j, k]``: :func:`state_vp_nb` of every unit for its states k = G*3+S (9: sunk, 100%)."""
-    for j in range(n):
-        for k in range(9):
-            sv[j, k] = state_vp_nb(st, sh, j, k // 3, k % 3, vp_pct)
-        sv[j, 9] = float(st[j, L.ST_VAL])
-
-
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
     """Expected VP one shot (DPT column ``b``, roll penalty ``pen``) adds at unit ``j`` whose
     state this phase is ``dist`` (``float64[10]``: G*3+S, 9 sunk), ``sv`` its states' VP
-    (:func:`state_values_nb`); ``att_loss[0]`` is written with the expected share of ``j``'s
+    (:func:`fire_values_nb`); ``att_loss[0]`` is written with the expected share of ``j``'s
     present Attack Strength the shot takes away (5.41)."""
     att_loss[0] = 0.0
     if b < 0:
@@ -171,20 +162,6 @@ def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
-def gain_one_nb(k0, b, pen, dd, eff_gun, sv):
-    """:func:`gain_nb` of a unit known to be in state ``k0`` (G*3+S) before the shot, defense
-    ``dd`` (capped at ``DMAX``), its attack-strength loss not wanted: the same sum, term for term."""
-    v0 = sv[k0]
-    tot = 0.0
-    for c in range(11):
-        p = eff_gun[b, pen, dd, L.EFF_P0 + c]
-        if p <= 0.0:
-            continue
-        tot += p * (sv[state_after_nb(k0, c)] - v0)
-    return tot
-
-
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def state_after_nb(k, c):
     """The damage state (``3 G + S``, ``0..8``; ``9`` sunk) of a ship in state ``k`` after CRT
     result code ``c`` (``RES_*``): an E that sinks ends it, other results add their G and S steps,
@@ -216,7 +193,7 @@ def _apply_shot_nb(dist, b, pen, dd, eff_gun, nd):
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
-def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl, pure, loss, bcol):
+def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl, pure, loss, bcol, lst):
     """Expected VP enemy unit ``j``'s best main-battery shot at ``side``'s units is worth (its
     fire this phase, as a policy reckons it): ``(unengaged, fired upon)``, the second with the
     roll penalty of Rule 5.6. One pass over the targets serves both (the shot's column and other
@@ -224,7 +201,8 @@ def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg,
 
     Each own unit's gain is its present-state gain (:func:`pure_gain_nb`: ``pg``, ``pl``,
     ``pure``, ``loss`` as there); ``bcol`` (``int64[>= reach + 1]``) scratch: ``j``'s DPT column by
-    range (-1 when the modified strength is zero)."""
+    range (-1 when the modified strength is zero); ``lst[1]``: ``side``'s units afloat
+    (:func:`unit_lists_nb`)."""
     if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) <= 0:
         return 0.0, 0.0
     reach = st[j, L.ST_RNG] if st[j, L.ST_RNG] < vis else vis
@@ -236,9 +214,8 @@ def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg,
     best1 = 0.0
     for q in range(reach + 1):
         bcol[q] = -2
-    for k in range(n):
-        if st[k, L.ST_SIDE] != side or not alive_nb(sh, k):
-            continue
+    for q in range(lst[1, 0]):
+        k = lst[1, q + 1]
         d = hex_dist_nb(xj, zj, sh[k, L.SH_X], sh[k, L.SH_Z])
         if d < 1 or d > reach:
             continue
@@ -288,7 +265,7 @@ def pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, pure, loss):
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                    vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver):
+                    vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver, lst):
     """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
     (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j;
     ``dist[j]``: j's expected state after them (:func:`gain_nb`); ``thr[j]``: j's fire unengaged
@@ -297,7 +274,7 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
     left in ``SH_FMOD``. ``mg``, ``ml`` (``float64[n, 16 B]``), ``mst`` (``int64[n, 16 B]``):
     per target and ``column * 16 + penalty`` the :func:`gain_nb` (gain, loss) worked out while
     ``dist[j]`` stood at version ``ver[j]`` (``mst[j, q] == ver[j]``: valid; a new version is
-    drawn whenever ``dist[j]`` changes);
+    drawn whenever ``dist[j]`` changes); ``lst[0]``: the enemy units afloat (:func:`unit_lists_nb`);
     ``bcol`` (``int64[>= 2 (reach + 1)]``) scratch; a target no shot is plotted at yet (its
     ``dist[j]`` its present state) takes its gain from :func:`pure_gain_nb` (``pg``, ``pl``,
     ``pure``)."""
@@ -309,8 +286,9 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
     # the DPT column of this firer's shot by range and halving (it depends on nothing else)
     for q in range((reach + 1) * 2):
         bcol[q] = -2
-    for j in range(n):
-        if st[j, L.ST_SIDE] == side or not alive_nb(sh, j) or (screens_only and st[j, L.ST_KIND] != SCREEN):
+    for e in range(lst[0, 0]):
+        j = lst[0, e + 1]
+        if screens_only and st[j, L.ST_KIND] != SCREEN:
             continue
         d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z])
         if d < 1 or d > reach:
@@ -456,10 +434,10 @@ def fire_scratch_nb(st, n, rl, band_low):
     svkey int64[n], dist float64[n, 10], thr float64[n, 2], loss float64[1], mg float64[n, 16 B],
     bcol int64[2 (R + 1)], nd float64[10], firers int64[n], term float64[n, 2], has int64[n, 2],
     pg float64[n, 16 B], pl float64[n, 16 B], pkey int64[n], pure float64[10], ml float64[n, 16 B],
-    mst int64[n, 16 B], ver int64[n], vc int64[1])``, R the longest main-battery or secondary
-    range (hexes), B the DPT columns; ``svkey``, ``pkey`` all -1 (no values yet; ``pg``, ``pl``:
+    mst int64[n, 16 B], ver int64[n], vc int64[1], lst int64[2, n + 1])``, R the longest
+    main-battery or secondary range (hexes), B the DPT columns; ``svkey``, ``pkey`` all -1 (no values yet; ``pg``, ``pl``:
     :func:`pure_gain_nb`; ``mg``, ``ml``, ``mst``, ``ver``: :func:`_pick_target_nb`; ``vc``: the
-    last version drawn, only ever counted up)."""
+    last version drawn, only ever counted up; ``lst``: :func:`unit_lists_nb`)."""
     r = rl[L.RL_SB_RANGE]
     for i in range(n):
         if st[i, L.ST_RNG] > r:
@@ -470,13 +448,28 @@ def fire_scratch_nb(st, n, rl, band_low):
             np.zeros(10), np.empty(n, dtype=np.int64), np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64),
             np.full((n, nq), np.nan), np.full((n, nq), np.nan), np.full(n, -1, dtype=np.int64), np.zeros(10),
             np.zeros((n, nq)), np.zeros((n, nq), dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros(1, dtype=np.int64))
+            np.zeros(1, dtype=np.int64), np.zeros((2, n + 1), dtype=np.int64))
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+def unit_lists_nb(side, st, sh, n, lst):
+    """The units afloat at a Fire Plot, in index order: ``lst[0, 1:1 + lst[0, 0]]`` the enemies of
+    ``side``, ``lst[1, 1:1 + lst[1, 0]]`` its own (``int64[2, n + 1]``; nobody sinks or leaves
+    during a plot, so the lists stand for all of it)."""
+    lst[0, 0] = 0
+    lst[1, 0] = 0
+    for j in range(n):
+        if not alive_nb(sh, j):
+            continue
+        r = 1 if st[j, L.ST_SIDE] == side else 0
+        lst[r, 0] += 1
+        lst[r, lst[r, 0]] = j
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def fire_values_nb(st, sh, n, rl, fs):
-    """Bring the fire scratch's ship-state values up to date (``fs[1]``: :func:`state_values_nb`
-    with the VP percentages of 9.53-9.54): a unit's row is worked out again only when its damage
+    """Bring the fire scratch's ship-state values up to date (``fs[1][j, k]``: :func:`state_vp_nb`
+    of every unit ``j`` for its states k = G*3+S, 9: sunk at 100%; the VP percentages of 9.53-9.54): a unit's row is worked out again only when its damage
     control so far (``SH_DC``, kept in ``fs[2]``) changed; the rest of a row depends on the
     unit's printed values only. Both sides' plots read the same table (it holds no side's view).
     A unit's remembered present-state gains (``fs[12]``, ``fs[13]``: :func:`pure_gain_nb`) are
@@ -533,7 +526,8 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
     ``fs``: the work arrays (:func:`fire_scratch_nb`), its ship-state values up to date
     (:func:`fire_values_nb`); ``order``, ``cnt``: ``int64[n]`` scratch.
     """
-    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, pkey, pure, ml, mst, ver, vc = fs
+    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, pkey, pure, ml, mst, ver, vc, lst = fs
+    unit_lists_nb(side, st, sh, n, lst)
     k = 0
     for i in range(n):
         if st[i, L.ST_SIDE] != side:
@@ -570,12 +564,12 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
         dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
         if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
             thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl,
-                                             pure, loss, bcol)
+                                             pure, loss, bcol, lst)
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
         best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver)
+                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver, lst)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
@@ -595,7 +589,7 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
                                          rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg,
-                                         pl, pure, mg, ml, mst, ver)
+                                         pl, pure, mg, ml, mst, ver, lst)
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
