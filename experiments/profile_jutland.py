@@ -125,7 +125,7 @@ def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_t
             vc[0] += 1
             ver[best] = vc[0]
     t3 = rdtsc(); TT[22] += t3 - t2
-    designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has)
+    designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has, cnt)
     t4 = rdtsc(); TT[23] += t4 - t3
     sbr = rl[L.RL_SB_RANGE] if rl[L.RL_SB_RANGE] < vis else vis
     sbcode = FIRE_RANDOM if code == FIRE_RANDOM else FIRE_NEAREST

@@ -361,13 +361,17 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates its scratch
 def designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
-    """:func:`designate_scr_nb` with scratch of its own."""
+    """:func:`designate_scr_nb` with scratch of its own (the firers per target counted here)."""
+    cnt = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        if st[i, L.ST_SIDE] == side and sh[i, L.SH_TGT] >= 0:
+            cnt[sh[i, L.SH_TGT]] += 1
     designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, np.empty(n, dtype=np.int64),
-                     np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64))
+                     np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64), cnt)
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
-def designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has):
+def designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has, cnt):
     """Designate the unhalved firer of each target (Rule 5.31: "chosen by the Firing Player";
     ruling DN-F1): ``SH_UNHALVED`` = 1 on the firer that makes the sum of the attacks' expected
     result on the target greatest (share of value removed, ties by expected Damage Points; 5.8),
@@ -376,18 +380,21 @@ def designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rn
     Example (ruling DN-F1): AS 20 at 10 hexes and AS 15 at 2 hexes on one target: the AS 15 ship
     unhalved (45 and 10 after modification) beats the AS 20 ship (20 and 21).
 
-    ``firers`` (``int64[n]``), ``term`` (``float64[n, 2]``), ``has`` (``int64[n, 2]``): scratch."""
+    ``firers`` (``int64[n]``), ``term`` (``float64[n, 2]``), ``has`` (``int64[n, 2]``): scratch;
+    ``cnt[t]``: how many of ``side``'s ships have ``SH_TGT == t`` (the fire plot's count)."""
     for i in range(n):
         if st[i, L.ST_SIDE] == side:
             sh[i, L.SH_UNHALVED] = 0
     for t in range(n):
+        if cnt[t] == 0:
+            continue
         nf = 0
         for i in range(n):
             if st[i, L.ST_SIDE] == side and sh[i, L.SH_TGT] == t:
                 firers[nf] = i
                 nf += 1
-        if nf == 0:
-            continue
+                if nf == cnt[t]:
+                    break
         if nf == 1:
             sh[firers[0], L.SH_UNHALVED] = 1
             continue
@@ -578,7 +585,7 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
             cnt[best] += 1
             vc[0] += 1
             ver[best] = vc[0]
-    designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has)
+    designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has, cnt)
     # secondary batteries (8.41): the nearest screen unit in reach that is not a wreck
     sbr = rl[L.RL_SB_RANGE] if rl[L.RL_SB_RANGE] < vis else vis
     sbcode = FIRE_RANDOM if code == FIRE_RANDOM else FIRE_NEAREST
