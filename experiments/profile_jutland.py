@@ -58,17 +58,21 @@ from simlab.games.dreadnought.policies.fire import (
     _apply_shot_nb,
     _holds_fire_nb,
     _pick_target_nb,
-    designate_nb,
+    designate_scr_nb,
+    fire_scratch_nb,
+    fire_values_nb,
     shot_terms_nb,
-    state_values_nb,
     threat_nb,
+    unit_lists_nb,
 )
 
 
-@njit(cache=False)
+@njit(cache=False, _nrt=False)
 def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt,
-                 smoke, dy, turn, sc, TT):
+                 smoke, dy, turn, sc, TT, fs):
     t0 = rdtsc()
+    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, pkey, pure, ml, mst, ver, vc, lst = fs
+    unit_lists_nb(side, st, sh, n, lst)
     k = 0
     for i in range(n):
         if st[i, L.ST_SIDE] != side:
@@ -90,43 +94,38 @@ def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_t
         order[b + 1] = u
     for j in range(n):
         cnt[j] = 0
-    vp_pct = np.zeros(5, dtype=np.int64)
-    vp_pct[1] = rl[L.RL_VP1]
-    vp_pct[2] = rl[L.RL_VP2]
-    vp_pct[3] = rl[L.RL_VP3]
-    vp_pct[4] = rl[L.RL_VP4]
-    dist = np.zeros((n, 10))
-    thr = np.zeros((n, 2))
-    sv = np.zeros((n, 10))
-    scratch = np.zeros(10)
-    loss = np.zeros(1)
-    memo = np.full((n, 4), -1.0)
-    t0b = rdtsc(); TT[20] += t0b - t0
-    state_values_nb(st, sh, n, vp_pct, sv)
-    t1 = rdtsc(); TT[19] += t1 - t0b
+        vc[0] += 1
+        ver[j] = vc[0]
+    loss[0] = 0.0
+    for j in range(n):
+        for q in range(10):
+            dist[j, q] = 0.0
+        thr[j, 0] = 0.0
+        thr[j, 1] = 0.0
+    t1 = rdtsc(); TT[20] += t1 - t0
     for j in range(n):
         if st[j, L.ST_SIDE] == side or sh[j, L.SH_STATUS] != AFLOAT:
             continue
         dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
         if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
-            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, memo)
-    for j in range(n):
-        memo[j, 0] = -1.0
+            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl,
+                                             pure, loss, bcol, lst)
     t2 = rdtsc(); TT[21] += t2 - t1
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
         best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                               vis, smoke, dy, turn, dist, thr, sv, loss, memo)
+                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver, lst)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
             b, pen = shot_terms_nb(st, sh, i, best, d, cnt[best] > 0, range_tab, band_low, rl, sh[i, L.SH_FMOD], -1)
-            _apply_shot_nb(dist[best], b, pen, st[best, L.ST_DEF] if st[best, L.ST_DEF] < DMAX else DMAX, eff_gun)
+            _apply_shot_nb(dist[best], b, pen, st[best, L.ST_DEF] if st[best, L.ST_DEF] < DMAX else DMAX, eff_gun, nd)
             cnt[best] += 1
-            memo[best, 0] = -1.0
+            vc[0] += 1
+            ver[best] = vc[0]
     t3 = rdtsc(); TT[22] += t3 - t2
-    designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng)
+    designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has, cnt)
     t4 = rdtsc(); TT[23] += t4 - t3
     sbr = rl[L.RL_SB_RANGE] if rl[L.RL_SB_RANGE] < vis else vis
     sbcode = FIRE_RANDOM if code == FIRE_RANDOM else FIRE_NEAREST
@@ -136,7 +135,7 @@ def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_t
         if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, kn):
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
-                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, memo)
+                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver, lst)
     TT[24] += rdtsc() - t4
 
 
@@ -155,7 +154,7 @@ from simlab.games.dreadnought.policies.movement import (
 )
 
 
-@njit(cache=False)
+@njit(cache=False, _nrt=False)
 def plan_best_prof(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk, TT):
     for _ in range(k):
         b = -1
@@ -177,7 +176,7 @@ def plan_best_prof(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, p
             return True
     return False
 
-@njit(cache=False)
+@njit(cache=False, _nrt=False)
 def plot_movement_prof(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pred, px, pz, pf, planned,
                      exit_mp, cand, scores, rng, tk, dy, TT):
     code = pc[L.PC_MOVE]
@@ -236,7 +235,7 @@ def plot_movement_prof(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, p
 NAMES = ["visibility+sighting", "predict", "plot_fire (target choice)", "plot_torpedoes", "harm",
          "fire_execution (DPT/CRT)", "launch_torpedoes", "maintain_formations", "preferred_range",
          "plot_movement", "plot_smoke", "torpedo_attacks (sweep)", "commit_moves", "resolve_collisions",
-         "apply_pending", "damage_control", "scenario_end", "mp reset", "alloc/setup", "fire: state_values_nb", "fire: setup (order, allocations)", "fire: threat_nb x2 per enemy", "fire: pick main targets", "fire: designate", "fire: secondary targets", "move: bounds pass 0", "move: goal+candidates+scores", "move: plan_best (try plots)", "move: break-up / random fallback"]
+         "apply_pending", "damage_control", "scenario_end", "mp reset", "alloc/setup", "fire: state values (fire_values_nb, once a phase)", "fire: setup (order, clearing)", "fire: threat_nb x2 per enemy", "fire: pick main targets", "fire: designate", "fire: secondary targets", "move: bounds pass 0", "move: goal+candidates+scores", "move: plan_best (try plots)", "move: break-up / random fallback"]
 
 
 @njit(cache=False)
@@ -261,6 +260,8 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
     smoke = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
     smoke_new = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
     pcs = pc.copy()
+    nfire = np.zeros(n, dtype=np.int64)
+    fs = fire_scratch_nb(st, n, rl, band_low)
     TT[18] += rdtsc() - t0
     turn = 0; nosight = 0; ended_by = -1; reason = END_GAME_LENGTH
     vis = vis_base
@@ -275,10 +276,12 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
         t1 = rdtsc(); TT[0] += t1 - t0
         predict_nb(sh, n, pred)
         t2 = rdtsc(); TT[1] += t2 - t1
+        fire_values_nb(st, sh, n, rl, fs)
+        t1 = t2; t2 = rdtsc(); TT[19] += t2 - t1
         for side in range(2):
             a = rdtsc()
             plot_fire_prof(side, st, sh, n, vis, pcs[side, L.PC_FIRE], kn[side], rl, eff_gun, eff_crt, range_tab,
-                         band_low, rng, order, cnt, smoke, dy, turn, sc, TT)
+                         band_low, rng, order, cnt, smoke, dy, turn, sc, TT, fs)
             b = rdtsc(); TT[2] += b - a
             plot_torpedoes_nb(side, st, sh, n, pcs[side, L.PC_TORP], kn[side], sc, rl, tracks, eff_crt, rng,
                               mx, mz, md, order, ppx, ppz)
@@ -286,7 +289,7 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
         t0 = rdtsc()
         harm = T.harm_nb(sh, n)
         t1 = rdtsc(); TT[4] += t1 - t0
-        ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev,
+        ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, nfire, shot, crt_out, ev,
                                  ev_n, g, turn, 0, out)
         t2 = rdtsc(); TT[5] += t2 - t1
         nmark[0] = launch_torpedoes_nb(st, sh, n, sc[L.SC_TORP_MA], tracks, mx, mz, md, mowner, out, g)
@@ -378,7 +381,7 @@ if __name__ == "__main__":
     turns = batch_prof(seeds, st, sh0, fm0, trail0, scv, rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt, pc, kn, opt, out2, ev, TT)
     dt = time.perf_counter() - t; cpu = time.process_time() - c0
     same = np.array_equal(out2[:, L.O_TURNS], out[:, L.O_TURNS]) and np.array_equal(out2[:, L.O_END], out[:, L.O_END])
-    tot = float(TT[:19].sum())
+    tot = float(TT[:20].sum())
     print(f"{N} games, {turns} Game-Turns ({turns / N:.1f} a game); instrumented {dt:.2f} s wall, {cpu:.2f} s CPU ({N / cpu:.0f} games/s CPU), real kernel {real_dt:.2f} s; turns/ends match real kernel: {same}")
     rows = sorted(range(29), key=lambda k: -int(TT[k]))
     cyc_per_s = tot / dt

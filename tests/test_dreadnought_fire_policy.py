@@ -35,7 +35,7 @@ def _designate(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
 @njit
 def _execute(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, ev, out):
     return fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, np.zeros(n, dtype=np.int64),
-                             np.zeros(6, dtype=np.int64), np.zeros(2, dtype=np.int64), ev, 0, 0, 1, 1, out)
+                             np.zeros(n, dtype=np.int64), np.zeros(6, dtype=np.int64), np.zeros(2, dtype=np.int64), ev, 0, 0, 1, 1, out)
 
 
 def _two_firers():

@@ -29,7 +29,7 @@ from ..enums import (
     MOVE_WITHDRAW,
     SUNK,
 )
-from ..policies.fire import plot_fire_nb, preferred_range_nb
+from ..policies.fire import fire_scratch_nb, fire_values_nb, plot_fire_scr_nb, preferred_range_nb
 from ..policies.knowledge import predict_nb
 from ..policies.movement import (
     MAXC,
@@ -48,7 +48,7 @@ from .torpedo import launch_torpedoes_nb, torpedo_attacks_nb
 from .visibility import lay_smoke_nb, sighting_nb, sun_roll_nb, visibility_roll_nb
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def invariants_nb(st, sh, n, sc, rl):
     """Count broken invariants of a position (a self-check for tests and modified data packs).
 
@@ -88,7 +88,7 @@ def invariants_nb(st, sh, n, sc, rl):
     return bad
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def _trace_nb(trace, t, sh, n):
     for i in range(n):
         trace[t, i, L.TR_X] = sh[i, L.SH_X]
@@ -102,7 +102,7 @@ def _trace_nb(trace, t, sh, n):
         trace[t, i, L.TR_DC] = sh[i, L.SH_DC]
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def vp_table_nb(rl):
     v = np.zeros(5, dtype=np.int64)
     v[1] = rl[L.RL_VP1]
@@ -112,7 +112,7 @@ def vp_table_nb(rl):
     return v
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def harm_nb(sh, n):
     """Damage on the map: damage steps of every unit plus 10 per unit sunk (a Game-Turn in which
     this does not grow inflicted no injury, Rule 9.43)."""
@@ -122,7 +122,7 @@ def harm_nb(sh, n):
     return h
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def agreed_nb(kn, idle):
     """Do both players agree to conclude a campaign scenario (Rule 9.43: "neither can inflict
     further injury on the other")? Each side's policy agrees after ``kn[side, K_AGREE]``
@@ -135,7 +135,7 @@ def agreed_nb(kn, idle):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def reset_dy_nb(dy):
     """A scenario's running state at its start (layout ``DY_*``)."""
     for k in range(L.NDY):
@@ -147,9 +147,9 @@ def reset_dy_nb(dy):
     dy[L.DY_VIS_CARRY] = -1
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, band_low, pc, pcs, kn, vis, rng, order,
-                       cnt, smoke, dy, turn, mx, mz, md, ppx, ppz, pred):
+                       cnt, smoke, dy, turn, mx, mz, md, ppx, ppz, pred, fs):
     """The Fire Plot Phase (Rules 4.1, 5.3, 8.3-8.4): each side's policy plots its gunfire and
     secondary targets (``SH_TGT``, ``SH_SB``, ``SH_FMOD``) and its torpedo attacks (``SH_TTRACK``,
     ``SH_TARC``); side 0 first.
@@ -160,16 +160,19 @@ def fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, b
         kn: ``float64[2, NKN]`` the policies' knobs; vis: visibility (hexes).
         order, cnt: ``int64[n]`` scratch; mx, mz, md, ppx, ppz: ``int64[n, MAXTRACK + 1]`` scratch
             for predicted torpedo tracks; pred: ``int64[n, 2]`` predicted positions, written.
+        fs: the fire plots' work arrays (:func:`..policies.fire.fire_scratch_nb`); their ship-state
+            values are brought up to date once for both sides.
     """
     predict_nb(sh, n, pred)
+    fire_values_nb(st, sh, n, rl, fs)
     for side in range(2):
-        plot_fire_nb(side, st, sh, n, vis, pcs[side, L.PC_FIRE], kn[side], rl, eff_gun, eff_crt, range_tab,
-                     band_low, rng, order, cnt, smoke, dy, turn, sc)
+        plot_fire_scr_nb(side, st, sh, n, vis, pcs[side, L.PC_FIRE], kn[side], rl, eff_gun, range_tab, band_low, rng,
+                         order, cnt, smoke, dy, turn, sc, fs)
         plot_torpedoes_nb(side, st, sh, n, pcs[side, L.PC_TORP], kn[side], sc, rl, tracks, eff_crt, rng,
                           mx, mz, md, order, ppx, ppz)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def movement_plot_phase_nb(st, sh, fm, trail, n, sc, rl, eff_gun, range_tab, band_low, pc, pcs, kn, vis, rng, dy,
                            pred, px, pz, pf, planned, exit_mp, alive, cand, scores, buf, tk, tk_none):
     """The Movement Plot Phase (Rules 4.1, 6.1-6.4, 7.0): each side's policy keeps its formations,
@@ -215,7 +218,7 @@ def movement_plot_phase_nb(st, sh, fm, trail, n, sc, rl, eff_gun, range_tab, ban
             plot_smoke_nb(side, st, sh, n, pcs[side, L.PC_MOVE], rng)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by, px, pz, pf, alive, exit_mp, mpu,
                           tk, hitmask, hits, crt_out, smoke, smoke_new, displaced, dy, out, g, ev, ev_n, record):
     """The Movement Execution Phase (Rules 4.1, 6.0-6.3, 8.0, 9.15, 12.1, 12.4): units move along
@@ -258,7 +261,7 @@ def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by
     return ev_n, ended_by
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, turn0,
                 length, vis_base):
     """Play one scenario from its present position to its end, Game-Turn by Game-Turn (Rule 4.1).
@@ -291,16 +294,18 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
         ``(turn, reason, ended_by, contact, contact_at_end, exit_met, ev_n)``.
     """
     return tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy,
-                           turn0, length, vis_base, scratch_nb(st.shape[0]))
+                           turn0, length, vis_base, scratch_nb(st, tb[0], tb[2]))
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def scratch_nb(n):
-    """The game loop's work arrays for ``n`` units (one set per call of the entry kernel, reused
-    game after game; never shared between threads): ``(px, pz, pf, planned, exit_mp, alive, mpu,
-    order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md, mowner, nmark, nmark0,
-    ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs)``; see :func:`tactical_nb`'s
-    phases for their shapes."""
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
+def scratch_nb(st, rl, band_low):
+    """The game loop's work arrays for the scenario's units ``st`` (one set per call of the entry
+    kernel, reused game after game; never shared between threads): ``(px, pz, pf, planned,
+    exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md, mowner,
+    nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs, nfire, fs)``;
+    see :func:`tactical_nb`'s phases for their shapes (``fs``: the fire plots',
+    :func:`..policies.fire.fire_scratch_nb`)."""
+    n = st.shape[0]
     px = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
     pz = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
     pf = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
@@ -331,11 +336,13 @@ def scratch_nb(n):
     smoke = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
     smoke_new = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
     pcs = np.zeros((2, L.NPC), dtype=np.int64)
+    nfire = np.zeros(n, dtype=np.int64)
     return (px, pz, pf, planned, exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md,
-            mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs)
+            mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs, nfire,
+            fire_scratch_nb(st, n, rl, band_low))
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, turn0,
                     length, vis_base, scr):
     """:func:`tactical_nb` on the work arrays ``scr`` (:func:`scratch_nb`), cleared here as
@@ -343,7 +350,7 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
     rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt = tb
     n = st.shape[0]
     (px, pz, pf, planned, exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md,
-     mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs) = scr
+     mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs, nfire, fs) = scr
     px[:, :] = 0
     pz[:, :] = 0
     pf[:, :] = 0
@@ -372,7 +379,12 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
     crt_out[:] = 0
     smoke[:, :] = 0
     smoke_new[:, :] = 0
-    pcs[:, :] = pc
+    for a in range(2):
+        for b in range(L.NPC):
+            pcs[a, b] = pc[a, b]
+    nfire[:] = 0
+    fs[2][:] = -1    # no ship-state values or present-state gains yet (the rest is set per plot)
+    fs[14][:] = -1
     tk = (nmark, mx, mz, md, mowner)
     tk_none = (nmark0, mx, mz, md, mowner)   # random-legal ignores its torpedoes
     campaign = sc[L.SC_CAMPAIGN] != 0
@@ -400,10 +412,10 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
             nosight += 1
         # ---- 2. fire plot
         fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, band_low, pc, pcs, kn, vis, rng,
-                           order, cnt, smoke, dy, turn, mx, mz, md, ppx, ppz, pred)
+                           order, cnt, smoke, dy, turn, mx, mz, md, ppx, ppz, pred, fs)
         # ---- 3. fire execution
         harm = harm_nb(sh, n)
-        ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, shot, crt_out, ev,
+        ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, nfire, shot, crt_out, ev,
                                  ev_n, g, turn, record, out)
         # torpedo attacks: markers are placed when movement starts (8.0, 8.51-8.52); each side
         # knows where its own will run when it plots its movement
@@ -436,7 +448,7 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
     return turn, reason, ended_by, contact, contact_end, exit_met, ev_n
 
 
-@njit(cache=True, error_model="numpy", nogil=True)
+@njit(cache=True, error_model="numpy", nogil=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_tab, tracks, eff_gun,
                   eff_crt, pc, kn, opt, out, ev, trace):
     """Play games ``start..len(seeds)-1``, one per seed (Rules 4.0-9.5): :func:`tactical_nb` from the
@@ -471,7 +483,7 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
     check = opt[3]
     vp = vp_table_nb(rl)
     tb = (rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt)
-    scr = scratch_nb(n)     # this call's work arrays (thread-safe: one set per call)
+    scr = scratch_nb(st, rl, band_low)     # this call's work arrays (thread-safe: one set per call)
     ev_n = 0
     for g in range(start, seeds.shape[0]):
         ev_start = ev_n

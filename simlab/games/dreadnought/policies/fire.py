@@ -59,7 +59,7 @@ from .knowledge import alive_nb
 DMAX = 64
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, upon):
     """The DPT column and roll penalty of unit ``i``'s main-battery shot at ``j`` from ``d`` hexes
     (Rules 5.31, 5.5, 5.6, 7.1; the optional rules' modifier ``extra``): ``(band, penalty)``,
@@ -71,7 +71,7 @@ def shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, upon)
     return b, shot_penalty_nb(st, sh, i, j, d, rl, extra, upon)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def shot_band_nb(st, sh, i, d, halved, range_tab, band_low):
     """The DPT column of unit ``i``'s main-battery shot from ``d`` hexes, halved or not (Rules
     5.31, 5.5, 5.8); -1 when the modified strength is zero (:func:`shot_terms_nb`)."""
@@ -84,7 +84,7 @@ def shot_band_nb(st, sh, i, d, halved, range_tab, band_low):
     return band_nb(s, band_low)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def shot_penalty_nb(st, sh, i, j, d, rl, extra, upon):
     """The DPT roll penalty (0..15) of unit ``i``'s shot at ``j`` from ``d`` hexes (Rules 5.6,
     7.1; ``extra``, ``upon`` as :func:`shot_terms_nb`)."""
@@ -103,7 +103,7 @@ def shot_penalty_nb(st, sh, i, j, d, rl, extra, upon):
     return pen
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl, extra):
     """Expected share of an undamaged ``j``'s value removed by ``i``'s shot (heuristic)."""
     b, pen = shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, -1)
@@ -115,27 +115,18 @@ def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl, ex
     return eff_gun[b, pen, dd, L.EFF_SHARE]
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def state_vp_nb(st, sh, j, g, s, vp_pct):
     """VP the enemy would score from unit ``j`` left at ``g`` G and ``s`` S steps (state 9 =
     sunk), its damage control so far counted (Rules 5.44, 9.52-9.54; :func:`ship_award_nb`)."""
     return float(ship_award_nb(st[j, L.ST_VAL], st[j, L.ST_DEF], AFLOAT, g, s, sh[j, L.SH_DC], vp_pct))
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def state_values_nb(st, sh, n, vp_pct, sv):
-    """``sv[j, k]``: :func:`state_vp_nb` of every unit for its states k = G*3+S (9: sunk, 100%)."""
-    for j in range(n):
-        for k in range(9):
-            sv[j, k] = state_vp_nb(st, sh, j, k // 3, k % 3, vp_pct)
-        sv[j, 9] = float(st[j, L.ST_VAL])
-
-
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
     """Expected VP one shot (DPT column ``b``, roll penalty ``pen``) adds at unit ``j`` whose
     state this phase is ``dist`` (``float64[10]``: G*3+S, 9 sunk), ``sv`` its states' VP
-    (:func:`state_values_nb`); ``att_loss[0]`` is written with the expected share of ``j``'s
+    (:func:`fire_values_nb`); ``att_loss[0]`` is written with the expected share of ``j``'s
     present Attack Strength the shot takes away (5.41)."""
     att_loss[0] = 0.0
     if b < 0:
@@ -170,21 +161,7 @@ def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
     return tot
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def gain_one_nb(k0, b, pen, dd, eff_gun, sv):
-    """:func:`gain_nb` of a unit known to be in state ``k0`` (G*3+S) before the shot, defense
-    ``dd`` (capped at ``DMAX``), its attack-strength loss not wanted: the same sum, term for term."""
-    v0 = sv[k0]
-    tot = 0.0
-    for c in range(11):
-        p = eff_gun[b, pen, dd, L.EFF_P0 + c]
-        if p <= 0.0:
-            continue
-        tot += p * (sv[state_after_nb(k0, c)] - v0)
-    return tot
-
-
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def state_after_nb(k, c):
     """The damage state (``3 G + S``, ``0..8``; ``9`` sunk) of a ship in state ``k`` after CRT
     result code ``c`` (``RES_*``): an E that sinks ends it, other results add their G and S steps,
@@ -196,12 +173,14 @@ def state_after_nb(k, c):
     return (g1 if g1 < 2 else 2) * 3 + (s1 if s1 < 2 else 2)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def _apply_shot_nb(dist, b, pen, dd, eff_gun):
-    """``dist`` after one more shot (DPT column ``b``, penalty ``pen``, defense ``dd``) lands."""
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+def _apply_shot_nb(dist, b, pen, dd, eff_gun, nd):
+    """``dist`` after one more shot (DPT column ``b``, penalty ``pen``, defense ``dd``) lands;
+    ``nd`` (``float64[10]``) is scratch."""
     if b < 0:
         return
-    nd = np.zeros(10)
+    for k in range(9):
+        nd[k] = 0.0
     nd[9] = dist[9]
     for k in range(9):
         pk = dist[k]
@@ -213,16 +192,17 @@ def _apply_shot_nb(dist, b, pen, dd, eff_gun):
         dist[k] = nd[k]
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
-def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, memo):
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl, pure, loss, bcol, lst):
     """Expected VP enemy unit ``j``'s best main-battery shot at ``side``'s units is worth (its
     fire this phase, as a policy reckons it): ``(unengaged, fired upon)``, the second with the
     roll penalty of Rule 5.6. One pass over the targets serves both (the shot's column and other
     penalties do not depend on being fired upon).
 
-    ``memo`` (``float64[n, 4]``, kept over one Fire Plot of one side, column 0 and 2 set to -1
-    at its start): per own unit the last gain worked out for each of the two penalties, as
-    ``(column * 16 + penalty, gain)``; a unit's state does not change during the plot."""
+    Each own unit's gain is its present-state gain (:func:`pure_gain_nb`: ``pg``, ``pl``,
+    ``pure``, ``loss`` as there); ``bcol`` (``int64[>= reach + 1]``) scratch: ``j``'s DPT column by
+    range (-1 when the modified strength is zero); ``lst[1]``: ``side``'s units afloat
+    (:func:`unit_lists_nb`)."""
     if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) <= 0:
         return 0.0, 0.0
     reach = st[j, L.ST_RNG] if st[j, L.ST_RNG] < vis else vis
@@ -232,65 +212,83 @@ def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, mem
     fj = sh[j, L.SH_F]
     best0 = 0.0
     best1 = 0.0
-    for k in range(n):
-        if st[k, L.ST_SIDE] != side or not alive_nb(sh, k):
-            continue
+    for q in range(reach + 1):
+        bcol[q] = -2
+    for q in range(lst[1, 0]):
+        k = lst[1, q + 1]
         d = hex_dist_nb(xj, zj, sh[k, L.SH_X], sh[k, L.SH_Z])
         if d < 1 or d > reach:
             continue
         # shot_terms_nb(st, sh, j, k, d, False, ..., 0, upon) for upon 0 and 1
-        s = range_strength_nb(a, d, range_tab)
-        if s <= 0:
+        if bcol[d] == -2:
+            s = range_strength_nb(a, d, range_tab)
+            bcol[d] = band_nb(s, band_low) if s > 0 else -1
+        b = bcol[d]
+        if b < 0:
             continue
-        b = band_nb(s, band_low)
         pen = 0
         if arc_nb(fj, sh[k, L.SH_X] - xj, sh[k, L.SH_Z] - zj) != 0:
             pen -= rl[L.RL_BOW_STERN]
         pen1 = pen - rl[L.RL_FIRED_UPON]
         pen = 0 if pen < 0 else (15 if pen > 15 else pen)
         pen1 = 0 if pen1 < 0 else (15 if pen1 > 15 else pen1)
-        dd = st[k, L.ST_DEF] if st[k, L.ST_DEF] < DMAX else DMAX
-        k0 = sh[k, L.SH_G] * 3 + sh[k, L.SH_S]
-        key = b * 16 + pen
-        if memo[k, 0] == key:
-            v = memo[k, 1]
-        else:
-            v = gain_one_nb(k0, b, pen, dd, eff_gun, sv[k])
-            memo[k, 0] = key
-            memo[k, 1] = v
+        v = pure_gain_nb(st, sh, k, b, pen, eff_gun, sv, pg, pl, pure, loss)
         if v > best0:
             best0 = v
-        key = b * 16 + pen1
-        if memo[k, 2] == key:
-            v = memo[k, 3]
-        else:
-            v = gain_one_nb(k0, b, pen1, dd, eff_gun, sv[k])
-            memo[k, 2] = key
-            memo[k, 3] = v
+        v = pure_gain_nb(st, sh, k, b, pen1, eff_gun, sv, pg, pl, pure, loss)
         if v > best1:
             best1 = v
     return best0, best1
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+def pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, pure, loss):
+    """:func:`gain_nb` of unit ``j`` known to be in its present state (``SH_G``, ``SH_S``) for
+    DPT column ``b`` (>= 0) and penalty ``pen``, its attack-strength loss left in ``loss[0]``;
+    remembered in ``pg[j, b * 16 + pen]`` and ``pl[j, b * 16 + pen]`` (NaN: not yet), which
+    :func:`fire_values_nb` clears when the unit's state or damage control changes (the gain
+    depends on nothing else). ``pure`` (``float64[10]``, all 0) scratch for the one-state
+    distribution."""
+    q = b * 16 + pen
+    v = pg[j, q]
+    if v == v:
+        loss[0] = pl[j, q]
+        return v
+    k0 = sh[j, L.SH_G] * 3 + sh[j, L.SH_S]
+    pure[k0] = 1.0
+    v = gain_nb(st, sh, j, pure, b, pen, eff_gun, sv[j], loss)
+    pure[k0] = 0.0
+    pg[j, q] = v
+    pl[j, q] = loss[0]
+    return v
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                    vis, smoke, dy, turn, dist, thr, sv, loss, memo):
+                    vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver, lst):
     """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
     (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j;
     ``dist[j]``: j's expected state after them (:func:`gain_nb`); ``thr[j]``: j's fire unengaged
     and engaged (:func:`threat_nb`). With the optional rules on, targets behind smoke or beyond
     the visibility are kept or dropped by :func:`fire_mod_nb`, and the DPT modifier of the pick is
-    left in ``SH_FMOD``. ``memo`` (``float64[n, 3]``): per target the last :func:`gain_nb` worked
-    out, ``(column * 16 + penalty, gain, loss)``, column 0 -1 when none (or ``dist[j]`` changed)."""
+    left in ``SH_FMOD``. ``mg``, ``ml`` (``float64[n, 16 B]``), ``mst`` (``int64[n, 16 B]``):
+    per target and ``column * 16 + penalty`` the :func:`gain_nb` (gain, loss) worked out while
+    ``dist[j]`` stood at version ``ver[j]`` (``mst[j, q] == ver[j]``: valid; a new version is
+    drawn whenever ``dist[j]`` changes); ``lst[0]``: the enemy units afloat (:func:`unit_lists_nb`);
+    ``bcol`` (``int64[>= 2 (reach + 1)]``) scratch; a target no shot is plotted at yet (its
+    ``dist[j]`` its present state) takes its gain from :func:`pure_gain_nb` (``pg``, ``pl``,
+    ``pure``)."""
     best = -1
     bestv = -1e300
     bestmod = 0
     seen = 0
     opt = fire_options_on_nb(rl)
     # the DPT column of this firer's shot by range and halving (it depends on nothing else)
-    bcol = np.full((reach + 1) * 2, -2, dtype=np.int64)
-    for j in range(n):
-        if st[j, L.ST_SIDE] == side or not alive_nb(sh, j) or (screens_only and st[j, L.ST_KIND] != SCREEN):
+    for q in range((reach + 1) * 2):
+        bcol[q] = -2
+    for e in range(lst[0, 0]):
+        j = lst[0, e + 1]
+        if screens_only and st[j, L.ST_KIND] != SCREEN:
             continue
         d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z])
         if d < 1 or d > reach:
@@ -325,15 +323,17 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
             b = bcol[q]
             pen = shot_penalty_nb(st, sh, i, j, d, rl, mod, -1) if b >= 0 else 0
             key = b * 16 + pen
-            if b >= 0 and memo[j, 0] == key:
-                v = memo[j, 1]
-                loss[0] = memo[j, 2]
+            if b >= 0 and cnt[j] == 0:
+                v = pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, pure, loss)
+            elif b >= 0 and mst[j, key] == ver[j]:
+                v = mg[j, key]
+                loss[0] = ml[j, key]
             else:
                 v = gain_nb(st, sh, j, dist[j], b, pen, eff_gun, sv[j], loss)
                 if b >= 0:
-                    memo[j, 0] = key
-                    memo[j, 1] = v
-                    memo[j, 2] = loss[0]
+                    mst[j, key] = ver[j]
+                    mg[j, key] = v
+                    ml[j, key] = loss[0]
             v += kn[L.K_THREAT] * thr[j, 0] * loss[0]
             if cnt[j] == 0:
                 v += kn[L.K_SUPPRESS] * (thr[j, 0] - thr[j, 1])
@@ -359,29 +359,42 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
     return best
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates its scratch
 def designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
+    """:func:`designate_scr_nb` with scratch of its own (the firers per target counted here)."""
+    cnt = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        if st[i, L.ST_SIDE] == side and sh[i, L.SH_TGT] >= 0:
+            cnt[sh[i, L.SH_TGT]] += 1
+    designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, np.empty(n, dtype=np.int64),
+                     np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64), cnt)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+def designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has, cnt):
     """Designate the unhalved firer of each target (Rule 5.31: "chosen by the Firing Player";
     ruling DN-F1): ``SH_UNHALVED`` = 1 on the firer that makes the sum of the attacks' expected
     result on the target greatest (share of value removed, ties by expected Damage Points; 5.8),
     the others 0; at random under ``FIRE_RANDOM``. A lone firer is designated too.
 
     Example (ruling DN-F1): AS 20 at 10 hexes and AS 15 at 2 hexes on one target: the AS 15 ship
-    unhalved (45 and 10 after modification) beats the AS 20 ship (20 and 21)."""
-    firers = np.empty(n, dtype=np.int64)
-    term = np.zeros((n, 2))
-    has = np.zeros((n, 2), dtype=np.int64)
+    unhalved (45 and 10 after modification) beats the AS 20 ship (20 and 21).
+
+    ``firers`` (``int64[n]``), ``term`` (``float64[n, 2]``), ``has`` (``int64[n, 2]``): scratch;
+    ``cnt[t]``: how many of ``side``'s ships have ``SH_TGT == t`` (the fire plot's count)."""
     for i in range(n):
         if st[i, L.ST_SIDE] == side:
             sh[i, L.SH_UNHALVED] = 0
     for t in range(n):
+        if cnt[t] == 0:
+            continue
         nf = 0
         for i in range(n):
             if st[i, L.ST_SIDE] == side and sh[i, L.SH_TGT] == t:
                 firers[nf] = i
                 nf += 1
-        if nf == 0:
-            continue
+                if nf == cnt[t]:
+                    break
         if nf == 1:
             sh[firers[0], L.SH_UNHALVED] = 1
             continue
@@ -412,7 +425,7 @@ def designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
         sh[best, L.SH_UNHALVED] = 1
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def _holds_fire_nb(side, st, sh, i, sc, kn):
     """Campaign scenario B (11.3): with the knob ``K_BOMBARD_HOLD`` (``make-for-objective``) the
     South's capital ships never fire - they are the bombardment force, whose Attack Strength is the
@@ -421,16 +434,107 @@ def _holds_fire_nb(side, st, sh, i, sc, kn):
             and role_of_nb(side, sc) == ROLE_SOUTH and st[i, L.ST_KIND] == CAPITAL)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates: reference counting kept
+def fire_scratch_nb(st, n, rl, band_low):
+    """The fire plot's work arrays for ``n`` units (:func:`plot_fire_scr_nb`; one set per call of
+    the entry kernel, never shared between threads): ``(vp_pct int64[5], sv float64[n, 10],
+    svkey int64[n], dist float64[n, 10], thr float64[n, 2], loss float64[1], mg float64[n, 16 B],
+    bcol int64[2 (R + 1)], nd float64[10], firers int64[n], term float64[n, 2], has int64[n, 2],
+    pg float64[n, 16 B], pl float64[n, 16 B], pkey int64[n], pure float64[10], ml float64[n, 16 B],
+    mst int64[n, 16 B], ver int64[n], vc int64[1], lst int64[2, n + 1])``, R the longest
+    main-battery or secondary range (hexes), B the DPT columns; ``svkey``, ``pkey`` all -1 (no values yet; ``pg``, ``pl``:
+    :func:`pure_gain_nb`; ``mg``, ``ml``, ``mst``, ``ver``: :func:`_pick_target_nb`; ``vc``: the
+    last version drawn, only ever counted up; ``lst``: :func:`unit_lists_nb`)."""
+    r = rl[L.RL_SB_RANGE]
+    for i in range(n):
+        if st[i, L.ST_RNG] > r:
+            r = st[i, L.ST_RNG]
+    nq = 16 * band_low.shape[0]
+    return (np.zeros(5, dtype=np.int64), np.zeros((n, 10)), np.full(n, -1, dtype=np.int64), np.zeros((n, 10)),
+            np.zeros((n, 2)), np.zeros(1), np.zeros((n, nq)), np.full((r + 1) * 2, -2, dtype=np.int64),
+            np.zeros(10), np.empty(n, dtype=np.int64), np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64),
+            np.full((n, nq), np.nan), np.full((n, nq), np.nan), np.full(n, -1, dtype=np.int64), np.zeros(10),
+            np.zeros((n, nq)), np.zeros((n, nq), dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros(1, dtype=np.int64), np.zeros((2, n + 1), dtype=np.int64))
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+def unit_lists_nb(side, st, sh, n, lst):
+    """The units afloat at a Fire Plot, in index order: ``lst[0, 1:1 + lst[0, 0]]`` the enemies of
+    ``side``, ``lst[1, 1:1 + lst[1, 0]]`` its own (``int64[2, n + 1]``; nobody sinks or leaves
+    during a plot, so the lists stand for all of it)."""
+    lst[0, 0] = 0
+    lst[1, 0] = 0
+    for j in range(n):
+        if not alive_nb(sh, j):
+            continue
+        r = 1 if st[j, L.ST_SIDE] == side else 0
+        lst[r, 0] += 1
+        lst[r, lst[r, 0]] = j
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+def fire_values_nb(st, sh, n, rl, fs):
+    """Bring the fire scratch's ship-state values up to date (``fs[1][j, k]``: :func:`state_vp_nb`
+    of every unit ``j`` for its states k = G*3+S, 9: sunk at 100%; the VP percentages of 9.53-9.54): a unit's row is worked out again only when its damage
+    control so far (``SH_DC``, kept in ``fs[2]``) changed; the rest of a row depends on the
+    unit's printed values only. Both sides' plots read the same table (it holds no side's view).
+    A unit's remembered present-state gains (``fs[12]``, ``fs[13]``: :func:`pure_gain_nb`) are
+    cleared when its state ``3 G + S`` or its damage control changed (key in ``fs[14]``)."""
+    vp_pct = fs[0]
+    sv = fs[1]
+    svkey = fs[2]
+    pg = fs[12]
+    pl = fs[13]
+    pkey = fs[14]
+    for j in range(n):
+        key = (sh[j, L.SH_G] * 3 + sh[j, L.SH_S]) + 16 * sh[j, L.SH_DC]
+        if pkey[j] == key:
+            continue
+        pkey[j] = key
+        for q in range(pg.shape[1]):
+            pg[j, q] = np.nan
+            pl[j, q] = np.nan
+    vp_pct[0] = 0
+    vp_pct[1] = rl[L.RL_VP1]
+    vp_pct[2] = rl[L.RL_VP2]
+    vp_pct[3] = rl[L.RL_VP3]
+    vp_pct[4] = rl[L.RL_VP4]
+    for j in range(n):
+        if svkey[j] == sh[j, L.SH_DC]:
+            continue
+        svkey[j] = sh[j, L.SH_DC]
+        for k in range(9):
+            sv[j, k] = state_vp_nb(st, sh, j, k // 3, k % 3, vp_pct)
+        sv[j, 9] = float(st[j, L.ST_VAL])
+
+
+@njit(cache=True, error_model="numpy", _nrt=True)   # allocates its scratch
 def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt,
                  smoke, dy, turn, sc):
+    """Plot the fire of one side (Rules 5.1-5.3, 5.21-5.23, 8.4): ``SH_TGT`` and ``SH_SB``
+    (:func:`plot_fire_scr_nb` with work arrays of its own; ``eff_crt`` is not read)."""
+    fs = fire_scratch_nb(st, n, rl, band_low)
+    fire_values_nb(st, sh, n, rl, fs)
+    plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, band_low, rng, order, cnt, smoke, dy,
+                     turn, sc, fs)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, band_low, rng, order, cnt, smoke, dy,
+                     turn, sc, fs):
     """Plot the fire of one side (Rules 5.1-5.3, 5.21-5.23, 8.4): ``SH_TGT`` and ``SH_SB``.
 
     A ship fires at most at one target within its range and the visibility (5.22-5.23); a
     capital ship may also attack one screen unit within the secondary-battery range at 1:1 (8.41).
     With the optional rules: not through smoke (12.12); radar and spotting planes reach beyond
     the visibility (12.21-12.22).
+
+    ``fs``: the work arrays (:func:`fire_scratch_nb`), its ship-state values up to date
+    (:func:`fire_values_nb`); ``order``, ``cnt``: ``int64[n]`` scratch.
     """
+    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, pkey, pure, ml, mst, ver, vc, lst = fs
+    unit_lists_nb(side, st, sh, n, lst)
     k = 0
     for i in range(n):
         if st[i, L.ST_SIDE] != side:
@@ -453,38 +557,35 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
         order[b + 1] = u
     for j in range(n):
         cnt[j] = 0
-    vp_pct = np.zeros(5, dtype=np.int64)
-    vp_pct[1] = rl[L.RL_VP1]
-    vp_pct[2] = rl[L.RL_VP2]
-    vp_pct[3] = rl[L.RL_VP3]
-    vp_pct[4] = rl[L.RL_VP4]
-    dist = np.zeros((n, 10))
-    thr = np.zeros((n, 2))
-    sv = np.zeros((n, 10))
-    loss = np.zeros(1)
-    memo = np.full((n, 4), -1.0)
-    state_values_nb(st, sh, n, vp_pct, sv)
+    loss[0] = 0.0
+    for j in range(n):
+        for q in range(10):
+            dist[j, q] = 0.0
+        thr[j, 0] = 0.0
+        thr[j, 1] = 0.0
+        vc[0] += 1
+        ver[j] = vc[0]
     for j in range(n):
         if st[j, L.ST_SIDE] == side or not alive_nb(sh, j):
             continue
         dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
         if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
-            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, memo)
-    for j in range(n):
-        memo[j, 0] = -1.0     # now the targets' gains (threat_nb's own units are not targets)
+            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl,
+                                             pure, loss, bcol, lst)
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
         best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                               vis, smoke, dy, turn, dist, thr, sv, loss, memo)
+                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver, lst)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
             b, pen = shot_terms_nb(st, sh, i, best, d, cnt[best] > 0, range_tab, band_low, rl, sh[i, L.SH_FMOD], -1)
-            _apply_shot_nb(dist[best], b, pen, st[best, L.ST_DEF] if st[best, L.ST_DEF] < DMAX else DMAX, eff_gun)
+            _apply_shot_nb(dist[best], b, pen, st[best, L.ST_DEF] if st[best, L.ST_DEF] < DMAX else DMAX, eff_gun, nd)
             cnt[best] += 1
-            memo[best, 0] = -1.0
-    designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng)
+            vc[0] += 1
+            ver[best] = vc[0]
+    designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has, cnt)
     # secondary batteries (8.41): the nearest screen unit in reach that is not a wreck
     sbr = rl[L.RL_SB_RANGE] if rl[L.RL_SB_RANGE] < vis else vis
     sbcode = FIRE_RANDOM if code == FIRE_RANDOM else FIRE_NEAREST
@@ -494,10 +595,11 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
         if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, kn):
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
-                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, memo)
+                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg,
+                                         pl, pure, mg, ml, mst, ver, lst)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low):
     """The range (hexes) among 2, 4, 8, 12, 16 (at most the visibility) where the side's expected
     damage to the enemy, less the enemy's to it, in ship value, is greatest."""

@@ -69,7 +69,7 @@ from .knowledge import alive_nb
 MAXC = 256
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def _add_cand_nb(cand, k, t1, l1, t2, l2, mn, mx, rl, noabout):
     if k >= MAXC:
         return k
@@ -86,7 +86,7 @@ def _add_cand_nb(cand, k, t1, l1, t2, l2, mn, mx, rl, noabout):
     return k + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def candidates_nb(mn, mx, vpref, rl, noabout, cand, all_speeds):
     """A compact set of plots with MP in ``[mn, mx]`` (straight, turns, doglegs, radical turns),
     at the preferred speed, and also at the least and the greatest when ``all_speeds``.
@@ -121,7 +121,7 @@ def candidates_nb(mn, mx, vpref, rl, noabout, cand, all_speeds):
     return k
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
     """The goal of a formation: ``(gx, gz, gf, dstar, gmode)``; gmode 0 keep ``dstar`` from the
     goal (whose facing is ``gf``), 1 open the range from it and run for the safe zone, 2 make for
@@ -200,7 +200,7 @@ def goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
     return gx, gz, gf, kn[L.K_RANGE], gmode
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz):
     if gmode == 2:
         row = row_of_nb(ex, ez)
@@ -244,7 +244,7 @@ def score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz)
     return s + kn[L.K_SPEED] * mp - tc
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def _own_track_hit_nb(st, i, mp, emp, px, pz, sc, tk):
     """Would unit ``i``, moving along ``px, pz[i]`` for ``mp`` MP, meet a Torpedo Marker of its own
     side placed this Movement Phase? ``tk`` = (marker count ``int64[1]``, mx, mz, md, owner)."""
@@ -271,7 +271,7 @@ def _own_track_hit_nb(st, i, mp, emp, px, pz, sc, tk):
     return False
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
 def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp, tk):
     """Lay out formation ``f``'s plot for all members; keep it if every hex is allowed and every
     end position stacks legally. Returns True if kept."""
@@ -355,7 +355,7 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
     return True
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def _bounds_nb(st, sh, f, n, rl):
     mn = 0
     mx = 1 << 30
@@ -373,7 +373,7 @@ def _bounds_nb(st, sh, f, n, rl):
     return mn, mx, noabout
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
     mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
     turns = (-2, -1, 0, 1, 2, 3)
@@ -408,7 +408,7 @@ def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_m
     return False
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk):
     """Any legal plot, scanning systematically; else stop where it is (ruling DN-M4)."""
     flag = fm[f, L.FM_FLAG]
@@ -434,7 +434,7 @@ def fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_
     return False
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
     """Try formation ``f``'s candidate plots ``cand[:k]`` (t1, l1, t2, l2, mp, end x, z, facing)
     best score first until one is legal (:func:`_try_plan_nb`); ``scores`` is used up. A cheap look
@@ -459,7 +459,7 @@ def plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz,
     return False
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
     """Start of a Movement Plot: drop dead members, detach ships that cannot keep the pace
     (their Movement Allowance below the best of the formation), apply the policy's preferred mode
@@ -501,7 +501,7 @@ def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
                     fm[f, L.FM_MODE] = LINE
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pred, px, pz, pf, planned,
                      exit_mp, cand, scores, rng, tk, dy):
     """Plot the movement of one side's formations (Rules 6.0-6.3, 7.0-7.3): paths into
@@ -590,7 +590,7 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
             fallback_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def stay_plot_nb(sh, i, rl, px, pz, pf, planned, exit_mp):
     """Unit ``i`` spends no MP this Movement Phase (its plot and planned end: where it is)."""
     plot_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], 0, 0, 0, 0, rl, px, pz, pf, i)
@@ -602,7 +602,7 @@ def stay_plot_nb(sh, i, rl, px, pz, pf, planned, exit_mp):
     planned[i] = 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def plot_smoke_nb(side, st, sh, n, code, rng):
     """Which of ``side``'s DD units make smoke this Movement Phase (policy; Rule 12.11, 12.14)?
 
@@ -630,7 +630,7 @@ def plot_smoke_nb(side, st, sh, n, code, rng):
             sh[i, L.SH_SMOKE] = 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def withdraw_check_nb(side, st, sh, n, kn, dy):
     """Campaign (9.41: a player persists only while the action is to his benefit): ``side``
     withdraws, for the rest of the scenario, once the Attack Strength it has in play falls below
@@ -656,7 +656,7 @@ def withdraw_check_nb(side, st, sh, n, kn, dy):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def withdraw_penalty_nb(side, ex, ez, sc, dy):
     """Penalty of a withdrawing plot's end hex: in the own safe zone (it would cause the end,
     9.15), or off the initial Map Area for the North in scenarios B and C while the South is
