@@ -34,6 +34,7 @@ __all__ = [
     "new_state_nb",
     "next_u64_nb",
     "roll_nb",
+    "stream_draws_nb",
     "stream_seed",
     "uniform_nb",
 ]
@@ -43,6 +44,8 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _SALT = np.uint64(0x5EED5EED2B7E1516)
 _MASK32 = np.uint64(0xFFFFFFFF)
+# modular inverse of GAMMA (odd) mod 2**64: turns the counter's advance into a count of 64-bit steps
+_GAMMA_INV = np.uint64(pow(int(GAMMA), -1, 1 << 64))
 STATE_WORDS = 3
 
 _U64 = (1 << 64) - 1
@@ -148,6 +151,18 @@ def next_u64_nb(state):
     """Next 64-bit output of the stream (advances the counter by one)."""
     state[0] += GAMMA
     return mix64_nb(state[0])
+
+
+@njit(cache=True, inline="always")
+def stream_draws_nb(seed, state):
+    """32-bit draws taken so far from the stream started at ``seed`` (``uint64``) whose state is
+    now ``state`` (``uint64[STATE_WORDS]``), as ``int64``: every draw counts, rejected ones too.
+
+    Each 64-bit step advances the counter by ``GAMMA`` and yields two 32-bit draws; ``state[2]``
+    flags the spare one not yet used. A d6 is one draw (:func:`roll_nb`) but for its rare rejections.
+    """
+    steps = (state[0] - np.uint64(seed)) * _GAMMA_INV
+    return np.int64(steps) * 2 - np.int64(state[2])
 
 
 @njit(cache=True, inline="always")

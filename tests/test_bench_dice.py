@@ -128,7 +128,7 @@ def test_dreadnought_campaign_is_not_measured_and_says_why():
 
 # ---------------------------------------------------------------- mar-rojo: every draw of the stream
 def test_stream_draw_count_of_a_known_sequence():
-    from simlab.games.mar_rojo.engine import stream_draws_nb
+    from simlab.rng import stream_draws_nb
     seed = np.uint64(123456789)
     rng = np.zeros(STATE_WORDS, np.uint64)
     new_state_nb(seed, rng)

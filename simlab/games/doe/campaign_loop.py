@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...rng import GAMMA, STATE_WORDS, new_state_nb
+from ...rng import STATE_WORDS, new_state_nb, stream_draws_nb
 from . import campaign_layout as lay
 from .campaign_combat import (
     close_orders_nb,
@@ -34,9 +34,6 @@ from .campaign_orders import B_NODE, MAXSS, PS_NF
 from .policies import policy_plan_nb, policy_scratch_nb
 from .policy_deploy import deploy_plan_nb
 from .policy_view import VIS_NF, observe_nb
-
-# modular inverse of GAMMA (odd) mod 2**64: counts the stream's 64-bit draws
-_GAMMA_INV = np.uint64(pow(int(GAMMA), -1, 1 << 64))
 
 
 @njit(cache=True, _nrt=False)
@@ -192,8 +189,7 @@ def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, pa
         play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, ledger, bev, rng,
                      UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot, work, att, dfn, mov, dmg, status, mem,
                      cw, ttr)
-        draws64 = (rng[0] - seeds[g]) * _GAMMA_INV
-        G[lay.G_DRAWS] = np.int64(draws64) * 2 - np.int64(rng[2])
+        G[lay.G_DRAWS] = stream_draws_nb(seeds[g], rng)
         for f in range(lay.G_NF):
             out_g[g, f] = G[f]
         nb = G[lay.G_NBEV]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...rng import GAMMA, STATE_WORDS, new_state_nb, roll_nb
+from ...rng import STATE_WORDS, new_state_nb, roll_nb, stream_draws_nb
 from .actions import (
     apply_specials_nb,
     declare_pending_nb,
@@ -344,18 +344,6 @@ def _reset_subturn_nb(st, g):
     g[G_PENDING] = -1
     g[G_RESTRICT] = -1
     g[G_CB_OK] = 0
-
-
-_GAMMA_INV = np.uint64(pow(int(GAMMA), -1, 1 << 64))
-
-
-@njit(cache=True, _nrt=False)
-def stream_draws_nb(seed, rng):
-    """32-bit random draws taken from a stream started at ``seed`` (``uint64``) whose state is
-    now ``rng`` (:mod:`simlab.rng`: each 64-bit step advances the counter by ``GAMMA`` and
-    yields two draws, ``rng[2]`` flags a spare one not yet used). Rejected draws count too."""
-    steps = (rng[0] - np.uint64(seed)) * _GAMMA_INV
-    return np.int64(steps) * 2 - np.int64(rng[2])
 
 
 @njit(cache=True, _nrt=False)

@@ -281,7 +281,7 @@ class MarRojo(Game):
     def bench_dice(self, scenario: Scenario, options, policies, seeds, batch: Batch) -> DiceCount:
         """Every random draw of each game, for ``simlab bench``: the same seeds are played again and
         the kernel's count of the 32-bit draws taken from the game's stream is read (``O_DRAWS``,
-        :func:`.engine.stream_draws_nb`): the combat dice (hit, lucky-hit, save, evasion and
+        :func:`simlab.rng.stream_draws_nb`): the combat dice (hit, lucky-hit, save, evasion and
         torpedo-effect rolls, 5.3.1), the deck's shuffles (n - 1 draws for n cards, 3.2, 6), the
         squadron builders' and the policies' random choices. The rows must come out the same."""
         from .runtime import run_games
