@@ -28,7 +28,6 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..games import Batch, Game, Scenario, get_game, register
 from ..games.policy import policy_names
@@ -257,6 +256,7 @@ def _build_const(value, n: int, type_) -> pa.Array:
         return _arrow(np.full(n, value, dtype=np.int64))
     if kind == pa.float64() and isinstance(value, (int, float)) and not isinstance(value, bool):
         return _arrow(np.full(n, float(value), dtype=np.float64))
+    import pyarrow.compute as pc  # a value of no simple type (rare): ~0.1 s of import a sweep need not pay
     return pc.take(pa.array([value], type=type_), pa.array(np.zeros(n, dtype=np.int32)))
 
 

@@ -137,8 +137,8 @@ def _open_out(out: str | Path) -> tuple[Store, Path | str]:
 def _refuse_in_a_starting_worker() -> None:
     """A script without ``if __name__ == "__main__":`` re-runs its sweep in every spawned worker,
     as the worker imports the script; stop that worker with one line saying so."""
-    import multiprocessing
-    if getattr(multiprocessing.current_process(), "_inheriting", False):
+    multiprocessing = sys.modules.get("multiprocessing")  # a spawned worker has it; a plain process need not
+    if multiprocessing is not None and getattr(multiprocessing.current_process(), "_inheriting", False):
         sys.stderr.write("simlab: error: a sweep was started while a worker process was importing your script; "
                          "put the sweep under `if __name__ == \"__main__\":` (Python's spawn start method needs it)\n")
         sys.stderr.flush()

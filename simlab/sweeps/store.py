@@ -26,6 +26,7 @@ import io
 import json
 import os
 import re
+import shutil
 import socket
 import threading
 import time
@@ -63,6 +64,16 @@ def _check_rel(rel: str) -> str:
     return rel
 
 
+def _local_files(base: str) -> list[str]:
+    """Every file under a local folder (or the file itself), as ``base/...`` paths, like fsspec's ``find``."""
+    if not os.path.isdir(base):
+        return [base]
+    out = []
+    for d, _dirs, files in os.walk(base):
+        out += [f"{d}/{f}" for f in files]
+    return sorted(out)
+
+
 class Store:
     """An output directory on a local disk or behind an fsspec URL.
 
@@ -80,27 +91,36 @@ class Store:
     """
 
     def __init__(self, out: str | os.PathLike):
-        import fsspec
-        from fsspec.implementations.local import LocalFileSystem
         if not str(out).strip():
             raise SpecError("--out must not be empty")
         self.display = str(out)
+        self._fs = None  # a local directory is read and written with os calls: fsspec is imported when asked for
         if is_url(out):
+            import fsspec
+            from fsspec.implementations.local import LocalFileSystem
             try:
-                self.fs, root = fsspec.core.url_to_fs(out)
+                self._fs, root = fsspec.core.url_to_fs(out)
             except ImportError as e:
                 raise SpecError(f"--out {out}: {' '.join(str(e).split())}") from None
             except (ValueError, TypeError) as e:
                 raise SpecError(f"--out {out}: {' '.join(str(e).split())}") from None
+            self.local = isinstance(self._fs, LocalFileSystem)
         else:
-            self.fs, root = LocalFileSystem(), os.path.abspath(os.fspath(out))
-        self.local = isinstance(self.fs, LocalFileSystem)
+            root, self.local = os.path.abspath(os.fspath(out)), True
         self.root = root.rstrip("/") or "/"
         if self.local:
             self.url = self.root
         else:
             proto = self.fs.protocol if isinstance(self.fs.protocol, str) else self.fs.protocol[0]
             self.url = out if isinstance(out, str) else f"{proto}://{self.root}"
+
+    @property
+    def fs(self):
+        """The directory's fsspec filesystem (``LocalFileSystem`` for a local path, made on first use)."""
+        if self._fs is None:
+            from fsspec.implementations.local import LocalFileSystem
+            self._fs = LocalFileSystem()
+        return self._fs
 
     # ------------------------------------------------------------------ paths
     def path(self, rel: str = "") -> str:
@@ -110,40 +130,49 @@ class Store:
         return f"{self.root}/{_check_rel(rel)}"
 
     def exists(self, rel: str = "") -> bool:
-        return self.fs.exists(self.path(rel))
+        return os.path.exists(self.path(rel)) if self.local else self.fs.exists(self.path(rel))
 
     def is_dir(self, rel: str = "") -> bool:
-        return self.fs.isdir(self.path(rel))
+        return os.path.isdir(self.path(rel)) if self.local else self.fs.isdir(self.path(rel))
 
     def is_empty(self) -> bool:
         """True when the directory is missing or holds nothing but a lock file."""
-        if not self.fs.exists(self.root):
+        if not self.exists():
             return True
-        names = [p.rstrip("/").rsplit("/", 1)[-1] for p in self.fs.ls(self.root, detail=False)]
+        if self.local:
+            names = os.listdir(self.root) if os.path.isdir(self.root) else [os.path.basename(self.root)]
+        else:
+            names = [p.rstrip("/").rsplit("/", 1)[-1] for p in self.fs.ls(self.root, detail=False)]
         return self.is_dir() and all(n == ".lock" for n in names)
 
     def find(self, rel: str, suffix: str = ".parquet") -> list[str]:
         """Relative names of the files under ``rel`` ending in ``suffix`` (temporary files excluded), sorted."""
         base = self.path(rel)
-        if not self.fs.exists(base):
+        if not self.exists(rel):
             return []
         out = []
-        for p in self.fs.find(base):
+        for p in (_local_files(base) if self.local else self.fs.find(base)):
             name = p.rsplit("/", 1)[-1]
             if name.endswith(suffix) and not name.startswith("."):
                 out.append(p[len(self.root) + 1:] if p.startswith(self.root + "/") else _relative(p, self.root))
         return sorted(out)
 
     # ------------------------------------------------------------------ reading and writing
+    def open(self, rel: str, mode: str = "rb"):
+        """A file of the directory, opened (``"rb"`` or ``"wb"``; a local file with :func:`open`)."""
+        return open(self.path(rel), mode) if self.local else self.fs.open(self.path(rel), mode)
+
     def read_text(self, rel: str) -> str:
-        with self.fs.open(self.path(rel), "rb") as fh:
+        with self.open(rel) as fh:
             return fh.read().decode()
 
     def read_json(self, rel: str) -> Any:
         return json.loads(self.read_text(rel))
 
     def makedirs(self, rel: str = "") -> None:
-        if self.local or rel == "":
+        if self.local:
+            os.makedirs(self.path(rel), exist_ok=True)
+        elif rel == "":
             self.fs.makedirs(self.path(rel), exist_ok=True)
 
     def write_bytes(self, rel: str, data: bytes) -> None:
@@ -197,15 +226,20 @@ class Store:
 
     def read_parquet(self, rel: str, columns: list[str] | None = None):
         import pyarrow.parquet as pq
-        with self.fs.open(self.path(rel), "rb") as fh:
+        with self.open(rel) as fh:
             return pq.read_table(fh, columns=columns)
 
     def remove(self, rel: str) -> None:
         """Delete a file or a folder tree (missing is fine)."""
         path = self.path(rel)
         with contextlib.suppress(FileNotFoundError, OSError):
-            if self.fs.exists(path):
-                self.fs.rm(path, recursive=True)
+            if not self.local:
+                if self.fs.exists(path):
+                    self.fs.rm(path, recursive=True)
+            elif os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path)
+            elif os.path.lexists(path):
+                os.remove(path)
 
     def clean_tmp(self) -> None:
         """Delete temporary files left by writers that died (local directories only)."""

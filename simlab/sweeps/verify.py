@@ -87,7 +87,7 @@ def part_range(rel: str) -> tuple[str, int, int, int] | None:
 
 def _footer(store: Store, rel: str):
     import pyarrow.parquet as pq
-    with store.fs.open(store.path(rel), "rb") as fh:
+    with store.open(rel) as fh:
         return pq.read_metadata(fh)
 
 
