@@ -170,8 +170,8 @@ def ensure_fresh(modules: Sequence[str]) -> bool:
     key = tuple(sorted(set(modules)))
     if not key or key in _DONE:
         return False
-    from .numba_start import defer_blas_probe
-    defer_blas_probe()  # before the first kernel loads: numba's start-up without scipy.linalg
+    from .numba_start import start_numba
+    start_numba()  # before the first kernel loads: numba started cheaply (simlab.numba_start)
     with _LOCK:  # the thread backend's workers share this process: one of them checks, the others wait
         if key in _DONE:
             return False

@@ -31,6 +31,7 @@ import pyarrow as pa
 
 from ..games import Batch, Game, Scenario, get_game, register
 from ..games.policy import policy_names
+from ..numba_start import start_numba
 from ..rng import game_seeds
 from ..stats.cellstats import part_stats
 from .store import Store
@@ -343,6 +344,7 @@ def play_chunk_tables(task: ChunkTask) -> tuple[list[tuple[str, pa.Table]], dict
     Raises:
         ValueError: as :func:`play_chunk`.
     """
+    start_numba()  # a worker process's first kernel (game_seeds) loads without numba's refresh
     game = worker_game(task.game, task.plugin)
     scenario = worker_scenario(task.game, task.scenario, task.data, task.plugin)
     seeds = game_seeds(task.master_seed, task.cell_key, task.start, task.stop)

@@ -596,8 +596,8 @@ def preflight(game, cells: list[Cell], info: dict, spec: SweepSpec) -> None:
     Raises:
         InputError: what the game raises for a scenario and options that cannot be played together.
     """
-    from ..numba_start import defer_blas_probe
-    defer_blas_probe()  # before the first kernel (game_seeds) loads: numba starts without scipy.linalg
+    from ..numba_start import start_numba
+    start_numba()  # before the first kernel (game_seeds) loads: numba started cheaply (numba_start)
     seen = set()
     for c in cells[:PREFLIGHT_CELLS]:
         key = (c.scenario, json.dumps(c.options, sort_keys=True, default=str),
