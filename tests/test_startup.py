@@ -159,3 +159,22 @@ def test_cached_kernels_load_without_numbas_refresh(tmp_path, mode):
     assert loaded["refreshed_before"] is (mode == "fail-once")  # only numba's own path refreshes
     assert loaded["total"] == 0 + 1 + 4 + 9 + 4 and loaded["arraymath_after"] is True
     assert loaded["linalg"] is False  # the BLAS probe stayed deferred at the compile's refresh
+
+
+def test_the_manifests_commit_is_found_on_a_thread_while_a_sweep_starts():
+    import re
+
+    from simlab import _version
+    _version._git_commit.cache_clear()
+    _version._PREFETCH = None
+    try:
+        _version.prefetch_git_commit()
+        thread = _version._PREFETCH
+        assert thread is not None and thread.name == "simlab-git-commit"
+        got = _version.git_commit()  # waits for the thread
+        assert not thread.is_alive()
+        _version._git_commit.cache_clear()
+        assert got == _version._git_commit()  # what the two git calls give in this thread
+        assert got is None or re.fullmatch(r"[0-9a-f]{40}(\+dirty)?", got)
+    finally:
+        _version._PREFETCH = None

@@ -35,7 +35,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .._version import __version__, git_commit
+from .._version import __version__, git_commit, prefetch_git_commit
 from ..errors import SpecError, SweepStateError, SweepStopped
 from ..games import game_target
 from ..games.policy import policy_names, split_knob_name
@@ -205,6 +205,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     backend = check_backend(backend, scheduler, workers)
     workers = workers or default_workers()
     check_name(spec.name)
+    prefetch_git_commit()  # the manifest's commit, found while the kernels load
     game, cells, info = expand(spec)
     # typed option values, so that `--set n=3` and `n = 3` in a file are the same spec
     spec = dataclasses.replace(spec, options=info["options"], grid=info["grid"])
