@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import threading
 
 __all__ = ["defer_blas_probe", "start_numba"]
 
 _STARTED = False
+_LOCK = threading.Lock()
 
 
 def defer_blas_probe() -> None:
@@ -68,7 +70,13 @@ def start_numba() -> None:
     global _STARTED
     if _STARTED:
         return
-    _STARTED = True
+    with _LOCK:  # a dask worker's threads may start their first chunks at once
+        if not _STARTED:
+            _start()
+            _STARTED = True
+
+
+def _start() -> None:
     if "numba.np.arraymath" in sys.modules:  # numba has refreshed already: nothing left to save
         return
     try:
