@@ -20,6 +20,11 @@ initialises what that code does use (numba's runtime, NRT, and the hash secrets 
 ``numba.cpython.hashing``, the symbols those imports add) and loads the kernel; a compile still
 refreshes first (numba's compiler does so itself), and a load that fails or misses goes through
 numba's own path (refresh, then load). The BLAS probe is deferred as above at the first refresh.
+
+The patched load is used only with the numba releases in :data:`FAST_LOAD_NUMBA` (whose refresh
+was read: the symbols it adds are NRT's and the hash secrets'; a symbol it missed would be an
+LLVM error at load, not an exception); with any other release a cached kernel loads through
+numba's own path and only the BLAS probe is deferred.
 """
 
 from __future__ import annotations
@@ -28,7 +33,11 @@ import importlib.util
 import sys
 import threading
 
-__all__ = ["defer_blas_probe", "start_numba"]
+__all__ = ["FAST_LOAD_NUMBA", "defer_blas_probe", "start_numba"]
+
+#: numba releases (major, minor) whose ``CPUContext.load_additional_registries`` was checked to add
+#: no symbols but NRT's and ``numba.cpython.hashing``'s (``ll.add_symbol``), as the patched load does.
+FAST_LOAD_NUMBA = frozenset({(0, 68)})
 
 _STARTED = False
 _LOCK = threading.Lock()
@@ -78,6 +87,14 @@ def start_numba() -> None:
 
 def _start() -> None:
     if "numba.np.arraymath" in sys.modules:  # numba has refreshed already: nothing left to save
+        return
+    try:
+        import numba
+        release = tuple(int(x) for x in numba.__version__.split(".")[:2])
+    except (ImportError, ValueError):
+        release = None
+    if release not in FAST_LOAD_NUMBA:  # a release whose refresh nobody read: numba's own load
+        defer_blas_probe()
         return
     try:
         from numba.core import caching, cpu
