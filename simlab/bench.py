@@ -9,6 +9,10 @@ figures of one run are fair even on a noisy shared machine):
   local backend), run alternately (1, 2, 1, 2 ...), and the *scaling ratio*: the median of each
   pair's 2-worker rate over its 1-worker rate, the same sweep in the same run; for
   the first scenario of each game also the sweep on 2 worker processes (``--backend processes``);
+* the CPU use of those local sweeps: cores busy (process CPU time over wall time) of the 1-worker
+  sweeps, which already write Parquet on a second thread, and the 2-worker sweeps' utilisation
+  (process CPU time over wall time × cores), so a scaling ratio under 2 can be read as idle cores
+  or as a 1-worker sweep that already kept more than one core busy;
 * the *dice-floor ratio* of every game: time per game over the time to draw that many dice in
   one numpy call, the dice counted by the game's ``bench_dice`` hook (the ``dice`` column where
   the games table has one; the detail column says what each game's count covers, and when it is
@@ -130,12 +134,17 @@ def _scenario_benchmarks(game, scen: str, quick: bool, repeats: int, log, first:
     n_sweep = max(_games_for(1.5 if quick else 4.0, rate, hi=5_000_000), 2 * game_min_chunk(game))
     pairs = 1 if quick else 3
 
+    busy: dict[int, list[float]] = {1: [], 2: []}  # cores busy (process CPU / wall) of each local sweep
+
     def sweep(w: int, backend: str, r: int) -> float:
         with tempfile.TemporaryDirectory() as d:
             spec = SweepSpec(name="bench", game=game.name, scenarios=[scen], games=n_sweep, seed=r)
-            t = time.perf_counter()
+            t, cpu = time.perf_counter(), time.process_time()
             run_sweep(spec, Path(d) / "o", workers=w, backend=backend, progress=False)
-            return n_sweep / (time.perf_counter() - t)
+            wall = time.perf_counter() - t
+            if backend == "local":  # threads of this process: its CPU time is the whole sweep's
+                busy[w].append((time.process_time() - cpu) / wall)
+            return n_sweep / wall
 
     # 1 worker and 2 threads alternately (1, 2, 1, 2 ...), so that a drift of the machine's speed
     # falls on both alike; the scaling ratio is the median of the pairs' ratios
@@ -155,8 +164,26 @@ def _scenario_benchmarks(game, scen: str, quick: bool, repeats: int, log, first:
                        f"median of {len(ratios)} per-pair ratios of the two sweeps above, run alternately "
                        f"(1 worker, 2 workers, 1, 2 ...; {n_sweep:,} games each)"))
     log(f"  {out[-1]['name']}: {out[-1]['median']:.2f}x")
+    out += _cpu_use(f"{game.name}/{scen}", busy)
+    log(f"  {out[-1]['name']}: {out[-1]['median']:.0f}%")
     out += _dice_floor(game, scen, sc, opts, pols, seeds, repeats)
     return out
+
+
+def _cpu_use(prefix: str, busy: dict[int, list[float]], cores: int | None = None) -> list[dict]:
+    """Rows of the local sweeps' CPU use: cores busy of the 1-worker sweeps, and the 2-worker
+    sweeps' utilisation, process CPU time over (wall time × cores) in percent. A 1-worker sweep
+    already writes Parquet on a second thread, so a scaling ratio under 2 with a 2-worker
+    utilisation near 100% means the cores were busy (the 1-worker sweep used more than one), not
+    idle."""
+    cores = cores or os.cpu_count() or 1
+    one = statistics.median(busy[1])
+    return [_record(f"{prefix} sweep 1 worker CPU (cores busy)", "cores", busy[1],
+                    "process CPU time over wall time of the 1-worker sweeps above (play on one thread, "
+                    "Parquet written on another)"),
+            _record(f"{prefix} sweep 2 workers CPU utilisation", "%", [100 * b / cores for b in busy[2]],
+                    f"process CPU time over (wall time x {cores} cores) of the 2-worker sweeps above; "
+                    f"the 1-worker sweeps kept {one:.2f} cores busy ({100 * one / cores:.0f}%)")]
 
 
 def interleaved(pairs: int, a: Callable[[int], float], b: Callable[[int], float]) -> tuple[list[float], list[float]]:
@@ -362,7 +389,7 @@ def to_markdown(res: dict) -> str:
     ]
     for r in res["results"]:
         fmt = ((lambda v: f"{v:,.4g}") if r["unit"] == "s" else (lambda v: f"{v:,.3f}") if r["unit"] == "x"
-               else (lambda v: f"{v:,.0f}"))
+               else (lambda v: f"{v:,.2f}") if r["unit"] == "cores" else (lambda v: f"{v:,.0f}"))
         if r["n"] == 0:
             lines.append(f"| {r['name']} | not measured | | 0 | {r.get('target', '')} | | {r['detail']} |")
             continue

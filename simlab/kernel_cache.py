@@ -20,6 +20,7 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import sys
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -110,19 +111,39 @@ def module_source(name: str) -> Path:
 
 
 def _dispatcher_folders(modules: Sequence[str]) -> dict[Path, set[str]]:
-    """``{numba cache folder: {module file stems}}`` of the modules that hold cached dispatchers."""
-    out: dict[Path, set[str]] = {}
+    """``{numba cache folder: {module file stems}}`` of the folders that hold ``modules``' cached kernels.
+
+    numba caches every function of one source folder in one cache folder (each of its locators
+    derives the folder from the source file's directory), so a source directory is asked once:
+    through a module already imported that holds a cached dispatcher, else by importing the
+    directory's modules in the order given until one holds one. Modules of a directory already
+    answered are not imported (a short sweep need not load a campaign's modules to check a
+    battle's cache). Every module of such a directory contributes its stem (one without kernels
+    has no cache files to remove)."""
+    by_dir: dict[Path, list[str]] = {}
     for name in modules:
-        mod = importlib.import_module(name)
-        stem = Path(mod.__file__).stem
-        for v in vars(mod).values():
-            if getattr(v, "__module__", None) != name or not hasattr(v, "_cache"):
-                continue
+        by_dir.setdefault(module_source(name).parent, []).append(name)
+    out: dict[Path, set[str]] = {}
+    for names in by_dir.values():
+        loaded = [n for n in names if n in sys.modules]
+        folder = None
+        for name in loaded + [n for n in names if n not in loaded]:
+            folder = _folder_of(importlib.import_module(name))
+            if folder is not None:
+                break
+        if folder is not None:
+            out.setdefault(folder, set()).update(module_source(n).stem for n in names)
+    return out
+
+
+def _folder_of(mod) -> Path | None:
+    """The numba cache folder of the first cached dispatcher defined in module ``mod``, or None."""
+    for v in vars(mod).values():
+        if getattr(v, "__module__", None) == mod.__name__ and hasattr(v, "_cache"):
             folder = cache_path(v)
             if folder is not None:
-                out.setdefault(folder, set()).add(stem)
-                break
-    return out
+                return folder
+    return None
 
 
 def ensure_fresh(modules: Sequence[str]) -> bool:
@@ -132,8 +153,8 @@ def ensure_fresh(modules: Sequence[str]) -> bool:
     :data:`FRAMEWORK_MODULES`; in each cache folder that holds a cached kernel of one of ``modules``
     compare with the stamp left there last time and, when it differs, delete the cached kernels of
     those modules (numba recompiles them on their next call) and write the new stamp. It imports
-    ``modules`` (to ask numba where it caches them) but loads no kernel: call it before the first
-    kernel call of the process.
+    one module of each of their source folders (to ask numba where it caches them; one already
+    imported if any) but loads no kernel: call it before the first kernel call of the process.
 
     Args:
         modules: dotted names of every module the kernels are compiled from (``@njit`` files
@@ -149,20 +170,20 @@ def ensure_fresh(modules: Sequence[str]) -> bool:
     key = tuple(sorted(set(modules)))
     if not key or key in _DONE:
         return False
-    from .numba_start import defer_blas_probe
-    defer_blas_probe()  # before the first kernel loads: numba's start-up without scipy.linalg
+    from .numba_start import start_numba
+    start_numba()  # before the first kernel loads: numba started cheaply (simlab.numba_start)
     with _LOCK:  # the thread backend's workers share this process: one of them checks, the others wait
         if key in _DONE:
             return False
-        return _ensure_fresh_locked(key)
+        return _ensure_fresh_locked(key, tuple(dict.fromkeys(modules)))
 
 
-def _ensure_fresh_locked(key: tuple[str, ...]) -> bool:
+def _ensure_fresh_locked(key: tuple[str, ...], order: tuple[str, ...]) -> bool:
     sources = sorted({module_source(m) for m in key + FRAMEWORK_MODULES})
     want = digest(sources)
     stamp = "simlab-kernels-" + hashlib.sha256("\n".join(key).encode()).hexdigest()[:12] + ".digest"
     removed = False
-    for folder, stems in sorted(_dispatcher_folders(key).items()):
+    for folder, stems in sorted(_dispatcher_folders(order).items()):
         removed = refresh(folder, stamp, (), stems, want=want) or removed
     _DONE.add(key)
     return removed

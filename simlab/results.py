@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .errors import SweepStateError
 from .stats import cellstats
@@ -171,13 +170,14 @@ def cell_stats_of_parts(store: Store, files: list[str], sides) -> dict[int, dict
     Raises:
         SweepStateError: a part that cannot be read.
     """
+    import pyarrow.compute as pc  # imported here: a sweep's own report needs none of it
     import pyarrow.parquet as pq
     out: dict[int, dict] = {}
     has_reason = None
     want = ["cell", "winner", "turns"] + [f"score_{s}" for s in sides]
     for rel in files:
         try:
-            with store.fs.open(store.path(rel), "rb") as fh:
+            with store.open(rel) as fh:
                 pf = pq.ParquetFile(fh)
                 names = pf.schema_arrow.names
                 if has_reason is None:  # as a dataset over the parts: the first part's schema decides
@@ -202,6 +202,7 @@ def table_stats(t: pa.Table, sides, has_reason: bool) -> dict:
 
 
 def _value_counts(col) -> dict:
+    import pyarrow.compute as pc
     return {("None" if d["values"] is None else str(d["values"])): int(d["counts"])
             for d in pc.value_counts(col).to_pylist()}
 

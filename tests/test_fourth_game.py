@@ -68,6 +68,11 @@ def test_sweep_report_tune_bench_soak_and_odds(fourth, tmp_path, capsys):
     pair = res[f"{NAME}/short sweep 2 workers"]["median"] / res[f"{NAME}/short sweep 1 worker"]["median"]
     scaling = res[f"{NAME}/short sweep scaling (2 workers over 1)"]
     assert scaling["n"] == 1 and scaling["median"] == pytest.approx(pair) and "per-pair" in scaling["detail"]
+    # the local sweeps' CPU use: cores busy of the 1-worker sweep, utilisation of the 2-worker one
+    busy = res[f"{NAME}/short sweep 1 worker CPU (cores busy)"]
+    util = res[f"{NAME}/short sweep 2 workers CPU utilisation"]
+    assert busy["unit"] == "cores" and 0 < busy["median"] <= 2.05 and busy["n"] == 1
+    assert util["unit"] == "%" and 0 < util["median"] <= 100.5 and "cores busy" in util["detail"]
     # at least two of the game's smallest automatic chunks (1,000 games), so two workers can split it
     assert int(res[f"{NAME}/short sweep 1 worker"]["detail"].split()[0].replace(",", "")) >= 2_000
 

@@ -35,7 +35,7 @@ for name in loaded:
     if name.startswith("simlab") and f.endswith(".py") and decorator.search(Path(f).read_text()):
         kernels.append(name)
 heavy = [m for m in ("numba", "scipy", "pandas", "pyarrow", "llvmlite", "pyarrow.dataset", "scipy.linalg",
-                     "scipy.stats") if m in sys.modules]
+                     "scipy.stats", "numba.np.arraymath", "fsspec", "pyarrow.compute") if m in sys.modules]
 games = sorted(m for m in loaded if m.startswith("simlab.games.") and m.count(".") >= 2)
 print(json.dumps({"codes": codes, "kernels": kernels, "heavy": heavy, "games": games}))
 """
@@ -88,9 +88,96 @@ def test_a_sweep_loads_no_pandas_dataset_or_linalg(tmp_path):
                    "--no-progress", "--out", out]])
     assert res["codes"] == [0]
     assert "numba" in res["heavy"] and "pyarrow" in res["heavy"]  # it did play and write
-    for m in ("pandas", "pyarrow.dataset", "scipy.linalg", "scipy.stats"):
+    for m in ("pandas", "pyarrow.dataset", "scipy.linalg", "scipy.stats",
+              "numba.np.arraymath", "fsspec", "pyarrow.compute"):  # cached kernels load without numba's refresh
         assert m not in res["heavy"], f"a sweep imported {m}"
+    for m in ("campaign_loop", "campaign_movement", "campaign_orders", "campaign_combat", "policies"):
+        assert f"simlab.games.doe.{m}" not in res["games"], f"a battle sweep imported the campaign's {m}"
     res = _probe([["report", out]])
     assert res["codes"] == [0]
     for m in ("pyarrow.dataset", "scipy.linalg", "scipy.stats"):
         assert m not in res["heavy"], f"simlab report imported {m}"
+
+
+KERNEL = """
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def squares(n):
+    out = np.empty(n, dtype=np.int64)  # an allocation: numba's runtime (NRT) must be up
+    for i in range(n):
+        out[i] = i * i
+    return out
+"""
+
+LOAD = r"""
+import json, sys
+import numpy as np
+from simlab.numba_start import start_numba
+if sys.argv[1] == "other-release":  # a numba release whose refresh was not read: numba's own load
+    import numba
+    numba.__version__ = "0.99.0"
+start_numba()
+if sys.argv[1] == "fail-once":  # the patched load fails: numba's own path (refresh, load) takes over
+    from numba.core import caching
+    real = caching.Cache._load_overload
+    calls = []
+    def broken(self, sig, ctx):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("x")
+        return real(self, sig, ctx)
+    caching.Cache._load_overload = broken
+import kmod
+first = kmod.squares(5).tolist()
+hits = sum(kmod.squares.stats.cache_hits.values())
+refreshed = "numba.np.arraymath" in sys.modules
+from numba import njit
+@njit
+def total(a):  # a fresh compile after the cached load: numba refreshes for it
+    return np.sum(a) + len(a)
+print(json.dumps({"first": first, "hits": hits, "refreshed_before": refreshed, "total": int(total(kmod.squares(4))),
+                  "arraymath_after": "numba.np.arraymath" in sys.modules, "linalg": "scipy.linalg" in sys.modules}))
+"""
+
+
+@pytest.mark.parametrize("mode", ["plain", "fail-once", "other-release"])
+def test_cached_kernels_load_without_numbas_refresh(tmp_path, mode):
+    """simlab.numba_start: a kernel loaded from numba's cache runs (allocating arrays) without
+    the registry refresh; a later compile in the same process refreshes and works; a failing
+    fast load falls back to numba's own path, and so does a numba release not in FAST_LOAD_NUMBA."""
+    (tmp_path / "kmod.py").write_text(KERNEL)
+    env = dict(os.environ, PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}")
+    runs = []
+    for _ in range(2):  # the first run compiles and caches, the second loads from the cache
+        out = subprocess.run([sys.executable, "-c", LOAD, mode], capture_output=True, text=True, env=env,
+                             cwd=tmp_path, timeout=300)
+        assert out.returncode == 0, out.stderr
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    compiled, loaded = runs
+    assert compiled["hits"] == 0 and compiled["refreshed_before"] is True  # compiling refreshed
+    assert loaded["hits"] == 1 and loaded["first"] == [0, 1, 4, 9, 16]
+    assert loaded["refreshed_before"] is (mode != "plain")  # only numba's own path refreshes
+    assert loaded["total"] == 0 + 1 + 4 + 9 + 4 and loaded["arraymath_after"] is True
+    assert loaded["linalg"] is False  # the BLAS probe stayed deferred at the compile's refresh
+
+
+def test_the_manifests_commit_is_found_on_a_thread_while_a_sweep_starts():
+    import re
+
+    from simlab import _version
+    _version._git_commit.cache_clear()
+    _version._PREFETCH = None
+    try:
+        _version.prefetch_git_commit()
+        thread = _version._PREFETCH
+        assert thread is not None and thread.name == "simlab-git-commit"
+        got = _version.git_commit()  # waits for the thread
+        assert not thread.is_alive()
+        _version._git_commit.cache_clear()
+        assert got == _version._git_commit()  # what the two git calls give in this thread
+        assert got is None or re.fullmatch(r"[0-9a-f]{40}(\+dirty)?", got)
+    finally:
+        _version._PREFETCH = None

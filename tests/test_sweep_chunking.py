@@ -97,3 +97,19 @@ def test_bench_runs_the_two_sweeps_alternately_and_takes_the_median_pair_ratio()
     with pytest.raises(ValueError):
         pair_ratios([0.0], [1.0])
 
+
+
+def test_bench_reports_the_local_sweeps_cpu_use():
+    from simlab.bench import _cpu_use, to_markdown
+    # 1-worker sweeps that kept 1.4-1.6 cores busy (play and its writer thread); 2-worker sweeps at 1.8-2.0
+    rows = _cpu_use("g/s", {1: [1.4, 1.6, 1.5], 2: [1.9, 1.8, 2.0]}, cores=2)
+    one, two = rows
+    assert one["name"] == "g/s sweep 1 worker CPU (cores busy)" and one["unit"] == "cores"
+    assert one["median"] == pytest.approx(1.5) and one["n"] == 3
+    assert two["name"] == "g/s sweep 2 workers CPU utilisation" and two["unit"] == "%"
+    assert (two["median"], two["min"], two["max"]) == pytest.approx((95.0, 90.0, 100.0))
+    assert "1.50 cores busy (75%)" in two["detail"]
+    md = to_markdown({"machine": {"cores": 2, "platform": "p", "python": "3", "numpy": "n", "numba": "b",
+                                  "date": "d"}, "command": "simlab bench", "results": rows})
+    assert "| g/s sweep 1 worker CPU (cores busy) | 1.50 cores | 1.40 – 1.60 | 3 |" in md
+    assert "| g/s sweep 2 workers CPU utilisation | 95 % | 90 – 100 | 3 |" in md

@@ -327,3 +327,47 @@ def test_a_script_without_the_main_guard_sweeps_on_threads(tmp_path):
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["True", "threads", "2000"]
+
+
+def test_ctrl_c_as_a_chunk_returns_counts_the_chunk_first():
+    """The race a Ctrl-C used to lose a chunk's count in: SIGINT arrives while the backend hands
+    back a chunk whose parts are written. The runner counts it, then stops (KeyboardInterrupt);
+    a second Ctrl-C raises at once; Python's handler is back afterwards."""
+    import os
+    from types import SimpleNamespace
+
+    from simlab.sweeps.runner import _CountBeforeCtrlC, _execute
+
+    class Backend:  # two chunks in flight; the first wait is interrupted as it returns one
+        slots, waits = 2, 0
+
+        def __init__(self):
+            self.queue = []
+
+        def pending(self):
+            return len(self.queue)
+
+        def submit(self, task, attempt):
+            self.queue.append(task)
+
+        def wait(self):
+            self.waits += 1
+            task = self.queue.pop(0)
+            os.kill(os.getpid(), signal.SIGINT)  # lands here, before the runner has counted it
+            return [SimpleNamespace(task=task, attempt=1, result={"games": 500, "cell": 0}, error=None)]
+
+    tasks = iter([SimpleNamespace(cell=0, start=i * 500) for i in range(10)])
+    done = []
+    plan = SimpleNamespace(next=lambda: next(tasks, None), done=done.append, failed=None)
+    bar = SimpleNamespace(advance=lambda n: None, log=print)
+    tally = {"games": 0, "stats": None}
+    ex = Backend()
+    with pytest.raises(KeyboardInterrupt):
+        _execute(plan, ex, bar, None, [], {}, tally)
+    assert ex.waits == 1 and tally["games"] == 500 and len(done) == 1  # counted, then stopped
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with pytest.raises(KeyboardInterrupt), _CountBeforeCtrlC() as c:  # a second Ctrl-C: at once
+        os.kill(os.getpid(), signal.SIGINT)
+        assert c.pressed
+        os.kill(os.getpid(), signal.SIGINT)
+        raise AssertionError("not reached")

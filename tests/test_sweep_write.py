@@ -122,3 +122,25 @@ def test_a_table_of_several_row_groups_writes_as_before(tmp_path):
                   "v": pa.array(rng.integers(0, 9, n).astype(np.int16))}).replace_schema_metadata({"simlab": "{}"})
     path = _check_same_file(tmp_path, "events/e/cell-0/part-000000000000-000000000001.parquet", t)
     assert pq.read_metadata(path).num_row_groups == 2
+
+
+def test_a_part_of_one_writer_batch_is_the_file_the_default_batches_give(tmp_path):
+    from simlab.sweeps.store import WRITE_BATCH_ROWS
+    # the largest table written as one batch a column: unique 8-byte keys (plain), a double column
+    # with a distinct value a row (a 480 KiB dictionary), small ints, labels, a constant string
+    n = WRITE_BATCH_ROWS
+    rng = np.random.default_rng(4)
+    t = pa.table({"experiment": chunks._const("e", n, pa.string()), "cell": pa.array(np.full(n, 3, np.int32)),
+                  "game_index": pa.array(np.arange(n, dtype=np.int64) + 7),
+                  "seed": pa.array(rng.integers(0, 2**63, n, dtype=np.uint64)),
+                  "winner": chunks._labels(rng.integers(-1, 2, n), ["spain", "us"], draw="draw"),
+                  "turns": pa.array(rng.integers(1, 30, n).astype(np.int32)),
+                  "sunk": pa.array(rng.integers(0, 6, n).astype(np.int16)),
+                  "luck": pa.array(rng.normal(size=n)),
+                  "score": pa.array(rng.integers(0, 9, n).astype(np.float32))}).replace_schema_metadata(
+        {"simlab": "{}"})
+    path = _check_same_file(tmp_path, "games/cell-3/part-000000000000-000000065536.parquet", t)
+    # the same rows for DuckDB and pandas as the columns in memory
+    assert duckdb.sql(f"SELECT count(*), sum(game_index), count(DISTINCT luck) FROM '{path}'").fetchall()[0] == (
+        n, int(np.arange(n).sum()) + 7 * n, n)
+    assert pq.read_table(path).to_pandas().equals(_plain(t).to_pandas())

@@ -36,16 +36,17 @@ import signal
 import time
 from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from multiprocessing import get_context
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 from ..errors import SpecError
 from .chunks import ChunkTask, die_with_parent, play_chunk, play_chunk_tables, write_parts
 from .isolate import one_line, play_isolated
+
+if TYPE_CHECKING:  # pragma: no cover - the process pool (and multiprocessing) is imported where one is made
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["BACKENDS", "Backend", "Dask", "InProcess", "Outcome", "Processes", "Threads", "check_backend",
            "default_workers",
@@ -300,12 +301,15 @@ class Processes(Backend):
         self.futures: dict[Any, tuple[ChunkTask, int]] = {}
 
     def _pool(self) -> ProcessPoolExecutor:
+        from concurrent.futures import ProcessPoolExecutor
+        from multiprocessing import get_context
         if self.ex is None:
             self.ex = ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"),
                                           initializer=_init_worker)
         return self.ex
 
     def submit(self, task, attempt):
+        from concurrent.futures.process import BrokenProcessPool
         if attempt > 1:
             f = self.retries.submit(play_isolated, task)
         else:
@@ -325,6 +329,7 @@ class Processes(Backend):
             self.ex = None
 
     def wait(self):
+        from concurrent.futures.process import BrokenProcessPool
         done, _ = wait(list(self.futures), return_when=FIRST_COMPLETED)
         out = []
         broken = False

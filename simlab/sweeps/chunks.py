@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..games import Batch, Game, Scenario, get_game, register
 from ..games.policy import policy_names
+from ..numba_start import start_numba
 from ..rng import game_seeds
 from ..stats.cellstats import part_stats
 from .store import Store
@@ -257,6 +257,7 @@ def _build_const(value, n: int, type_) -> pa.Array:
         return _arrow(np.full(n, value, dtype=np.int64))
     if kind == pa.float64() and isinstance(value, (int, float)) and not isinstance(value, bool):
         return _arrow(np.full(n, float(value), dtype=np.float64))
+    import pyarrow.compute as pc  # a value of no simple type (rare): ~0.1 s of import a sweep need not pay
     return pc.take(pa.array([value], type=type_), pa.array(np.zeros(n, dtype=np.int32)))
 
 
@@ -343,6 +344,7 @@ def play_chunk_tables(task: ChunkTask) -> tuple[list[tuple[str, pa.Table]], dict
     Raises:
         ValueError: as :func:`play_chunk`.
     """
+    start_numba()  # a worker process's first kernel (game_seeds) loads without numba's refresh
     game = worker_game(task.game, task.plugin)
     scenario = worker_scenario(task.game, task.scenario, task.data, task.plugin)
     seeds = game_seeds(task.master_seed, task.cell_key, task.start, task.stop)

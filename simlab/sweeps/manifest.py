@@ -104,7 +104,7 @@ def sweep_schema(store: Store, man: dict, game) -> dict:
         out: dict[str, dict] = {}
         for cell, rel in sorted(parts.items()):
             try:
-                with store.fs.open(store.path(rel), "rb") as fh:
+                with store.open(rel) as fh:
                     schema = pq.read_schema(fh)
             except Exception:  # noqa: BLE001 - an unreadable part is verify's to report, not the schema's
                 continue

@@ -22,7 +22,9 @@ import json
 import math
 import os
 import platform
+import signal
 import sys
+import threading
 import time
 import uuid
 from collections import deque
@@ -35,7 +37,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .._version import __version__, git_commit
+from .._version import __version__, git_commit, prefetch_git_commit
 from ..errors import SpecError, SweepStateError, SweepStopped
 from ..games import game_target
 from ..games.policy import policy_names, split_knob_name
@@ -137,8 +139,8 @@ def _open_out(out: str | Path) -> tuple[Store, Path | str]:
 def _refuse_in_a_starting_worker() -> None:
     """A script without ``if __name__ == "__main__":`` re-runs its sweep in every spawned worker,
     as the worker imports the script; stop that worker with one line saying so."""
-    import multiprocessing
-    if getattr(multiprocessing.current_process(), "_inheriting", False):
+    multiprocessing = sys.modules.get("multiprocessing")  # a spawned worker has it; a plain process need not
+    if multiprocessing is not None and getattr(multiprocessing.current_process(), "_inheriting", False):
         sys.stderr.write("simlab: error: a sweep was started while a worker process was importing your script; "
                          "put the sweep under `if __name__ == \"__main__\":` (Python's spawn start method needs it)\n")
         sys.stderr.flush()
@@ -205,6 +207,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     backend = check_backend(backend, scheduler, workers)
     workers = workers or default_workers()
     check_name(spec.name)
+    prefetch_git_commit()  # the manifest's commit, found while the kernels load
     game, cells, info = expand(spec)
     # typed option values, so that `--set n=3` and `n = 3` in a file are the same spec
     spec = dataclasses.replace(spec, options=info["options"], grid=info["grid"])
@@ -527,38 +530,78 @@ def _execute(plan: Plan, ex: Backend, bar, on_chunk, failures: list, cells: dict
     is resubmitted (at most ``MAX_LOST_RETRIES`` times)."""
     retry: deque[ChunkTask] = deque()
     lost: dict[tuple[int, int], int] = {}
-    while True:
-        while ex.pending() < ex.slots:
-            if retry:
-                ex.submit(retry.popleft(), 2)
-                continue
-            t = plan.next()
-            if t is None:
-                break
-            ex.submit(t, 1)
-        if ex.pending() == 0:
+    with _CountBeforeCtrlC() as ctrl_c:
+        while True:
+            if ctrl_c.pressed:  # every outcome the backend has returned is counted: stop here
+                raise KeyboardInterrupt
+            if not _step(plan, ex, bar, on_chunk, failures, cells, tally, retry, lost):
+                return
+
+
+class _CountBeforeCtrlC:
+    """Ctrl-C (SIGINT) during a sweep is acted on between the runner's steps, not inside one, so a
+    chunk whose parts are written is always counted (``last_run.games_played`` equals the rows on
+    disk): the first Ctrl-C sets ``pressed``, which the runner checks before each step; a second
+    one raises ``KeyboardInterrupt`` at once. A step waits for the next chunk to end (a second or
+    so). Only in the main thread, and only where Python's own SIGINT handler is installed;
+    elsewhere Ctrl-C raises where it lands, as before."""
+
+    def __init__(self):
+        self.pressed = False
+        self._prev = None
+
+    def __enter__(self):
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self._prev = signal.signal(signal.SIGINT, self._on_sigint)
+        return self
+
+    def _on_sigint(self, signum, frame):
+        if self.pressed:
+            raise KeyboardInterrupt
+        self.pressed = True
+
+    def __exit__(self, *exc):
+        if self._prev is not None:
+            signal.signal(signal.SIGINT, self._prev)
+        return False
+
+
+def _step(plan, ex, bar, on_chunk, failures, cells, tally, retry, lost) -> bool:
+    """One step of :func:`_execute`: fill the backend's slots, wait for attempts to end and
+    count them. False once nothing is left to play."""
+    while ex.pending() < ex.slots:
+        if retry:
+            ex.submit(retry.popleft(), 2)
+            continue
+        t = plan.next()
+        if t is None:
             break
-        for o in ex.wait():
-            key = (o.task.cell, o.task.start)
-            if o.result is not None:
-                plan.done(o.result)
-                tally["games"] += o.result["games"]
-                _add_stats(tally, o.result)
-                bar.advance(o.result["games"])
-                if on_chunk:
-                    on_chunk(o.result)
-            elif o.error is not None and _disk_full(o.error):
-                # retrying cannot help: stop now, keep what is written, let --resume finish it
-                raise DiskFullError(o.error)
-            elif o.attempt == 1 or (o.lost and lost.get(key, 0) < MAX_LOST_RETRIES):
-                if o.attempt > 1:
-                    lost[key] = lost.get(key, 0) + 1
-                retry.append(o.task)
-            else:
-                f = _failure(o, cells[o.task.cell], o.task.master_seed)
-                failures.append(f)
-                plan.failed(o.task)
-                bar.log(failure_line(f))
+        ex.submit(t, 1)
+    if ex.pending() == 0:
+        return False
+    for o in ex.wait():
+        key = (o.task.cell, o.task.start)
+        if o.result is not None:
+            plan.done(o.result)
+            tally["games"] += o.result["games"]
+            _add_stats(tally, o.result)
+            bar.advance(o.result["games"])
+            if on_chunk:
+                on_chunk(o.result)
+        elif o.error is not None and _disk_full(o.error):
+            # retrying cannot help: stop now, keep what is written, let --resume finish it
+            raise DiskFullError(o.error)
+        elif o.attempt == 1 or (o.lost and lost.get(key, 0) < MAX_LOST_RETRIES):
+            if o.attempt > 1:
+                lost[key] = lost.get(key, 0) + 1
+            retry.append(o.task)
+        else:
+            f = _failure(o, cells[o.task.cell], o.task.master_seed)
+            failures.append(f)
+            plan.failed(o.task)
+            bar.log(failure_line(f))
+    return True
 
 
 def _add_stats(tally: dict, r: dict) -> None:
@@ -596,8 +639,8 @@ def preflight(game, cells: list[Cell], info: dict, spec: SweepSpec) -> None:
     Raises:
         InputError: what the game raises for a scenario and options that cannot be played together.
     """
-    from ..numba_start import defer_blas_probe
-    defer_blas_probe()  # before the first kernel (game_seeds) loads: numba starts without scipy.linalg
+    from ..numba_start import start_numba
+    start_numba()  # before the first kernel (game_seeds) loads: numba started cheaply (numba_start)
     seen = set()
     for c in cells[:PREFLIGHT_CELLS]:
         key = (c.scenario, json.dumps(c.options, sort_keys=True, default=str),

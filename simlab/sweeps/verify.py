@@ -87,7 +87,7 @@ def part_range(rel: str) -> tuple[str, int, int, int] | None:
 
 def _footer(store: Store, rel: str):
     import pyarrow.parquet as pq
-    with store.fs.open(store.path(rel), "rb") as fh:
+    with store.open(rel) as fh:
         return pq.read_metadata(fh)
 
 
@@ -171,8 +171,8 @@ def check_parts(store: Store, man: dict, tables: str | None = None) -> tuple[lis
     def seed_of(key: int, index: int) -> int:
         if (key, index) not in seed_cache:
             if not seed_cache:
-                from ..numba_start import defer_blas_probe
-                defer_blas_probe()  # the first kernel of `simlab report`/`verify`: no scipy.linalg
+                from ..numba_start import start_numba
+                start_numba()  # the first kernel of `simlab report`/`verify`: numba started cheaply
             seed_cache[(key, index)] = int(game_seeds(master, key, index, index + 1)[0])
         return seed_cache[(key, index)]
 
