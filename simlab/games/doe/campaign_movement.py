@@ -127,7 +127,7 @@ def enemy_counts_nb(side, U, ust, out):
 
 
 # ============================================================================ stacks
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def sort_line_nb(members, n, key):
     """Stable insertion sort of ``members[:n]`` by ``key[member]`` ascending."""
     for i in range(1, n):
@@ -313,12 +313,15 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
             u = SM[s, i]
             U[u, lay.UF_STACK] = s
             U[u, lay.UF_ORDER] = order
+    led = 0   # bit k: slot k has a leader (the side's leaders in play are all in pl)
     for i in range(lst.shape[0]):
         if lst[i, lay.LS_SIDE] != side or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
             continue
         LD[i, lay.LF_UNIT] = SM[base + pl[i], 0]
+        led |= 1 << pl[i]
     for k in range(nstk):
-        seat_leaders_nb(base + k, U, S, SM, LD, lst)
+        if (led >> k) & 1:   # seat_leaders_nb does nothing to a stack with no leader aboard
+            seat_leaders_nb(base + k, U, S, SM, LD, lst)
     for o in range(lay.N_MARK_SLOTS):
         G[lay.G_MARK + side * lay.N_MARK_SLOTS + o] = B[o]
     G[lay.G_COALSEA0 + side] = B[B_SEA]
