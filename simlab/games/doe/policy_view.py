@@ -254,7 +254,7 @@ def nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def nearest_friendly_memo_nb(at, side, german, need_repair, pw, nodes, cost, par):
     """Nearest friendly port from ``at``: a memo of :func:`nearest_friendly_nb` in rows
     ``PW_NFREP``, ``PW_NFANY`` of the policy scratch ``pw`` (slot ``side * N + at``; -2: not
