@@ -284,7 +284,7 @@ def budget_ok_nb(side, order, n, at, german, B, markers, nodes, par):
     return lay.ERR_NONE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def budget_commit_nb(order, n, at, german, B, nodes, par):
     if n >= 2 and order < lay.HOLD:
         B[order] += 1
@@ -295,7 +295,7 @@ def budget_commit_nb(order, n, at, german, B, nodes, par):
             B[B_NODE + at] += n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par):
     """Rule 7.5 D: units that must coal (``mask`` allows Coal) at sea beyond the side's coaling
     limit (7.5 C) "must be ... given orders besides Coaling, such as Anchor" (ruling C36): the

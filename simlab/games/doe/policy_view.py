@@ -270,7 +270,7 @@ def nearest_friendly_memo_nb(at, side, german, need_repair, pw, nodes, cost, par
     return pw[r, k]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def turn_tables_nb(side, vis, nodes, par, threat, home):
     """Per plan: enemy attack each area faces (units there and in bordering enemy ports, tenths)
     and areas bordering an own port."""
