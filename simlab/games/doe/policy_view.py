@@ -33,28 +33,48 @@ VIS_N, VIS_ATT, VIS_STARS, VIS_DEF, VIS_NF = range(5)
 # ============================================================================ observation
 @njit(cache=True, _nrt=False)
 def observe_nb(side, U, LD, ust, lst, par, UV, LV, vis):
-    """What ``side`` may know (module docstring): ``UV``/``LV`` are copies of the unit and leader
-    state with the enemy's rows blanked (location -9); ``vis[N, VIS_NF]`` per node: enemy units,
-    their attack and defense (face up under 14.6, else the count times the mean printed values of
-    the enemy units still afloat), the best enemy leader's stars (14.6 only)."""
+    """What ``side`` may know (module docstring): ``UV``/``LV`` (``int64[U, UF_NF]``,
+    ``int64[L, LF_NF]``) are copies of the unit and leader state with the enemy's rows blanked
+    (location -9); ``vis[N, VIS_NF]`` per node: enemy units, their attack and defense (face up
+    under 14.6, else the count times the mean printed values of the enemy units still afloat),
+    the best enemy leader's stars (14.6 only). :func:`blank_view_nb` then
+    :func:`observe_own_nb`."""
+    blank_view_nb(side, ust, lst, UV, LV)
+    observe_own_nb(side, U, LD, ust, lst, par, UV, LV, vis)
+
+
+@njit(cache=True, _nrt=False)
+def blank_view_nb(side, ust, lst, UV, LV):
+    """The enemy's rows of ``side``'s view: unit location -9, stack -1, the rest 0; leader unit -1,
+    state -9. They never change, so a view kept for one side (``UV[2, U, UF_NF]`` in
+    :func:`campaign_loop.play_campaigns_nb`) is blanked once and then refreshed by
+    :func:`observe_own_nb`, which writes only the side's own rows."""
+    for u in range(ust.shape[0]):
+        if ust[u, lay.US_SIDE] != side:
+            for f in range(lay.UF_NF):
+                UV[u, f] = 0
+            UV[u, lay.UF_LOC] = -9
+            UV[u, lay.UF_STACK] = -1
+    for i in range(lst.shape[0]):
+        if lst[i, lay.LS_SIDE] != side:
+            LV[i, lay.LF_UNIT] = -1
+            LV[i, lay.LF_STATE] = -9
+
+
+@njit(cache=True, _nrt=False)
+def observe_own_nb(side, U, LD, ust, lst, par, UV, LV, vis):
+    """:func:`observe_nb` on a view whose enemy rows :func:`blank_view_nb` already blanked: copies
+    the side's own unit and leader rows into ``UV``, ``LV`` and writes ``vis``."""
     nu = ust.shape[0]
     face_up = par[lay.P_FACEUP] != 0
     for u in range(nu):
         if ust[u, lay.US_SIDE] == side:
             for f in range(lay.UF_NF):
                 UV[u, f] = U[u, f]
-        else:
-            for f in range(lay.UF_NF):
-                UV[u, f] = 0
-            UV[u, lay.UF_LOC] = -9
-            UV[u, lay.UF_STACK] = -1
     for i in range(lst.shape[0]):
         if lst[i, lay.LS_SIDE] == side:
             LV[i, lay.LF_UNIT] = LD[i, lay.LF_UNIT]
             LV[i, lay.LF_STATE] = LD[i, lay.LF_STATE]
-        else:
-            LV[i, lay.LF_UNIT] = -1
-            LV[i, lay.LF_STATE] = -9
     for n in range(vis.shape[0]):
         for f in range(VIS_NF):
             vis[n, f] = 0
