@@ -138,30 +138,29 @@ def group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw):
     split_above = kn[pk.K_SPLIT_ABOVE]
     ng = 0
     gn, gat, gstr, gdmg, gkey = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR], pw[pk.PW_GDMG], pw[pk.PW_GKIND]
-    # the side's units in play, strongest first (a stable sort: ties in unit order)
-    key, order = pw[pk.PW_UKEY], pw[pk.PW_UORDER]
-    m = 0
-    for u in range(nu):
-        if ust[u, lay.US_SIDE] == side and UV[u, lay.UF_LOC] >= 0:
-            key[u] = strength_key_nb(ust, UV, u)
-            order[m] = u
-            m += 1
-    sort_line_nb(order, m, key)
-    # ... by place (a counting sort by place keeps that order): place n's units are
-    # byn[start[n]:start[n + 1]]
+    # the side's units in play by place, strongest first at each place (ties in unit order):
+    # place n's units are byn[start[n]:start[n + 1]]. A counting sort by place in unit order,
+    # then a stable sort of each place's units by strength: the same order as sorting all the
+    # units by strength and then (stably) by place, on shorter lines.
+    key = pw[pk.PW_UKEY]
     start, fill, byn = pw[pk.PW_START], pw[pk.PW_FILL], pw[pk.PW_BYN]
     for n in range(N + 1):
         start[n] = 0
-    for ii in range(m):
-        start[UV[order[ii], lay.UF_LOC] + 1] += 1
+    for u in range(nu):
+        if ust[u, lay.US_SIDE] == side and UV[u, lay.UF_LOC] >= 0:
+            key[u] = strength_key_nb(ust, UV, u)
+            start[UV[u, lay.UF_LOC] + 1] += 1
     for n in range(N):
         start[n + 1] += start[n]
         fill[n] = start[n]
-    for ii in range(m):
-        u = order[ii]
-        loc = UV[u, lay.UF_LOC]
-        byn[fill[loc]] = u
-        fill[loc] += 1
+    for u in range(nu):
+        if ust[u, lay.US_SIDE] == side and UV[u, lay.UF_LOC] >= 0:
+            loc = UV[u, lay.UF_LOC]
+            byn[fill[loc]] = u
+            fill[loc] += 1
+    for n in range(N):
+        if start[n + 1] - start[n] > 1:
+            sort_line_nb(byn[start[n]:start[n + 1]], start[n + 1] - start[n], key)
     for node in range(N):
         if start[node + 1] == start[node]:
             continue
