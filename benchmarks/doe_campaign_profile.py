@@ -43,7 +43,7 @@ from simlab.games.doe.campaign_movement import (
 )
 from simlab.games.doe.campaign_orders import B_NODE, MAXSS, PS_NF
 from simlab.games.doe.policies import policy_plan_nb, policy_scratch_nb
-from simlab.games.doe.policy_view import VIS_NF, observe_nb
+from simlab.games.doe.policy_view import VIS_NF, blank_view_nb, observe_own_nb
 from simlab.rng import STATE_WORDS, new_state_nb
 
 
@@ -75,8 +75,10 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
     ledger = np.zeros((lay.LEDGER_MAX, lay.LG_NF), dtype=np.int64)
     bev = np.zeros((lay.BATTLE_MAX, lay.BE_NF), dtype=np.int64)
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
-    UV = np.zeros((nu, lay.UF_NF), dtype=np.int64)
-    LV = np.zeros((max(nl, 1), lay.LF_NF), dtype=np.int64)
+    UV = np.zeros((2, nu, lay.UF_NF), dtype=np.int64)
+    LV = np.zeros((2, max(nl, 1), lay.LF_NF), dtype=np.int64)
+    for side in range(2):
+        blank_view_nb(side, ust, lst, UV[side], LV[side])
     vis = np.zeros((N, VIS_NF), dtype=np.int64)
     B = np.zeros(B_NODE + N, dtype=np.int64)
     pu = np.zeros(nu, dtype=np.int64)
@@ -111,10 +113,10 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
             acc[1] += cycles() - t0
             for side in (lay.SPAIN, lay.US):
                 t0 = cycles()
-                observe_nb(side, U, LD, ust, lst, par, UV, LV, vis)
+                observe_own_nb(side, U, LD, ust, lst, par, UV[side], LV[side], vis)
                 t1 = cycles()
                 nstk = policy_plan_nb(par[lay.P_POL0 + side], side, turn, kn[side], ust, lst, nodes, adj, cost, nh,
-                                      matrix, markers, par, UV, LV, vis, ND, B, pu, pp, pst, pl, rng, pw, gmem)
+                                      matrix, markers, par, UV[side], LV[side], vis, ND, B, pu, pp, pst, pl, rng, pw, gmem)
                 t2 = cycles()
                 enemy_counts_nb(side, U, ust, enemy_n)
                 t3 = cycles()

@@ -210,7 +210,7 @@ def engaged_stack_nb(side, area, nodes, par, S, nslots):
     return best, False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
     """Rule 12.1.3 B: the initiative side with a Blockade squadron in the area earns 2 VPs if an
     opposing squadron in the area or a bordering port has Coal orders (once per area and turn)."""
@@ -477,7 +477,7 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
             award_nb(side, np.int64(lay.VK_PORT), par[lay.P_PORTVP] + nodes[p, lay.NS_DEF], p, G, ledger)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def engaged_table_nb(side, nodes, par, S, nslots, cw):
     """Each area's engaged squadron of ``side`` as :func:`engaged_stack_nb` finds it, for all
     areas in one pass over the side's slots in use: ``cw[CW_SEA0 + side, a]`` its largest

@@ -33,7 +33,7 @@ from .campaign_movement import (
 from .campaign_orders import B_NODE, MAXSS, PS_NF
 from .policies import policy_plan_nb, policy_scratch_nb
 from .policy_deploy import deploy_plan_nb
-from .policy_view import VIS_NF, observe_nb
+from .policy_view import VIS_NF, blank_view_nb, observe_own_nb
 
 
 @njit(cache=True, _nrt=False)
@@ -42,12 +42,15 @@ def orders_phase_nb(turn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, 
     """Orders Phase (4.1.2, 5.0): each side's policy writes its plan from what it may see; the
     engine checks and installs it. ``kn[2, KN_NF]``: each side's knobs (:mod:`policy_layout`);
     ``pw``, ``gmem``: the policy scratch (:func:`policies.policy_scratch_nb`); ``od``, ``ot``: the
-    engine's (``int64[4N]``). Returns 0, or 1 after recording an illegal plan in G."""
+    engine's (``int64[4N]``). ``UV[2, U, UF_NF]``, ``LV[2, L, LF_NF]``: each side's view, its
+    enemy rows blanked once (:func:`policy_view.blank_view_nb`). Returns 0, or 1 after recording
+    an illegal plan in G."""
     for side in (lay.SPAIN, lay.US):
-        observe_nb(side, U, LD, ust, lst, par, UV, LV, vis)
+        uv, lv = UV[side], LV[side]
+        observe_own_nb(side, U, LD, ust, lst, par, uv, lv, vis)
         fam = par[lay.P_POL0 + side]
         nstk = policy_plan_nb(fam, side, turn, kn[side], ust, lst, nodes, adj, cost, nh, matrix,
-                              markers, par, UV, LV, vis, ND, B, pu, pp, pst, pl, rng, pw, gmem)
+                              markers, par, uv, lv, vis, ND, B, pu, pp, pst, pl, rng, pw, gmem)
         enemy_counts_nb(side, U, ust, enemy_n)
         err, slot = install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, markers, par, U, S,
                                     SM, LD, G, enemy_n, B, od, ot)
@@ -79,15 +82,17 @@ def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S,
     policies), Movement (Spain, then the US), Combat, Area Control and VPs, Repairs (and 14.3
     maintenance). When ``par[P_TRACE]`` is set, ``trace[t, u, TR_*]`` gets each unit's state after
     the orders of turn ``t``, slot 0 the set-up (free deployment included) and slot ``T + 1`` the
-    final state. ``pw``, ``gmem``, ``od``, ``ot``: scratch (:func:`orders_phase_nb`); ``cw``: the
+    final state. ``UV``, ``LV``: each side's view (:func:`orders_phase_nb`); ``pw``, ``gmem``,
+    ``od``, ``ot``: scratch (:func:`orders_phase_nb`); ``cw``: the
     combat scratch (:func:`campaign_combat.combat_scratch_nb`). Stops early on
     an illegal plan (``G[G_ERR]``) or an automatic victory (14.7)."""
     init_game_nb(ust, lst, nodes, par, U, S, SM, LD, ND, G)
     if par[lay.P_FREE] != 0:
         # 14.11: the US sets up first, then Spain (14.11 A, C)
         for side in (lay.US, lay.SPAIN):
-            observe_nb(side, U, LD, ust, lst, par, UV, LV, vis)
-            deploy_plan_nb(par[lay.P_POL0 + side], side, kn[side], ust, lst, nodes, cost, par, UV, LV, pu, pl, rng)
+            observe_own_nb(side, U, LD, ust, lst, par, UV[side], LV[side], vis)
+            deploy_plan_nb(par[lay.P_POL0 + side], side, kn[side], ust, lst, nodes, cost, par, UV[side], LV[side],
+                           pu, pl, rng)
             if apply_deployment_nb(side, pu, pl, ust, lst, nodes, par, U, LD) != lay.ERR_NONE:
                 G[lay.G_ERR] = lay.ERR_DEPLOY
                 G[lay.G_ERR_SIDE] = side
@@ -159,8 +164,10 @@ def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, pa
     ledger = np.zeros((lay.LEDGER_MAX, lay.LG_NF), dtype=np.int64)
     bev = np.zeros((lay.BATTLE_MAX, lay.BE_NF), dtype=np.int64)
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
-    UV = np.zeros((nu, lay.UF_NF), dtype=np.int64)
-    LV = np.zeros((max(nl, 1), lay.LF_NF), dtype=np.int64)
+    UV = np.zeros((2, nu, lay.UF_NF), dtype=np.int64)          # each side's view (orders_phase_nb)
+    LV = np.zeros((2, max(nl, 1), lay.LF_NF), dtype=np.int64)
+    for side in range(2):
+        blank_view_nb(side, ust, lst, UV[side], LV[side])   # the enemy rows, once for the batch
     vis = np.zeros((N, VIS_NF), dtype=np.int64)
     B = np.zeros(B_NODE + N, dtype=np.int64)
     pu = np.zeros(nu, dtype=np.int64)

@@ -127,7 +127,7 @@ def enemy_counts_nb(side, U, ust, out):
 
 
 # ============================================================================ stacks
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def sort_line_nb(members, n, key):
     """Stable insertion sort of ``members[:n]`` by ``key[member]`` ascending."""
     for i in range(1, n):
@@ -171,7 +171,7 @@ def clear_side_stacks_nb(side, S, U, ust):
             U[u, lay.UF_STACK] = -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def stack_leader_stars_nb(s, S, SM, LD, lst):
     """Stars of the active leader of stack ``s`` (6.2 B-C: most stars, aboard the first unit)."""
     if S[s, lay.SF_N] < 1:
@@ -187,7 +187,7 @@ def stack_leader_stars_nb(s, S, SM, LD, lst):
     return best, who
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def move_leaders_nb(src, dst, LD, lst):
     """Leaders aboard unit ``src`` move aboard ``dst``."""
     for i in range(lst.shape[0]):
@@ -195,7 +195,7 @@ def move_leaders_nb(src, dst, LD, lst):
             LD[i, lay.LF_UNIT] = dst
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def seat_leaders_nb(s, U, S, SM, LD, lst):
     """Leaders of stack ``s`` (those aboard any of its units): the active one, most stars (ties:
     pack order, 4.1.2 C, 6.2 B-C), aboard the first unit (6.2 A); every other leader aboard the
@@ -313,12 +313,15 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
             u = SM[s, i]
             U[u, lay.UF_STACK] = s
             U[u, lay.UF_ORDER] = order
+    led = 0   # bit k: slot k has a leader (the side's leaders in play are all in pl)
     for i in range(lst.shape[0]):
         if lst[i, lay.LS_SIDE] != side or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
             continue
         LD[i, lay.LF_UNIT] = SM[base + pl[i], 0]
+        led |= 1 << pl[i]
     for k in range(nstk):
-        seat_leaders_nb(base + k, U, S, SM, LD, lst)
+        if (led >> k) & 1:   # seat_leaders_nb does nothing to a stack with no leader aboard
+            seat_leaders_nb(base + k, U, S, SM, LD, lst)
     for o in range(lay.N_MARK_SLOTS):
         G[lay.G_MARK + side * lay.N_MARK_SLOTS + o] = B[o]
     G[lay.G_COALSEA0 + side] = B[B_SEA]
@@ -340,7 +343,7 @@ def live_slots_nb(side, S):
     return hi
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def halts_here_nb(side, area, S, ND, par, nopp):
     """Rule 7.1 F / 4.2 E / 7.6 A: a moving squadron must stop on entering an area holding an
     opposing squadron at sea with Patrol or Blockade orders, or an opposing control marker.
@@ -356,7 +359,7 @@ def halts_here_nb(side, area, S, ND, par, nopp):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def set_stack_loc_nb(s, node, S, SM, U):
     S[s, lay.SF_LOC] = node
     for i in range(S[s, lay.SF_N]):
@@ -366,7 +369,7 @@ def set_stack_loc_nb(s, node, S, SM, U):
             U[u, lay.UF_MOVED] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND, nopp):
     """Move one stack to its destination along its least-MP route (ruling C8), stopping where a
     squadron must halt (7.1 F, 7.6). Patrol and Sortie may always enter the first area (5.4 B,

@@ -91,6 +91,17 @@ def port_borders_nb(nodes, p, area):
     return nodes[p, lay.NS_PAREA1] == area or nodes[p, lay.NS_PAREA2] == area
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def port_faces_enemy_nb(nodes, p, enemy_n):
+    """True if opposing units are seen (``enemy_n[N]``) in an area bordering port ``p`` (5.6 A-B).
+    A port's neighbours in ``adj`` are exactly its one or two bordering areas ``NS_PAREA1``,
+    ``NS_PAREA2`` (:func:`rules.compile_campaign`), so only those two are looked at."""
+    if enemy_n[nodes[p, lay.NS_PAREA1]] > 0:
+        return True
+    a2 = nodes[p, lay.NS_PAREA2]
+    return a2 >= 0 and enemy_n[a2] > 0
+
+
 @njit(cache=True, _nrt=False)
 def unit_allowed_nb(prev, streak, neutral, transit_max):
     """Bitmask of the orders a unit may take this turn given last turn's order (Rules 5.1 D, 5.2 D,
@@ -127,7 +138,7 @@ def maint_locked_nb(ust, U, u, side, par):
 
 
 # ============================================================================ stack facts
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def stack_facts_nb(side, members, n, ust, U, par):
     """Facts of a would-be stack from its members (``int64[n]``).
 
@@ -170,7 +181,7 @@ def stack_facts_nb(side, members, n, ust, U, par):
     return mask, mp, at, iu_after, prev_raid, locked, german, ok
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked, german, enemy_n,
                nodes, adj, cost, par):
     """Whether ``dest``/``target`` are legal for a stack of ``n`` units at ``at`` given ``order``.
@@ -192,9 +203,8 @@ def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked
         return lay.ERR_DEST
     if not at_area and n >= 2 and dest != at and order != lay.SORTIE:
         # 5.6 B: a squadron leaving a port next to opposing forces must have Sortie orders
-        for a in range(A):
-            if adj[at, a] != 0 and enemy_n[a] > 0:
-                return lay.ERR_DEST
+        if port_faces_enemy_nb(nodes, at, enemy_n):
+            return lay.ERR_DEST
     km = lay.KMAX
     if order == lay.ANCHOR:
         if not at_area:
@@ -237,10 +247,7 @@ def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked
     if order == lay.SORTIE:
         if at_area or not dest_area or adj[at, dest] == 0:
             return lay.ERR_DEST
-        for a in range(A):
-            if adj[at, a] != 0 and enemy_n[a] > 0:
-                return lay.ERR_NONE
-        return lay.ERR_DEST
+        return lay.ERR_NONE if port_faces_enemy_nb(nodes, at, enemy_n) else lay.ERR_DEST
     if order == lay.TRANSIT:
         if not dest_area and nodes[dest, lay.NS_PSIDE] == 1 - side:
             return lay.ERR_DEST
@@ -260,7 +267,7 @@ def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked
     return lay.ERR_DEST
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def budget_ok_nb(side, order, n, at, german, B, markers, nodes, par):
     """Order markers (5.0 B) and coaling limits (7.5 C) left for a stack of ``n`` units."""
     if n >= 2 and order < lay.HOLD:
@@ -277,7 +284,7 @@ def budget_ok_nb(side, order, n, at, german, B, markers, nodes, par):
     return lay.ERR_NONE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def budget_commit_nb(order, n, at, german, B, nodes, par):
     if n >= 2 and order < lay.HOLD:
         B[order] += 1
@@ -288,7 +295,7 @@ def budget_commit_nb(order, n, at, german, B, nodes, par):
             B[B_NODE + at] += n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par):
     """Rule 7.5 D: units that must coal (``mask`` allows Coal) at sea beyond the side's coaling
     limit (7.5 C) "must be ... given orders besides Coaling, such as Anchor" (ruling C36): the
@@ -301,7 +308,7 @@ def coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par):
     return ((1 << lay.ANCHOR) | (1 << lay.TRANSIT)) & ~mask
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
                 nodes, adj, cost, markers, par):
     """Full check of one stack's order: sequence mask (with 7.5 D's exception,

@@ -146,7 +146,7 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
     budget_commit_nb(o, n, at, german, B, nodes, par)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def reset_plan_nb(B, pu, pp):
     """An empty plan: budgets at zero, no unit in a stack yet."""
     for i in range(B.shape[0]):
@@ -240,7 +240,7 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
 
 
 # ============================================================================ scripted policies
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def coast_threat_nb(side, reach, vis, home, cost, par):
     """The raid threat a side sees on its coast: the enemy attack (tenths, ``vis``) at every
     place within ``reach`` MP of an area bordering an own port (``home``), each place once."""
@@ -256,7 +256,7 @@ def coast_threat_nb(side, reach, vis, home, cost, par):
     return t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def sortie_area_nb(port, dest, nodes, cost):
     """The area bordering ``port`` from which ``dest`` is nearest (Cadiz and the Canary Islands
     border two, 7.2.2 B)."""

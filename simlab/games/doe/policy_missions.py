@@ -34,7 +34,7 @@ def add_candidate_nb(pw, nc, o, d, t):
     return nc
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def add_home_nb(side, at, mp, german, nodes, cost, adj, par, pw, nc):
     """Candidates that take a group home: stay anchored in a friendly port, anchor into a bordering
     friendly port, transit to the nearest port that repairs. ``pw``: the policy scratch
@@ -50,7 +50,7 @@ def add_home_nb(side, at, mp, german, nodes, cost, adj, par, pw, nc):
     return add_port_transits_nb(at, side, german, pw, nodes, cost, par, np.bool_(True), nc)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def add_port_transits_nb(at, side, german, pw, nodes, cost, par, not_here, nc):
     """Transit candidates to the nearest friendly port that repairs, then to the nearest friendly
     port of any kind (:func:`policy_view.nearest_friendly_memo_nb`); with ``not_here``, a port the
@@ -63,7 +63,7 @@ def add_port_transits_nb(at, side, german, pw, nodes, cost, par, not_here, nc):
     return nc
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, pw, nc):
     """After a Patrol (5.4 D): coal where it is at sea (it keeps the area, 11 F bars only Transit),
     else anchor in a bordering friendly or neutral port, else anchor in place."""
@@ -160,7 +160,7 @@ def relieved_nb(side, a, ust, UV, coaling):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis, ND, B, mask, mp, german):
     """Candidate (order, dest, target) triples for group ``g`` of a scripted policy with knobs
     ``kn`` (``int64[KN_NF]``, :mod:`policy_layout`), written to the policy scratch ``pw``'s rows
@@ -388,7 +388,7 @@ def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis
     return nc, True   # then the safe fallbacks (missions_tail_nb)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def missions_tail_nb(side, at, n, mp, german, nodes, adj, cost, par, B, pw, nc):
     """The safe fallbacks that follow :func:`missions_nb`'s candidates when it says so: home
     (:func:`add_home_nb`), then what may follow a Patrol (:func:`add_after_patrol_nb`), appended

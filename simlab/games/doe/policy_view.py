@@ -33,28 +33,48 @@ VIS_N, VIS_ATT, VIS_STARS, VIS_DEF, VIS_NF = range(5)
 # ============================================================================ observation
 @njit(cache=True, _nrt=False)
 def observe_nb(side, U, LD, ust, lst, par, UV, LV, vis):
-    """What ``side`` may know (module docstring): ``UV``/``LV`` are copies of the unit and leader
-    state with the enemy's rows blanked (location -9); ``vis[N, VIS_NF]`` per node: enemy units,
-    their attack and defense (face up under 14.6, else the count times the mean printed values of
-    the enemy units still afloat), the best enemy leader's stars (14.6 only)."""
+    """What ``side`` may know (module docstring): ``UV``/``LV`` (``int64[U, UF_NF]``,
+    ``int64[L, LF_NF]``) are copies of the unit and leader state with the enemy's rows blanked
+    (location -9); ``vis[N, VIS_NF]`` per node: enemy units, their attack and defense (face up
+    under 14.6, else the count times the mean printed values of the enemy units still afloat),
+    the best enemy leader's stars (14.6 only). :func:`blank_view_nb` then
+    :func:`observe_own_nb`."""
+    blank_view_nb(side, ust, lst, UV, LV)
+    observe_own_nb(side, U, LD, ust, lst, par, UV, LV, vis)
+
+
+@njit(cache=True, _nrt=False)
+def blank_view_nb(side, ust, lst, UV, LV):
+    """The enemy's rows of ``side``'s view: unit location -9, stack -1, the rest 0; leader unit -1,
+    state -9. They never change, so a view kept for one side (``UV[2, U, UF_NF]`` in
+    :func:`campaign_loop.play_campaigns_nb`) is blanked once and then refreshed by
+    :func:`observe_own_nb`, which writes only the side's own rows."""
+    for u in range(ust.shape[0]):
+        if ust[u, lay.US_SIDE] != side:
+            for f in range(lay.UF_NF):
+                UV[u, f] = 0
+            UV[u, lay.UF_LOC] = -9
+            UV[u, lay.UF_STACK] = -1
+    for i in range(lst.shape[0]):
+        if lst[i, lay.LS_SIDE] != side:
+            LV[i, lay.LF_UNIT] = -1
+            LV[i, lay.LF_STATE] = -9
+
+
+@njit(cache=True, _nrt=False)
+def observe_own_nb(side, U, LD, ust, lst, par, UV, LV, vis):
+    """:func:`observe_nb` on a view whose enemy rows :func:`blank_view_nb` already blanked: copies
+    the side's own unit and leader rows into ``UV``, ``LV`` and writes ``vis``."""
     nu = ust.shape[0]
     face_up = par[lay.P_FACEUP] != 0
     for u in range(nu):
         if ust[u, lay.US_SIDE] == side:
             for f in range(lay.UF_NF):
                 UV[u, f] = U[u, f]
-        else:
-            for f in range(lay.UF_NF):
-                UV[u, f] = 0
-            UV[u, lay.UF_LOC] = -9
-            UV[u, lay.UF_STACK] = -1
     for i in range(lst.shape[0]):
         if lst[i, lay.LS_SIDE] == side:
             LV[i, lay.LF_UNIT] = LD[i, lay.LF_UNIT]
             LV[i, lay.LF_STATE] = LD[i, lay.LF_STATE]
-        else:
-            LV[i, lay.LF_UNIT] = -1
-            LV[i, lay.LF_STATE] = -9
     for n in range(vis.shape[0]):
         for f in range(VIS_NF):
             vis[n, f] = 0
@@ -118,30 +138,29 @@ def group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw):
     split_above = kn[pk.K_SPLIT_ABOVE]
     ng = 0
     gn, gat, gstr, gdmg, gkey = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR], pw[pk.PW_GDMG], pw[pk.PW_GKIND]
-    # the side's units in play, strongest first (a stable sort: ties in unit order)
-    key, order = pw[pk.PW_UKEY], pw[pk.PW_UORDER]
-    m = 0
-    for u in range(nu):
-        if ust[u, lay.US_SIDE] == side and UV[u, lay.UF_LOC] >= 0:
-            key[u] = strength_key_nb(ust, UV, u)
-            order[m] = u
-            m += 1
-    sort_line_nb(order, m, key)
-    # ... by place (a counting sort by place keeps that order): place n's units are
-    # byn[start[n]:start[n + 1]]
+    # the side's units in play by place, strongest first at each place (ties in unit order):
+    # place n's units are byn[start[n]:start[n + 1]]. A counting sort by place in unit order,
+    # then a stable sort of each place's units by strength: the same order as sorting all the
+    # units by strength and then (stably) by place, on shorter lines.
+    key = pw[pk.PW_UKEY]
     start, fill, byn = pw[pk.PW_START], pw[pk.PW_FILL], pw[pk.PW_BYN]
     for n in range(N + 1):
         start[n] = 0
-    for ii in range(m):
-        start[UV[order[ii], lay.UF_LOC] + 1] += 1
+    for u in range(nu):
+        if ust[u, lay.US_SIDE] == side and UV[u, lay.UF_LOC] >= 0:
+            key[u] = strength_key_nb(ust, UV, u)
+            start[UV[u, lay.UF_LOC] + 1] += 1
     for n in range(N):
         start[n + 1] += start[n]
         fill[n] = start[n]
-    for ii in range(m):
-        u = order[ii]
-        loc = UV[u, lay.UF_LOC]
-        byn[fill[loc]] = u
-        fill[loc] += 1
+    for u in range(nu):
+        if ust[u, lay.US_SIDE] == side and UV[u, lay.UF_LOC] >= 0:
+            loc = UV[u, lay.UF_LOC]
+            byn[fill[loc]] = u
+            fill[loc] += 1
+    for n in range(N):
+        if start[n + 1] - start[n] > 1:
+            sort_line_nb(byn[start[n]:start[n + 1]], start[n + 1] - start[n], key)
     for node in range(N):
         if start[node + 1] == start[node]:
             continue
@@ -254,7 +273,7 @@ def nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def nearest_friendly_memo_nb(at, side, german, need_repair, pw, nodes, cost, par):
     """Nearest friendly port from ``at``: a memo of :func:`nearest_friendly_nb` in rows
     ``PW_NFREP``, ``PW_NFANY`` of the policy scratch ``pw`` (slot ``side * N + at``; -2: not
@@ -270,7 +289,7 @@ def nearest_friendly_memo_nb(at, side, german, need_repair, pw, nodes, cost, par
     return pw[r, k]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def turn_tables_nb(side, vis, nodes, par, threat, home):
     """Per plan: enemy attack each area faces (units there and in bordering enemy ports, tenths)
     and areas bordering an own port."""
