@@ -140,7 +140,7 @@ def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_t
 
 
 from simlab.games.dreadnought.enums import COLUMN
-from simlab.games.dreadnought.kernels.movement import in_exit_nb, plot_end_nb, role_of_nb, stack_ok_nb
+from simlab.games.dreadnought.kernels.movement import in_exit_nb, plot_end_nb, role_of_nb
 from simlab.games.dreadnought.policies.movement import (
     _bounds_nb,
     _random_plot_nb,
@@ -149,13 +149,17 @@ from simlab.games.dreadnought.policies.movement import (
     detach_nb,
     fallback_plot_nb,
     goal_nb,
+    quick_stack_ok_nb,
     refresh_formation_nb,
     score_nb,
+    stack_keys_nb,
 )
 
 
 @njit(cache=False, _nrt=False)
 def plan_best_prof(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk, TT):
+    keys = tk[5][1]
+    stack_keys_nb(st, sh, st[flag, L.ST_SIDE], n, planned, keys)
     for _ in range(k):
         b = -1
         bs = -1e300
@@ -168,11 +172,11 @@ def plan_best_prof(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, p
         scores[b] = -1e301
         TT[30] += 1
         if not in_exit_nb(st, flag, cand[b, 5], cand[b, 6], sc) and \
-                not stack_ok_nb(st, sh, flag, cand[b, 5], cand[b, 6], cand[b, 7], planned, n, rl):
+                not quick_stack_ok_nb(st, sh, flag, cand[b, 5], cand[b, 6], cand[b, 7], planned, n, rl, keys, True):
             continue
         TT[31] += 1
         if _try_plan_nb(st, sh, fm, trail, f, n, cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3], cand[b, 4], sc, rl,
-                        px, pz, pf, planned, exit_mp, tk):
+                        px, pz, pf, planned, exit_mp, tk, True):
             return True
     return False
 
@@ -181,6 +185,8 @@ def plot_movement_prof(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, p
                      exit_mp, cand, scores, rng, tk, dy, TT):
     code = pc[L.PC_MOVE]
     role = role_of_nb(side, sc)
+    lst = tk[5][2:4]
+    unit_lists_nb(side, st, sh, n, lst)
     for pass_ in range(2):
         for f in range(n):
             if fm[f, L.FM_MEMBERS] == 0:
@@ -197,7 +203,7 @@ def plot_movement_prof(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, p
                                       and fm[f, L.FM_MEMBERS] > 1) else 0
             mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
             is_cap = st[flag, L.ST_KIND] == CAPITAL
-            gx, gz, gf, dstar, gmode = goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap)
+            gx, gz, gf, dstar, gmode = goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap, lst)
             vpref = mx
             k = candidates_nb(mn, mx, vpref, rl, noabout, cand, code == MOVE_HOLD)
             sx = sh[flag, L.SH_X]
@@ -253,7 +259,7 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
     mx = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64); mz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     md = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64); mowner = np.zeros(n, dtype=np.int64)
     nmark = np.zeros(1, dtype=np.int64)
-    tk = (nmark, mx, mz, md, mowner)
+    tk = (nmark, mx, mz, md, mowner, np.zeros((4, n + 1), dtype=np.int64))
     ppx = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64); ppz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     hitmask = np.zeros((n, n), dtype=np.int8); hits = np.zeros((n * n, 4), dtype=np.int64)
     shot = np.zeros(6, dtype=np.int64); crt_out = np.zeros(2, dtype=np.int64)
@@ -320,7 +326,7 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
         t1 = rdtsc(); TT[11] += t1 - t0
         ended_by = commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive, exit_mp)
         t2 = rdtsc(); TT[12] += t2 - t1
-        resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g)
+        resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, tk[5][1])
         t3 = rdtsc(); TT[13] += t3 - t2
         apply_pending_nb(sh, n, rl)
         t4 = rdtsc(); TT[14] += t4 - t3

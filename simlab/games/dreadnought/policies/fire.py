@@ -59,6 +59,24 @@ from .knowledge import alive_nb
 DMAX = 64
 
 
+def _next_state_table():
+    """``NEXT_STATE[k, c]``: :func:`state_after_nb` of state ``k`` (0..9) and CRT result ``c`` (0..10),
+    read by :func:`gain_nb` (a table look-up instead of the arithmetic)."""
+    t = np.zeros((10, 11), dtype=np.int64)
+    for k in range(10):
+        for c in range(11):
+            if c == RES_E_SUNK:
+                t[k, c] = 9
+            else:
+                g1 = min(k // 3 + int(RES_G[c]), 2)
+                s1 = min(k % 3 + int(RES_S[c]), 2)
+                t[k, c] = g1 * 3 + s1
+    return t
+
+
+NEXT_STATE = _next_state_table()
+
+
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, upon):
     """The DPT column and roll penalty of unit ``i``'s main-battery shot at ``j`` from ``d`` hexes
@@ -151,7 +169,7 @@ def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
             p = eff_gun[b, pen, dd, L.EFF_P0 + c]
             if p <= 0.0:
                 continue
-            k1 = state_after_nb(k, c)
+            k1 = NEXT_STATE[k, c]
             w = pk * p
             tot += w * (sv[k1] - v0)
             if a0 > 0:
@@ -214,28 +232,38 @@ def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg,
     best1 = 0.0
     for q in range(reach + 1):
         bcol[q] = -2
+    bow = rl[L.RL_BOW_STERN]
+    upon = rl[L.RL_FIRED_UPON]
     for q in range(lst[1, 0]):
         k = lst[1, q + 1]
-        d = hex_dist_nb(xj, zj, sh[k, L.SH_X], sh[k, L.SH_Z])
+        xk = sh[k, L.SH_X]
+        zk = sh[k, L.SH_Z]
+        d = hex_dist_nb(xj, zj, xk, zk)
         if d < 1 or d > reach:
             continue
         # shot_terms_nb(st, sh, j, k, d, False, ..., 0, upon) for upon 0 and 1
-        if bcol[d] == -2:
-            s = range_strength_nb(a, d, range_tab)
-            bcol[d] = band_nb(s, band_low) if s > 0 else -1
         b = bcol[d]
+        if b == -2:
+            s = range_strength_nb(a, d, range_tab)
+            b = band_nb(s, band_low) if s > 0 else -1
+            bcol[d] = b
         if b < 0:
             continue
         pen = 0
-        if arc_nb(fj, sh[k, L.SH_X] - xj, sh[k, L.SH_Z] - zj) != 0:
-            pen -= rl[L.RL_BOW_STERN]
-        pen1 = pen - rl[L.RL_FIRED_UPON]
+        if arc_nb(fj, xk - xj, zk - zj) != 0:
+            pen -= bow
+        pen1 = pen - upon
         pen = 0 if pen < 0 else (15 if pen > 15 else pen)
         pen1 = 0 if pen1 < 0 else (15 if pen1 > 15 else pen1)
-        v = pure_gain_nb(st, sh, k, b, pen, eff_gun, sv, pg, pl, pure, loss)
+        # the remembered present-state gains read here (pure_gain_nb works out the missing ones)
+        v = pg[k, b * 16 + pen]
+        if v != v:
+            v = pure_gain_nb(st, sh, k, b, pen, eff_gun, sv, pg, pl, pure, loss)
         if v > best0:
             best0 = v
-        v = pure_gain_nb(st, sh, k, b, pen1, eff_gun, sv, pg, pl, pure, loss)
+        v = pg[k, b * 16 + pen1]
+        if v != v:
+            v = pure_gain_nb(st, sh, k, b, pen1, eff_gun, sv, pg, pl, pure, loss)
         if v > best1:
             best1 = v
     return best0, best1
@@ -324,7 +352,11 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
             pen = shot_penalty_nb(st, sh, i, j, d, rl, mod, -1) if b >= 0 else 0
             key = b * 16 + pen
             if b >= 0 and cnt[j] == 0:
-                v = pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, pure, loss)
+                v = pg[j, key]      # remembered (pure_gain_nb works out a missing one)
+                if v == v:
+                    loss[0] = pl[j, key]
+                else:
+                    v = pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, pure, loss)
             elif b >= 0 and mst[j, key] == ver[j]:
                 v = mg[j, key]
                 loss[0] = ml[j, key]
