@@ -8,7 +8,7 @@ cycles scaled to the process's CPU time: on a loaded machine the shares stay rig
 do not). Keep it in step with ``tactical_nb``/``plot_fire_nb``/``plot_movement_nb`` when those
 change (it is a measuring tool, not part of simlab).
 
-    PYTHONPATH=. nice -n 10 .venv/bin/python experiments/profile_jutland.py 60
+    PYTHONPATH=. nice -n 10 .venv/bin/python experiments/profile_jutland.py 60 [PRESET]
 """
 # ruff: noqa: E702, E402, F841, UP031  (a measuring script: one-line timer bookkeeping, phase-grouped imports)
 import sys
@@ -25,6 +25,7 @@ from simlab.games.dreadnought.enums import (
     AFLOAT,
     END_GAME_LENGTH,
     MOVE_HOLD,
+    MOVE_RANDOM,
 )
 from simlab.games.dreadnought.kernels import turn as T
 from simlab.games.dreadnought.kernels.damage import damage_control_nb, scenario_end_nb
@@ -62,7 +63,6 @@ from simlab.games.dreadnought.policies.fire import (
     fire_scratch_nb,
     fire_values_nb,
     shot_terms_nb,
-    threat_nb,
     unit_lists_nb,
 )
 
@@ -108,8 +108,8 @@ def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_t
             continue
         dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
         if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
-            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl,
-                                             pure, loss, bcol, lst)
+            thr[j, 0] = np.nan     # reckoned by _pick_target_nb on first use (its time counts there)
+            thr[j, 1] = np.nan
     t2 = rdtsc(); TT[21] += t2 - t1
     for a in range(k):
         i = order[a]
@@ -199,6 +199,11 @@ def plot_movement_prof(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, p
                 TT[25] += rdtsc() - t0
                 continue
             TT[29] += 1
+            if code == MOVE_RANDOM:
+                if not _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
+                    fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+                TT[27] += rdtsc() - t0
+                continue
             fm[f, L.FM_LEG2C] = 1 if (fm[f, L.FM_MODE] != COLUMN and pc[L.PC_MODE] == COLUMN
                                       and fm[f, L.FM_MEMBERS] > 1) else 0
             mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
@@ -241,7 +246,7 @@ def plot_movement_prof(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, p
 NAMES = ["visibility+sighting", "predict", "plot_fire (target choice)", "plot_torpedoes", "harm",
          "fire_execution (DPT/CRT)", "launch_torpedoes", "maintain_formations", "preferred_range",
          "plot_movement", "plot_smoke", "torpedo_attacks (sweep)", "commit_moves", "resolve_collisions",
-         "apply_pending", "damage_control", "scenario_end", "mp reset", "alloc/setup", "fire: state values (fire_values_nb, once a phase)", "fire: setup (order, clearing)", "fire: threat_nb x2 per enemy", "fire: pick main targets", "fire: designate", "fire: secondary targets", "move: bounds pass 0", "move: goal+candidates+scores", "move: plan_best (try plots)", "move: break-up / random fallback"]
+         "apply_pending", "damage_control", "scenario_end", "mp reset", "alloc/setup", "fire: state values (fire_values_nb, once a phase)", "fire: setup (order, clearing)", "fire: threats (marked; reckoned in target choice)", "fire: pick main targets", "fire: designate", "fire: secondary targets", "move: bounds pass 0", "move: goal+candidates+scores", "move: plan_best (try plots)", "move: break-up / random fallback"]
 
 
 @njit(cache=False)
@@ -260,6 +265,7 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
     md = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64); mowner = np.zeros(n, dtype=np.int64)
     nmark = np.zeros(1, dtype=np.int64)
     tk = (nmark, mx, mz, md, mowner, np.zeros((4, n + 1), dtype=np.int64))
+    tk_none = (np.zeros(1, dtype=np.int64), mx, mz, md, mowner, tk[5])   # random-legal ignores its torpedoes
     ppx = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64); ppz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     hitmask = np.zeros((n, n), dtype=np.int8); hits = np.zeros((n * n, 4), dtype=np.int64)
     shot = np.zeros(6, dtype=np.int64); crt_out = np.zeros(2, dtype=np.int64)
@@ -317,7 +323,7 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
                 rstar = preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low)
             c = rdtsc(); TT[8] += c - b
             plot_movement_prof(side, st, sh, fm, trail, n, sc, rl, pcs[side], kn[side], vis, rstar, pred, px, pz,
-                                pf, planned, exit_mp, cand, scores, rng, tk, dy, TT)
+                                pf, planned, exit_mp, cand, scores, rng, tk_none if pcs[side, L.PC_MOVE] == MOVE_RANDOM else tk, dy, TT)
             d = rdtsc(); TT[9] += d - c
         t0 = rdtsc()
         ev_n = torpedo_attacks_nb(st, sh, n, nmark[0], sc[L.SC_TORP_MA], mx, mz, md, mowner, px, pz, pf, mpu, alive,
@@ -372,7 +378,9 @@ if __name__ == "__main__":
         return real(*a)
     RT.play_batch_nb = spy
     g = get_game("dreadnought"); sc = g.load_scenario("jutland", g.load_data())
-    opts, pols = g.resolve_options({}), g.resolve_policies(sc.sides, {})
+    # an optional second argument: a preset both sides play (e.g. random-legal, the floor)
+    preset = {x: sys.argv[2] for x in sc.sides} if len(sys.argv) > 2 else {}
+    opts, pols = g.resolve_options({}), g.resolve_policies(sc.sides, preset)
     N = int(sys.argv[1])
     seeds = game_seeds(7, 0, 0, N)
     t = time.perf_counter(); b = g.play_batch(sc, opts, pols, seeds); real_dt = time.perf_counter() - t

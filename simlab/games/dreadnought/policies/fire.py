@@ -297,13 +297,13 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
     """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
     (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j;
     ``dist[j]``: j's expected state after them (:func:`gain_nb`); ``thr[j]``: j's fire unengaged
-    and engaged (:func:`threat_nb`). With the optional rules on, targets behind smoke or beyond
+    and engaged (:func:`threat_nb`; NaN: not reckoned yet, worked out here on first use). With the optional rules on, targets behind smoke or beyond
     the visibility are kept or dropped by :func:`fire_mod_nb`, and the DPT modifier of the pick is
     left in ``SH_FMOD``. ``mg``, ``ml`` (``float64[n, 16 B]``), ``mst`` (``int64[n, 16 B]``):
     per target and ``column * 16 + penalty`` the :func:`gain_nb` (gain, loss) worked out while
     ``dist[j]`` stood at version ``ver[j]`` (``mst[j, q] == ver[j]``: valid; a new version is
     drawn whenever ``dist[j]`` changes); ``lst[0]``: the enemy units afloat (:func:`unit_lists_nb`);
-    ``bcol`` (``int64[>= 2 (reach + 1)]``) scratch; a target no shot is plotted at yet (its
+    ``bcol`` (``int64[3 (R + 1)]``, R >= reach: :func:`fire_scratch_nb`) scratch; a target no shot is plotted at yet (its
     ``dist[j]`` its present state) takes its gain from :func:`pure_gain_nb` (``pg``, ``pl``,
     ``pure``)."""
     best = -1
@@ -345,6 +345,11 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
             # secondary batteries (8.41): the nearest screen unit that is not a wreck
             v = -1000.0 * d + st[j, L.ST_VAL] - (1e6 if wreck else 0.0)
         elif code == FIRE_FOCUS_ODDS:
+            if thr[j, 0] != thr[j, 0]:
+                # j's fire is reckoned the first time a firer weighs j (threat_nb: the same values
+                # for the whole plot; its band table is the last third of bcol)
+                thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg,
+                                                 pl, pure, loss, bcol[bcol.shape[0] * 2 // 3:], lst)
             q = d * 2 + (1 if cnt[j] > 0 else 0)
             if bcol[q] == -2:
                 bcol[q] = shot_band_nb(st, sh, i, d, cnt[j] > 0, range_tab, band_low)
@@ -471,7 +476,7 @@ def fire_scratch_nb(st, n, rl, band_low):
     """The fire plot's work arrays for ``n`` units (:func:`plot_fire_scr_nb`; one set per call of
     the entry kernel, never shared between threads): ``(vp_pct int64[5], sv float64[n, 10],
     svkey int64[n], dist float64[n, 10], thr float64[n, 2], loss float64[1], mg float64[n, 16 B],
-    bcol int64[2 (R + 1)], nd float64[10], firers int64[n], term float64[n, 2], has int64[n, 2],
+    bcol int64[3 (R + 1)], nd float64[10], firers int64[n], term float64[n, 2], has int64[n, 2],
     pg float64[n, 16 B], pl float64[n, 16 B], pkey int64[n], pure float64[10], ml float64[n, 16 B],
     mst int64[n, 16 B], ver int64[n], vc int64[1], lst int64[2, n + 1])``, R the longest
     main-battery or secondary range (hexes), B the DPT columns; ``svkey``, ``pkey`` all -1 (no values yet; ``pg``, ``pl``:
@@ -483,7 +488,7 @@ def fire_scratch_nb(st, n, rl, band_low):
             r = st[i, L.ST_RNG]
     nq = 16 * band_low.shape[0]
     return (np.zeros(5, dtype=np.int64), np.zeros((n, 10)), np.full(n, -1, dtype=np.int64), np.zeros((n, 10)),
-            np.zeros((n, 2)), np.zeros(1), np.zeros((n, nq)), np.full((r + 1) * 2, -2, dtype=np.int64),
+            np.zeros((n, 2)), np.zeros(1), np.zeros((n, nq)), np.full((r + 1) * 3, -2, dtype=np.int64),
             np.zeros(10), np.empty(n, dtype=np.int64), np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64),
             np.full((n, nq), np.nan), np.full((n, nq), np.nan), np.full(n, -1, dtype=np.int64), np.zeros(10),
             np.zeros((n, nq)), np.zeros((n, nq), dtype=np.int64), np.zeros(n, dtype=np.int64),
@@ -602,8 +607,10 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
             continue
         dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
         if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
-            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl,
-                                             pure, loss, bcol, lst)
+            # NaN: j's threats (threat_nb) not reckoned yet; _pick_target_nb does it when a firer
+            # first weighs j (nobody's shot reaches many enemies)
+            thr[j, 0] = np.nan
+            thr[j, 1] = np.nan
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
