@@ -71,7 +71,7 @@ from simlab.games.dreadnought.policies.fire import (
 def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt,
                  smoke, dy, turn, sc, TT, fs):
     t0 = rdtsc()
-    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, pkey, pure, ml, mst, ver, vc, lst = fs
+    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, prow, pure, ml, mst, ver, vc, lst, _ = fs
     unit_lists_nb(side, st, sh, n, lst)
     k = 0
     for i in range(n):
@@ -115,7 +115,7 @@ def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_t
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
         best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver, lst)
+                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, prow, pure, mg, ml, mst, ver, lst)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
@@ -135,7 +135,7 @@ def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_t
         if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, kn):
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
-                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver, lst)
+                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, prow, pure, mg, ml, mst, ver, lst)
     TT[24] += rdtsc() - t4
 
 

@@ -389,7 +389,8 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
     nfire[:] = 0
     # the fire scratch's ship-state values and present-state gains (fs[1], fs[12], fs[13]) carry over
     # from the call's last game: they depend only on a unit's printed values, state and damage
-    # control (keys fs[2], fs[14]) and on the rules, all fixed for the call; the rest is set per plot
+    # control (keys fs[2], and the rows fs[14] set per phase) and on the rules, all fixed for the
+    # call; the rest is set per plot
     tk = (nmark, mx, mz, md, mowner, mw)
     tk_none = (nmark0, mx, mz, md, mowner, mw)   # random-legal ignores its torpedoes
     campaign = sc[L.SC_CAMPAIGN] != 0
