@@ -250,7 +250,7 @@ NAMES = ["visibility+sighting", "predict", "plot_fire (target choice)", "plot_to
 
 
 @njit(cache=False)
-def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, length, vis_base, TT):
+def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, length, vis_base, TT, fs):
     rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt = tb
     n = st.shape[0]
     t0 = rdtsc()
@@ -273,7 +273,6 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
     smoke_new = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
     pcs = pc.copy()
     nfire = np.zeros(n, dtype=np.int64)
-    fs = fire_scratch_nb(st, n, rl, band_low)
     TT[18] += rdtsc() - t0
     turn = 0; nosight = 0; ended_by = -1; reason = END_GAME_LENGTH
     vis = vis_base
@@ -353,6 +352,7 @@ def batch_prof(seeds, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_ta
     sh = np.zeros_like(sh0); fm = np.zeros_like(fm0); trail = np.zeros_like(trail0)
     dy = np.zeros(L.NDY, dtype=np.int64)
     tb = (rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt)
+    fs = fire_scratch_nb(st, st.shape[0], rl, band_low)    # one set per call, as play_batch_nb's
     turns = 0
     for g in range(seeds.shape[0]):
         new_state_nb(seeds[g], rng)
@@ -360,7 +360,8 @@ def batch_prof(seeds, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_ta
         for k in range(L.NOUT):
             out[g, k] = 0
         T.reset_dy_nb(dy)
-        turn, reason, ev_n = tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, 0, rng, dy, opt[0], opt[1], TT)
+        turn, reason, ev_n = tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, 0, rng, dy, opt[0], opt[1], TT,
+                                           fs)
         out[g, L.O_TURNS] = turn
         out[g, L.O_END] = reason
         turns += turn
