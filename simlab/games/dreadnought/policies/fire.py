@@ -317,6 +317,18 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
     bestmod = 0
     seen = 0
     opt = fire_options_on_nb(rl)
+    # the firer's hex and facing, the rules' penalties and the knobs, read once (the loop writes
+    # only scratch)
+    xi = sh[i, L.SH_X]
+    zi = sh[i, L.SH_Z]
+    fi = sh[i, L.SH_F]
+    bow = rl[L.RL_BOW_STERN]
+    upon = rl[L.RL_FIRED_UPON]
+    k_wrecks = kn[L.K_WRECKS]
+    k_threat = kn[L.K_THREAT]
+    k_suppress = kn[L.K_SUPPRESS]
+    k_conc = kn[L.K_CONCENTRATE]
+    k_obj = kn[L.K_OBJECTIVE]
     # the DPT column of this firer's shot by range and halving (it depends on nothing else)
     for q in range((reach + 1) * 2):
         bcol[q] = -2
@@ -324,7 +336,9 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
         j = lst[0, e + 1]
         if screens_only and st[j, L.ST_KIND] != SCREEN:
             continue
-        d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z])
+        xj = sh[j, L.SH_X]
+        zj = sh[j, L.SH_Z]
+        d = hex_dist_nb(xi, zi, xj, zj)
         if d < 1 or d > reach:
             continue
         mod = 0
@@ -345,7 +359,7 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
                 bestmod = mod
             continue
         wreck = wrecked_nb(sh, j)
-        if wreck and kn[L.K_WRECKS] == 0.0:
+        if wreck and k_wrecks == 0.0:
             continue  # hold fire rather than shoot at a wreck (5.21)
         if screens_only:
             # secondary batteries (8.41): the nearest screen unit that is not a wreck
@@ -360,7 +374,15 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
             if bcol[q] == -2:
                 bcol[q] = shot_band_nb(st, sh, i, d, cnt[j] > 0, range_tab, band_low)
             b = bcol[q]
-            pen = shot_penalty_nb(st, sh, i, j, d, rl, mod, -1) if b >= 0 else 0
+            pen = 0
+            if b >= 0:
+                # shot_penalty_nb(st, sh, i, j, d, rl, mod, -1), its terms read once above
+                pen = -mod
+                if arc_nb(fi, xj - xi, zj - zi) != 0:
+                    pen -= bow
+                if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) > 0 and d <= st[j, L.ST_RNG]:
+                    pen -= upon
+                pen = 0 if pen < 0 else (15 if pen > 15 else pen)
             key = b * 16 + pen
             if b >= 0 and cnt[j] == 0:
                 r = prow[j]     # remembered (pure_gain_nb works out a missing one)
@@ -378,10 +400,10 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
                     mst[j, key] = ver[j]
                     mg[j, key] = v
                     ml[j, key] = loss[0]
-            v += kn[L.K_THREAT] * thr[j, 0] * loss[0]
+            v += k_threat * thr[j, 0] * loss[0]
             if cnt[j] == 0:
-                v += kn[L.K_SUPPRESS] * (thr[j, 0] - thr[j, 1])
-            v += kn[L.K_CONCENTRATE] * cnt[j] + kn[L.K_OBJECTIVE] * st[j, L.ST_NAMED] * (0.0 if wreck else 1.0)
+                v += k_suppress * (thr[j, 0] - thr[j, 1])
+            v += k_conc * cnt[j] + k_obj * st[j, L.ST_NAMED] * (0.0 if wreck else 1.0)
             if b < 0:
                 v -= 1e6
         elif code == FIRE_SPREAD_VALUE:
