@@ -8,7 +8,7 @@ cycles scaled to the process's CPU time: on a loaded machine the shares stay rig
 do not). Keep it in step with ``tactical_nb``/``plot_fire_nb``/``plot_movement_nb`` when those
 change (it is a measuring tool, not part of simlab).
 
-    PYTHONPATH=. nice -n 10 .venv/bin/python experiments/profile_jutland.py 60
+    PYTHONPATH=. nice -n 10 .venv/bin/python experiments/profile_jutland.py 60 [PRESET]
 """
 # ruff: noqa: E702, E402, F841, UP031  (a measuring script: one-line timer bookkeeping, phase-grouped imports)
 import sys
@@ -25,6 +25,7 @@ from simlab.games.dreadnought.enums import (
     AFLOAT,
     END_GAME_LENGTH,
     MOVE_HOLD,
+    MOVE_RANDOM,
 )
 from simlab.games.dreadnought.kernels import turn as T
 from simlab.games.dreadnought.kernels.damage import damage_control_nb, scenario_end_nb
@@ -62,7 +63,6 @@ from simlab.games.dreadnought.policies.fire import (
     fire_scratch_nb,
     fire_values_nb,
     shot_terms_nb,
-    threat_nb,
     unit_lists_nb,
 )
 
@@ -71,7 +71,7 @@ from simlab.games.dreadnought.policies.fire import (
 def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt,
                  smoke, dy, turn, sc, TT, fs):
     t0 = rdtsc()
-    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, pkey, pure, ml, mst, ver, vc, lst = fs
+    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, prow, pure, ml, mst, ver, vc, lst, _ = fs
     unit_lists_nb(side, st, sh, n, lst)
     k = 0
     for i in range(n):
@@ -108,14 +108,14 @@ def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_t
             continue
         dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
         if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
-            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl,
-                                             pure, loss, bcol, lst)
+            thr[j, 0] = np.nan     # reckoned by _pick_target_nb on first use (its time counts there)
+            thr[j, 1] = np.nan
     t2 = rdtsc(); TT[21] += t2 - t1
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
         best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver, lst)
+                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, prow, pure, mg, ml, mst, ver, lst)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
@@ -135,12 +135,12 @@ def plot_fire_prof(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_t
         if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, kn):
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
-                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver, lst)
+                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, prow, pure, mg, ml, mst, ver, lst)
     TT[24] += rdtsc() - t4
 
 
 from simlab.games.dreadnought.enums import COLUMN
-from simlab.games.dreadnought.kernels.movement import in_exit_nb, plot_end_nb, role_of_nb, stack_ok_nb
+from simlab.games.dreadnought.kernels.movement import in_exit_nb, plot_end_nb, role_of_nb
 from simlab.games.dreadnought.policies.movement import (
     _bounds_nb,
     _random_plot_nb,
@@ -149,13 +149,17 @@ from simlab.games.dreadnought.policies.movement import (
     detach_nb,
     fallback_plot_nb,
     goal_nb,
+    quick_stack_ok_nb,
     refresh_formation_nb,
     score_nb,
+    stack_keys_nb,
 )
 
 
 @njit(cache=False, _nrt=False)
 def plan_best_prof(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk, TT):
+    keys = tk[5][1]
+    stack_keys_nb(st, sh, st[flag, L.ST_SIDE], n, planned, keys)
     for _ in range(k):
         b = -1
         bs = -1e300
@@ -168,11 +172,11 @@ def plan_best_prof(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, p
         scores[b] = -1e301
         TT[30] += 1
         if not in_exit_nb(st, flag, cand[b, 5], cand[b, 6], sc) and \
-                not stack_ok_nb(st, sh, flag, cand[b, 5], cand[b, 6], cand[b, 7], planned, n, rl):
+                not quick_stack_ok_nb(st, sh, flag, cand[b, 5], cand[b, 6], cand[b, 7], planned, n, rl, keys, True):
             continue
         TT[31] += 1
         if _try_plan_nb(st, sh, fm, trail, f, n, cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3], cand[b, 4], sc, rl,
-                        px, pz, pf, planned, exit_mp, tk):
+                        px, pz, pf, planned, exit_mp, tk, True):
             return True
     return False
 
@@ -181,6 +185,8 @@ def plot_movement_prof(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, p
                      exit_mp, cand, scores, rng, tk, dy, TT):
     code = pc[L.PC_MOVE]
     role = role_of_nb(side, sc)
+    lst = tk[5][2:4]
+    unit_lists_nb(side, st, sh, n, lst)
     for pass_ in range(2):
         for f in range(n):
             if fm[f, L.FM_MEMBERS] == 0:
@@ -193,11 +199,16 @@ def plot_movement_prof(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, p
                 TT[25] += rdtsc() - t0
                 continue
             TT[29] += 1
+            if code == MOVE_RANDOM:
+                if not _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
+                    fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+                TT[27] += rdtsc() - t0
+                continue
             fm[f, L.FM_LEG2C] = 1 if (fm[f, L.FM_MODE] != COLUMN and pc[L.PC_MODE] == COLUMN
                                       and fm[f, L.FM_MEMBERS] > 1) else 0
             mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
             is_cap = st[flag, L.ST_KIND] == CAPITAL
-            gx, gz, gf, dstar, gmode = goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap)
+            gx, gz, gf, dstar, gmode = goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap, lst)
             vpref = mx
             k = candidates_nb(mn, mx, vpref, rl, noabout, cand, code == MOVE_HOLD)
             sx = sh[flag, L.SH_X]
@@ -235,11 +246,11 @@ def plot_movement_prof(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, p
 NAMES = ["visibility+sighting", "predict", "plot_fire (target choice)", "plot_torpedoes", "harm",
          "fire_execution (DPT/CRT)", "launch_torpedoes", "maintain_formations", "preferred_range",
          "plot_movement", "plot_smoke", "torpedo_attacks (sweep)", "commit_moves", "resolve_collisions",
-         "apply_pending", "damage_control", "scenario_end", "mp reset", "alloc/setup", "fire: state values (fire_values_nb, once a phase)", "fire: setup (order, clearing)", "fire: threat_nb x2 per enemy", "fire: pick main targets", "fire: designate", "fire: secondary targets", "move: bounds pass 0", "move: goal+candidates+scores", "move: plan_best (try plots)", "move: break-up / random fallback"]
+         "apply_pending", "damage_control", "scenario_end", "mp reset", "alloc/setup", "fire: state values (fire_values_nb, once a phase)", "fire: setup (order, clearing)", "fire: threats (marked; reckoned in target choice)", "fire: pick main targets", "fire: designate", "fire: secondary targets", "move: bounds pass 0", "move: goal+candidates+scores", "move: plan_best (try plots)", "move: break-up / random fallback"]
 
 
 @njit(cache=False)
-def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, length, vis_base, TT):
+def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, length, vis_base, TT, fs):
     rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt = tb
     n = st.shape[0]
     t0 = rdtsc()
@@ -253,7 +264,8 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
     mx = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64); mz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     md = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64); mowner = np.zeros(n, dtype=np.int64)
     nmark = np.zeros(1, dtype=np.int64)
-    tk = (nmark, mx, mz, md, mowner)
+    tk = (nmark, mx, mz, md, mowner, np.zeros((4, n + 1), dtype=np.int64))
+    tk_none = (np.zeros(1, dtype=np.int64), mx, mz, md, mowner, tk[5])   # random-legal ignores its torpedoes
     ppx = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64); ppz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     hitmask = np.zeros((n, n), dtype=np.int8); hits = np.zeros((n * n, 4), dtype=np.int64)
     shot = np.zeros(6, dtype=np.int64); crt_out = np.zeros(2, dtype=np.int64)
@@ -261,7 +273,6 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
     smoke_new = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
     pcs = pc.copy()
     nfire = np.zeros(n, dtype=np.int64)
-    fs = fire_scratch_nb(st, n, rl, band_low)
     TT[18] += rdtsc() - t0
     turn = 0; nosight = 0; ended_by = -1; reason = END_GAME_LENGTH
     vis = vis_base
@@ -311,7 +322,7 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
                 rstar = preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low)
             c = rdtsc(); TT[8] += c - b
             plot_movement_prof(side, st, sh, fm, trail, n, sc, rl, pcs[side], kn[side], vis, rstar, pred, px, pz,
-                                pf, planned, exit_mp, cand, scores, rng, tk, dy, TT)
+                                pf, planned, exit_mp, cand, scores, rng, tk_none if pcs[side, L.PC_MOVE] == MOVE_RANDOM else tk, dy, TT)
             d = rdtsc(); TT[9] += d - c
         t0 = rdtsc()
         ev_n = torpedo_attacks_nb(st, sh, n, nmark[0], sc[L.SC_TORP_MA], mx, mz, md, mowner, px, pz, pf, mpu, alive,
@@ -320,7 +331,7 @@ def tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, ev_n, rng, dy, 
         t1 = rdtsc(); TT[11] += t1 - t0
         ended_by = commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive, exit_mp)
         t2 = rdtsc(); TT[12] += t2 - t1
-        resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g)
+        resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, tk[5][1])
         t3 = rdtsc(); TT[13] += t3 - t2
         apply_pending_nb(sh, n, rl)
         t4 = rdtsc(); TT[14] += t4 - t3
@@ -341,6 +352,7 @@ def batch_prof(seeds, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_ta
     sh = np.zeros_like(sh0); fm = np.zeros_like(fm0); trail = np.zeros_like(trail0)
     dy = np.zeros(L.NDY, dtype=np.int64)
     tb = (rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt)
+    fs = fire_scratch_nb(st, st.shape[0], rl, band_low)    # one set per call, as play_batch_nb's
     turns = 0
     for g in range(seeds.shape[0]):
         new_state_nb(seeds[g], rng)
@@ -348,7 +360,8 @@ def batch_prof(seeds, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_ta
         for k in range(L.NOUT):
             out[g, k] = 0
         T.reset_dy_nb(dy)
-        turn, reason, ev_n = tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, 0, rng, dy, opt[0], opt[1], TT)
+        turn, reason, ev_n = tactical_prof(st, sh, fm, trail, sc, tb, pc, kn, out, g, ev, 0, rng, dy, opt[0], opt[1], TT,
+                                           fs)
         out[g, L.O_TURNS] = turn
         out[g, L.O_END] = reason
         turns += turn
@@ -366,7 +379,9 @@ if __name__ == "__main__":
         return real(*a)
     RT.play_batch_nb = spy
     g = get_game("dreadnought"); sc = g.load_scenario("jutland", g.load_data())
-    opts, pols = g.resolve_options({}), g.resolve_policies(sc.sides, {})
+    # an optional second argument: a preset both sides play (e.g. random-legal, the floor)
+    preset = {x: sys.argv[2] for x in sc.sides} if len(sys.argv) > 2 else {}
+    opts, pols = g.resolve_options({}), g.resolve_policies(sc.sides, preset)
     N = int(sys.argv[1])
     seeds = game_seeds(7, 0, 0, N)
     t = time.perf_counter(); b = g.play_batch(sc, opts, pols, seeds); real_dt = time.perf_counter() - t

@@ -28,6 +28,7 @@ from simlab.games.dreadnought.kernels.formations import (
 )
 from simlab.games.dreadnought.kernels.geometry import DXA, DZA, arc_nb, hex_dist_nb
 from simlab.games.dreadnought.kernels.movement import (
+    collisions_keyed_nb,
     collisions_nb,
     plot_end_nb,
     plot_mp_nb,
@@ -35,7 +36,7 @@ from simlab.games.dreadnought.kernels.movement import (
     speed_bounds_nb,
     stack_ok_nb,
 )
-from simlab.games.dreadnought.policies.movement import candidates_nb
+from simlab.games.dreadnought.policies.movement import candidates_nb, quick_stack_ok_nb, stack_keys_nb
 from simlab.rng import STATE_WORDS, new_state_nb
 
 
@@ -232,3 +233,59 @@ def test_arcs_agree_with_angles_everywhere():
                 assert arc_nb(facing, dx, dz) == want, (facing, dx, dz, off)
                 k, tie = bearing_nb(dx, dz)
                 assert tie or abs((angle(dx, dz) - 60 * k + 540) % 360 - 180) < 30 + 1e-9
+
+
+def _crowd(seed, n=24):
+    """n units of both sides, capital and screen, crowded on a 4 x 4 patch of hexes around (0, 0)
+    (negative coordinates too), some out of play, some planned."""
+    r = np.random.default_rng(seed)
+    st = np.zeros((n, L.NST), dtype=np.int64)
+    sh = np.zeros((n, L.NSH), dtype=np.int64)
+    st[:, L.ST_SIDE] = r.integers(0, 2, n)
+    st[:, L.ST_KIND] = np.where(r.random(n) < 0.3, SCREEN, CAPITAL)
+    sh[:, L.SH_STATUS] = np.where(r.random(n) < 0.9, AFLOAT, AFLOAT + 1)
+    sh[:, L.SH_X] = r.integers(-2, 2, n)
+    sh[:, L.SH_Z] = r.integers(-2, 2, n)
+    sh[:, L.SH_F] = r.integers(0, 2, n)
+    sh[:, L.SH_PX] = r.integers(-2, 2, n)
+    sh[:, L.SH_PZ] = r.integers(-2, 2, n)
+    sh[:, L.SH_PF] = r.integers(0, 2, n)
+    sh[:, L.SH_TOW] = -1
+    sh[:, L.SH_TOWED_BY] = -1
+    planned = (r.random(n) < 0.5).astype(np.int64)
+    return st, sh, planned
+
+
+def test_keyed_collisions_and_quick_stacking_match_the_scans(rules):
+    # collisions_keyed_nb must displace the same units, roll the same dice and leave the same
+    # position as collisions_nb; quick_stack_ok_nb must answer as stack_ok_nb (6.13, 6.31-6.33)
+    sc = np.zeros(L.NSC, dtype=np.int64)
+    sc[L.SC_SAFE_N_ROW], sc[L.SC_SAFE_S_ROW] = -1000, 1000
+    moved_any = 0
+    for seed in range(40):
+        st, sh, planned = _crowd(seed)
+        n = st.shape[0]
+        out = []
+        for keyed in (False, True):
+            s2 = sh.copy()
+            rng = np.zeros(STATE_WORDS, dtype=np.uint64)
+            new_state_nb(np.uint64(seed), rng)
+            disp = np.zeros(n, dtype=np.int64)
+            if keyed:
+                res = collisions_keyed_nb(st, s2, n, rng, rules.rl, sc, disp, np.zeros(n, dtype=np.int64))
+            else:
+                res = collisions_nb(st, s2, n, rng, rules.rl, sc, disp)
+            out.append((res, s2, disp, rng.copy()))
+        assert out[0][0] == out[1][0]
+        assert np.array_equal(out[0][1], out[1][1]) and np.array_equal(out[0][2], out[1][2])
+        assert np.array_equal(out[0][3], out[1][3])
+        moved_any += out[0][0][0] + out[0][0][1]
+        for i in range(n):
+            keys = np.zeros(n, dtype=np.int64)
+            stack_keys_nb(st, sh, st[i, L.ST_SIDE], n, planned, keys)
+            for x in range(-2, 2):
+                for z in range(-2, 2):
+                    for f in range(2):
+                        want = stack_ok_nb(st, sh, i, x, z, f, planned, n, rules.rl)
+                        assert quick_stack_ok_nb(st, sh, i, x, z, f, planned, n, rules.rl, keys, True) == want
+    assert moved_any > 40      # the crowds did collide and over-stack

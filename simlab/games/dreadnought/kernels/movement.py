@@ -520,13 +520,88 @@ def commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive,
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
-def resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g):
+def _side_key_nb(st, sh, j):
+    """Unit ``j``'s hex and side in one key (``2 hexkey + side``) while in play; a key of its own
+    (negative, even) when not."""
+    if sh[j, L.SH_STATUS] != AFLOAT:
+        return -2 * (j + 1)
+    return (((sh[j, L.SH_X] << 32) ^ (sh[j, L.SH_Z] & 0xFFFFFFFF)) << 1) | st[j, L.ST_SIDE]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def collisions_keyed_nb(st, sh, n, rng_roll, rl, sc, displaced, key):
+    """:func:`collisions_nb` with its scans of all units made on hex keys (``key``, ``int64[n]``
+    scratch: :func:`_side_key_nb` of each unit, kept up to date as units are displaced): the same
+    units are found in the same order, the same dice rolled and the same units displaced. A key
+    that matches without the hex matching (a unit out of play against a hex of negative
+    coordinates) only sends the unit to :func:`collisions_nb`'s own test."""
+    for j in range(n):
+        key[j] = _side_key_nb(st, sh, j)
+    moved = 0
+    fixed = 0
+    for i in range(n):
+        if sh[i, L.SH_STATUS] != AFLOAT:
+            continue
+        other = key[i] ^ 1     # the same hex, the other side
+        c = 0
+        for j in range(n):
+            c += 1 if key[j] == other else 0
+        if c == 0:
+            continue
+        x = sh[i, L.SH_X]
+        z = sh[i, L.SH_Z]
+        enemy = False
+        for j in range(n):
+            if j != i and sh[j, L.SH_STATUS] == AFLOAT and st[j, L.ST_SIDE] != st[i, L.ST_SIDE] \
+                    and sh[j, L.SH_X] == x and sh[j, L.SH_Z] == z:
+                enemy = True
+                break
+        if not enemy:
+            continue
+        a = 0
+        b = 0
+        for _ in range(64):            # as collisions_nb
+            a = _d6(rng_roll)
+            b = _d6(rng_roll)
+            if a != b:
+                break
+        if a == b:
+            a = b - 1
+        loser = st[i, L.ST_SIDE] if a < b else 1 - st[i, L.ST_SIDE]
+        for j in range(n):
+            if sh[j, L.SH_STATUS] == AFLOAT and st[j, L.ST_SIDE] == loser and sh[j, L.SH_X] == x \
+                    and sh[j, L.SH_Z] == z:
+                _displace_nb(st, sh, j, n, rl, sc)
+                displaced[j] = 1
+                moved += 1
+                key[j] = _side_key_nb(st, sh, j)
+    for i in range(n):
+        if sh[i, L.SH_STATUS] != AFLOAT:
+            continue
+        # _stack_legal_here_nb counts the units before i in its hex: none, and i is legal alone
+        h = key[i] >> 1
+        c = 0
+        for j in range(i):
+            c += 1 if (key[j] >> 1) == h else 0
+        if c == 0 and rl[L.RL_STACK] >= 1:
+            continue
+        if not _stack_legal_here_nb(st, sh, i, n, rl):
+            _displace_nb(st, sh, i, n, rl, sc)
+            displaced[i] = 1
+            fixed += 1
+            key[i] = _side_key_nb(st, sh, i)
+    return moved, fixed
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+def resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, key):
     """Settle collisions and over-stacking after movement (Rules 6.13, 6.31-6.33;
-    :func:`collisions_nb`): a displaced unit leaves its formation. Counts ``O_DISPLACED`` and
-    ``O_RESTACKED`` in ``out[g]``; ``displaced`` (``int64[n]``) is scratch."""
+    :func:`collisions_nb`, here :func:`collisions_keyed_nb`): a displaced unit leaves its
+    formation. Counts ``O_DISPLACED`` and ``O_RESTACKED`` in ``out[g]``; ``displaced``, ``key``
+    (``int64[>= n]``) are scratch."""
     for i in range(n):
         displaced[i] = 0
-    moved, fixed = collisions_nb(st, sh, n, rng, rl, sc, displaced)
+    moved, fixed = collisions_keyed_nb(st, sh, n, rng, rl, sc, displaced, key)
     if moved + fixed > 0:
         out[g, L.O_DISPLACED] += moved
         out[g, L.O_RESTACKED] += fixed

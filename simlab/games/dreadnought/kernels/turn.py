@@ -230,8 +230,8 @@ def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by
 
     Args:
         ended_by: the side that first reached its safe zone so far (-1: none).
-        mpu: ``int64[n]`` scratch; tk: ``(nmark, mx, mz, md, mowner)`` the markers placed this
-            Game-Turn; hitmask, hits: sweep scratch; smoke, smoke_new: ``int64[k, 2]`` Smoke
+        mpu: ``int64[n]`` scratch; tk: ``(nmark, mx, mz, md, mowner, mw)`` the markers placed this
+            Game-Turn (and the movement plot's work rows ``mw``); hitmask, hits: sweep scratch; smoke, smoke_new: ``int64[k, 2]`` Smoke
             Marker hexes; displaced: ``int64[n]`` scratch.
         out, g, ev, ev_n, record: the game's counters row and the shots buffer.
 
@@ -239,7 +239,7 @@ def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by
         ``(ev_n, ended_by)``.
     """
     campaign = sc[L.SC_CAMPAIGN] != 0
-    nmark, mx, mz, md, mowner = tk
+    nmark, mx, mz, md, mowner, _ = tk
     ev_n = torpedo_attacks_nb(st, sh, n, nmark[0], sc[L.SC_TORP_MA], mx, mz, md, mowner, px, pz, pf, mpu, alive,
                               exit_mp, hitmask, hits, rl, crt, rng, crt_out, smoke_new, dy, out, g, ev, ev_n, turn,
                               record)
@@ -254,7 +254,7 @@ def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by
         dy[L.DY_NSMOKE] = ns
         dy[L.DY_SMOKE_LAID] += ns
     ended_by = commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive, exit_mp)
-    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g)
+    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, tk[5][1])
     apply_pending_nb(sh, n, rl)
     if rl[L.RL_OPT_TOWING] != 0:
         update_tows_nb(sh, n, rl)
@@ -302,9 +302,10 @@ def scratch_nb(st, rl, band_low):
     """The game loop's work arrays for the scenario's units ``st`` (one set per call of the entry
     kernel, reused game after game; never shared between threads): ``(px, pz, pf, planned,
     exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md, mowner,
-    nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs, nfire, fs)``;
+    nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs, nfire, fs, mw)``;
     see :func:`tactical_nb`'s phases for their shapes (``fs``: the fire plots',
-    :func:`..policies.fire.fire_scratch_nb`)."""
+    :func:`..policies.fire.fire_scratch_nb`; ``mw``: the movement plot's work rows, ``int64[4, n + 1]``,
+    :func:`..policies.movement.plot_movement_nb`)."""
     n = st.shape[0]
     px = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
     pz = np.zeros((n, L.MAXMP + 1), dtype=np.int64)
@@ -337,20 +338,23 @@ def scratch_nb(st, rl, band_low):
     smoke_new = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
     pcs = np.zeros((2, L.NPC), dtype=np.int64)
     nfire = np.zeros(n, dtype=np.int64)
+    mw = np.zeros((4, n + 1), dtype=np.int64)
     return (px, pz, pf, planned, exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md,
             mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs, nfire,
-            fire_scratch_nb(st, n, rl, band_low))
+            fire_scratch_nb(st, n, rl, band_low), mw)
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, turn0,
                     length, vis_base, scr):
     """:func:`tactical_nb` on the work arrays ``scr`` (:func:`scratch_nb`), cleared here as
-    fresh ones would be (``hits`` is written before it is read)."""
+    fresh ones would be (``hits`` is written before it is read), but for the fire plots' ship-state
+    values and present-state gains, which stay valid for the same units and rules: ``scr`` serves
+    one scenario's ``st`` and one ``rl`` only (:func:`..policies.fire.fire_values_nb`)."""
     rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt = tb
     n = st.shape[0]
     (px, pz, pf, planned, exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md,
-     mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs, nfire, fs) = scr
+     mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs, nfire, fs, mw) = scr
     px[:, :] = 0
     pz[:, :] = 0
     pf[:, :] = 0
@@ -383,10 +387,12 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
         for b in range(L.NPC):
             pcs[a, b] = pc[a, b]
     nfire[:] = 0
-    fs[2][:] = -1    # no ship-state values or present-state gains yet (the rest is set per plot)
-    fs[14][:] = -1
-    tk = (nmark, mx, mz, md, mowner)
-    tk_none = (nmark0, mx, mz, md, mowner)   # random-legal ignores its torpedoes
+    # the fire scratch's ship-state values and present-state gains (fs[1], fs[12], fs[13]) carry over
+    # from the call's last game: they depend only on a unit's printed values, state and damage
+    # control (keys fs[2], and the rows fs[14] set per phase) and on the rules, all fixed for the
+    # call; the rest is set per plot
+    tk = (nmark, mx, mz, md, mowner, mw)
+    tk_none = (nmark0, mx, mz, md, mowner, mw)   # random-legal ignores its torpedoes
     campaign = sc[L.SC_CAMPAIGN] != 0
     turn = turn0
     contact = turn0

@@ -57,6 +57,26 @@ from ..kernels.visibility import (
 from .knowledge import alive_nb
 
 DMAX = 64
+#: damage-control counts (SH_DC 0 .. DC_ROWS - 1) whose present-state gains are remembered (pure_gain_nb)
+DC_ROWS = 4
+
+
+def _next_state_table():
+    """``NEXT_STATE[k, c]``: :func:`state_after_nb` of state ``k`` (0..9) and CRT result ``c`` (0..10),
+    read by :func:`gain_nb` (a table look-up instead of the arithmetic)."""
+    t = np.zeros((10, 11), dtype=np.int64)
+    for k in range(10):
+        for c in range(11):
+            if c == RES_E_SUNK:
+                t[k, c] = 9
+            else:
+                g1 = min(k // 3 + int(RES_G[c]), 2)
+                s1 = min(k % 3 + int(RES_S[c]), 2)
+                t[k, c] = g1 * 3 + s1
+    return t
+
+
+NEXT_STATE = _next_state_table()
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
@@ -151,7 +171,7 @@ def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
             p = eff_gun[b, pen, dd, L.EFF_P0 + c]
             if p <= 0.0:
                 continue
-            k1 = state_after_nb(k, c)
+            k1 = NEXT_STATE[k, c]
             w = pk * p
             tot += w * (sv[k1] - v0)
             if a0 > 0:
@@ -193,14 +213,14 @@ def _apply_shot_nb(dist, b, pen, dd, eff_gun, nd):
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
-def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl, pure, loss, bcol, lst):
+def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl, prow, pure, loss, bcol, lst):
     """Expected VP enemy unit ``j``'s best main-battery shot at ``side``'s units is worth (its
     fire this phase, as a policy reckons it): ``(unengaged, fired upon)``, the second with the
     roll penalty of Rule 5.6. One pass over the targets serves both (the shot's column and other
     penalties do not depend on being fired upon).
 
     Each own unit's gain is its present-state gain (:func:`pure_gain_nb`: ``pg``, ``pl``,
-    ``pure``, ``loss`` as there); ``bcol`` (``int64[>= reach + 1]``) scratch: ``j``'s DPT column by
+    ``prow``, ``pure``, ``loss`` as there); ``bcol`` (``int64[>= reach + 1]``) scratch: ``j``'s DPT column by
     range (-1 when the modified strength is zero); ``lst[1]``: ``side``'s units afloat
     (:func:`unit_lists_nb`)."""
     if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) <= 0:
@@ -214,75 +234,101 @@ def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg,
     best1 = 0.0
     for q in range(reach + 1):
         bcol[q] = -2
+    bow = rl[L.RL_BOW_STERN]
+    upon = rl[L.RL_FIRED_UPON]
     for q in range(lst[1, 0]):
         k = lst[1, q + 1]
-        d = hex_dist_nb(xj, zj, sh[k, L.SH_X], sh[k, L.SH_Z])
+        xk = sh[k, L.SH_X]
+        zk = sh[k, L.SH_Z]
+        d = hex_dist_nb(xj, zj, xk, zk)
         if d < 1 or d > reach:
             continue
         # shot_terms_nb(st, sh, j, k, d, False, ..., 0, upon) for upon 0 and 1
-        if bcol[d] == -2:
-            s = range_strength_nb(a, d, range_tab)
-            bcol[d] = band_nb(s, band_low) if s > 0 else -1
         b = bcol[d]
+        if b == -2:
+            s = range_strength_nb(a, d, range_tab)
+            b = band_nb(s, band_low) if s > 0 else -1
+            bcol[d] = b
         if b < 0:
             continue
         pen = 0
-        if arc_nb(fj, sh[k, L.SH_X] - xj, sh[k, L.SH_Z] - zj) != 0:
-            pen -= rl[L.RL_BOW_STERN]
-        pen1 = pen - rl[L.RL_FIRED_UPON]
+        if arc_nb(fj, xk - xj, zk - zj) != 0:
+            pen -= bow
+        pen1 = pen - upon
         pen = 0 if pen < 0 else (15 if pen > 15 else pen)
         pen1 = 0 if pen1 < 0 else (15 if pen1 > 15 else pen1)
-        v = pure_gain_nb(st, sh, k, b, pen, eff_gun, sv, pg, pl, pure, loss)
+        # the remembered present-state gains read here (pure_gain_nb works out the missing ones)
+        r = prow[k]
+        v = pg[r, b * 16 + pen] if r >= 0 else np.nan
+        if v != v:
+            v = pure_gain_nb(st, sh, k, b, pen, eff_gun, sv, pg, pl, prow, pure, loss)
         if v > best0:
             best0 = v
-        v = pure_gain_nb(st, sh, k, b, pen1, eff_gun, sv, pg, pl, pure, loss)
+        v = pg[r, b * 16 + pen1] if r >= 0 else np.nan
+        if v != v:
+            v = pure_gain_nb(st, sh, k, b, pen1, eff_gun, sv, pg, pl, prow, pure, loss)
         if v > best1:
             best1 = v
     return best0, best1
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
-def pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, pure, loss):
+def pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, prow, pure, loss):
     """:func:`gain_nb` of unit ``j`` known to be in its present state (``SH_G``, ``SH_S``) for
     DPT column ``b`` (>= 0) and penalty ``pen``, its attack-strength loss left in ``loss[0]``;
-    remembered in ``pg[j, b * 16 + pen]`` and ``pl[j, b * 16 + pen]`` (NaN: not yet), which
-    :func:`fire_values_nb` clears when the unit's state or damage control changes (the gain
-    depends on nothing else). ``pure`` (``float64[10]``, all 0) scratch for the one-state
-    distribution."""
+    remembered in ``pg[r, b * 16 + pen]`` and ``pl[r, b * 16 + pen]`` (NaN: not yet) for the row
+    ``r = prow[j]`` of its class, state and damage control (:func:`fire_values_nb`; -1: not
+    remembered): the gain depends on nothing else, so units of one class share it and it stands
+    for the whole call. ``pure`` (``float64[10]``, all 0) scratch for the one-state distribution."""
     q = b * 16 + pen
-    v = pg[j, q]
-    if v == v:
-        loss[0] = pl[j, q]
-        return v
+    r = prow[j]
+    if r >= 0:
+        v = pg[r, q]
+        if v == v:
+            loss[0] = pl[r, q]
+            return v
     k0 = sh[j, L.SH_G] * 3 + sh[j, L.SH_S]
     pure[k0] = 1.0
     v = gain_nb(st, sh, j, pure, b, pen, eff_gun, sv[j], loss)
     pure[k0] = 0.0
-    pg[j, q] = v
-    pl[j, q] = loss[0]
+    if r >= 0:
+        pg[r, q] = v
+        pl[r, q] = loss[0]
     return v
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
 def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                    vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver, lst):
+                    vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, prow, pure, mg, ml, mst, ver, lst):
     """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
     (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j;
     ``dist[j]``: j's expected state after them (:func:`gain_nb`); ``thr[j]``: j's fire unengaged
-    and engaged (:func:`threat_nb`). With the optional rules on, targets behind smoke or beyond
+    and engaged (:func:`threat_nb`; NaN: not reckoned yet, worked out here on first use). With the optional rules on, targets behind smoke or beyond
     the visibility are kept or dropped by :func:`fire_mod_nb`, and the DPT modifier of the pick is
     left in ``SH_FMOD``. ``mg``, ``ml`` (``float64[n, 16 B]``), ``mst`` (``int64[n, 16 B]``):
     per target and ``column * 16 + penalty`` the :func:`gain_nb` (gain, loss) worked out while
     ``dist[j]`` stood at version ``ver[j]`` (``mst[j, q] == ver[j]``: valid; a new version is
     drawn whenever ``dist[j]`` changes); ``lst[0]``: the enemy units afloat (:func:`unit_lists_nb`);
-    ``bcol`` (``int64[>= 2 (reach + 1)]``) scratch; a target no shot is plotted at yet (its
-    ``dist[j]`` its present state) takes its gain from :func:`pure_gain_nb` (``pg``, ``pl``,
+    ``bcol`` (``int64[3 (R + 1)]``, R >= reach: :func:`fire_scratch_nb`) scratch; a target no shot is plotted at yet (its
+    ``dist[j]`` its present state) takes its gain from :func:`pure_gain_nb` (``pg``, ``pl``, ``prow``,
     ``pure``)."""
     best = -1
     bestv = -1e300
     bestmod = 0
     seen = 0
     opt = fire_options_on_nb(rl)
+    # the firer's hex and facing, the rules' penalties and the knobs, read once (the loop writes
+    # only scratch)
+    xi = sh[i, L.SH_X]
+    zi = sh[i, L.SH_Z]
+    fi = sh[i, L.SH_F]
+    bow = rl[L.RL_BOW_STERN]
+    upon = rl[L.RL_FIRED_UPON]
+    k_wrecks = kn[L.K_WRECKS]
+    k_threat = kn[L.K_THREAT]
+    k_suppress = kn[L.K_SUPPRESS]
+    k_conc = kn[L.K_CONCENTRATE]
+    k_obj = kn[L.K_OBJECTIVE]
     # the DPT column of this firer's shot by range and halving (it depends on nothing else)
     for q in range((reach + 1) * 2):
         bcol[q] = -2
@@ -290,7 +336,9 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
         j = lst[0, e + 1]
         if screens_only and st[j, L.ST_KIND] != SCREEN:
             continue
-        d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z])
+        xj = sh[j, L.SH_X]
+        zj = sh[j, L.SH_Z]
+        d = hex_dist_nb(xi, zi, xj, zj)
         if d < 1 or d > reach:
             continue
         mod = 0
@@ -311,20 +359,38 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
                 bestmod = mod
             continue
         wreck = wrecked_nb(sh, j)
-        if wreck and kn[L.K_WRECKS] == 0.0:
+        if wreck and k_wrecks == 0.0:
             continue  # hold fire rather than shoot at a wreck (5.21)
         if screens_only:
             # secondary batteries (8.41): the nearest screen unit that is not a wreck
             v = -1000.0 * d + st[j, L.ST_VAL] - (1e6 if wreck else 0.0)
         elif code == FIRE_FOCUS_ODDS:
+            if thr[j, 0] != thr[j, 0]:
+                # j's fire is reckoned the first time a firer weighs j (threat_nb: the same values
+                # for the whole plot; its band table is the last third of bcol)
+                thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg,
+                                                 pl, prow, pure, loss, bcol[bcol.shape[0] * 2 // 3:], lst)
             q = d * 2 + (1 if cnt[j] > 0 else 0)
             if bcol[q] == -2:
                 bcol[q] = shot_band_nb(st, sh, i, d, cnt[j] > 0, range_tab, band_low)
             b = bcol[q]
-            pen = shot_penalty_nb(st, sh, i, j, d, rl, mod, -1) if b >= 0 else 0
+            pen = 0
+            if b >= 0:
+                # shot_penalty_nb(st, sh, i, j, d, rl, mod, -1), its terms read once above
+                pen = -mod
+                if arc_nb(fi, xj - xi, zj - zi) != 0:
+                    pen -= bow
+                if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) > 0 and d <= st[j, L.ST_RNG]:
+                    pen -= upon
+                pen = 0 if pen < 0 else (15 if pen > 15 else pen)
             key = b * 16 + pen
             if b >= 0 and cnt[j] == 0:
-                v = pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, pure, loss)
+                r = prow[j]     # remembered (pure_gain_nb works out a missing one)
+                v = pg[r, key] if r >= 0 else np.nan
+                if v == v:
+                    loss[0] = pl[r, key]
+                else:
+                    v = pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, prow, pure, loss)
             elif b >= 0 and mst[j, key] == ver[j]:
                 v = mg[j, key]
                 loss[0] = ml[j, key]
@@ -334,10 +400,10 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
                     mst[j, key] = ver[j]
                     mg[j, key] = v
                     ml[j, key] = loss[0]
-            v += kn[L.K_THREAT] * thr[j, 0] * loss[0]
+            v += k_threat * thr[j, 0] * loss[0]
             if cnt[j] == 0:
-                v += kn[L.K_SUPPRESS] * (thr[j, 0] - thr[j, 1])
-            v += kn[L.K_CONCENTRATE] * cnt[j] + kn[L.K_OBJECTIVE] * st[j, L.ST_NAMED] * (0.0 if wreck else 1.0)
+                v += k_suppress * (thr[j, 0] - thr[j, 1])
+            v += k_conc * cnt[j] + k_obj * st[j, L.ST_NAMED] * (0.0 if wreck else 1.0)
             if b < 0:
                 v -= 1e6
         elif code == FIRE_SPREAD_VALUE:
@@ -439,23 +505,38 @@ def fire_scratch_nb(st, n, rl, band_low):
     """The fire plot's work arrays for ``n`` units (:func:`plot_fire_scr_nb`; one set per call of
     the entry kernel, never shared between threads): ``(vp_pct int64[5], sv float64[n, 10],
     svkey int64[n], dist float64[n, 10], thr float64[n, 2], loss float64[1], mg float64[n, 16 B],
-    bcol int64[2 (R + 1)], nd float64[10], firers int64[n], term float64[n, 2], has int64[n, 2],
-    pg float64[n, 16 B], pl float64[n, 16 B], pkey int64[n], pure float64[10], ml float64[n, 16 B],
-    mst int64[n, 16 B], ver int64[n], vc int64[1], lst int64[2, n + 1])``, R the longest
-    main-battery or secondary range (hexes), B the DPT columns; ``svkey``, ``pkey`` all -1 (no values yet; ``pg``, ``pl``:
-    :func:`pure_gain_nb`; ``mg``, ``ml``, ``mst``, ``ver``: :func:`_pick_target_nb`; ``vc``: the
-    last version drawn, only ever counted up; ``lst``: :func:`unit_lists_nb`)."""
+    bcol int64[3 (R + 1)], nd float64[10], firers int64[n], term float64[n, 2], has int64[n, 2],
+    pg float64[C * DC_ROWS * 9, 16 B], pl (the same), prow int64[n], pure float64[10], ml float64[n, 16 B],
+    mst int64[n, 16 B], ver int64[n], vc int64[1], lst int64[2, n + 1], cls int64[n])``, R the longest
+    main-battery or secondary range (hexes), B the DPT columns, C the classes of unit (units with the same
+    Attack Strength, Defense Strength and VP value: ``cls``, 0 .. C - 1); ``svkey``, ``prow`` all -1 (no
+    values yet; ``pg``, ``pl`` all NaN, ``prow``: :func:`pure_gain_nb`, :func:`fire_values_nb`; ``mg``,
+    ``ml``, ``mst``, ``ver``: :func:`_pick_target_nb`; ``vc``: the last version drawn, only ever counted
+    up; ``lst``: :func:`unit_lists_nb`)."""
     r = rl[L.RL_SB_RANGE]
     for i in range(n):
         if st[i, L.ST_RNG] > r:
             r = st[i, L.ST_RNG]
     nq = 16 * band_low.shape[0]
+    cls = np.zeros(n, dtype=np.int64)
+    nc = 0
+    for i in range(n):
+        cls[i] = -1
+        for h in range(i):
+            if st[h, L.ST_ATT] == st[i, L.ST_ATT] and st[h, L.ST_DEF] == st[i, L.ST_DEF] and \
+                    st[h, L.ST_VAL] == st[i, L.ST_VAL]:
+                cls[i] = cls[h]
+                break
+        if cls[i] < 0:
+            cls[i] = nc
+            nc += 1
+    npg = nc * DC_ROWS * 9
     return (np.zeros(5, dtype=np.int64), np.zeros((n, 10)), np.full(n, -1, dtype=np.int64), np.zeros((n, 10)),
-            np.zeros((n, 2)), np.zeros(1), np.zeros((n, nq)), np.full((r + 1) * 2, -2, dtype=np.int64),
+            np.zeros((n, 2)), np.zeros(1), np.zeros((n, nq)), np.full((r + 1) * 3, -2, dtype=np.int64),
             np.zeros(10), np.empty(n, dtype=np.int64), np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64),
-            np.full((n, nq), np.nan), np.full((n, nq), np.nan), np.full(n, -1, dtype=np.int64), np.zeros(10),
+            np.full((npg, nq), np.nan), np.full((npg, nq), np.nan), np.full(n, -1, dtype=np.int64), np.zeros(10),
             np.zeros((n, nq)), np.zeros((n, nq), dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros(1, dtype=np.int64), np.zeros((2, n + 1), dtype=np.int64))
+            np.zeros(1, dtype=np.int64), np.zeros((2, n + 1), dtype=np.int64), cls)
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
@@ -479,22 +560,17 @@ def fire_values_nb(st, sh, n, rl, fs):
     of every unit ``j`` for its states k = G*3+S, 9: sunk at 100%; the VP percentages of 9.53-9.54): a unit's row is worked out again only when its damage
     control so far (``SH_DC``, kept in ``fs[2]``) changed; the rest of a row depends on the
     unit's printed values only. Both sides' plots read the same table (it holds no side's view).
-    A unit's remembered present-state gains (``fs[12]``, ``fs[13]``: :func:`pure_gain_nb`) are
-    cleared when its state ``3 G + S`` or its damage control changed (key in ``fs[14]``)."""
+    Each unit's row of remembered present-state gains (``fs[14][j]``, rows of ``fs[12]``, ``fs[13]``:
+    :func:`pure_gain_nb`) is that of its class (``fs[21]``), damage control so far and state
+    ``3 G + S``; -1 (not remembered) once its damage control reaches ``DC_ROWS``."""
     vp_pct = fs[0]
     sv = fs[1]
     svkey = fs[2]
-    pg = fs[12]
-    pl = fs[13]
-    pkey = fs[14]
+    prow = fs[14]
+    cls = fs[21]
     for j in range(n):
-        key = (sh[j, L.SH_G] * 3 + sh[j, L.SH_S]) + 16 * sh[j, L.SH_DC]
-        if pkey[j] == key:
-            continue
-        pkey[j] = key
-        for q in range(pg.shape[1]):
-            pg[j, q] = np.nan
-            pl[j, q] = np.nan
+        dc = sh[j, L.SH_DC]
+        prow[j] = ((cls[j] * DC_ROWS + dc) * 9 + sh[j, L.SH_G] * 3 + sh[j, L.SH_S]) if 0 <= dc < DC_ROWS else -1
     vp_pct[0] = 0
     vp_pct[1] = rl[L.RL_VP1]
     vp_pct[2] = rl[L.RL_VP2]
@@ -533,7 +609,7 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
     ``fs``: the work arrays (:func:`fire_scratch_nb`), its ship-state values up to date
     (:func:`fire_values_nb`); ``order``, ``cnt``: ``int64[n]`` scratch.
     """
-    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, pkey, pure, ml, mst, ver, vc, lst = fs
+    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, prow, pure, ml, mst, ver, vc, lst, _ = fs
     unit_lists_nb(side, st, sh, n, lst)
     k = 0
     for i in range(n):
@@ -570,13 +646,15 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
             continue
         dist[j, sh[j, L.SH_G] * 3 + sh[j, L.SH_S]] = 1.0
         if code == FIRE_FOCUS_ODDS and (kn[L.K_THREAT] != 0.0 or kn[L.K_SUPPRESS] != 0.0):
-            thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl,
-                                             pure, loss, bcol, lst)
+            # NaN: j's threats (threat_nb) not reckoned yet; _pick_target_nb does it when a firer
+            # first weighs j (nobody's shot reaches many enemies)
+            thr[j, 0] = np.nan
+            thr[j, 1] = np.nan
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
         best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, pure, mg, ml, mst, ver, lst)
+                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, prow, pure, mg, ml, mst, ver, lst)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
@@ -596,7 +674,7 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
                                          rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg,
-                                         pl, pure, mg, ml, mst, ver, lst)
+                                         pl, prow, pure, mg, ml, mst, ver, lst)
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)

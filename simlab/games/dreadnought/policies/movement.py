@@ -21,7 +21,6 @@ without one stays where it is (:func:`fallback_plot_nb`).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ....rng import roll_nb
@@ -64,6 +63,7 @@ from ..kernels.movement import (
     truncate_at_exit_nb,
     turn_cost_nb,
 )
+from .fire import unit_lists_nb
 from .knowledge import alive_nb
 
 MAXC = 256
@@ -122,11 +122,12 @@ def candidates_nb(mn, mx, vpref, rl, noabout, cand, all_speeds):
 
 
 @njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
-def goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
+def goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap, lst):
     """The goal of a formation: ``(gx, gz, gf, dstar, gmode)``; gmode 0 keep ``dstar`` from the
     goal (whose facing is ``gf``), 1 open the range from it and run for the safe zone, 2 make for
     the exit (gx = target row, gz = 0 north edge, 1 south edge), 3 open the range and stay in the
-    disputed zone (campaign withdrawal), -1 no enemy."""
+    disputed zone (campaign withdrawal), -1 no enemy. ``lst`` (``int64[2, n + 1]``): ``side``'s
+    enemies and own units afloat, in index order (:func:`..policies.fire.unit_lists_nb`)."""
     gmode = 0
     if code == MOVE_OBJECTIVE and sc[L.SC_EXIT] and sc[L.SC_EXIT_SIDE] == side:
         anyexit = False
@@ -148,9 +149,8 @@ def goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
     for pref in range(4):
         if pref == 0 and code != MOVE_OBJECTIVE:
             continue
-        for j in range(n):
-            if st[j, L.ST_SIDE] == side or not alive_nb(sh, j):
-                continue
+        for e in range(lst[0, 0]):
+            j = lst[0, e + 1]
             if pref == 0 and (st[j, L.ST_NAMED] == 0 or wrecked_nb(sh, j)):
                 continue
             if pref == 1 and (st[j, L.ST_KIND] != CAPITAL or wrecked_nb(sh, j)):
@@ -183,8 +183,9 @@ def goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
         # K_SUPPORT hexes of the target, they keep station two hexes from the nearest one
         sup = -1
         supd = 1 << 30
-        for i in range(n):
-            if st[i, L.ST_SIDE] == side and st[i, L.ST_KIND] == CAPITAL and alive_nb(sh, i):
+        for e in range(lst[1, 0]):
+            i = lst[1, e + 1]
+            if st[i, L.ST_KIND] == CAPITAL:
                 d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
                 if d < supd:
                     supd = d
@@ -192,9 +193,11 @@ def goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap):
         if sup >= 0 and supd > kn[L.K_SUPPORT]:
             return pred[sup, 0], pred[sup, 1], sh[sup, L.SH_F], 2.0, gmode
         torp = False
-        for i in range(n):
-            if sh[i, L.SH_FORM] == f and alive_nb(sh, i) and st[i, L.ST_TORP] > 0 and sh[i, L.SH_TLEFT] > 0:
+        for e in range(lst[1, 0]):
+            i = lst[1, e + 1]
+            if sh[i, L.SH_FORM] == f and st[i, L.ST_TORP] > 0 and sh[i, L.SH_TLEFT] > 0:
                 torp = True
+                break
         if torp:
             return gx, gz, gf, kn[L.K_SCREEN_RANGE], gmode
     return gx, gz, gf, kn[L.K_RANGE], gmode
@@ -271,14 +274,56 @@ def _own_track_hit_nb(st, i, mp, emp, px, pz, sc, tk):
     return False
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
-def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp, tk):
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+def _hex_key_nb(x, z):
+    """A hex's key for :func:`quick_stack_ok_nb` (one-to-one on the map's cube coordinates)."""
+    return (x << 32) ^ (z & 0xFFFFFFFF)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def stack_keys_nb(st, sh, side, n, planned, keys):
+    """The hexes :func:`..kernels.movement.stack_ok_nb` looks at for a unit of ``side``, one key
+    per unit (``int64[n]``, written): an enemy in play where it stands, an own unit in play and
+    planned where it plans to end (``SH_PX``, ``SH_PZ``), any other unit a key of its own."""
+    for j in range(n):
+        if sh[j, L.SH_STATUS] != AFLOAT:
+            keys[j] = -1 - j
+        elif st[j, L.ST_SIDE] != side:
+            keys[j] = _hex_key_nb(sh[j, L.SH_X], sh[j, L.SH_Z])
+        elif planned[j] != 0:
+            keys[j] = _hex_key_nb(sh[j, L.SH_PX], sh[j, L.SH_PZ])
+        else:
+            keys[j] = -1 - j
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def quick_stack_ok_nb(st, sh, i, x, z, f, planned, n, rl, keys, quick):
+    """:func:`..kernels.movement.stack_ok_nb`, answered at once when ``quick`` and no other unit's
+    key in ``keys`` (:func:`stack_keys_nb`, a superset of the hexes that count: a stale key only
+    sends the question to the full scan) is hex ``(x, z)``'s: unit ``i`` is then alone there."""
+    if quick and rl[L.RL_STACK] >= 1:
+        k = _hex_key_nb(x, z)
+        c = 0
+        for j in range(n):
+            c += 1 if keys[j] == k else 0
+        if keys[i] == k:
+            c -= 1
+        if c == 0:
+            return True
+    return stack_ok_nb(st, sh, i, x, z, f, planned, n, rl)
+
+
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp, tk, quick):
     """Lay out formation ``f``'s plot for all members; keep it if every hex is allowed and every
-    end position stacks legally. Returns True if kept."""
+    end position stacks legally. Returns True if kept. ``tk[5]`` (``int64[4, n + 1]``) scratch: row 0
+    the members, row 1 the stacking keys (:func:`stack_keys_nb`, kept a superset here when
+    ``quick``; not read otherwise)."""
     flag = fm[f, L.FM_FLAG]
     mode = fm[f, L.FM_MODE]
     # the live members in index order (nothing below changes who they are)
-    mem = np.empty(n, dtype=np.int64)
+    mem = tk[5][0]
+    keys = tk[5][1]
     nm = 0
     for i in range(n):
         if sh[i, L.SH_FORM] == f and alive_nb(sh, i):
@@ -325,13 +370,15 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
         x = px[i, mp]
         z = pz[i, mp]
         fc = pf[i, mp]
-        if not stack_ok_nb(st, sh, i, x, z, fc, planned, n, rl):
+        if not quick_stack_ok_nb(st, sh, i, x, z, fc, planned, n, rl, keys, quick):
             ok = False
             break
         sh[i, L.SH_PX] = x
         sh[i, L.SH_PZ] = z
         sh[i, L.SH_PF] = fc
         planned[i] = 1
+        if quick:
+            keys[i] = _hex_key_nb(x, z)
     if not ok:
         for i in range(n):
             if sh[i, L.SH_FORM] == f:
@@ -380,7 +427,7 @@ def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_m
     for _ in range(48):
         v = mn + roll_nb(rng, mx - mn + 1) - 1
         if v == 0:
-            if _try_plan_nb(st, sh, fm, trail, f, n, 0, 0, 0, 0, 0, sc, rl, px, pz, pf, planned, exit_mp, tk):
+            if _try_plan_nb(st, sh, fm, trail, f, n, 0, 0, 0, 0, 0, sc, rl, px, pz, pf, planned, exit_mp, tk, False):
                 return True
             continue
         t1 = turns[roll_nb(rng, 6) - 1]
@@ -403,7 +450,8 @@ def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_m
         mp = plot_mp_nb(t1, l1, t2, l2, rl)
         if mp < mn or mp > mx or (noabout and (t1 == 3 or t2 == 3)):
             continue
-        if _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp, tk):
+        if _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp, tk,
+                        False):
             return True
     return False
 
@@ -423,7 +471,7 @@ def fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_
                         if mp != v or (noabout and (t1 == 3 or t2 == 3)):
                             continue
                         if _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf,
-                                        planned, exit_mp, tk):
+                                        planned, exit_mp, tk, False):
                             return True
     # nothing legal: the formation stops (ruling DN-M4); the stacking safety net settles the rest
     plot_path_nb(sh[flag, L.SH_X], sh[flag, L.SH_Z], sh[flag, L.SH_F], 0, 0, 0, 0, rl, px, pz, pf, flag)
@@ -439,7 +487,10 @@ def plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz,
     """Try formation ``f``'s candidate plots ``cand[:k]`` (t1, l1, t2, l2, mp, end x, z, facing)
     best score first until one is legal (:func:`_try_plan_nb`); ``scores`` is used up. A cheap look
     at the flagship's end hex comes first (most refusals are stacking there). Returns True if one
-    was kept."""
+    was kept. The stacking looks start from the keys of :func:`stack_keys_nb` (``tk[5][1]``):
+    only :func:`_try_plan_nb` plans anything while this runs, and it keeps them a superset."""
+    keys = tk[5][1]
+    stack_keys_nb(st, sh, st[flag, L.ST_SIDE], n, planned, keys)
     for _ in range(k):
         b = -1
         bs = -1e300
@@ -451,10 +502,10 @@ def plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz,
             break
         scores[b] = -1e301
         if not in_exit_nb(st, flag, cand[b, 5], cand[b, 6], sc) and \
-                not stack_ok_nb(st, sh, flag, cand[b, 5], cand[b, 6], cand[b, 7], planned, n, rl):
+                not quick_stack_ok_nb(st, sh, flag, cand[b, 5], cand[b, 6], cand[b, 7], planned, n, rl, keys, True):
             continue
         if _try_plan_nb(st, sh, fm, trail, f, n, cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3], cand[b, 4], sc, rl,
-                        px, pz, pf, planned, exit_mp, tk):
+                        px, pz, pf, planned, exit_mp, tk, True):
             return True
     return False
 
@@ -507,9 +558,13 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
     """Plot the movement of one side's formations (Rules 6.0-6.3, 7.0-7.3): paths into
     ``px, pz, pf``, MP into ``SH_MP``, end positions into ``SH_PX/PZ/PF``. A withdrawing side
     (campaign) keeps out of its safe zone (9.15) and, as North in scenarios B and C, on the initial
-    Map Area until the South leaves it (11.3, 11.4)."""
+    Map Area until the South leaves it (11.3, 11.4). ``tk``: the Torpedo Markers of this Movement
+    Phase ``(nmark, mx, mz, md, owner)`` and the plot's work rows ``int64[4, n + 1]`` (members and
+    stacking keys of :func:`_try_plan_nb`, then the side's unit lists, :func:`goal_nb`)."""
     code = pc[L.PC_MOVE]
     role = role_of_nb(side, sc)
+    lst = tk[5][2:4]
+    unit_lists_nb(side, st, sh, n, lst)     # nobody sinks or leaves during a plot
     # units that cannot move plot first, so that nobody plans to end in their hex
     for pass_ in range(2):
         for f in range(n):
@@ -529,7 +584,7 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
                                       and fm[f, L.FM_MEMBERS] > 1) else 0
             mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
             is_cap = st[flag, L.ST_KIND] == CAPITAL
-            gx, gz, gf, dstar, gmode = goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap)
+            gx, gz, gf, dstar, gmode = goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap, lst)
             vpref = mx
             if code == MOVE_HOLD and gmode == 0:
                 d0 = hex_dist_nb(sh[flag, L.SH_X], sh[flag, L.SH_Z], gx, gz)

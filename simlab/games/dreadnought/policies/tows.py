@@ -26,6 +26,7 @@ from ..kernels.movement import (
     towable_nb,
     tower_ok_nb,
 )
+from .fire import unit_lists_nb
 from .knowledge import alive_nb
 from .movement import candidates_nb, fallback_plot_nb, goal_nb, plan_best_nb, score_nb, stay_plot_nb
 
@@ -152,7 +153,9 @@ def plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn, pred, px, pz, pf, plann
             _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
             continue
         mn, mx = speed_bounds_nb(st, sh, i, rl)
-        gx, gz, gf, dstar, gmode = goal_nb(side, st, sh, n, fi, i, MOVE_BREAK, kn, sc, 8, pred, True)
+        lst = tk[5][2:4]
+        unit_lists_nb(side, st, sh, n, lst)
+        gx, gz, gf, dstar, gmode = goal_nb(side, st, sh, n, fi, i, MOVE_BREAK, kn, sc, 8, pred, True, lst)
         k = candidates_nb(mn, mx, mx, rl, st[i, L.ST_NOABOUT], cand, True)
         role = role_of_nb(side, sc)
         for c in range(k):
