@@ -279,6 +279,36 @@ def stack_ok_nb(st, sh, i, x, z, f, planned, n, rl):
     return scr or cnt <= rl[L.RL_STACK]
 
 
+@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False, inline="always")
+def _settle_hex_nb(st, sh, i, n, rng_roll, rl, sc, displaced, key):
+    """Rule 6.13 for the hex of unit ``i``, which holds both sides: both roll a die (ties
+    re-rolled), and every unit of the lower roll's side in that hex is displaced
+    (:func:`_displace_nb`) and marked in ``displaced``. ``key``: :func:`collisions_keyed_nb`'s
+    ``int64`` hex keys, each displaced unit's redone (empty: none kept). Returns the units moved."""
+    x = sh[i, L.SH_X]
+    z = sh[i, L.SH_Z]
+    a = 0
+    b = 0
+    for _ in range(64):            # ties are re-rolled (a cap: 64 ties in a row has odds 6**-64)
+        a = _d6(rng_roll)
+        b = _d6(rng_roll)
+        if a != b:
+            break
+    if a == b:
+        a = b - 1
+    loser = st[i, L.ST_SIDE] if a < b else 1 - st[i, L.ST_SIDE]
+    moved = 0
+    for j in range(n):
+        if sh[j, L.SH_STATUS] == AFLOAT and st[j, L.ST_SIDE] == loser and sh[j, L.SH_X] == x \
+                and sh[j, L.SH_Z] == z:
+            _displace_nb(st, sh, j, n, rl, sc)
+            displaced[j] = 1
+            moved += 1
+            if key.shape[0] > 0:
+                key[j] = _side_key_nb(st, sh, j)
+    return moved
+
+
 @njit(cache=True, error_model="numpy", _nrt=False)
 def collisions_nb(st, sh, n, rng_roll, rl, sc, displaced):
     """Settle opposing units ending in one hex (Rule 6.13) and any over-stacking (6.31-6.33).
@@ -310,22 +340,7 @@ def collisions_nb(st, sh, n, rng_roll, rl, sc, displaced):
                 break
         if not enemy:
             continue
-        a = 0
-        b = 0
-        for _ in range(64):            # ties are re-rolled (a cap: 64 ties in a row has odds 6**-64)
-            a = _d6(rng_roll)
-            b = _d6(rng_roll)
-            if a != b:
-                break
-        if a == b:
-            a = b - 1
-        loser = st[i, L.ST_SIDE] if a < b else 1 - st[i, L.ST_SIDE]
-        for j in range(n):
-            if sh[j, L.SH_STATUS] == AFLOAT and st[j, L.ST_SIDE] == loser and sh[j, L.SH_X] == x \
-                    and sh[j, L.SH_Z] == z:
-                _displace_nb(st, sh, j, n, rl, sc)
-                displaced[j] = 1
-                moved += 1
+        moved += _settle_hex_nb(st, sh, i, n, rng_roll, rl, sc, displaced, displaced[:0])
     # own-side over-stacking (a safety net: the policies never plot it)
     for i in range(n):
         if sh[i, L.SH_STATUS] != AFLOAT:
@@ -558,23 +573,7 @@ def collisions_keyed_nb(st, sh, n, rng_roll, rl, sc, displaced, key):
                 break
         if not enemy:
             continue
-        a = 0
-        b = 0
-        for _ in range(64):            # as collisions_nb
-            a = _d6(rng_roll)
-            b = _d6(rng_roll)
-            if a != b:
-                break
-        if a == b:
-            a = b - 1
-        loser = st[i, L.ST_SIDE] if a < b else 1 - st[i, L.ST_SIDE]
-        for j in range(n):
-            if sh[j, L.SH_STATUS] == AFLOAT and st[j, L.ST_SIDE] == loser and sh[j, L.SH_X] == x \
-                    and sh[j, L.SH_Z] == z:
-                _displace_nb(st, sh, j, n, rl, sc)
-                displaced[j] = 1
-                moved += 1
-                key[j] = _side_key_nb(st, sh, j)
+        moved += _settle_hex_nb(st, sh, i, n, rng_roll, rl, sc, displaced, key)
     for i in range(n):
         if sh[i, L.SH_STATUS] != AFLOAT:
             continue
