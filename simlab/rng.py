@@ -23,7 +23,8 @@ import hashlib
 import json
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 __all__ = [
     "GAMMA",
@@ -108,14 +109,14 @@ def game_seeds(master_seed: int, cell: int, start: int, stop: int) -> np.ndarray
     )
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always", nrt=True)
 def mix64_nb(z):
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def _game_seeds_nb(master, cell, start, stop):
     out = np.empty(stop - start, dtype=np.uint64)
     h = mix64_nb(master ^ _SALT)
@@ -138,7 +139,7 @@ def cell_key(params: dict) -> int:
     return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "little") >> 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always", nrt=True)
 def new_state_nb(seed, state):
     """Start a stream: fill ``state`` (``uint64[STATE_WORDS]``) from a game's seed (uint64)."""
     state[0] = seed
@@ -146,14 +147,14 @@ def new_state_nb(seed, state):
     state[2] = np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always", nrt=True)
 def next_u64_nb(state):
     """Next 64-bit output of the stream (advances the counter by one)."""
     state[0] += GAMMA
     return mix64_nb(state[0])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always", nrt=True)
 def stream_draws_nb(seed, state):
     """32-bit draws taken so far from the stream started at ``seed`` (``uint64``) whose state is
     now ``state`` (``uint64[STATE_WORDS]``), as ``int64``: every draw counts, rejected ones too.
@@ -165,7 +166,7 @@ def stream_draws_nb(seed, state):
     return np.int64(steps) * 2 - np.int64(state[2])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always", nrt=True)
 def _next_u32_nb(state):
     if state[2] != np.uint64(0):
         state[2] = np.uint64(0)
@@ -176,7 +177,7 @@ def _next_u32_nb(state):
     return x & _MASK32
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always", nrt=True)
 def roll_nb(state, n):
     """Unbiased integer in ``1..n`` (``n`` in ``1..2**31``); a d6 is ``roll_nb(state, 6)``.
 
@@ -194,7 +195,7 @@ def roll_nb(state, n):
     return np.int64(m >> np.uint64(32)) + 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always", nrt=True)
 def uniform_nb(state):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64_nb(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

@@ -48,7 +48,7 @@ def test_the_cache_list_names_every_kernel_module():
     have = {Path(m).stem for m in _cache.MODULES if m.startswith("simlab/games/doe/")}
     for f in PKG.glob("*.py"):
         src = f.read_text()
-        if re.search(r"^@njit", src, re.M) or f.stem in ("campaign_layout", "policy_layout", "enums"):
+        if re.search(r"^@(kernel|njit)\b", src, re.M) or f.stem in ("campaign_layout", "policy_layout", "enums"):
             assert f.stem in have, f"{f.name} is not in _cache.MODULES"
     for m in _cache.MODULES:
         assert (PKG.parents[2] / m).exists(), m

@@ -21,7 +21,7 @@ PKG = ROOT / "simlab"
 
 #: each module's layer, by longest matching dotted prefix; a module may import its own layer and below
 LAYERS = [
-    ("simlab.errors", 0), ("simlab.rng", 0), ("simlab.tomlio", 0), ("simlab.stats", 0), ("simlab._version", 0),
+    ("simlab.errors", 0), ("simlab.jit", 0), ("simlab.rng", 0), ("simlab.tomlio", 0), ("simlab.stats", 0), ("simlab._version", 0),
     ("simlab.kernel_cache", 0), ("simlab.numba_start", 0),  # numba's start-up (imports numba only)
     ("simlab.datapack", 1),
     ("simlab.games", 2),
@@ -97,7 +97,7 @@ def compiles_kernels(path: Path) -> bool:
             for d in node.decorator_list:
                 f = d.func if isinstance(d, ast.Call) else d
                 name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-                if name in ("njit", "jit", "vectorize", "guvectorize"):
+                if name in ("kernel", "njit", "jit", "vectorize", "guvectorize"):
                     return True
     return False
 

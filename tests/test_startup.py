@@ -28,7 +28,7 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
     for argv in json.loads(sys.argv[1]):
         codes.append(main(argv))
 loaded = sorted(sys.modules)
-decorator = re.compile(r"^\s*@(numba\.)?(njit|jit|vectorize|guvectorize)\b", re.M)  # as tests/test_layers.py
+decorator = re.compile(r"^\s*@(numba\.)?(kernel|njit|jit|vectorize|guvectorize)\b", re.M)  # as tests/test_layers.py
 kernels = []
 for name in loaded:
     f = getattr(sys.modules[name], "__file__", None) or ""

@@ -9,6 +9,10 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
+# a Dask teardown that hangs (seen once under -n 2 on a loaded machine) fails the test with every
+# thread's stack instead of stalling the run: the thread method ends the worker process
+pytestmark = pytest.mark.timeout(300, method="thread")
+
 from simlab.errors import SpecError  # noqa: E402
 from simlab.results import load  # noqa: E402
 from simlab.sweeps.backends import check_backend, dask_client  # noqa: E402
@@ -202,8 +206,8 @@ def test_a_cluster_that_loses_its_last_worker_stops_after_the_timeout_and_resume
             run_sweep(spec, tmp_path / "lost", scheduler=client, progress=False, dask_timeout=3,
                       on_chunk=first_chunk_then_no_workers)
     finally:
-        client.close()
-        cluster.close()
+        client.close(timeout=30)
+        cluster.close(timeout=30)
     assert time.monotonic() - t0 < 120
     man = json.loads((tmp_path / "lost" / "manifest.json").read_text())
     assert man["status"] == "interrupted" and "no workers" in man["stopped_by"]

@@ -4,14 +4,15 @@ game and its constants); kept apart so that listing games imports no numba."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ..rng import STATE_WORDS, new_state_nb, uniform_nb
 
 __all__ = ["play_duel_nb"]
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True, nrt=True)
 def play_duel_nb(seeds, p_red, winner):
     """Play one duel per seed: red wins with probability ``p_red`` (float64, from both sides' knobs);
     ``seeds`` is ``uint64[g]``, ``winner`` is ``int8[g]`` out (0 red, 1 blue)."""

@@ -5,14 +5,15 @@ numba."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ..rng import STATE_WORDS, new_state_nb, roll_nb, uniform_nb
 
 __all__ = ["play_synthetic_nb"]
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True, nrt=True)
 def play_synthetic_nb(seeds, scenario, logit_red, draw_rate, handicap, threshold, max_turns, red_dice, blue_dice,
                       winner, turns, score_red, score_blue, reason):
     """Play one synthetic game per seed (see :mod:`simlab.games.synthetic`).

@@ -9,8 +9,8 @@ stops (``end_reason`` ``max_turns``) and is a draw.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.jit import kernel
 from simlab.rng import STATE_WORDS, new_state_nb, roll_nb
 
 #: ``end_reason`` codes
@@ -18,7 +18,7 @@ END_REACHED = 0
 END_MAX_TURNS = 1
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def climb_nb(state, policy):
     """Rungs climbed in one turn by ``policy`` (0 steady, 1 bold); may be negative for bold."""
     if policy == 0:
@@ -30,7 +30,7 @@ def climb_nb(state, policy):
     return a + b
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def play_races_nb(seeds, target, head_start, max_turns, pol_red, pol_blue, winner, turns, score_red, score_blue,
                   reason):
     """Play one race per seed.

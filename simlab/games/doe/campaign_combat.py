@@ -8,7 +8,8 @@ B1-B10); the campaign rulings C1... are in docs/rulings.md.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from . import campaign_layout as lay
 from .campaign_movement import live_slots_nb, remove_from_stack_nb, stack_leader_stars_nb, strength_key_nb
@@ -33,7 +34,7 @@ _BATTLE_WORK = 6
 CW_ORDER, CW_OKEY, CW_PORT, CW_PMP, CW_RCAND, CW_RKEY, CW_SEA0, CW_SEA1, CW_PORT0, CW_PORT1, CW_NF = range(11)
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def combat_scratch_nb(nu, n_nodes):
     """The combat scratch of a batch, ``int64[CW_NF, max(nu, n_nodes, 1)]`` (rows ``CW_*``);
     allocated once by the entry kernel (each thread has its own), overwritten by each phase."""
@@ -42,7 +43,7 @@ def combat_scratch_nb(nu, n_nodes):
 
 
 # ============================================================================ VP ledger
-@njit(cache=True, _nrt=False)
+@kernel
 def award_nb(side, kind, amount, where, G, ledger):
     """Add ``amount`` VPs to ``side`` (Rule 12.1) and record the award in the ledger."""
     if amount == 0:
@@ -61,7 +62,7 @@ def award_nb(side, kind, amount, where, G, ledger):
 
 
 # ============================================================================ losses
-@njit(cache=True, _nrt=False)
+@kernel
 def kill_leader_nb(i, lst, LD, G, ledger):
     """Rule 6.3 C-D, 12.1.2 B: a leader killed; the opposing side earns his stars."""
     if LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
@@ -73,7 +74,7 @@ def kill_leader_nb(i, lst, LD, G, ledger):
     award_nb(1 - side, np.int64(lay.VK_LEADERS), lst[i, lay.LS_STARS], np.int64(-1), G, ledger)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def sink_unit_nb(u, scuttled, ust, lst, par, U, S, SM, LD, G, ledger):
     """A unit sunk (8.3.2.2 C) or scuttled (14.8 A, ruling C19): out of play for good; its loss
     VPs (12.1.2 A) count toward the turn's total; leaders aboard die with it (6.3 C)."""
@@ -89,7 +90,7 @@ def sink_unit_nb(u, scuttled, ust, lst, par, U, S, SM, LD, G, ledger):
             kill_leader_nb(i, lst, LD, G, ledger)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def nearest_port_nb(frm, side, german, allow_neutral, nodes, cost, par):
     """The nearest port (least MP from ``frm``) friendly to ``side`` (and neutral ones when
     ``allow_neutral``); ties go to the larger repair value, then the lower node (the owner's
@@ -113,7 +114,7 @@ def nearest_port_nb(frm, side, german, allow_neutral, nodes, cost, par):
     return best, bc
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def disabled_ports_nb(frm, side, german, neutral_ok, nodes, cost, par, out, outc):
     """The ports a disabled unit may be sent to from ``frm`` (Rule 8.3.2.1 B, ruling C39): the
     nearest friendly ports (in MP; all of them when more than one is equally near, "at the option
@@ -143,7 +144,7 @@ def disabled_ports_nb(frm, side, german, neutral_ok, nodes, cost, par, out, outc
     return k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng, cw):
     """A disabled unit goes to a port its side's policy picks among those 8.3.2.1 B allows
     (:func:`disabled_ports_nb`, :func:`policy_combat.disabled_port_nb`; the engine checks the pick,
@@ -185,7 +186,7 @@ def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, le
 
 
 # ============================================================================ combat
-@njit(cache=True, _nrt=False)
+@kernel
 def engaged_stack_nb(side, area, nodes, par, S, nslots):
     """The squadron a side fights with in an area (8.1 A, ruling C14): its squadron at sea there,
     else its largest squadron in a friendly port bordering the area. ``nslots``: the side's stack
@@ -210,7 +211,7 @@ def engaged_stack_nb(side, area, nodes, par, S, nslots):
     return best, False
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
     """Rule 12.1.3 B: the initiative side with a Blockade squadron in the area earns 2 VPs if an
     opposing squadron in the area or a bordering port has Coal orders (once per area and turn)."""
@@ -236,7 +237,7 @@ def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
             return
 
 
-@njit(cache=True, _nrt=True)   # allocates (14.9 only): reference counting kept under a _nrt=False caller
+@kernel(nrt=True)   # allocates (14.9 only): reference counting kept under a nrt=False caller
 def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng, luck=None):
     """Optional rule 14.9 after a side disengaged by speed (``battle_nb`` in ``SPEED_STOP`` mode):
     its units still in line form subgroups by speed; every unit of the pursuer that is at least as
@@ -298,7 +299,7 @@ def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng, luck=None):
     return fought
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, bev, rng,
                       work, att, dfn, mov, dmg, status, mem, cw):
     """One battle between the US squadron ``s0`` and the Spanish squadron ``s1`` (Rules 8.3, 6.2-6.3,
@@ -406,7 +407,7 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
     G[lay.G_NBEV] = b + 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem, cw):
     """Port Attack Resolution (Rule 8.4) by the Raid or Blockade squadron ``s``: one round; every
     unit fires in line order (8.4 E, ruling C15), hitting the port on 5 or 6 with a damage die per
@@ -477,7 +478,7 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
             award_nb(side, np.int64(lay.VK_PORT), par[lay.P_PORTVP] + nodes[p, lay.NS_DEF], p, G, ledger)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def engaged_table_nb(side, nodes, par, S, nslots, cw):
     """Each area's engaged squadron of ``side`` as :func:`engaged_stack_nb` finds it, for all
     areas in one pass over the side's slots in use: ``cw[CW_SEA0 + side, a]`` its largest
@@ -504,7 +505,7 @@ def engaged_table_nb(side, nodes, par, S, nslots, cw):
                     port[a] = s
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, ledger, bev, rng, work,
                     att, dfn, mov, dmg, status, mem, cw):
     """The Combat Phase (Rules 4.3, 8.0-8.4, 10, 12.1.3), area by area in the order Spain chooses
@@ -581,7 +582,7 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
 
 
 # ============================================================================ control and VPs
-@njit(cache=True, _nrt=False)
+@kernel
 def control_vp_phase_nb(nodes, par, S, ND, G, ledger):
     """Area Control and VP Phase (Rules 4.4, 11.0, 12.1.1-12.1.2): a side controls an area where
     it alone has a squadron of two or more units at sea that is not under Transit orders (11 A, B,
@@ -620,7 +621,7 @@ def control_vp_phase_nb(nodes, par, S, ND, G, ledger):
 
 
 # ============================================================================ repair
-@njit(cache=True, _nrt=False)
+@kernel
 def close_orders_nb(ust, U):
     """End of a turn's orders: each unit's order becomes its previous order for 5.x sequences;
     disabled units count as Anchored (8.3.2.1 C), and so do units that disengaged by speed and
@@ -636,7 +637,7 @@ def close_orders_nb(ust, U):
         U[u, lay.UF_ORDER] = lay.NO_ORDER
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key, dl, nd):
     """Repairs at port ``p`` (:func:`repair_phase_nb`); ``dl[:nd]``: the damaged units in ports,
     in unit order."""
@@ -669,7 +670,7 @@ def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key, dl, nd):
         pts -= r
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def repair_phase_nb(ust, nodes, par, U, ND, cw):
     """Repairs Phase (Rules 4.5, 9.0): each friendly port removes up to its repair value in damage
     points from units in it, strongest units first (ruling C20); a port damaged this turn repairs
@@ -704,7 +705,7 @@ def repair_phase_nb(ust, nodes, par, U, ND, cw):
         U[u, lay.UF_OUT] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _maint_pick_nb(side, type_mask, turn, ust, nodes, par, U):
     """The unit to take one maintenance point: eligible types, not maintained last turn (14.3 E),
     not sunk by it (ruling C30); in a friendly port first, then the most defense left."""
@@ -732,7 +733,7 @@ def _maint_pick_nb(side, type_mask, turn, ust, nodes, par, U):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def maintenance_phase_nb(turn, ust, nodes, par, U):
     """Optional rule 14.3: maintenance damage after repairs, one point per unit and turn (ruling
     C30). US turns 2-5: 1 point to a BB/MO and 2 to CA/CP/CU units; other turns 1 to a BB and 1 to

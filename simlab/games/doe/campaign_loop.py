@@ -8,7 +8,8 @@ arrays, and writes each game's scalars and battles. Only ``@njit`` functions liv
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import STATE_WORDS, new_state_nb, stream_draws_nb
 from . import campaign_layout as lay
@@ -36,7 +37,7 @@ from .policy_deploy import deploy_plan_nb
 from .policy_view import VIS_NF, blank_view_nb, observe_own_nb
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def orders_phase_nb(turn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, rng,
                     UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot):
     """Orders Phase (4.1.2, 5.0): each side's policy writes its plan from what it may see; the
@@ -62,7 +63,7 @@ def orders_phase_nb(turn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, 
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def snapshot_nb(t, U, trace):
     for u in range(U.shape[0]):
         trace[t, u, lay.TR_LOC] = U[u, lay.UF_LOC]
@@ -74,7 +75,7 @@ def snapshot_nb(t, U, trace):
         trace[t, u, lay.TR_STACK] = U[u, lay.UF_STACK]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S, SM, LD, ND, G, ledger, bev, rng,
                  UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot, work, att, dfn, mov, dmg, status, mem,
                  cw, trace):
@@ -129,7 +130,7 @@ def play_game_nb(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, U, S,
         snapshot_nb(par[lay.P_TURNS] + 1, U, trace)
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True, nrt=True)
 def play_campaigns_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, out_g, out_bev, trace,
                       out_ledger):
     """Play one campaign per seed.

@@ -12,7 +12,7 @@ State layout in :mod:`campaign_layout` (imported as ``lay``); the plan format in
 
 from __future__ import annotations
 
-from numba import njit
+from simlab.jit import kernel
 
 from . import campaign_layout as lay
 from .campaign_orders import (
@@ -36,7 +36,7 @@ from .dice import die_nb
 
 
 # ============================================================================ set-up
-@njit(cache=True, _nrt=False)
+@kernel
 def init_game_nb(ust, lst, nodes, par, U, S, SM, LD, ND, G):
     """Fill a game's state from the set-up (Rule 13.0): units at their start, reinforcements off
     the map (7.7), optional units per 14.10/14.12, leaders aboard the first unit where they start,
@@ -84,7 +84,7 @@ def init_game_nb(ust, lst, nodes, par, U, S, SM, LD, ND, G):
     G[lay.G_VP_NET] = par[lay.P_HANDICAP]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def new_forces_nb(turn, ust, par, U, ND):
     """New Forces Phase (Rules 4.1.1, 7.7, 8.4 M): reinforcements enter at their port; port
     markers are restored (unless 14.2 delays it)."""
@@ -104,7 +104,7 @@ def new_forces_nb(turn, ust, par, U, ND):
         ND[n, lay.ND_INIT] = -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def start_turn_nb(G, U):
     for i in range(2 * lay.N_MARK_SLOTS):
         G[lay.G_MARK + i] = 0
@@ -116,7 +116,7 @@ def start_turn_nb(G, U):
         U[u, lay.UF_STARTLOC] = U[u, lay.UF_LOC]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def enemy_counts_nb(side, U, ust, out):
     """Number of opposing units in play at each node (what a side sees of the face-down stacks)."""
     for i in range(out.shape[0]):
@@ -127,7 +127,7 @@ def enemy_counts_nb(side, U, ust, out):
 
 
 # ============================================================================ stacks
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def sort_line_nb(members, n, key):
     """Stable insertion sort of ``members[:n]`` by ``key[member]`` ascending."""
     for i in range(1, n):
@@ -140,13 +140,13 @@ def sort_line_nb(members, n, key):
         members[j + 1] = u
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def strength_key_nb(ust, U, u):
     """Line-order key (lower first): most powerful at the top (18.1.1 C): attack, then defense."""
     return -(eff_att_nb(ust, U, u) * 64 + (ust[u, lay.US_DEF] - U[u, lay.UF_DMG]))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def sort_line_strength_nb(members, n, ust, U):
     """:func:`sort_line_nb` by :func:`strength_key_nb` (most powerful first, 18.1.1 C), the keys
     worked out as it compares."""
@@ -160,7 +160,7 @@ def sort_line_strength_nb(members, n, ust, U):
         members[j + 1] = u
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def clear_side_stacks_nb(side, S, U, ust):
     base = side * MAXSS
     for s in range(base, base + MAXSS):
@@ -171,7 +171,7 @@ def clear_side_stacks_nb(side, S, U, ust):
             U[u, lay.UF_STACK] = -1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def stack_leader_stars_nb(s, S, SM, LD, lst):
     """Stars of the active leader of stack ``s`` (6.2 B-C: most stars, aboard the first unit)."""
     if S[s, lay.SF_N] < 1:
@@ -187,7 +187,7 @@ def stack_leader_stars_nb(s, S, SM, LD, lst):
     return best, who
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def move_leaders_nb(src, dst, LD, lst):
     """Leaders aboard unit ``src`` move aboard ``dst``."""
     for i in range(lst.shape[0]):
@@ -195,7 +195,7 @@ def move_leaders_nb(src, dst, LD, lst):
             LD[i, lay.LF_UNIT] = dst
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def seat_leaders_nb(s, U, S, SM, LD, lst):
     """Leaders of stack ``s`` (those aboard any of its units): the active one, most stars (ties:
     pack order, 4.1.2 C, 6.2 B-C), aboard the first unit (6.2 A); every other leader aboard the
@@ -222,7 +222,7 @@ def seat_leaders_nb(s, U, S, SM, LD, lst):
         LD[i, lay.LF_UNIT] = SM[s, 0] if i == best else SM[s, n - 1]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, markers, par, U, S, SM, LD, G,
                     enemy_n, B, od, ot):
     """Check a side's plan (module docstring) and make it the side's stacks and orders.
@@ -329,7 +329,7 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
 
 
 # ============================================================================ movement
-@njit(cache=True, _nrt=False)
+@kernel
 def live_slots_nb(side, S):
     """One past the last of ``side``'s stack slots in use, 0 if none: only
     :func:`install_plan_nb` fills slots (from the side's first), later phases
@@ -343,7 +343,7 @@ def live_slots_nb(side, S):
     return hi
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def halts_here_nb(side, area, S, ND, par, nopp):
     """Rule 7.1 F / 4.2 E / 7.6 A: a moving squadron must stop on entering an area holding an
     opposing squadron at sea with Patrol or Blockade orders, or an opposing control marker.
@@ -359,7 +359,7 @@ def halts_here_nb(side, area, S, ND, par, nopp):
     return False
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def set_stack_loc_nb(s, node, S, SM, U):
     S[s, lay.SF_LOC] = node
     for i in range(S[s, lay.SF_N]):
@@ -369,7 +369,7 @@ def set_stack_loc_nb(s, node, S, SM, U):
             U[u, lay.UF_MOVED] = 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND, nopp):
     """Move one stack to its destination along its least-MP route (ruling C8), stopping where a
     squadron must halt (7.1 F, 7.6). Patrol and Sortie may always enter the first area (5.4 B,
@@ -413,7 +413,7 @@ def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND, nopp):
             break
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def merge_into_nb(keep, other, ust, lst, S, SM, U, LD, G):
     """Combine stack ``other`` into ``keep`` (7.3 C): ``keep``'s order stays, the line is reordered
     most powerful first, the active leader goes aboard the new first unit (6.2 A), the others
@@ -443,7 +443,7 @@ def merge_into_nb(keep, other, ust, lst, S, SM, U, LD, G):
     seat_leaders_nb(keep, U, S, SM, LD, lst)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng, nslots):
     """End of a side's movement: squadrons in one place combine (7.3 C), independent units join a
     squadron where they end their move if their plan says so (7.4 E), independent units ending at
@@ -510,7 +510,7 @@ def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng, nslots):
             merge_into_nb(s, t, ust, lst, S, SM, U, LD, G)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def movement_side_nb(side, ust, lst, nodes, adj, cost, nh, markers, par, U, S, SM, LD, ND, G, rng):
     """One side's Movement Phase segment (Rules 4.2, 7.0): every stack in slot order, then
     combining (7.3 C, 7.4 E/H)."""
@@ -523,7 +523,7 @@ def movement_side_nb(side, ust, lst, nodes, adj, cost, nh, markers, par, U, S, S
     combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng, nslots)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def neutral_ports_nb(ust, lst, nodes, par, U, S, SM, LD, G):
     """End of the Movement Phase: units in a neutral port count their turns there; those that had
     to leave this turn and did not are interned and removed (Rule 7.2.3 D)."""
@@ -541,7 +541,7 @@ def neutral_ports_nb(ust, lst, nodes, par, U, S, SM, LD, G):
             U[u, lay.UF_NEUTRAL] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def remove_from_stack_nb(u, U, S, SM, LD, lst):
     """Take unit ``u`` out of its stack (leaders aboard stay with ``u``)."""
     s = U[u, lay.UF_STACK]
@@ -560,7 +560,7 @@ def remove_from_stack_nb(u, U, S, SM, LD, lst):
         S[s, lay.SF_SIDE] = -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def intern_unit_nb(u, ust, lst, U, S, SM, LD, G):
     remove_from_stack_nb(u, U, S, SM, LD, lst)
     U[u, lay.UF_LOC] = lay.LOC_INTERNED
@@ -572,7 +572,7 @@ def intern_unit_nb(u, ust, lst, U, S, SM, LD, G):
 
 
 # ============================================================================ free deployment
-@njit(cache=True, _nrt=False)
+@kernel
 def apply_deployment_nb(side, dep, dlead, ust, lst, nodes, par, U, LD):
     """Optional rule 14.11 (Free Deployment): check and apply a side's set-up.
 

@@ -24,7 +24,8 @@ that order against the side's order markers and coaling limits.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from . import campaign_layout as lay
 
@@ -38,12 +39,12 @@ ALL_ORDERS = (1 << 7) - 1
 
 
 # ============================================================================ small helpers
-@njit(cache=True, _nrt=False)
+@kernel
 def is_area_nb(node, par):
     return node < par[lay.P_NAREAS]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def eff_mov_nb(ust, U, u, minmov):
     """Movement allowance (MP) of unit ``u``: printed movement less damage, never below ``minmov``
     (2, or 1 under 14.8 B) unless printed lower (Rule 8.3.2.3 B)."""
@@ -52,7 +53,7 @@ def eff_mov_nb(ust, U, u, minmov):
     return m if m > f else f
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def eff_att_nb(ust, U, u):
     """Attack dice of unit ``u``: attack less damage, never below 1 (Rule 8.3.2.3 B)."""
     a = ust[u, lay.US_ATT] - U[u, lay.UF_DMG]
@@ -60,12 +61,12 @@ def eff_att_nb(ust, U, u):
     return a if a > f else f
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def minmov_nb(par):
     return par[lay.P_MINMOV_R] if par[lay.P_RESTRICT] else par[lay.P_MINMOV]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def port_friendly_nb(nodes, p, side, german_only, par):
     """True if node ``p`` is a port friendly to ``side`` (Caracas is friendly to German-only stacks
     under 14.12 B, ruling C23)."""
@@ -76,7 +77,7 @@ def port_friendly_nb(nodes, p, side, german_only, par):
     return german_only and par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def port_neutral_nb(nodes, p, german_only, par):
     """True if ``p`` is a neutral port for the stack (7.2.3)."""
     if p < par[lay.P_NAREAS]:
@@ -86,12 +87,12 @@ def port_neutral_nb(nodes, p, german_only, par):
     return not (german_only and par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def port_borders_nb(nodes, p, area):
     return nodes[p, lay.NS_PAREA1] == area or nodes[p, lay.NS_PAREA2] == area
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def port_faces_enemy_nb(nodes, p, enemy_n):
     """True if opposing units are seen (``enemy_n[N]``) in an area bordering port ``p`` (5.6 A-B).
     A port's neighbours in ``adj`` are exactly its one or two bordering areas ``NS_PAREA1``,
@@ -102,7 +103,7 @@ def port_faces_enemy_nb(nodes, p, enemy_n):
     return a2 >= 0 and enemy_n[a2] > 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def unit_allowed_nb(prev, streak, neutral, transit_max):
     """Bitmask of the orders a unit may take this turn given last turn's order (Rules 5.1 D, 5.2 D,
     5.4 D, 5.5 D, 5.6 C, 5.4.2 C), its Transit streak (5.7 B) and a neutral port (7.2.3 D)."""
@@ -124,7 +125,7 @@ def unit_allowed_nb(prev, streak, neutral, transit_max):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def maint_locked_nb(ust, U, u, side, par):
     """14.3 F: a unit with damage of half its defense or more may not leave port (Spain rounds the
     half down, the US up; at least 1 point, ruling C30)."""
@@ -138,7 +139,7 @@ def maint_locked_nb(ust, U, u, side, par):
 
 
 # ============================================================================ stack facts
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def stack_facts_nb(side, members, n, ust, U, par):
     """Facts of a would-be stack from its members (``int64[n]``).
 
@@ -181,7 +182,7 @@ def stack_facts_nb(side, members, n, ust, U, par):
     return mask, mp, at, iu_after, prev_raid, locked, german, ok
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked, german, enemy_n,
                nodes, adj, cost, par):
     """Whether ``dest``/``target`` are legal for a stack of ``n`` units at ``at`` given ``order``.
@@ -267,7 +268,7 @@ def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked
     return lay.ERR_DEST
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def budget_ok_nb(side, order, n, at, german, B, markers, nodes, par):
     """Order markers (5.0 B) and coaling limits (7.5 C) left for a stack of ``n`` units."""
     if n >= 2 and order < lay.HOLD:
@@ -284,7 +285,7 @@ def budget_ok_nb(side, order, n, at, german, B, markers, nodes, par):
     return lay.ERR_NONE
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def budget_commit_nb(order, n, at, german, B, nodes, par):
     if n >= 2 and order < lay.HOLD:
         B[order] += 1
@@ -295,7 +296,7 @@ def budget_commit_nb(order, n, at, german, B, nodes, par):
             B[B_NODE + at] += n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par):
     """Rule 7.5 D: units that must coal (``mask`` allows Coal) at sea beyond the side's coaling
     limit (7.5 C) "must be ... given orders besides Coaling, such as Anchor" (ruling C36): the
@@ -308,7 +309,7 @@ def coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par):
     return ((1 << lay.ANCHOR) | (1 << lay.TRANSIT)) & ~mask
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
                 nodes, adj, cost, markers, par):
     """Full check of one stack's order: sequence mask (with 7.5 D's exception,
@@ -327,7 +328,7 @@ def order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid,
     return budget_ok_nb(side, order, n, at, german, B, markers, nodes, par)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def targets_of_nb(side, dest, nodes, par, out):
     """Opposing ports bordering area ``dest`` (Raid/Blockade targets); returns how many."""
     k = 0
@@ -339,7 +340,7 @@ def targets_of_nb(side, dest, nodes, par, out):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
                      nodes, adj, cost, markers, par, out_dest, out_target, first=False):
     """Every legal (destination, target) of one order for a stack; returns how many (written to
@@ -382,7 +383,7 @@ def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, 
     return k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
                  nodes, adj, cost, markers, par, od, ot):
     """True if some order other than HOLD is legal for the stack (ruling C12). ``od``, ``ot``:

@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import STATE_WORDS, roll_nb
 
@@ -65,7 +66,7 @@ def script_position(rng: np.ndarray) -> int:
     return int(rng[STATE_WORDS])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _scripted_nb(rng, n):
     i = rng[STATE_WORDS]
     if i >= rng[STATE_WORDS + 1]:
@@ -77,7 +78,7 @@ def _scripted_nb(rng, n):
     return v
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def die_nb(rng, n):
     """An integer in ``1..n`` from the game's stream, or the next die of a scripted stream."""
     if rng.shape[0] > STATE_WORDS:
@@ -85,7 +86,7 @@ def die_nb(rng, n):
     return roll_nb(rng, n)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def d6_nb(rng):
     """One six-sided die (``1..6``) from the game's stream, or the next die of a scripted stream."""
     if rng.shape[0] > STATE_WORDS:

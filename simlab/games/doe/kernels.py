@@ -32,7 +32,8 @@ Rulings (docs/rulings.md, "Battle line"):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import STATE_WORDS, new_state_nb
 from .dice import d6_nb
@@ -57,7 +58,7 @@ __all__ = ["FLEE_ALWAYS", "FLEE_COIN", "battle_nb", "flee_choice_nb", "effective
            "new_work", "play_battles_nb", "unit_dice_nb"]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def effective_attack_nb(attack, damage):
     """Attack dice of a unit: attack less damage, never below 1 (Rule 8.3.2.3 B)."""
     a = attack - damage
@@ -65,7 +66,7 @@ def effective_attack_nb(attack, damage):
     return a if a > floor else floor
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def effective_movement_nb(movement, damage):
     """Movement of a damaged unit: movement less damage, never below 2 (Rule 8.3.2.3 B)."""
     m = movement - damage
@@ -73,7 +74,7 @@ def effective_movement_nb(movement, damage):
     return m if m > floor else floor
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def line_target_nb(i, no, first_round, damaged, cu, cd):
     """Whom the unit at position ``i`` of its line fires at (Rules 8.3.1 C-E, 8.3.3 D; rulings B1-B2).
 
@@ -94,7 +95,7 @@ def line_target_nb(i, no, first_round, damaged, cu, cd):
     return no - 1 - (cd % no), cu, cd + 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def leader_position_nb(line, ns, ship, active):
     """Position of an active leader's ship in ``line[:ns]``, or -1 (Rule 6.2 E-F, ruling B4)."""
     if active:
@@ -104,7 +105,7 @@ def leader_position_nb(line, ns, ship, active):
     return -1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def unit_dice_nb(attack, damage, i, lpos, stars):
     """Dice rolled by the unit at position ``i``: attack less damage, at least 1 (Rule 8.3.2.3 B),
     plus one if it is one of the ``stars`` units from the leader's position ``lpos`` down the line
@@ -123,7 +124,7 @@ def new_work(n: int) -> np.ndarray:
 from .enums import FLEE_ALWAYS, FLEE_COIN  # noqa: E402,F401  (a side's disengagement choice, 10.2)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def flee_choice_nb(flee, own, enemy, rng):
     """Whether a side able to disengage by speed does so (Rule 10.2: it "may"): ``own`` and
     ``enemy`` are the attack dice in line; ``flee`` the side's threshold in permille (see
@@ -133,7 +134,7 @@ def flee_choice_nb(flee, own, enemy, rng):
     return 1000 * own < flee * enemy
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def wants_to_flee_nb(flee, lo, hi, olo, ohi, att, dmg, rng):
     """:func:`flee_choice_nb` for units ``lo..hi-1`` against ``olo..ohi-1`` (before battle)."""
     if flee >= FLEE_ALWAYS:
@@ -147,7 +148,7 @@ def wants_to_flee_nb(flee, lo, hi, olo, ohi, att, dmg, rng):
     return flee_choice_nb(flee, own, enemy, rng)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def wants_to_flee_line_nb(flee, line, ln, oline, oln, att, dmg, rng):
     """:func:`flee_choice_nb` for the units of ``line[:ln]`` against ``oline[:oln]`` (after a round)."""
     if flee >= FLEE_ALWAYS:
@@ -161,7 +162,7 @@ def wants_to_flee_line_nb(flee, line, ln, oline, oln, att, dmg, rng):
     return flee_choice_nb(flee, own, enemy, rng)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _reform_nb(line, ln, dmg):
     # Rule 8.3.3: undamaged first in their order, then damaged by damage, ties in previous order.
     # Insertion sort on the key (damage > 0, damage) is stable.
@@ -175,7 +176,7 @@ def _reform_nb(line, ln, dmg):
         line[j + 1] = u
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, speed_mode, rng, work,
               flee0=FLEE_ALWAYS, flee1=FLEE_ALWAYS):
     """Resolve one battle between two squadrons (Rules 6.2-6.3, 8.3, 10.1-10.2).
@@ -399,7 +400,7 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
     return winner, rounds, reason, lstate0, lstate1
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True, nrt=True)
 def play_battles_nb(seeds, att, dfn, mov, dmg0, n0, n1, stars0, stars1, max_rounds, speed_mode,
                     out_winner, out_rounds, out_reason, out_status, out_damage, out_leader, out_luck):
     """Play one battle per seed between the same two squadrons.

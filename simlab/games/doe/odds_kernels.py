@@ -47,8 +47,10 @@ whatever the 5s (Rule 8.3.2: a 6 hits and rolls one damage die, a 5 disables).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.typed import Dict
+
+from simlab.jit import kernel
 
 from .kernels import effective_movement_nb, leader_position_nb, line_target_nb, unit_dice_nb
 
@@ -68,7 +70,7 @@ NT = 5
 
 
 # --------------------------------------------------------------------------- codes
-@njit(cache=True)
+@kernel(nrt=True)
 def side_code_nb(units, dmgs, ln, base, ns, dmult, drad_s, lead):
     """Code of one side (module docstring) from its line ``units[:ln]`` (global unit indices),
     their damage points ``dmgs[:ln]`` and the leader flag (0/1). Returns ``int64``."""
@@ -83,7 +85,7 @@ def side_code_nb(units, dmgs, ln, base, ns, dmult, drad_s, lead):
     return (lc * drad_s + dc) * 2 + lead
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def _decode_side_nb(c, base, ns, dfn, drad_s, dmult, line_row, dmg_row):
     # line_row[:ln] = units in line, dmg_row[:ln] their damage; returns (ln, lead)
     lead = c % 2
@@ -100,14 +102,14 @@ def _decode_side_nb(c, base, ns, dfn, drad_s, dmult, line_row, dmg_row):
     return k, lead
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def _n_options_nb(cap, is_l):
     # options of a unit that can take `cap` more damage points and stay (module docstring)
     return 2 + cap * (2 if is_l else 1)
 
 
 # --------------------------------------------------------------------------- side tables
-@njit(cache=True)
+@kernel(nrt=True)
 def _grow_nb(a, rows, n):
     # a copy of a with `rows` rows, the first n copied
     b = np.zeros((rows,) + a.shape[1:], dtype=a.dtype)
@@ -115,7 +117,7 @@ def _grow_nb(a, rows, n):
     return b
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def side_table_nb(base, ns, dfn, mov, dmg0, lead0, lship_s, thresholds, dmult, drad_s, max_states, max_rows):
     """The states one side can be in during a battle, and every outcome of a round from each.
 
@@ -297,7 +299,7 @@ def side_table_nb(base, ns, dfn, mov, dmg0, lead0, lship_s, thresholds, dmult, d
 
 
 # --------------------------------------------------------------------------- one round
-@njit(cache=True)
+@kernel(nrt=True)
 def _dice_at_nb(att, line0, ln0, dmg0, line1, ln1, dmg1, lead, stars, lship, init, dice):
     # Dice aimed at each unit this round: the targeting of battle_nb (Rules 8.3.1 C-E, 8.3.3 D,
     # 8.3.2.3 B, 6.2 E-F). dice[] must be zero on entry.
@@ -314,7 +316,7 @@ def _dice_at_nb(att, line0, ln0, dmg0, line1, ln1, dmg1, lead, stars, lship, ini
             dice[oline[k]] += unit_dice_nb(att[line[i]], dm[i], i, lpos, stars[s])
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def _options_p_nb(line, ln, dmg_row, lead_s, lship_s, dfn, dice, tno5, tall, optp, urate, lkill, s):
     # Probabilities of each unit's options (module docstring order) given the dice aimed at it;
     # per-unit rates (sunk, disabled, mean damage) and the leader's casualty chance (Rule 6.3).
@@ -352,7 +354,7 @@ def _options_p_nb(line, ln, dmg_row, lead_s, lship_s, dfn, dice, tno5, tall, opt
             lkill[s] = sunk + (ca - tall[nd, 0]) / 6.0
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def _outcome_p_nb(r0, r1, ln, opt, optp, pout):
     # pout[k] = probability of outcome row r0 + k: the product of its units' option probabilities
     for k in range(r1 - r0):
@@ -362,7 +364,7 @@ def _outcome_p_nb(r0, r1, ln, opt, optp, pout):
         pout[k] = p
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def _round_nb(ia, ib, init, tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, n0, n1, att, dfn, stars, lship,
               speed, thr_idx, tno5, tall, dice, optp, pa_, pb_, pm, urate, lkill):
     # Everything about one round from state (ia, ib) except the pairing: outcome probabilities of
@@ -417,7 +419,7 @@ def _round_nb(ia, ib, init, tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, 
     return a0, a1, b0, b1
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def _push_nb(v, ta, a0, a1, b0, b1, speed, thr_idx, nxts, mms, escs, pa_, pb_, dest, tdest, track_t, res,
              cb_k, cb_p, gstart, gval):
     # Pair the two sides' outcomes (Rules 10.1, 10.2.2): end probabilities into res, the mass v
@@ -508,7 +510,7 @@ def _push_nb(v, ta, a0, a1, b0, b1, speed, thr_idx, nxts, mms, escs, pa_, pb_, d
                     trow[ib] += tva * cb_p[q]
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def _self_loop_nb(ia, ib, a0, b0, speed, thr_idx, nxts, mms, escs, pa_, pb_):
     # P(the round changes nothing): row 0 of each side is "every unit undamaged this round"
     # (probability (4/6)**dice > 0); it is a self-loop unless units then leave by speed.
@@ -524,7 +526,7 @@ def _self_loop_nb(ia, ib, a0, b0, speed, thr_idx, nxts, mms, escs, pa_, pb_):
 
 
 # --------------------------------------------------------------------------- the chain
-@njit(cache=True)
+@kernel(nrt=True)
 def chain_nb(tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, n0, n1, att, dfn, stars, lship, speed, thr_idx,
              tno5, tall, rounds, track_t, urate_acc, out):
     """Exact odds of a battle by a Markov chain over battle states (module docstring).
@@ -669,7 +671,7 @@ def chain_nb(tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, n0, n1, att, df
     return processed
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def _accumulate_nb(w, n, urate, lkill, res, urate_acc, out):
     for u in range(n):
         for c in range(4):

@@ -66,7 +66,8 @@ it (:func:`campaign_orders.order_ok_nb`), and the engine checks the whole plan a
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from . import campaign_layout as lay
 from . import policy_layout as pk
@@ -89,7 +90,7 @@ from .policy_view import VIS_ATT, VIS_N, group_units_nb, turn_tables_nb
 
 
 # ============================================================================ plan helpers
-@njit(cache=True)
+@kernel(nrt=True)
 def policy_scratch_nb(nu, n_nodes):
     """The policy scratch of a batch (:mod:`policy_layout`, ``PW_*``): ``(pw, gmem)``, ``pw``
     ``int64[PW_NF, W]`` and ``gmem`` ``int64[MAXSS, MAXPER]`` (each group's members), for a
@@ -105,7 +106,7 @@ def policy_scratch_nb(nu, n_nodes):
     return pw, np.zeros((MAXSS, lay.MAXPER), dtype=np.int64)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _shuffle_nb(a, n, rng):
     for i in range(n - 1, 0, -1):
         j = die_nb(rng, i + 1) - 1
@@ -114,7 +115,7 @@ def _shuffle_nb(a, n, rng):
         a[j] = t
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, markers, par, UV, enemy_c, B, pst, rng,
                             od, ot, cnt):
     mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, members, n, ust, UV, par)
@@ -146,7 +147,7 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
     budget_commit_nb(o, n, at, german, B, nodes, par)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def reset_plan_nb(B, pu, pp):
     """An empty plan: budgets at zero, no unit in a stack yet."""
     for i in range(B.shape[0]):
@@ -156,7 +157,7 @@ def reset_plan_nb(B, pu, pp):
         pp[u] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, B, pu, pp, pst, pl, rng, pw):
     """``random-legal``: at each place, units are dealt at random into stacks of units that may
     share an order; the stacks get, in random order, a uniformly random legal order and then a
@@ -240,7 +241,7 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
 
 
 # ============================================================================ scripted policies
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def coast_threat_nb(side, reach, vis, home, cost, par):
     """The raid threat a side sees on its coast: the enemy attack (tenths, ``vis``) at every
     place within ``reach`` MP of an area bordering an own port (``home``), each place once."""
@@ -256,7 +257,7 @@ def coast_threat_nb(side, reach, vis, home, cost, par):
     return t
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def sortie_area_nb(port, dest, nodes, cost):
     """The area bordering ``port`` from which ``dest`` is nearest (Cadiz and the Canary Islands
     border two, 7.2.2 B)."""
@@ -270,7 +271,7 @@ def sortie_area_nb(port, dest, nodes, cost):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, ND, B, pu, pp, pst, pl,
                      rng, pw, gmem):
     """The scripted families ``us-fleet`` and ``spain-fleet`` (module docstring) with knobs ``kn``
@@ -402,7 +403,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
 
 
 # ============================================================================ dispatch
-@njit(cache=True, _nrt=False)
+@kernel
 def policy_plan_nb(fam, side, turn, kn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, UV, LV, vis, ND,
                    B, pu, pp, pst, pl, rng, pw, gmem):
     """Write ``side``'s plan with policy family ``fam`` (``policy_layout.FAM_*``) and its knobs

@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from numba import njit
+from simlab.jit import kernel
 
 from . import campaign_layout as lay
 from .campaign_orders import port_neutral_nb
@@ -22,7 +22,7 @@ from .dice import die_nb
 from .enums import CO_MAP, CO_RANDOM, CO_STRONG_FIRST, CO_WEAK_FIRST, DN_ESCAPE, DN_NEARER, DP_RANDOM, DP_SAFE  # noqa: E402,F401  (4.3 B modes)  # noqa: E402  (8.3.2.1 B modes)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def combat_order_nb(mode, par, nodes, S, rng, out, key):
     """Spain's order of the areas' combats (Rule 4.3 B, ruling C13): ``out[:A]`` gets a
     permutation of the sea areas (``int64``). ``mode`` is a ``CO_*`` constant; the key is the
@@ -64,7 +64,7 @@ def combat_order_nb(mode, par, nodes, S, rng, out, key):
         out[j + 1] = v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _best_port_nb(tie, cand, k, want_neutral, german, nodes, par):
     """Index in ``cand[:k]`` of the best port of one kind (friendly or neutral): the most repair
     (``DP_REPAIR``) or the most defense + mines (``DP_SAFE``), then the first; -1 if none."""
@@ -84,7 +84,7 @@ def _best_port_nb(tie, cand, k, want_neutral, german, nodes, par):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def disabled_port_nb(tie, neu, mov, cand, cc, k, side, german, nodes, par, rng):
     """The port a disabled unit of ``side`` goes to (Rule 8.3.2.1 B, ruling C39): an index into
     the ``k`` legal ports ``cand`` (MP away ``cc``) the engine lists. ``neu`` (``DN_*``, 14.9):

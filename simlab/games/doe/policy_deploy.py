@@ -7,7 +7,8 @@ checks it against 14.11 A-C (:func:`campaign_movement.apply_deployment_nb`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from . import campaign_layout as lay
 from . import policy_layout as pk
@@ -20,7 +21,7 @@ from .policy_missions import caribbean_base_nb
 
 
 # ============================================================================ free deployment (14.11)
-@njit(cache=True)
+@kernel(nrt=True)
 def place_leaders_nb(side, nnodes, ust, lst, UV, LV, dep, dlead, sea):
     """Leaders, most stars first, aboard the strongest unit of each place in turn (richest places
     first); at most one leader goes to sea (14.11 B)."""
@@ -60,7 +61,7 @@ def place_leaders_nb(side, nnodes, ust, lst, UV, LV, dep, dlead, sea):
             sea_taken = True
 
 
-@njit(cache=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
+@kernel(nrt=True)   # allocates: reference counting kept under a nrt=False caller
 def deploy_plan_nb(fam, side, kn, ust, lst, nodes, cost, par, UV, LV, dep, dlead, rng):
     """A policy's set-up under 14.11 (Free Deployment): ``dep[u]`` node per unit, ``dlead[i]``
     unit per leader, for family ``fam`` (``FAM_*``) with knobs ``kn`` (``int64[KN_NF]``).

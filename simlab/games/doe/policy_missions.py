@@ -11,7 +11,8 @@ Transit (5.7) and repair in port (9.0).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from . import campaign_layout as lay
 from . import policy_layout as pk
@@ -21,7 +22,7 @@ from .policy_view import VIS_ATT, VIS_N, nearest_friendly_memo_nb
 MAXC = 24          # candidates per group
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def add_candidate_nb(pw, nc, o, d, t):
     """Append the candidate (order ``o``, destination ``d``, target ``t``) to the policy
     scratch's rows ``PW_CO``, ``PW_CD``, ``PW_CT`` if there is room (``MAXC``); returns the new
@@ -34,7 +35,7 @@ def add_candidate_nb(pw, nc, o, d, t):
     return nc
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def add_home_nb(side, at, mp, german, nodes, cost, adj, par, pw, nc):
     """Candidates that take a group home: stay anchored in a friendly port, anchor into a bordering
     friendly port, transit to the nearest port that repairs. ``pw``: the policy scratch
@@ -50,7 +51,7 @@ def add_home_nb(side, at, mp, german, nodes, cost, adj, par, pw, nc):
     return add_port_transits_nb(at, side, german, pw, nodes, cost, par, np.bool_(True), nc)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def add_port_transits_nb(at, side, german, pw, nodes, cost, par, not_here, nc):
     """Transit candidates to the nearest friendly port that repairs, then to the nearest friendly
     port of any kind (:func:`policy_view.nearest_friendly_memo_nb`); with ``not_here``, a port the
@@ -63,7 +64,7 @@ def add_port_transits_nb(at, side, german, pw, nodes, cost, par, not_here, nc):
     return nc
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, pw, nc):
     """After a Patrol (5.4 D): coal where it is at sea (it keeps the area, 11 F bars only Transit),
     else anchor in a bordering friendly or neutral port, else anchor in place."""
@@ -86,7 +87,7 @@ def add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, pw, nc):
     return nc
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def pick_area_nb(score, n):
     best = -1
     bs = -(1 << 40)
@@ -97,7 +98,7 @@ def pick_area_nb(score, n):
     return best, bs
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def caribbean_base_nb(kn, at, nodes, cost, par):
     """The Spanish port a group heads for: the Caribbean port (one bordering area, not an Atlantic
     one) of best score ``base_repair * repair + base_mines * mines - MP away`` (knobs ``kn``): the
@@ -119,7 +120,7 @@ def caribbean_base_nb(kn, at, nodes, cost, par):
     return base
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def stage_area_nb(at, base, mp, cost, par):
     """A crossing in stages (5.7: Transit may last two turns): the sea area within ``mp`` of
     ``at`` nearest the ``base`` port, or -1."""
@@ -134,7 +135,7 @@ def stage_area_nb(at, base, mp, cost, par):
     return bst
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def home_port_nb(nodes, par):
     """Spain's home port: of its ports bordering two areas (Cadiz, the Canary Islands, 7.2.2 B),
     the one with most repair."""
@@ -147,7 +148,7 @@ def home_port_nb(nodes, par):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def relieved_nb(side, a, ust, UV, coaling):
     """True if own units that blockaded from area ``a`` last turn must coal now (5.2 D) and are
     not coaling there (7.5 D: over the coaling limit they sail for a port), so the blockade lapses
@@ -160,7 +161,7 @@ def relieved_nb(side, a, ust, UV, coaling):
     return False
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis, ND, B, mask, mp, german):
     """Candidate (order, dest, target) triples for group ``g`` of a scripted policy with knobs
     ``kn`` (``int64[KN_NF]``, :mod:`policy_layout`), written to the policy scratch ``pw``'s rows
@@ -388,7 +389,7 @@ def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis
     return nc, True   # then the safe fallbacks (missions_tail_nb)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def missions_tail_nb(side, at, n, mp, german, nodes, adj, cost, par, B, pw, nc):
     """The safe fallbacks that follow :func:`missions_nb`'s candidates when it says so: home
     (:func:`add_home_nb`), then what may follow a Patrol (:func:`add_after_patrol_nb`), appended

@@ -16,7 +16,8 @@ imported by no rules module.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from . import campaign_layout as lay
 from . import policy_layout as pk
@@ -31,7 +32,7 @@ VIS_N, VIS_ATT, VIS_STARS, VIS_DEF, VIS_NF = range(5)
 
 
 # ============================================================================ observation
-@njit(cache=True, _nrt=False)
+@kernel
 def observe_nb(side, U, LD, ust, lst, par, UV, LV, vis):
     """What ``side`` may know (module docstring): ``UV``/``LV`` (``int64[U, UF_NF]``,
     ``int64[L, LF_NF]``) are copies of the unit and leader state with the enemy's rows blanked
@@ -43,7 +44,7 @@ def observe_nb(side, U, LD, ust, lst, par, UV, LV, vis):
     observe_own_nb(side, U, LD, ust, lst, par, UV, LV, vis)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def blank_view_nb(side, ust, lst, UV, LV):
     """The enemy's rows of ``side``'s view: unit location -9, stack -1, the rest 0; leader unit -1,
     state -9. They never change, so a view kept for one side (``UV[2, U, UF_NF]`` in
@@ -61,7 +62,7 @@ def blank_view_nb(side, ust, lst, UV, LV):
             LV[i, lay.LF_STATE] = -9
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def observe_own_nb(side, U, LD, ust, lst, par, UV, LV, vis):
     """:func:`observe_nb` on a view whose enemy rows :func:`blank_view_nb` already blanked: copies
     the side's own unit and leader rows into ``UV``, ``LV`` and writes ``vis``."""
@@ -115,7 +116,7 @@ def observe_own_nb(side, U, LD, ust, lst, par, UV, LV, vis):
 # taken, then safe fallbacks, then any legal option, then HOLD (ruling C12).
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def group_strength_nb(ust, UV, members, n):
     s = 0
     for i in range(n):
@@ -123,7 +124,7 @@ def group_strength_nb(ust, UV, members, n):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw):
     """Groups as described above; returns how many (members in ``gmem[g, :gn[g]]``, with ``gn``,
     ``gat``, ``gstr``, ``gdmg`` the rows ``PW_GN``... of the policy scratch ``pw``,
@@ -255,7 +256,7 @@ def group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par):
     A = par[lay.P_NAREAS]
     best = -1
@@ -273,7 +274,7 @@ def nearest_friendly_nb(at, side, german, need_repair, nodes, cost, par):
     return best
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def nearest_friendly_memo_nb(at, side, german, need_repair, pw, nodes, cost, par):
     """Nearest friendly port from ``at``: a memo of :func:`nearest_friendly_nb` in rows
     ``PW_NFREP``, ``PW_NFANY`` of the policy scratch ``pw`` (slot ``side * N + at``; -2: not
@@ -289,7 +290,7 @@ def nearest_friendly_memo_nb(at, side, german, need_repair, pw, nodes, cost, par
     return pw[r, k]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def turn_tables_nb(side, vis, nodes, par, threat, home):
     """Per plan: enemy attack each area faces (units there and in bordering enemy ports, tenths)
     and areas bordering an own port."""

@@ -12,7 +12,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import STATE_WORDS, new_state_nb, roll_nb
 from . import layout as L
@@ -20,7 +21,7 @@ from .kernels.fire import gun_shot_nb
 from .kernels.torpedo import marker_path_nb, sweep_nb
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def shots_loop_nb(k, dpt, band_low, crt, range_tab, rl, seed):
     """Resolve ``k`` gunfire shots with varied strength, range and defense; returns a checksum."""
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
@@ -36,7 +37,7 @@ def shots_loop_nb(k, dpt, band_low, crt, range_tab, rl, seed):
     return tot
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def sweeps_loop_nb(k, tracks, seed):
     """Run ``k`` torpedo sweeps of 10 markers against 40 units; returns the total hits."""
     n = 40

@@ -9,7 +9,8 @@ when the first action uncovered the card; under an effect, the actions the effec
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from .combat import apply_damage_nb, attack_nb, uncover_nb
 from .deck import play_from_hand_nb
@@ -70,7 +71,7 @@ __all__ = ["apply_specials_nb", "declare_pending_nb", "discover_nb", "fog_nb", "
            "perform_action_nb", "reorganise_nb", "resolve_pending_nb"]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def discover_nb(cs, st, g, side, r1, r2, rng):
     """Turn up to two covered enemy cards: one in row ``r1``, then one in ``r2`` (-1: none).
     Which covered card of a row is unknown to the player, so it is drawn at random (Rule 5.4)."""
@@ -83,7 +84,7 @@ def discover_nb(cs, st, g, side, r1, r2, rng):
             uncover_nb(cs, st, g, c, side)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def reorganise_nb(rt, cs, st, g, side, amount):
     """Remove up to ``amount`` stress markers from the side's cards, at most 2 per card per
     sub-turn (Rule 5.5), the most stressed first. Returns how many were removed."""
@@ -98,7 +99,7 @@ def reorganise_nb(rt, cs, st, g, side, amount):
     return done
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def general_quarters_nb(rt, cs, st, g, side):
     """General Quarters as an effect (provisional): every card loses up to 2 stress markers
     (the Rule 5.5 limit per card and sub-turn)."""
@@ -111,7 +112,7 @@ def general_quarters_nb(rt, cs, st, g, side):
             st[s, S_REORG] += 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def mines_nb(rt, cs, st, g, side_passive, rng, scr):
     """Mines (provisional effect, resolved after the action card): one of the active player's
     ships in his short row takes one die, a hit on 5+, saves by armour."""
@@ -123,7 +124,7 @@ def mines_nb(rt, cs, st, g, side_passive, rng, scr):
         apply_damage_nb(cs, st, g, s, stand, np.int64(0))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def fog_nb(rt, cs, st, g, side_passive, rng):
     """Fog (provisional effect, resolved after the action card): the passive player covers up
     to two of his uncovered cards."""
@@ -134,7 +135,7 @@ def fog_nb(rt, cs, st, g, side_passive, rng):
         st[s, S_UP] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, side_passive, mode, rng):
     """Rule 5 step 4: the passive player may declare Mines or Fog, resolved after the action card."""
     if g[G_POL0 + side_passive] == FAM_SOLO:
@@ -145,7 +146,7 @@ def declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, side_passive, mod
         g[G_INTERRUPT_USED] = 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def resolve_pending_nb(rt, cs, st, g, side_passive, rng, scr):
     """The declared Mines or Fog, once the action card has been resolved (Rule 5 step 4)."""
     if g[G_PENDING] < 0:
@@ -157,7 +158,7 @@ def resolve_pending_nb(rt, cs, st, g, side_passive, rng, scr):
     g[G_PENDING] = -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1, p2, effect_mode, rng, scr):
     """Carry out one activation of fleet card ``slot`` (Rules 5.1-5.5); the caller has checked it
     with ``legality.action_legal_nb``.
@@ -208,7 +209,7 @@ def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1,
             st[slot, S_REORG] += 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def apply_specials_nb(rt, cs, st, g, pp, rng):
     """The first appearance of The End (8.2, 8.3): the Transfer to the Cantabrian Sea removes two
     Republican ships (not sunk); the Navarra joins the Nationalist squadron face down."""

@@ -10,7 +10,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import STATE_WORDS, new_state_nb
 from .combat import fire_nb
@@ -40,7 +41,7 @@ from .layout import (
 __all__ = ["bench_cases", "bench_combat_nb", "bench_deck_nb"]
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def bench_deck_nb(n, akind, included, seed):
     """``n`` deck passes of a long game; returns the cards drawn (to keep the work observable)."""
     g = np.zeros(NG, np.int64)
@@ -67,7 +68,7 @@ def bench_deck_nb(n, akind, included, seed):
     return total
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def bench_combat_nb(n, rt, weapon, dice, target_type, armour, hull, seed):
     """``n`` fires of ``weapon`` with ``dice`` dice at a fresh target; returns the target's total
     damage."""

@@ -19,7 +19,8 @@ Ties between equal cards are broken at random, so squadrons vary from game to ga
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import roll_nb
 from .enums import (
@@ -58,7 +59,7 @@ __all__ = ["build_squadron_nb", "row_sizes_nb", "solo_deploy_nb"]
 CAT_CAP, CAT_MER, CAT_AS, CAT_ESC = 0, 1, 2, 3
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _cat_nb(t):
     if t == CAPITAL:
         return CAT_CAP
@@ -69,7 +70,7 @@ def _cat_nb(t):
     return CAT_ESC
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _cheapest_completion_nb(pool, avail, taken, cnt, lim, tmp):
     """Least points to complete the minimums from the cards still available (-1: impossible).
 
@@ -134,7 +135,7 @@ def _cheapest_completion_nb(pool, avail, taken, cnt, lim, tmp):
     return cost
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _can_add_nb(pool, avail, taken, cnt, spent, lim, i, tmp):
     """Whether card ``i`` may be added and the table still be met."""
     if avail[i] == 0 or taken[i] == 1:
@@ -159,7 +160,7 @@ def _can_add_nb(pool, avail, taken, cnt, spent, lim, i, tmp):
     return rest >= 0 and spent + pool[i, C_COST] + rest <= lim[PT_POINTS]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def build_squadron_nb(pool, avail, lim, builder, out, rng, taken, tmp):
     """Build one squadron by Rule 9.
 
@@ -253,7 +254,7 @@ def build_squadron_nb(pool, avail, lim, builder, out, rng, taken, tmp):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def row_sizes_nb(n, first, second):
     """A balanced split of ``n`` cards (Rule 4: no row more than one card above another) with the
     extra cards in rows ``first`` then ``second``."""
@@ -279,7 +280,7 @@ def row_sizes_nb(n, first, second):
     return s0, s1, s2
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def solo_deploy_nb(rt, cs, st, side, length, rng, order):
     """The solo AI's deployment (Rule 12.2): three decks (1st: half the escorts, submarines and
     aircraft, rounded up; 2nd: the rest of them, one capital ship and one merchant; 3rd: the

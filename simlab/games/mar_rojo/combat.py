@@ -40,7 +40,8 @@ dice and stay out: a hit Faccioso cancelled still counts, the hits Cabo de Palos
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from .deck import play_from_hand_nb
 from .dice import d6_nb, hit_need_nb, lucky_hit_nb, roll_hits_nb, save_hits_nb, torpedo_effect_rolls_nb
@@ -125,7 +126,7 @@ __all__ = ["add_stress_nb", "apply_damage_nb", "attack_nb", "fire_nb", "torpedo_
            "uncover_nb"]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def uncover_nb(cs, st, g, slot, by_side):
     """Turn a fleet card face up. Notes a solo-AI capital ship turned up by the opposing player
     in his own sub-turn (the exception of Rule 12.3)."""
@@ -137,7 +138,7 @@ def uncover_nb(cs, st, g, slot, by_side):
         g[G_AI_CAPFOUND0 + side] = 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def add_stress_nb(st, g, slot, k):
     """Stress markers (5.3.1 step 12); the solo AI's cards never take any (12.1)."""
     if g[G_POL0 + slot // MAXC] == FAM_SOLO:
@@ -145,7 +146,7 @@ def add_stress_nb(st, g, slot, k):
     st[slot, S_STRESS] += k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def apply_damage_nb(cs, st, g, slot, hits, sunk):
     """Place ``hits`` damage markers (step 11); eliminate the card when its damage reaches its
     hull or on a Sunk result (5.3.2). Returns True if it was eliminated."""
@@ -160,14 +161,14 @@ def apply_damage_nb(cs, st, g, slot, hits, sunk):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline="always")
 def faces_nb(need):
     """Faces of a d6 that reach ``need`` or more (0..6)."""
     f = 7 - need
     return 0 if f < 0 else (6 if f > 6 else f)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def luck_nb(g, side, dealt, mean36, var1296):
     """Add one roll to ``side``'s luck (``G_LUCK0 + 3 * side``): its result in hits (saves: minus
     the hits they cancelled), its mean times 36 and its variance times 1296 (exact integers: every
@@ -178,21 +179,21 @@ def luck_nb(g, side, dealt, mean36, var1296):
     g[k + 2] += var1296
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def hit_luck_nb(g, side, dice, need, hits):
     """The luck of ``dice`` hit dice each hitting on ``need`` or more (step 8)."""
     f = faces_nb(need)
     luck_nb(g, side, hits, 6 * dice * f, 36 * dice * f * (6 - f))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def lucky_luck_nb(rt, g, side, hit):
     """The luck of a lucky-hit roll (a 6, then 4+: 3 ways of 36)."""
     p = faces_nb(rt[R_LUCKY_FIRST]) * faces_nb(rt[R_LUCKY_SECOND])
     luck_nb(g, side, hit, p, p * (36 - p))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def save_luck_nb(rt, g, side, hits, armour, stand):
     """The luck of the saving rolls (step 10) made against ``hits`` hits of ``side``: minus the
     hits saved (each saved on ``RT_SAVE + armour`` or more); none when no roll is made."""
@@ -203,7 +204,7 @@ def save_luck_nb(rt, g, side, hits, armour, stand):
     luck_nb(g, side, stand - hits, -6 * hits * f, 36 * hits * f * (6 - f))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def torpedo_hit_moments_nb(rt, capital, escort, rem):
     """One torpedo hit's damage markers over its rolls (5.3.1 steps 8 and 10), as sums over the 36
     ways of an escort's save die and the effect die: ``(m1, m2)``, 36 times the mean and 36 times
@@ -224,7 +225,7 @@ def torpedo_hit_moments_nb(rt, capital, escort, rem):
     return m1, m2
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def torpedo_luck_nb(rt, g, side, hits, resolved, dmg, sunk, capital, escort, rem):
     """The luck of a torpedo attack's effect rolls (5.3.1 steps 8 and 10): the ``hits`` counted
     by the hit dice become ``dmg`` markers (plus ``rem``, the target's remaining hull, on a Sunk);
@@ -235,7 +236,7 @@ def torpedo_luck_nb(rt, g, side, hits, resolved, dmg, sunk, capital, escort, rem
     luck_nb(g, side, dealt - hits, resolved * m1 - 36 * hits, resolved * (36 * m2 - m1 * m1))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def fire_nb(rt, cs, st, g, x, y, w, d, bonus, night_mod, rng, scr):
     """One fire of weapon ``w`` of ``x`` at ``y`` at distance ``d`` (steps 8, 10, 11): hit dice
     (or a lucky hit), saves (torpedo: escort save then the effect table) and damage. Returns True
@@ -244,7 +245,7 @@ def fire_nb(rt, cs, st, g, x, y, w, d, bonus, night_mod, rng, scr):
     return resolve_hits_nb(rt, cs, st, g, x, y, w, hits, rng, scr)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def fire_hits_nb(rt, cs, st, g, x, w, d, bonus, night_mod, rng, scr):
     """Hits of one fire before saves (step 8 and the lucky hit)."""
     dice = weapon_dice_nb(cs, st, x, w)
@@ -260,7 +261,7 @@ def fire_hits_nb(rt, cs, st, g, x, w, d, bonus, night_mod, rng, scr):
     return h
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def resolve_hits_nb(rt, cs, st, g, x, y, w, hits, rng, scr):
     """Saves and damage of ``hits`` hits on ``y`` (steps 8 torpedo effects, 10, 11)."""
     if hits <= 0:
@@ -278,12 +279,12 @@ def resolve_hits_nb(rt, cs, st, g, x, y, w, hits, rng, scr):
     return apply_damage_nb(cs, st, g, y, stand, np.int64(0))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _stress_for_nb(rt, w):
     return 1 + (rt[R_MAIN_EXTRA] if w == W_MAIN else 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, a, t, rng, scr):
     """One combat action of card ``a`` against enemy card ``t`` (Rule 5.3.1, see the module
     docstring). ``a`` and ``t`` must pass ``fleet.attack_possible_nb``.

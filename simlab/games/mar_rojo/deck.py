@@ -17,7 +17,8 @@ rules of 8.2 and 8.3.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import roll_nb
 from .enums import END_RETREAT, END_THE_END, K_DAY_NIGHT, K_RETREAT, K_THE_END
@@ -51,7 +52,7 @@ __all__ = ["conservation_ok_nb", "deal_nb", "discard_table_nb", "draw_nb", "new_
            "play_from_hand_nb", "retreat_nb", "shuffle_nb"]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def shuffle_nb(arr, n, rng):
     """Fisher-Yates shuffle of ``arr[:n]`` in place with the game's stream."""
     for i in range(n - 1, 0, -1):
@@ -61,13 +62,13 @@ def shuffle_nb(arr, n, rng):
         arr[j] = t
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def pile_push_nb(piles, g, p, card):
     piles[p, g[G_DECK_N + p]] = card
     g[G_DECK_N + p] += 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _pile_remove_nb(piles, g, p, card):
     n = g[G_DECK_N + p]
     for i in range(n):
@@ -79,7 +80,7 @@ def _pile_remove_nb(piles, g, p, card):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def new_deck_nb(piles, hands, g, akind, included, rng):
     """Set up the piles before the deal (Rule 4): every included card but The End in the draw
     pile, shuffled; The End and the excluded cards out of the game.
@@ -102,7 +103,7 @@ def new_deck_nb(piles, hands, g, akind, included, rng):
     shuffle_nb(piles[P_DECK], g[G_DECK_N], rng)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _reshuffle_discards_nb(piles, g, rng):
     # Rule 6, average and long: the discard pile (The End included) goes back into the deck.
     nd = g[G_DISC_N]
@@ -112,7 +113,7 @@ def _reshuffle_discards_nb(piles, g, rng):
     shuffle_nb(piles[P_DECK], g[G_DECK_N], rng)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def draw_nb(piles, hands, g, akind, side, to_hand, rng):
     """Draw the top action card for ``side`` (Rules 5 step 1, 6, 10.1).
 
@@ -168,7 +169,7 @@ def draw_nb(piles, hands, g, akind, side, to_hand, rng):
     return card
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def deal_nb(piles, hands, g, akind, opening, deal_to, rng):
     """Deal the opening hands (Rule 4) to the sides with ``deal_to[side] == 1`` (the solo AI gets
     none, 12.2), then shuffle The End into the deck ("when each player has drawn 5 cards")."""
@@ -190,7 +191,7 @@ def deal_nb(piles, hands, g, akind, opening, deal_to, rng):
     shuffle_nb(piles[P_DECK], g[G_DECK_N], rng)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def play_from_hand_nb(piles, hands, g, side, idx):
     """Move the card at ``hands[side, idx]`` to the table; returns its id."""
     n = g[G_HAND0_N + side]
@@ -202,7 +203,7 @@ def play_from_hand_nb(piles, hands, g, side, idx):
     return c
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def discard_table_nb(piles, g):
     """End of a sub-turn (Rule 5 step 5): the cards played go to the discard pile."""
     n = g[G_TABLE_N]
@@ -211,7 +212,7 @@ def discard_table_nb(piles, g):
     g[G_TABLE_N] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def retreat_nb(piles, hands, g, rng):
     """Retreat played as an effect (Rule 6): "all action cards, including those that have been
     discarded, are shuffled again": the deck, the discard pile, the table (the Retreat card
@@ -235,7 +236,7 @@ def retreat_nb(piles, hands, g, rng):
     g[G_RETREAT] = 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def conservation_ok_nb(piles, hands, g, seen):
     """Every action card is in exactly one place: the four piles and the two hands hold each id
     ``0..G_NCARDS-1`` exactly once. ``seen`` is scratch ``int64[>= G_NCARDS]``."""

@@ -11,7 +11,8 @@ Functions here only roll and count; who fires at whom is decided in ``combat.py`
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import roll_nb
 from .enums import ARM_X
@@ -46,7 +47,7 @@ def script(dice) -> np.ndarray:
     return np.concatenate([np.asarray([0, d.size], dtype=np.int64), d])
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def d6_nb(rng, scr):
     """One six-sided die (1..6): the next scripted value, else the stream's."""
     if scr[0] < scr[1]:
@@ -56,14 +57,14 @@ def d6_nb(rng, scr):
     return roll_nb(rng, np.int64(6))
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def hit_need_nb(rt, distance_penalty, bonus, night_mod):
     """Least die that hits (Rule 5.3.1 step 8; 10.2): ``hit`` (5) + distance penalty (0 or 1)
     - bonus (Optics +1, Smoke -1) + night modifier (0 or 1). Values above 6 never hit."""
     return rt[R_HIT] + distance_penalty - bonus + night_mod
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def roll_hits_nb(dice, need, rng, scr):
     """Roll ``dice`` dice and count those ``>= need`` (Rule 5.3.1 step 8)."""
     h = np.int64(0)
@@ -73,7 +74,7 @@ def roll_hits_nb(dice, need, rng, scr):
     return h
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def lucky_hit_nb(rt, rng, scr):
     """The lucky hit roll (Rule 5.3.1): a 6, then 4+ on a second die, scores one hit (1, else 0).
     The second die is rolled only after a 6."""
@@ -83,7 +84,7 @@ def lucky_hit_nb(rt, rng, scr):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def save_hits_nb(rt, hits, armour, rng, scr):
     """Saving rolls (Rule 5.3.1 step 10): one die per hit; returns the hits that stand.
 
@@ -98,7 +99,7 @@ def save_hits_nb(rt, hits, armour, rng, scr):
     return stand
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def torpedo_effect_rolls_nb(rt, torpedo_hits, capital, escort, rng, scr):
     """Resolve torpedo hits (Rule 5.3.1 steps 8 and 10, as the 5.5 Lepanto example orders them).
 

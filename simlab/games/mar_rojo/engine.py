@@ -14,7 +14,8 @@ activation limits) and writes the first violation to ``O_VIOLATION``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import STATE_WORDS, new_state_nb, roll_nb, stream_draws_nb
 from .actions import (
@@ -192,7 +193,7 @@ def new_game_arrays(n_pool: int) -> tuple:
             np.zeros(max(n_pool, 1) + 8, np.int64))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def check_invariants_nb(rt, cs, st, g, piles, hands, wk):
     """The first invariant that fails now (layout ``V_*`` code), 0 if none."""
     if not conservation_ok_nb(piles, hands, g, wk[WK_SEEN:]):
@@ -219,13 +220,13 @@ def check_invariants_nb(rt, cs, st, g, piles, hands, wk):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _debug_check_nb(rt, cs, st, g, piles, hands, wk):
     if g[G_DEBUG] == 1 and g[G_VIOLATION] == 0:
         g[G_VIOLATION] = check_invariants_nb(rt, cs, st, g, piles, hands, wk)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def deployment_legal_nb(cs, st, side):
     """Rule 4: rows differ by at most one card, merchants only in the long row, and non-escort,
     non-aircraft cards in the short row only when every escort and aircraft is already there."""
@@ -249,7 +250,7 @@ def deployment_legal_nb(cs, st, side):
     return not (other_short > 0 and esc_air_out > 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, budget, effect_mode, rng, scr, wk, fw):
     """Activations of one action card (Rule 5.1): up to ``budget`` actions, or under an effect
     the actions the effect gave each card; the policy chooses each one or stops."""
@@ -276,7 +277,7 @@ def run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, budget,
         _debug_check_nb(rt, cs, st, g, piles, hands, wk)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk, fw):
     """Resolve the action card in play (Rule 5 step 2) in the declared mode."""
     if mode == MODE_REORG:
@@ -306,7 +307,7 @@ def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode
             retreat_nb(piles, hands, g, rng)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr, wk, fw):
     """A sub-turn of a player with a hand (Rule 5 steps 1-5)."""
     hn = g[G_HAND0_N + side]
@@ -331,7 +332,7 @@ def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr
     discard_table_nb(piles, g)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _reset_subturn_nb(st, g):
     for i in range(NSLOT):
         st[i, S_ACTS] = 0
@@ -346,7 +347,7 @@ def _reset_subturn_nb(st, g):
     g[G_CB_OK] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, included, ak, rt, pp, pols, setup,
                  debug, scr, cs, st, g, piles, hands, wk, fw, rng, taken, tmp, out, sq_out):
     """Play one whole game (see the module docstring); writes ``out`` (``int32[NOUT]``) and
@@ -495,7 +496,7 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
         sq_out[s, 2] = st[s, S_DMG]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _place_nb(pool, cs, st, slot, idx, status):
     if idx < 0:
         st[slot, S_STATUS] = ST_ABSENT
@@ -506,7 +507,7 @@ def _place_nb(pool, cs, st, slot, idx, status):
     st[slot, S_ROW] = 0
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True, nrt=True)
 def play_games_nb(seeds, pool, squads, reinf, avail, lim, builders, akind, included, ak, rt, pp, pols, setup,
                   debug, out, sq_out):
     """Play one game per seed (``uint64[n]``), writing ``out`` (``int32[n, NOUT]``) and ``sq_out``

@@ -7,7 +7,8 @@ A *slot* is a squadron position; side ``s`` owns slots ``s * MAXC`` to ``s * MAX
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from .enums import (
     AIRCRAFT,
@@ -55,13 +56,13 @@ from .layout import (
 )
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def is_escort_nb(t):
     """Destroyers and auxiliaries are escorts (Rule 3.1)."""
     return t == DESTROYER or t == AUXILIARY
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def target_class_nb(t):
     """What kind of target a fleet card type is: surface ship, submarine or aircraft (5.3.1 step 1)."""
     if t == SUBMARINE:
@@ -71,18 +72,18 @@ def target_class_nb(t):
     return TGT_SURFACE
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def in_play_nb(st, slot):
     return st[slot, S_STATUS] == ST_IN_PLAY
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def badly_damaged_nb(cs, st, slot):
     """More damage markers than half the hull: badly damaged (Rule 5.3.2)."""
     return 2 * st[slot, S_DMG] > cs[slot, C_HULL]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def printed_value_nb(cs, slot, w):
     """The printed dice of weapon ``w`` (enums.W_*); AA fire rolls heavy + light AA (ruling)."""
     if w == W_MAIN:
@@ -100,7 +101,7 @@ def printed_value_nb(cs, slot, w):
     return cs[slot, C_BOMB]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def reduced_value_nb(cs, st, slot, printed):
     """A combat value after damage and stress (Rule 5.3.2): -1 die when badly damaged, -1 per
     stress marker beyond the first. May be 0 or less: then only a lucky hit is possible."""
@@ -113,13 +114,13 @@ def reduced_value_nb(cs, st, slot, printed):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def weapon_dice_nb(cs, st, slot, w):
     """Dice the card rolls with weapon ``w`` now (may be <= 0: lucky hit only; see reduced_value_nb)."""
     return reduced_value_nb(cs, st, slot, printed_value_nb(cs, slot, w))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def speed_nb(cs, st, slot):
     """Movement factor now (Rule 5.3.2): -1 when badly damaged, never below 0."""
     m = cs[slot, C_MOVE]
@@ -128,7 +129,7 @@ def speed_nb(cs, st, slot):
     return m if m > 0 else 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def row_counts_nb(st, side, counts):
     """Fill ``counts[3]`` with the side's cards in play in each row."""
     counts[0] = 0
@@ -140,7 +141,7 @@ def row_counts_nb(st, side, counts):
             counts[st[i, S_ROW]] += 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def spread_nb(a, b, c):
     hi = a if a > b else b
     hi = hi if hi > c else c
@@ -149,7 +150,7 @@ def spread_nb(a, b, c):
     return hi - lo
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def row_counts3_nb(st, side):
     """The side's cards in play in the short, medium and long rows: ``(short, medium, long)``."""
     a = np.int64(0)
@@ -168,14 +169,14 @@ def row_counts3_nb(st, side):
     return a, b, c
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def layout_spread_nb(st, side):
     """Largest minus smallest row count of a side (Rule 4: a legal layout has at most 1)."""
     a, b, c = row_counts3_nb(st, side)
     return spread_nb(a, b, c)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def move_keeps_layout_nb(st, side, src, dst):
     """Whether moving one card of ``side`` from row ``src`` to ``dst`` is allowed by Rule 5.2
     (ruling M2: the layout after the move has a spread <= 1, or no larger than before when
@@ -190,7 +191,7 @@ def move_keeps_layout_nb(st, side, src, dst):
     return spread_nb(a, b, c) <= limit
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def can_fight_from_nb(cs, st, slot):
     """Submarines and aircraft attack, and are attacked, only from the short or medium row (5.3.1 step 1)."""
     t = cs[slot, C_TYPE]
@@ -199,7 +200,7 @@ def can_fight_from_nb(cs, st, slot):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def weapon_usable_nb(cs, attacker, target, w):
     """Weapon ``w`` of ``attacker`` can be aimed at ``target``'s kind (Rule 5.3, 5.3.1 step 1):
     printed value > 0, the right kind of target, and air combat / bombardment for aircraft only
@@ -224,7 +225,7 @@ def weapon_usable_nb(cs, attacker, target, w):
     return False
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def weapon_reaches_nb(w, distance):
     """Only main armament fires at Long; torpedoes (and every other weapon) at Short or Medium (5.3.1 step 2)."""
     if w == W_MAIN:
@@ -232,7 +233,7 @@ def weapon_reaches_nb(w, distance):
     return distance != LONG
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def distance_penalty_nb(w, distance):
     """-1 on each hit die (returned as +1 needed): secondary and torpedoes at Medium, main at Long (step 8)."""
     if (w == W_SECONDARY or w == W_TORPEDO) and distance == MEDIUM:
@@ -242,7 +243,7 @@ def distance_penalty_nb(w, distance):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def distance_entry_nb(rt, cs, st, attacker, target):
     """The combat distance table entry (5.3.1 step 2): SHORT, MEDIUM, LONG or SPEED.
     Attacks by aircraft are always at Medium."""
@@ -251,7 +252,7 @@ def distance_entry_nb(rt, cs, st, attacker, target):
     return rt[RT_DIST + 3 * st[attacker, S_ROW] + st[target, S_ROW]]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def speed_chooser_nb(cs, st, attacker, target):
     """Who chooses a Speed result: 0 the active player (faster or equal card), 1 the passive."""
     if speed_nb(cs, st, target) > speed_nb(cs, st, attacker):
@@ -259,7 +260,7 @@ def speed_chooser_nb(cs, st, attacker, target):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def attack_possible_nb(rt, cs, st, g, attacker, target):
     """Whether ``attacker`` may attack ``target`` at all (5.3.1 steps 1-2, 10.2): both in play and
     uncovered, on opposite sides, rows allowed for submarines and aircraft, no aircraft attacking
@@ -286,7 +287,7 @@ def attack_possible_nb(rt, cs, st, g, attacker, target):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def count_type_nb(cs, st, side, t, status):
     """Cards of type ``t`` of ``side`` with the given status (enums.ST_*)."""
     n = np.int64(0)
@@ -297,12 +298,12 @@ def count_type_nb(cs, st, side, t, status):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def capital_or_merchant_nb(t):
     return t == CAPITAL or t == MERCHANT
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def short_row_ok_nb(cs, side_types_escort_air_left, t):
     """Deployment (Rule 4): a card of type ``t`` may go to the short row when it is an escort or
     aircraft, or when the squadron has no escort or aircraft left to put there."""
@@ -311,7 +312,7 @@ def short_row_ok_nb(cs, side_types_escort_air_left, t):
     return side_types_escort_air_left == 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def rows_of_nb(st, side, row, out):
     """Slots of the side's cards in play in ``row``; returns how many were written to ``out``."""
     n = np.int64(0)

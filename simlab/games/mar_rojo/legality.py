@@ -12,7 +12,8 @@ can fire back (Surprise). The engine checks every activation a policy picks with
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from .enums import (
     ACT_ATTACK,
@@ -77,7 +78,7 @@ from .layout import (
 __all__ = ["can_activate_nb", "only_reorganise_nb", "can_discover_nb", "covered_in_row_nb", "discover_legal_nb", "exchange_legal_nb", "move_legal_nb", "row_types_keep_nb", "short_row_bad_nb", "action_legal_nb", "legal_actions_nb", "class_member_nb", "effect_restrict_nb", "is_mass_activation_nb", "effect_allowed_nb", "can_return_fire_nb"]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def can_activate_nb(rt, cs, st, slot, effect_mode):
     """Whether a fleet card may take one more action this sub-turn (Rule 5.1): once, twice for
     aircraft, one more after an uncovering first action; under an effect only while it has
@@ -92,14 +93,14 @@ def can_activate_nb(rt, cs, st, slot, effect_mode):
     return True
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def only_reorganise_nb(cs, st, slot):
     """"If a ship fleet unit has more stress markers than its hull value, the ONLY action it may
     take is to reorganise" (Rule 5.3.2): ships and submarines only, not aircraft (ruling M8)."""
     return st[slot, S_STRESS] > cs[slot, C_HULL] and cs[slot, C_TYPE] != AIRCRAFT
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def short_row_bad_nb(cs, st, side, a, ra, b, rb):
     """Cards of ``side`` that break Section 4's short-row rule with card ``a`` in row ``ra`` and
     ``b`` in row ``rb`` (``b = -1``: none): capital ships and submarines in the short row while an
@@ -122,7 +123,7 @@ def short_row_bad_nb(cs, st, side, a, ra, b, rb):
     return bad if out > 0 else np.int64(0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def row_types_keep_nb(cs, st, g, a, ra, b, rb):
     """Whether a move of ``a`` to ``ra`` (and ``b`` to ``rb`` in an exchange) keeps Section 4's
     short-row rule (5.2: "CANNOT leave the squadron deployment layout in an invalid state (See
@@ -137,14 +138,14 @@ def row_types_keep_nb(cs, st, g, a, ra, b, rb):
     return after <= short_row_bad_nb(cs, st, side, np.int64(-1), np.int64(-1), np.int64(-1), np.int64(-1))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def can_discover_nb(cs, st, slot):
     """An escort or aircraft in the short or medium row may discover (Rule 5.4)."""
     t = cs[slot, C_TYPE]
     return (is_escort_nb(t) or t == AIRCRAFT) and st[slot, S_ROW] != LONG
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def covered_in_row_nb(st, side, row):
     n = np.int64(0)
     base = side * MAXC
@@ -154,7 +155,7 @@ def covered_in_row_nb(st, side, row):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def discover_legal_nb(cs, st, slot, r1, r2):
     """Rows of the cards a discovery turns (Rule 5.4): one card in the enemy's long row, or up to
     two in its short and medium rows; a seaplane two in any rows. ``r2 = -1`` for one card."""
@@ -174,7 +175,7 @@ def discover_legal_nb(cs, st, slot, r1, r2):
     return covered_in_row_nb(st, enemy, r2) >= 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def exchange_legal_nb(cs, st, g, a, b):
     """Two own cards in different rows swap rows; at least one has movement 3; Section 4's
     short-row rule is kept (Rule 5.2, ``row_types_keep_nb``)."""
@@ -187,7 +188,7 @@ def exchange_legal_nb(cs, st, g, a, b):
     return row_types_keep_nb(cs, st, g, a, st[b, S_ROW], b, st[a, S_ROW])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def move_legal_nb(cs, st, g, slot, dst):
     """Move to another row: movement 1 one row, 2 or 3 up to two rows; never at 0; never to a
     worse layout: row counts (M2) and Section 4's short-row card types (Rule 5.2, M1)."""
@@ -203,7 +204,7 @@ def move_legal_nb(cs, st, g, slot, dst):
     return row_types_keep_nb(cs, st, g, slot, dst, np.int64(-1), np.int64(-1))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def action_legal_nb(rt, cs, st, g, slot, act, p1, p2, effect_mode):
     """Whether one activation (``act`` with its arguments) is legal now (Rules 5.1-5.5)."""
     if not can_activate_nb(rt, cs, st, slot, effect_mode):
@@ -239,7 +240,7 @@ def action_legal_nb(rt, cs, st, g, slot, act, p1, p2, effect_mode):
     return False
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def _push_cand_nb(cand, n, s, act, p1, p2):
     cand[4 * n] = s
     cand[4 * n + 1] = act
@@ -248,7 +249,7 @@ def _push_cand_nb(cand, n, s, act, p1, p2):
     return n + 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def legal_actions_nb(rt, cs, st, g, side, effect_mode, cand, maxc):
     """Every legal activation of ``side`` now, written to ``cand`` as (slot, act, p1, p2) rows of
     4 ints; returns how many (at most ``maxc``). Arguments tried: attack, every enemy slot; move,
@@ -281,7 +282,7 @@ def legal_actions_nb(rt, cs, st, g, side, effect_mode, cand, maxc):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def class_member_nb(cs, s, kind):
     t = cs[s, C_TYPE]
     if kind == K_DESTROYERS:
@@ -301,7 +302,7 @@ def class_member_nb(cs, s, kind):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def effect_restrict_nb(kind):
     """The weapon a mass activation is restricted to (-1: any action)."""
     if kind == K_TORPEDOES:
@@ -313,13 +314,13 @@ def effect_restrict_nb(kind):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def is_mass_activation_nb(kind):
     return (kind == K_DESTROYERS or kind == K_CRUISERS or kind == K_PLANES or kind == K_TORPEDOES
             or kind == K_DEPTH_CHARGES or kind == K_AIR_DEFENCE or kind == K_MERCHANT_SHIPS)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def effect_allowed_nb(ak, g, kind, side):
     """Whether ``side`` may invoke the effect of ``kind`` in its own sub-turn (Rules 3.2, 3.2.1):
     general cards only (support and interruption effects act in combat or in the opponent's
@@ -333,7 +334,7 @@ def effect_allowed_nb(ak, g, kind, side):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def can_return_fire_nb(rt, cs, st, g, t, a, d):
     """Surprise (provisional): the target can fire back at the attacker at distance ``d``."""
     if not attack_possible_nb(rt, cs, st, g, t, a):

@@ -13,7 +13,8 @@ Knobs (``pp[side, PP_*]``, ``policies.toml`` family ``greedy``): every weight of
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import roll_nb
 from .enums import (
@@ -103,7 +104,7 @@ from .policy_value import (
 __all__ = ["merchants_forward_nb", "card_best_nb", "choose_activation_nb"]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _any_enemy_uncovered_nb(st, side):
     ebase = (1 - side) * MAXC
     for t in range(ebase, ebase + MAXC):
@@ -112,7 +113,7 @@ def _any_enemy_uncovered_nb(st, side):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def merchants_forward_nb(g, pp, side):
     """Whether the policy moves its merchants towards the short row now (8.2, 8.3 score them there)."""
     if g[G_MPTS0 + side] == 0:
@@ -121,7 +122,7 @@ def merchants_forward_nb(g, pp, side):
     return m >= 2 or (m >= 1 and g[G_FINAL] == 1)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
     """The greedy policy's best action for card ``s`` now: ``(value, act, p1, p2)``; value 0 and
     act -1 when it has nothing worth doing. ``fw`` must hold ``prep_eval_nb(side)``."""
@@ -273,7 +274,7 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
     return bv, ba, b1, b2
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_activation_nb(rt, cs, st, g, pp, side, effect_mode, rng, wk, fw):
     """Pick the next activation of ``side``: ``(slot, act, p1, p2)``, or slot -1 to stop.
 

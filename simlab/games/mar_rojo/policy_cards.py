@@ -14,7 +14,8 @@ held card is worth, the values of reorganisation and of each effect.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import roll_nb
 from .enums import (
@@ -99,7 +100,7 @@ from .victory import winner_nb
 __all__ = ["reorg_value_nb", "winning_now_nb", "effect_value_nb", "top_sum_nb", "choose_play_nb", "choose_reorg_slot_nb", "choose_scout_rows_nb", "choose_fog_card_nb", "choose_mines_target_nb"]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def reorg_value_nb(rt, cs, st, pp, side, amount, per_card):
     """Value of removing up to ``amount`` stress markers, at most ``per_card`` from one card."""
     v = 0.0
@@ -126,13 +127,13 @@ def reorg_value_nb(rt, cs, st, pp, side, amount, per_card):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def winning_now_nb(cs, st, g, side):
     """Whether ``side`` would win if the game ended now (victory.winner_nb decides)."""
     return winner_nb(cs, st, g) == side
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def effect_value_nb(rt, cs, st, g, ak, pp, fw, side, kind, vals):
     """Value of invoking the effect of ``kind`` (``vals[i]``: each own card's best action value;
     ``fw`` prepared by ``prep_eval_nb``)."""
@@ -167,7 +168,7 @@ def effect_value_nb(rt, cs, st, g, ak, pp, fw, side, kind, vals):
     return -1.0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def top_sum_nb(vals, n, k, tmp):
     """Sum of the ``k`` largest of ``vals[:n]`` (``tmp`` is scratch of length >= n)."""
     for i in range(n):
@@ -185,7 +186,7 @@ def top_sum_nb(vals, n, k, tmp):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _hand_held_nb(hands, g, akind, ak, side):
     n = np.int64(0)
     for i in range(g[G_HAND0_N + side]):
@@ -194,7 +195,7 @@ def _hand_held_nb(hands, g, akind, ak, side):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, rng, wk, fw):
     """Step 1-2 of a sub-turn (Rule 5): draw, or play a card from hand in one mode.
 
@@ -272,7 +273,7 @@ def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, r
     return bi, bm
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_reorg_slot_nb(rt, cs, st, side):
     """Where the next stress marker of a reorganisation comes off: the most stressed card that
     may still lose one this sub-turn (-1: none)."""
@@ -289,7 +290,7 @@ def choose_reorg_slot_nb(rt, cs, st, side):
     return bs
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_scout_rows_nb(st, g, side, rng):
     """Rows of the (up to two) cards the Scout effect discovers (-1: none)."""
     enemy = 1 - side
@@ -313,7 +314,7 @@ def choose_scout_rows_nb(st, g, side, rng):
     return r1, r2
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_fog_card_nb(cs, st, g, side, rng):
     """Fog (provisional): the next own uncovered card to cover (-1: stop). Badly damaged cards
     first, then the most valuable; random-legal any or stop."""
@@ -339,7 +340,7 @@ def choose_fog_card_nb(cs, st, g, side, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_mines_target_nb(cs, st, g, side_passive, rng):
     """Mines (provisional): the active player's ship in his short row that the mine attacks:
     the most valuable uncovered one, else any covered one (-1: none)."""

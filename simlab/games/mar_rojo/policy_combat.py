@@ -15,7 +15,8 @@ Optics or an interruption, and the dice Flares needs.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import roll_nb
 from .enums import (
@@ -84,7 +85,7 @@ from .policy_value import (
 __all__ = ["unscripted_shot_nb", "choose_distance_nb", "choose_weapon_nb", "choose_support_nb", "collateral_target_nb", "choose_interruption_nb", "choose_faccioso_nb", "choose_pending_nb", "choose_escort_vs_sub_nb", "choose_dive_nb", "random_covered_nb", "choose_main_discovery_nb", "choose_discover_card_nb"]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _solo_weapon_nb(cs, st, a, t, d, restrict):
     """12.4.2: the solo AI fires the weapon that rolls the most dice at distance ``d``, except an
     escort at a capital ship, which fires torpedoes when they reach (-1: none can fire)."""
@@ -102,7 +103,7 @@ def _solo_weapon_nb(cs, st, a, t, d, restrict):
     return bw
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def unscripted_shot_nb(rt, cs, st, g, a, t, d, restrict):
     """Expected damage markers of an attack by ``a`` at distance ``d`` when its side plays a
     family without knobs: the solo AI's 12.4.2 weapon; random-legal's weapons on average (it
@@ -124,7 +125,7 @@ def unscripted_shot_nb(rt, cs, st, g, a, t, d, restrict):
     return v / n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_distance_nb(rt, cs, st, g, pp, chooser_side, active_side, a, t, rng):
     """A Speed result (5.3.1 step 2): the chooser picks the row of the active or of the target
     card as the combat distance. The active player takes the better shot, the passive the worse.
@@ -155,7 +156,7 @@ def choose_distance_nb(rt, cs, st, g, pp, chooser_side, active_side, a, t, rng):
     return r1 if v1 <= v2 else r2
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_weapon_nb(rt, cs, st, g, pp, side, a, t, d, restrict, rng):
     """The weapon fired once the combat distance is known (-1 if none can fire; ``restrict`` >= 0
     limits it to one weapon). The solo AI fires the weapon with the most dice, escorts torpedoes
@@ -176,7 +177,7 @@ def choose_weapon_nb(rt, cs, st, g, pp, side, a, t, d, restrict, rng):
     return w
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _find_in_hand_nb(hands, g, akind, side, kind):
     for i in range(g[G_HAND0_N + side]):
         if akind[hands[side, i]] == kind:
@@ -184,7 +185,7 @@ def _find_in_hand_nb(hands, g, akind, side, kind):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_support_nb(rt, cs, st, g, hands, akind, ak, pp, side, a, t, w, d, rng):
     """Step 5 (5.3.1): the active player's support card for this combat, as a hand index (-1:
     none). Legal: at night only Flares (10.2); on a torpedo attack only Cabo Palos (step 5);
@@ -219,7 +220,7 @@ def choose_support_nb(rt, cs, st, g, hands, akind, ak, pp, side, a, t, w, d, rng
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def collateral_target_nb(rt, cs, st, g, side_passive, a, t, w):
     """Step 6, Collateral (provisional effect): the passive player's cheapest other uncovered card
     in the target's row that weapon ``w`` can hit (-1: none)."""
@@ -242,7 +243,7 @@ def collateral_target_nb(rt, cs, st, g, side_passive, a, t, w):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, side_passive, a, t, w, d, rng):
     """Step 6 (5.3.1): the passive player's Smoke, Surprise or Collateral for this combat, as a
     hand index (-1: none). One interruption per sub-turn (Rule 5 step 4)."""
@@ -293,7 +294,7 @@ def choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, side_passive, a,
     return ico
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_faccioso_nb(rt, cs, st, g, hands, akind, pp, side_passive, t, hits, rng):
     """Step 9 (5.3.1): the Nationalist passive player's Faccioso against ``hits`` hits on ``t``
     (hand index, -1: none)."""
@@ -314,7 +315,7 @@ def choose_faccioso_nb(rt, cs, st, g, hands, akind, pp, side_passive, t, hits, r
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_pending_nb(cs, st, g, hands, akind, ak, pp, side_passive, mode, rng):
     """Step 4 (Rule 5): the passive player's Mines or Fog, resolved after the action card
     (hand index, -1: none)."""
@@ -353,7 +354,7 @@ def choose_pending_nb(cs, st, g, hands, akind, ak, pp, side_passive, mode, rng):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_escort_vs_sub_nb(rt, cs, st, g, side_passive, sub, rng):
     """Step 3 (5.3.1): the passive player's uncovered escort in his short row that attacks a
     submarine about to fire torpedoes (slot, -1: none). The one with most AS dice; the solo AI
@@ -384,7 +385,7 @@ def choose_escort_vs_sub_nb(rt, cs, st, g, side_passive, sub, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_dive_nb(g, side, rng):
     """Step 13 (5.3.1): cover the submarine after its torpedo attack (the AI always does, 12.4.2)."""
     pol = g[G_POL0 + side]
@@ -393,7 +394,7 @@ def choose_dive_nb(g, side, rng):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def random_covered_nb(st, side, row, rng):
     """A random covered card of ``side`` in ``row`` (any row if -1); -1 if none."""
     n = np.int64(0)
@@ -407,7 +408,7 @@ def random_covered_nb(st, side, row, rng):
     return pick
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_main_discovery_nb(cs, st, g, side_passive, rng):
     """Rule 5.4: after main armament fire, the opposing player may discover one card, his own or
     the firer's (slot, -1: none). Greedy policies and the AI turn up one of the firer's covered
@@ -430,7 +431,7 @@ def choose_main_discovery_nb(cs, st, g, side_passive, rng):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_discover_card_nb(st, enemy, row, rng):
     """The covered enemy card a discovery in ``row`` turns: unknown cards, so any of them."""
     return random_covered_nb(st, enemy, row, rng)

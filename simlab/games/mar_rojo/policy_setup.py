@@ -12,7 +12,8 @@ the card revealed and the Navarra's row (0-1 choices each).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import roll_nb
 from .build import row_sizes_nb
@@ -57,7 +58,7 @@ from .policy_combat import random_covered_nb
 __all__ = ["deploy_nb", "choose_transfer_victim_nb", "choose_reveal_nb", "choose_reinforcement_row_nb"]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_transfer_victim_nb(cs, st, g, rng):
     """8.2 Transfer to the Cantabrian Sea: the next Republican ship the Nationalist removes (-1:
     none). The most valuable uncovered ship, else any covered ship (aircraft are not ships)."""
@@ -81,7 +82,7 @@ def choose_transfer_victim_nb(cs, st, g, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_reveal_nb(cs, st, g, pp, side, rng):
     """The optional initial reveal (Rule 4): ``(own, enemy)``: one own card of the short row and
     one enemy card of any row to turn face up (-1: none)."""
@@ -104,7 +105,7 @@ def choose_reveal_nb(cs, st, g, pp, side, rng):
     return own, enemy
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose_reinforcement_row_nb(cs, st, g, pp, side, slot, rng):
     """8.3 The Navarra: the row it is deployed in "at any legal position": the row that keeps the
     layout's spread smallest, preferring medium (aggressive) or long (cautious); the short row
@@ -135,7 +136,7 @@ def choose_reinforcement_row_nb(cs, st, g, pp, side, slot, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _deploy_key_nb(cs, s, pol, pp, side, rng):
     """Order in which a policy hands out positions (larger first): random-legal at random; greedy
     by cost (dearest first, or cheapest with ``deploy_cheap_first``), torpedo carriers first with
@@ -151,7 +152,7 @@ def _deploy_key_nb(cs, s, pol, pp, side, rng):
     return k + roll_nb(rng, np.int64(5))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def deploy_nb(cs, st, side, pol, pp, rng, key):
     """Deploy a squadron face down in three rows (Rule 4): a legal split; merchants in the long
     row; only escorts and aircraft in the short row unless none is left. ``pol`` is the side's

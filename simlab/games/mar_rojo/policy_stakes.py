@@ -28,7 +28,8 @@ no scenario). ``prep_stakes_nb`` fills the scratch (layout ``FW_OWNV``, ``FW_DAN
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from .enums import (
     AIRCRAFT,
@@ -87,7 +88,7 @@ __all__ = ["p_die_nb", "torpedo_hit_value_nb", "save_factor_nb", "result_rank_nb
            "own_loss_value_nb", "sink_gain_nb", "prep_stakes_nb", "danger_total_nb"]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def p_die_nb(need):
     """Probability that one d6 rolls ``need`` or more."""
     if need <= 1:
@@ -97,7 +98,7 @@ def p_die_nb(need):
     return (7 - need) / 6.0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def torpedo_hit_value_nb(rt, cs, st, t):
     """Expected damage of one torpedo hit on ``t``: an escort's 5+ save first, then the effect
     table (+1 for a capital ship), a Sunk result counting as the remaining hull (5.3.1)."""
@@ -116,13 +117,13 @@ def torpedo_hit_value_nb(rt, cs, st, t):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def save_factor_nb(rt, cs, t):
     """Share of hits on ``t`` that stand after its saving rolls (5.3.1 step 10)."""
     return 1.0 - p_die_nb(rt[RT_SAVE + cs[t, C_ARMOUR]])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def result_rank_nb(w, side):
     """2 if ``side`` wins, 1 on a draw, 0 if it loses (``w``: ``victory.winner_nb``)."""
     if w == side:
@@ -132,7 +133,7 @@ def result_rank_nb(w, side):
     return np.int64(0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def loss_shift_nb(cs, st, g, side, s, before=-1):
     """How many steps (win, draw, loss) the result now moves for ``side`` if card ``s`` (of either
     side) were sunk: positive towards ``side``, negative against it. ``before``: the result's rank
@@ -146,7 +147,7 @@ def loss_shift_nb(cs, st, g, side, s, before=-1):
     return after - before
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def own_loss_value_nb(cs, st, g, pp, side, s, before=-1):
     """What losing own card ``s`` costs ``side`` (value units; see the module docstring);
     ``before`` as for ``loss_shift_nb``."""
@@ -164,7 +165,7 @@ def own_loss_value_nb(cs, st, g, pp, side, s, before=-1):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def sink_gain_nb(cs, st, g, pp, side, t, before=-1):
     """``decisive`` times the steps sinking enemy card ``t`` moves the result towards ``side``;
     ``before`` as for ``loss_shift_nb``."""
@@ -172,14 +173,14 @@ def sink_gain_nb(cs, st, g, pp, side, t, before=-1):
     return pp[side, PP_DECISIVE] * shift if shift > 0 else 0.0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _lucky_nb(rt, g):
     if g[G_NIGHT] == 1:
         return 0.0
     return p_die_nb(rt[R_LUCKY_FIRST]) * p_die_nb(rt[R_LUCKY_SECOND])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _hits_nb(rt, cs, st, g, e, w, d):
     """Expected hits (before saves) of weapon ``w`` of ``e`` at distance ``d``; 0 if it has none."""
     if printed_value_nb(cs, e, w) <= 0:
@@ -191,7 +192,7 @@ def _hits_nb(rt, cs, st, g, e, w, d):
     return dice * p_die_nb(rt[R_HIT] + distance_penalty_nb(w, d) + nm)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _profile_nb(rt, cs, st, g, e, prof, o):
     """Enemy card ``e``'s expected gun hits (prof[o + d]) and torpedo hits (prof[o + 3 + d]) at
     a ship, d = SHORT, MEDIUM, LONG (aircraft bomb at Medium from any distance, none at night)."""
@@ -217,14 +218,14 @@ def _profile_nb(rt, cs, st, g, e, prof, o):
         prof[o + d] = m
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def _dmg_nb(prof, o, d, sf, tf):
     a = prof[o + d] * sf
     b = prof[o + 3 + d] * tf
     return a if a > b else b
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _fire_at_nb(rt, etype, prof, o, q, r, sf, tf):
     """Expected damage of the enemy profile at ``prof[o:]`` (a card of type ``etype`` in row
     ``q``) on a ship in row ``r`` (Speed: the better of the two rows for the enemy)."""
@@ -240,7 +241,7 @@ def _fire_at_nb(rt, etype, prof, o, q, r, sf, tf):
     return a if a > b else b
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def prep_stakes_nb(rt, cs, st, g, pp, side, fw):
     """Fill ``FW_OWNV``, ``FW_DANGER`` and ``FW_EPROF`` for ``side`` and add to ``FW_TV`` (the
     value of each face-up enemy card, already set by ``prep_eval_nb``) the gain of sinking it:
@@ -349,7 +350,7 @@ def prep_stakes_nb(rt, cs, st, g, pp, side, fw):
         fw[FW_TV + j] += v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def danger_total_nb(cs, st, fw, pp, side, covered_share):
     """The danger to ``side``'s cards as they stand (face-up cards at their row's danger, covered
     ones at ``covered_share`` of it); ``fw`` prepared by ``prep_stakes_nb``."""

@@ -15,7 +15,8 @@ the torpedo weight and the stress cost.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from .enums import (
     AIRCRAFT,
@@ -92,7 +93,7 @@ from .policy_stakes import p_die_nb, prep_stakes_nb, save_factor_nb, torpedo_hit
 __all__ = ["p_die_nb", "torpedo_hit_value_nb", "save_factor_nb", "lucky_chance_nb", "expected_damage_nb", "target_value_nb", "shot_value_nb", "best_weapon_at_nb", "attack_value_nb", "prep_eval_nb", "fast_shot_nb", "fast_pair_nb", "fast_best_target_nb"]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def lucky_chance_nb(rt, g):
     """Chance of a lucky hit (5.3.1), none at night (10.2)."""
     if g[G_NIGHT] == 1:
@@ -100,7 +101,7 @@ def lucky_chance_nb(rt, g):
     return p_die_nb(rt[R_LUCKY_FIRST]) * p_die_nb(rt[R_LUCKY_SECOND])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def expected_damage_nb(rt, cs, st, g, a, t, w, d, bonus):
     """Expected damage markers of one attack (a sunk result counts as the remaining hull)."""
     dice = weapon_dice_nb(cs, st, a, w)
@@ -114,7 +115,7 @@ def expected_damage_nb(rt, cs, st, g, a, t, w, d, bonus):
     return nh * save_factor_nb(rt, cs, t)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def target_value_nb(cs, g, pp, side, t):
     """What sinking card ``t`` is worth to ``side``: its cost + 1, plus the scenario's stake
     (capital ships and merchants score in 7, 8.2, 8.3: knob ``stake``; 8.1 is won by the
@@ -136,7 +137,7 @@ def target_value_nb(cs, g, pp, side, t):
     return v * pp[side, PP_ATTACK_WEIGHT]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def shot_value_nb(rt, cs, st, g, pp, side, a, t, w, d, bonus):
     """Value of firing weapon ``w`` of ``a`` at ``t`` at combat distance ``d``."""
     dmg = expected_damage_nb(rt, cs, st, g, a, t, w, d, bonus)
@@ -151,7 +152,7 @@ def shot_value_nb(rt, cs, st, g, pp, side, a, t, w, d, bonus):
     return v - pp[side, PP_STRESS_COST] * stress
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def best_weapon_at_nb(rt, cs, st, g, pp, side, a, t, d, restrict, bonus):
     """Best weapon (and its value) of ``a`` against ``t`` at distance ``d``; (-1, 0) if none."""
     bw = np.int64(-1)
@@ -170,7 +171,7 @@ def best_weapon_at_nb(rt, cs, st, g, pp, side, a, t, d, restrict, bonus):
     return bw, bv
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def attack_value_nb(rt, cs, st, g, pp, side, a, t, restrict):
     """Value of an attack by ``a`` on ``t`` (after the distance choice: the attacker's best when
     he chooses, the passive player's worst for him otherwise). 0 or less: not worth it."""
@@ -189,7 +190,7 @@ def attack_value_nb(rt, cs, st, g, pp, side, a, t, restrict):
     return v1 if v1 < v2 else v2
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def prep_eval_nb(rt, cs, st, g, pp, side, fw):
     """Fill the evaluation scratch ``fw`` (layout ``FW_*``) for ``side``'s decisions now: its
     cards' dice per weapon, the enemy cards that can be targeted with their value, remaining
@@ -233,7 +234,7 @@ def prep_eval_nb(rt, cs, st, g, pp, side, fw):
     prep_stakes_nb(rt, cs, st, g, pp, side, fw)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def fast_shot_nb(rt, cs, g, pp, fw, side, a, t, w, d):
     """``shot_value_nb`` from the prepared scratch (``prep_eval_nb``); -1e9 if ``w`` cannot fire."""
     dice = fw[FW_DICE + 7 * (a - side * MAXC) + w]
@@ -261,7 +262,7 @@ def fast_shot_nb(rt, cs, g, pp, fw, side, a, t, w, d):
     return v - pp[side, PP_STRESS_COST] * stress
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def _fast_best_at_nb(rt, cs, g, pp, fw, side, a, t, d, restrict):
     """Best value of the weapons of ``a`` that can hit ``t`` at distance ``d`` (-1e9: none);
     the weapons by target kind as in ``fleet.weapon_usable_nb``."""
@@ -291,7 +292,7 @@ def _fast_best_at_nb(rt, cs, g, pp, fw, side, a, t, d, restrict):
     return bv
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always")
 def fast_pair_nb(rt, cs, st, g, pp, fw, side, a, arow, t, restrict):
     """Value of an attack by ``a`` (standing in row ``arow``) on enemy card ``t`` after the
     combat-distance choice (the attacker's best when he chooses, the passive player's worst
@@ -325,7 +326,7 @@ def fast_pair_nb(rt, cs, st, g, pp, fw, side, a, arow, t, restrict):
     return v1 if v1 > v2 else v2
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def fast_best_target_nb(rt, cs, st, g, pp, fw, side, a, arow, restrict):
     """Best enemy target of ``a`` from row ``arow`` and its value: ``(value, target)``, (0, -1)
     if none (the card is assumed face up)."""

@@ -25,7 +25,8 @@ adds 1 to the discovery die of an aggressive AI; an aggressive AI takes the firs
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ...rng import roll_nb
 from .actions import apply_specials_nb, declare_pending_nb, discover_nb, perform_action_nb, resolve_pending_nb
@@ -86,7 +87,7 @@ from .legality import covered_in_row_nb, exchange_legal_nb, move_legal_nb
 __all__ = ["ai_action_nb", "ai_subturn_nb"]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _ai_can_act_nb(rt, cs, st, s):
     if st[s, S_STATUS] != ST_IN_PLAY:
         return False
@@ -94,7 +95,7 @@ def _ai_can_act_nb(rt, cs, st, s):
     return st[s, S_ACTS] < lim
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _priority_nb(cs, st, s, combat):
     """12.4.2: highest point value first, then the card closest to the player's cards; in combat
     a card with three or more hits comes last. Larger is better."""
@@ -104,7 +105,7 @@ def _priority_nb(cs, st, s, combat):
     return p
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _has_target_nb(rt, cs, st, g, s):
     """Whether AI card ``s`` has a player card in combat range (5.3.1 steps 1-2)."""
     ebase = (1 - s // MAXC) * MAXC
@@ -114,12 +115,12 @@ def _has_target_nb(rt, cs, st, g, s):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _allowed_nb(cs, st, s, only):
     return only < 0 or s == only
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _ai_discovery_row_nb(st, enemy, roll):
     """A die roll to a row (1-3 short, 4-5 medium, 6+ long), passing on to the next row when the
     rolled row has no covered card (short -> medium -> long -> short). -1 if none anywhere."""
@@ -131,7 +132,7 @@ def _ai_discovery_row_nb(st, enemy, roll):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _target_nb(rt, cs, st, g, a, rng):
     """12.4.3 / 12.5: the player's card the AI attacks with ``a`` (-1: none in range). Damaged
     cards first; if capital or merchant ships are among them, a die: 1-3 one of those, 4-6
@@ -180,7 +181,7 @@ def _target_nb(rt, cs, st, g, a, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _counting_uncovered_nb(rt, cs, st, g, side):
     """Uncovered player cards the AI sees (12.4.3: a submarine does not count unless an AI card
     with an AS factor has it in range)."""
@@ -202,7 +203,7 @@ def _counting_uncovered_nb(rt, cs, st, g, side):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _retreat_option_nb(cs, st, g, s):
     """How a damaged AI card can go to a farther distance: ``(act, arg)`` = swap with a farther
     AI card when one of the two has movement 3, else a one-row move back; (-1, -1) if neither."""
@@ -228,7 +229,7 @@ def _retreat_option_nb(cs, st, g, s):
     return -1, -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _fights_from_nb(rt, cs, st, g, s, row):
     """Whether AI card ``s`` standing face up in ``row`` would have a face-up player card in
     combat range (5.3.1 steps 1-2: a weapon that can hit it at a distance the table allows)."""
@@ -242,7 +243,7 @@ def _fights_from_nb(rt, cs, st, g, s, row):
     return ok
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _fighting_move_nb(rt, cs, st, g, side, only):
     """12.4.1: the fastest AI card (non-merchant, able to act and move, not already within range)
     that one legal move brings within fighting distance of a face-up player card, and the row
@@ -279,7 +280,7 @@ def _fighting_move_nb(rt, cs, st, g, side, only):
     return bm, bdst
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchants, rng, scr):
     """One AI action by the 12.4.1 priorities and the 12.5 chart. ``only`` >= 0 limits it to
     that card (an effect activating one card after another); ``merchants`` lets the AI's merchant
@@ -398,7 +399,7 @@ def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchan
     return True
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def ai_discovery_step_nb(rt, cs, st, g, side, rng):
     """12.3: the AI's discovery step at the start of its sub-turn."""
     base = side * MAXC
@@ -433,7 +434,7 @@ def ai_discovery_step_nb(rt, cs, st, g, side, rng):
         uncover_nb(cs, st, g, pick, side)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def ai_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr):
     """One sub-turn of the solo AI (Rule 12.3, see the module docstring)."""
     ai_discovery_step_nb(rt, cs, st, g, side, rng)

@@ -17,7 +17,8 @@ that too is a draw (-1). Ships removed by 8.2's Transfer are not sunk.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from .enums import (
     AIRCRAFT,
@@ -36,7 +37,7 @@ from .layout import C_TYPE, G_MPTS0, G_RULES, G_VICTORY, MAXC, RU_CABO_EITHER, S
 __all__ = ["merchants_short_nb", "score_nb", "ships_sunk_nb", "winner_nb"]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def merchants_short_nb(cs, st, side):
     """Merchant ships of ``side`` afloat in its short row."""
     n = np.int64(0)
@@ -47,7 +48,7 @@ def merchants_short_nb(cs, st, side):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def ships_sunk_nb(cs, st, side):
     """Ships (non-aircraft cards) of the enemy of ``side`` sunk: the Rule 7 tie-break."""
     n = np.int64(0)
@@ -58,7 +59,7 @@ def ships_sunk_nb(cs, st, side):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def score_nb(cs, st, g, side):
     """Victory points of ``side`` now (see the module docstring)."""
     cm = np.int64(0)
@@ -79,7 +80,7 @@ def score_nb(cs, st, g, side):
     return cm + other // 4
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def winner_nb(cs, st, g):
     """The winner now: 0 Nationalist, 1 Republican, -1 draw (see the module docstring)."""
     if g[G_VICTORY] == V_CABO_DE_PALOS:

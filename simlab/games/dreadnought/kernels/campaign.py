@@ -20,7 +20,8 @@ sums them by player over every scenario of the game. Uncontested scenarios add n
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ....rng import STATE_WORDS, new_state_nb, roll_nb
 from .. import layout as L
@@ -76,7 +77,7 @@ DY_COUNTS = np.array([[L.DY_ENTERED, L.RS_DELAYED], [L.DY_WITHDRAW0, L.RS_WITHDR
                       [L.DY_WITHDRAW1, L.RS_WITHDREW1], [L.DY_SMOKE_LAID, L.RS_SMOKE]], dtype=np.int64)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy", nrt=True)
 def final_states_nb(g, s, dc, defense):
     """Damage states left after the end-of-scenario recovery (Rule 9.53): steps within the
     damage-control limit are removed, G before S (ruling DN-C8); a wreck keeps all four.
@@ -95,7 +96,7 @@ def final_states_nb(g, s, dc, defense):
     return g - rg, s - rs, rg + rs
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy", nrt=True)
 def setup_scenario_nb(s, players, po, npool, ps, scen, cp, sc0, centres, tours_n, tours_s, slots_cap, slots_scr,
                       delays, rng):
     """Compile campaign scenario ``s`` (0-3 = A-D) for the units assigned to it (Rules 9.21-9.22).
@@ -226,7 +227,7 @@ def setup_scenario_nb(s, players, po, npool, ps, scen, cp, sc0, centres, tours_n
     return st, sh, fm, trail, sc, ta, idx
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy", nrt=True)
 def score_scenario_nb(st, sh, n, sc, s, ended_by, contact_end, ibonus, cp, vp, dy, row):
     """Victory Points of a played campaign scenario (Rules 9.5, 11.2-11.5) into ``row`` (``RS_*``).
 
@@ -286,7 +287,7 @@ def score_scenario_nb(st, sh, n, sc, s, ended_by, contact_end, ibonus, cp, vp, d
     row[L.RS_SCORE1] = row[L.RS_DAMAGE1] + row[L.RS_BONUS1] + i1 + bomb
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy", nrt=True)
 def score_uncontested_nb(s, cap_att0, att0, cap_att1, n0, n1, ibonus, cp, row):
     """Victory Points of an uncontested campaign scenario (Rule 11.6): the side that assigned
     ships wins a Substantial Victory (20 VPs) plus its objective: in B the South's Bombardment
@@ -327,7 +328,7 @@ def score_uncontested_nb(s, cap_att0, att0, cap_att1, n0, n1, ibonus, cp, row):
     row[L.RS_SCORE1] = row[L.RS_BONUS1] + i1 + bomb
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy", nrt=True)
 def campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ibonus, cp, sc0, geo, tb, pcr, knr, rng,
                          row, treasury, gout):
     """Play (or concede) campaign scenario ``s`` and write its row (``RS_*``). In the extended
@@ -446,7 +447,7 @@ def campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ibonus, c
         treasury[players[0]] -= row[L.RS_BOMBARD]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy", nrt=True)
 def campaign_game_nb(g, ext_turn, players, po, npool, ps, cp, sc0, geo, tb, pc, kn, rng, rows, nrow, treasury, gout):
     """One campaign game (Rules 11.0-11.9): allocation, the Interception Bonus, and scenarios A-D
     in order. ``players[0]`` is North. In the extended campaign the game stops at once when a
@@ -481,7 +482,7 @@ def campaign_game_nb(g, ext_turn, players, po, npool, ps, cp, sc0, geo, tb, pc, 
     return nrow, totals
 
 
-@njit(cache=True, error_model="numpy", nogil=True)
+@kernel(error_model="numpy", nogil=True, nrt=True)
 def play_campaign_batch_nb(seeds, po, npool, cp, sc0, geo, tb, pc, kn, gout, rows):
     """Play one campaign game (or extended campaign) per seed (Rules 11.0-11.9, 12.6).
 

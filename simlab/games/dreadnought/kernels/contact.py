@@ -8,7 +8,8 @@ Per side arrays of a campaign scenario are by role: side 0 is North.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ....rng import roll_nb
 from .. import layout as L
@@ -23,14 +24,14 @@ from .geometry import DXA, DZA, hex_dist_nb, rotate_nb, row_of_nb
 from .movement import collisions_nb
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def on_initial_map_nb(x, z, sc):
     """Is hex ``(x, z)`` on the initial Map Area, sections A-F (Rule 9.11)?"""
     row = row_of_nb(x, z)
     return sc[L.SC_MAP_C0] <= x <= sc[L.SC_MAP_C1] and sc[L.SC_MAP_R0] <= row <= sc[L.SC_MAP_R1]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def track_off_map_nb(st, sh, n, px, pz, alive, exit_mp, sc, dy, turn):
     """Record the first Game-Turn and Movement Point at which each side moves a ship from the
     initial Map Area off it (11.3: the North concedes the Bombardment Bonus; 11.4: it loses the
@@ -52,7 +53,7 @@ def track_off_map_nb(st, sh, n, px, pz, alive, exit_mp, sc, dy, turn):
                 break
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def first_off_map_nb(dy):
     """The side that first moved a ship off the initial Map Area, or -1 (none, or both at the same
     Movement Point; ruling DN-C6)."""
@@ -67,7 +68,7 @@ def first_off_map_nb(dy):
     return -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def place_tf_nb(sh, n, tf, mx_, mz_, f, ex, ez, rng):
     """Replace Task Force ``tf``'s marker at ``(mx_, mz_)`` by its ships (Rules 9.25, 9.27, 9.33).
 
@@ -116,7 +117,7 @@ def place_tf_nb(sh, n, tf, mx_, mz_, f, ex, ez, rng):
     return k
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def form_tf_nb(st, sh, fm, trail, n, tf, buf):
     """Formations of a Task Force just placed (Rule 6.2): its capital ships one formation, in
     column where their stacks stand one behind the other (else each alone); screens alone."""
@@ -146,7 +147,7 @@ def form_tf_nb(st, sh, fm, trail, n, tf, buf):
                     detach_nb(sh, fm, i, n)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _nearest_enemy_nb(st, sh, n, side, x, z):
     best = -1
     bestd = 1 << 30
@@ -160,7 +161,7 @@ def _nearest_enemy_nb(st, sh, n, side, x, z):
     return best, bestd
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def enter_delayed_nb(st, sh, fm, trail, n, turn, vis, rl, sc, rng, buf, displaced):
     """Delayed Task Forces entering after contact (Rule 9.28).
 
@@ -212,7 +213,7 @@ def enter_delayed_nb(st, sh, fm, trail, n, turn, vis, rl, sc, rng, buf, displace
     return entered
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def step_toward_nb(x, z, f, tx, tz):
     """The direction of one step on a shortest path from ``(x, z)`` to ``(tx, tz)`` (Rule 9.24),
     the one nearest the present course ``f`` where several are shortest; -1 if already there."""
@@ -233,7 +234,7 @@ def step_toward_nb(x, z, f, tx, tz):
     return best
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def nearest_enemy_marker_nb(ta, k):
     """The opposing Task Force marker on the map nearest Task Force ``k``'s, or -1 (Rule 9.25)."""
     best = -1
@@ -247,7 +248,7 @@ def nearest_enemy_marker_nb(ta, k):
     return best
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _tf_target_nb(ta, k, centres, tours, edge_row):
     """Where Task Force ``k`` heads now: its tour's next lettered hex, its own edge after the
     sixth (Rule 9.22), or, on a new plot after a tour without contact, the nearest enemy marker
@@ -264,7 +265,7 @@ def _tf_target_nb(ta, k, centres, tours, edge_row):
     return x, edge_row - (x - (x & 1)) // 2
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def approach_nb(ta, centres, tours_n, tours_s, sc, vis_base, rl, rng, cap):
     """The initial movement of the Task Force markers until contact (Rules 9.22-9.28, 9.26).
 
@@ -350,7 +351,7 @@ def approach_nb(ta, centres, tours_n, tours_s, sc, vis_base, rl, rng, cap):
     return 0, 0, 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
+@kernel(error_model="numpy", nrt=True)   # allocates: reference counting kept under a nrt=False caller
 def deploy_after_contact_nb(st, sh, fm, trail, n, ta, rl, sc, rng):
     """After contact (Rules 9.25-9.28, 9.33): every marker on the map is replaced by its ships,
     placed around the marker's hex with the ship nearest the nearest enemy marker in it; Task

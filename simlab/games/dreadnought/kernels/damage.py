@@ -7,7 +7,7 @@ the checks that end a scenario at the end of a Game-Turn.
 
 from __future__ import annotations
 
-from numba import njit
+from simlab.jit import kernel
 
 from ....rng import roll_nb
 from .. import layout as L
@@ -34,7 +34,7 @@ from ..enums import (
 )
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def by_damage_nb(value, steps):
     """A value after damage steps of its kind (Rule 5.41): one step halves it (fractions dropped),
     two make it zero. Attack Strength after G steps; Movement Allowance (MP) after S steps."""
@@ -45,13 +45,13 @@ def by_damage_nb(value, steps):
     return 0
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def wrecked_nb(sh, i):
     """2G, 2S: wrecked, permanently out of action (Rule 5.43)."""
     return sh[i, L.SH_G] >= 2 and sh[i, L.SH_S] >= 2
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def damage_control_nb(st, sh, n, rl, rng):
     """The Damage Control Phase (Rules 5.43-5.44, 9.52).
 
@@ -80,7 +80,7 @@ def damage_control_nb(st, sh, n, rl, rng):
     return removed
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def ship_award_nb(value, defense, status, g, s, dc, vp_pct):
     """Victory Points the enemy earns from one unit at the end of a scenario (Rules 9.52-9.54).
 
@@ -118,7 +118,7 @@ def ship_award_nb(value, defense, status, g, s, dc, vp_pct):
     return award
 
 
-@njit(cache=True, error_model="numpy", _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
+@kernel(error_model="numpy", nrt=True)   # allocates: reference counting kept under a nrt=False caller
 def final_result_nb(st, sh, n, sc, vp_pct, out, g, ended_by, contact_at_end, exit_met):
     """Scores, winner and victory level of a finished game into ``out[g]`` (Rules 9.5, 10.x).
 
@@ -207,7 +207,7 @@ def final_result_nb(st, sh, n, sc, vp_pct, out, g, ended_by, contact_at_end, exi
     out[g, L.O_ENDED_BY] = ended_by
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def campaign_end_nb(st, sh, n):
     """Campaign scenario ends beyond Rule 9.42 (9.43, by agreement): a side with nothing but wrecks
     left (``END_WRECKED``), or no unit of either side able to fire or launch torpedoes
@@ -242,7 +242,7 @@ def campaign_end_nb(st, sh, n):
     return -1
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def scenario_end_nb(st, sh, n, sc, rl, turn, nosight):
     """Does the scenario end at the end of this Game-Turn, and why (Rules 9.42, 10.4; campaign 9.43)?
 

@@ -15,7 +15,8 @@ drawn).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ....rng import roll_nb
 from .. import layout as L
@@ -39,13 +40,13 @@ RES_G = np.array(RESULT_G, dtype=np.int64)
 RES_S = np.array(RESULT_S, dtype=np.int64)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def two_d6_nb(rng):
     """A 2d6 roll (2..12) from the game's stream."""
     return roll_nb(rng, 6) + roll_nb(rng, 6)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def clamp_roll_nb(r):
     """A modified roll below 2 reads as 2 and above 12 as 12 (ruling DN-F2)."""
     if r < 2:
@@ -55,7 +56,7 @@ def clamp_roll_nb(r):
     return r
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def range_strength_nb(strength, hexes, range_tab):
     """Attack Strength modified for range (Rule 5.5, Range Effects Table 5.51).
 
@@ -74,7 +75,7 @@ def range_strength_nb(strength, hexes, range_tab):
     return strength * range_tab[k - 1, 1] // range_tab[k - 1, 2]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def band_nb(strength, band_low):
     """Column (attack band) of the Damage Point Table for a modified strength (Rule 5.8)."""
     b = 0
@@ -84,7 +85,7 @@ def band_nb(strength, band_low):
     return b
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def crt_result_nb(crt, roll, col, rl, rng):
     """Read the CRT (Rule 5.9) and settle an E result (Rule 5.41).
 
@@ -107,14 +108,14 @@ def crt_result_nb(crt, roll, col, rl, rng):
     return code
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def gun_shot_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out):
     """Resolve one ship's gunfire at one target (Rules 5.0, 5.31, 5.5, 5.6, 7.1, 5.8, 5.9, 5.41):
     :func:`gun_shot_mod_nb` without an optional-rule modifier. Same arguments and result."""
     return gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out, extra):
     """Resolve one ship's gunfire at one target (Rules 5.0, 5.31, 5.5, 5.6, 7.1, 5.8, 5.9, 5.41).
 
@@ -164,7 +165,7 @@ def gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, cr
     return res
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def crt_shot_nb(col, penalty, crt, rl, rng, out):
     """An attack read straight on the CRT: secondary batteries (8.41) and torpedoes (8.0, 8.32).
 
@@ -183,14 +184,14 @@ def crt_shot_nb(col, penalty, crt, rl, rng, out):
     return res
 
 
-@njit(cache=True, error_model="numpy", inline="always", _nrt=False)
+@kernel(error_model="numpy", inline="always")
 def ways_2d6_nb(r):
     """Ways (of 36) that two dice sum to ``r``."""
     w = 6 - abs(r - 7)
     return w if w > 0 else 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def result_steps_nb(res, rl):
     """Damage steps of a result code for ``simlab luck``: G + S steps; a sinking (E) counts as a
     wreck's ``RL_MAX_G + RL_MAX_S`` (Rules 5.41, 5.42)."""
@@ -199,7 +200,7 @@ def result_steps_nb(res, rl):
     return RES_G[res] + RES_S[res]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def crt_moments_nb(crt, col, penalty, rl):
     """Exact moments of the damage steps of one CRT roll (and its E roll) at ratio column ``col``
     with ``penalty`` off the roll, as :func:`crt_result_nb` reads them.
@@ -229,7 +230,7 @@ def crt_moments_nb(crt, col, penalty, rl):
     return s1, s2
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def gun_moments_nb(strength, mod, defense, dpt, band_low, crt, rl):
     """Exact moments of the damage steps of one gun shot (Rules 5.8, 5.9, 5.41) at modified
     ``strength`` with the DPT roll modifier ``mod`` (5.6 fired upon, 7.1 arc, optional rules) against
@@ -254,7 +255,7 @@ def gun_moments_nb(strength, mod, defense, dpt, band_low, crt, rl):
     return s1, s2
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def record_luck_nb(out, g, side, res, s1, s2, rl):
     """Add one attack of ``side`` to its luck slots (layout ``O_LUCK_DEALT0``): the steps its result
     dealt, the mean times ``LUCK_SCALE`` (``s1``) and the variance times ``LUCK_SCALE ** 2``; ``s1,
@@ -265,7 +266,7 @@ def record_luck_nb(out, g, side, res, s1, s2, rl):
     out[g, k + 2] += L.LUCK_SCALE * s2 - s1 * s1
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def add_pending_nb(sh, t, res):
     """Hold a result on a target until the end of the phase (Rule 5.0: markers face down)."""
     if res == RES_E_SUNK:
@@ -275,7 +276,7 @@ def add_pending_nb(sh, t, res):
         sh[t, L.SH_PS] += RES_S[res]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def apply_pending_nb(sh, n, rl):
     """Turn the markers face up (Rule 5.0): cumulative damage capped at 2G and 2S (5.42); sinking.
 
@@ -302,7 +303,7 @@ def apply_pending_nb(sh, n, rl):
     return sunk
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def record_shot_nb(ev, k, g, turn, kind, firer, target, rng_hexes, strength, halved, upon, arc, dptr, dp, ratio,
                crtr, res, comb):
     if k >= ev.shape[0]:
@@ -326,7 +327,7 @@ def record_shot_nb(ev, k, g, turn, kind, firer, target, rng_hexes, strength, hal
     return k + 1
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, nfire, shot, crt_out, ev, ev_n, g,
                       turn, record, out):
     """The Fire Execution Phase (Rules 5.0, 5.31, 5.6, 8.41): every plotted attack is resolved

@@ -7,7 +7,7 @@ A formation is a row of ``fm`` (layout ``FM_*``); a column's members follow the 
 
 from __future__ import annotations
 
-from numba import njit
+from simlab.jit import kernel
 
 from .. import layout as L
 from ..enums import (
@@ -18,7 +18,7 @@ from ..enums import (
 from .geometry import DXA, DZA, hex_dist_nb, in_buf_nb
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def column_member_path_nb(trail, f, head, cur, mp, px, pz, pf, flag_row, row):
     """Path of a column member at cursor ``cur`` following its flagship for ``mp`` MP (Rule 6.22).
 
@@ -40,7 +40,7 @@ def column_member_path_nb(trail, f, head, cur, mp, px, pz, pf, flag_row, row):
             pf[row, t] = pf[flag_row, k]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def commit_column_nb(trail, fm, f, mp, px, pz, pf, flag_row):
     """Append the flagship's new path to its column's wake and advance the head by ``mp``."""
     head = fm[f, L.FM_HEAD]
@@ -52,7 +52,7 @@ def commit_column_nb(trail, fm, f, mp, px, pz, pf, flag_row):
     fm[f, L.FM_HEAD] = head + mp
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def new_formation_nb(fm, n):
     """A free formation slot (``members == 0``), reset; -1 if none."""
     for f in range(n):
@@ -63,7 +63,7 @@ def new_formation_nb(fm, n):
     return -1
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def detach_nb(sh, fm, i, n):
     """Unit ``i`` leaves its formation and moves alone from now on (Rules 6.27-6.28)."""
     f = sh[i, L.SH_FORM]
@@ -82,7 +82,7 @@ def detach_nb(sh, fm, i, n):
     return g
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def refresh_formation_nb(sh, fm, f, n):
     """Recount a formation's live members and pick its flagship (Rule 6.26).
 
@@ -122,7 +122,7 @@ def refresh_formation_nb(sh, fm, f, n):
     return cnt
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def straight_column_nb(sh, f, n, buf):
     """Do the members of formation ``f`` stand one directly behind the other, all facing the same way?
 
@@ -173,7 +173,7 @@ def straight_column_nb(sh, f, n, buf):
     return k
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def make_column_nb(sh, fm, trail, f, n):
     """Turn formation ``f`` (already a straight column, :func:`straight_column_nb`) into column
     mode: rebuild its wake from the stacks' hexes, head first (Rule 6.24)."""
@@ -221,7 +221,7 @@ def make_column_nb(sh, fm, trail, f, n):
     fm[f, L.FM_FLAG] = flag
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def leg2_column_ok_nb(sh, f, n, flag, m1, px, pz, pf):
     """May line abreast formation ``f`` make its second leg in column (Rule 6.24)?
 
@@ -253,7 +253,7 @@ def leg2_column_ok_nb(sh, f, n, flag, m1, px, pz, pf):
     return far
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def leg2_member_path_nb(flag, m1, mp, px, pz, pf, row):
     """Second leg in column of a member of a line abreast formation (Rule 6.24): entries
     ``m1 + 1 .. MAXMP`` of row ``row`` (its first leg, entries ``0 .. m1``, already written). The
@@ -275,7 +275,7 @@ def leg2_member_path_nb(flag, m1, mp, px, pz, pf, row):
             pf[row, t] = pf[flag, m1 + c]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def leg2_commit_nb(sh, fm, trail, f, n, flag, m1, mp, px, pz, pf):
     """After a Movement Phase whose second leg formation ``f`` made in column (Rule 6.24): the
     formation is a column from now on. Its wake is the line behind the flagship's turning hex

@@ -8,7 +8,8 @@ hexside directions are ``DXA[d], DZA[d]`` (``int64[6]``, enums ``N .. NW``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ..enums import (
     DX,
@@ -21,13 +22,13 @@ DXA = np.array(DX, dtype=np.int64)
 DZA = np.array(DZ, dtype=np.int64)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def row_of_nb(x, z):
     """Global offset row of cube hex ``(x, z)``."""
     return z + (x - (x & 1)) // 2
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def hex_dist_nb(x1, z1, x2, z2):
     """Range in hexes between two cube hexes (Rule 5.5: firer exclusive, target inclusive)."""
     dx = x1 - x2
@@ -40,7 +41,7 @@ def hex_dist_nb(x1, z1, x2, z2):
     return m if m > c else c
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def bearing_nb(dx, dz):
     """Sextant of a cube vector: ``(k, tie)`` where ``k`` (0..5) is the hexside direction whose
     60-degree wedge holds the vector and ``tie`` is 1 when it lies exactly on the boundary line
@@ -71,7 +72,7 @@ def bearing_nb(dx, dz):
     return k, tie
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _dot_nb(d, dx, dz):
     """Cube dot product of the vector ``(dx, dz)`` with the unit step of direction ``d``."""
     ex = DXA[d]
@@ -79,7 +80,7 @@ def _dot_nb(d, dx, dz):
     return dx * ex + (dx + dz) * (ex + ez) + dz * ez
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def arc_nb(facing, dx, dz):
     """Arc of fire (Rule 7.1) in which a target at cube offset ``(dx, dz)`` lies from a unit facing
     ``facing``: 0 broadside, 1 bow, 2 stern (enums ARC_*).
@@ -100,7 +101,7 @@ def arc_nb(facing, dx, dz):
     return 0
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def in_buf_nb(buf, k, x, z):
     """Is hex ``(x, z)`` among the first ``k`` rows of ``buf``?"""
     for j in range(k):
@@ -109,7 +110,7 @@ def in_buf_nb(buf, k, x, z):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def rotate_nb(ox, oz, f):
     """Cube offset ``(ox, oz)`` of a cruising formation drawn facing north, turned to face ``f``
     (each step 60 degrees clockwise: ``(x, y, z) -> (-z, -x, -y)``)."""

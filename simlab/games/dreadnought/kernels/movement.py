@@ -25,7 +25,7 @@ most 2 MP.
 
 from __future__ import annotations
 
-from numba import njit
+from simlab.jit import kernel
 
 from ....rng import roll_nb
 from .. import layout as L
@@ -45,7 +45,7 @@ from .formations import commit_column_nb, detach_nb, leg2_commit_nb
 from .geometry import DXA, DZA, row_of_nb
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def turn_cost_nb(t, rl):
     """MP cost of turning ``t`` hexsides in a hex (Rule 7.0, 7.31, 7.32)."""
     a = t if t >= 0 else -t
@@ -56,7 +56,7 @@ def turn_cost_nb(t, rl):
     return rl[L.RL_TURN3]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def speed_bounds_nb(st, sh, i, rl):
     """Least and most MP unit ``i`` may expend this Game-Turn (Rules 6.11, 6.4).
 
@@ -91,7 +91,7 @@ def speed_bounds_nb(st, sh, i, rl):
     return mn, mx
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def plot_mp_nb(t1, l1, t2, l2, rl):
     """MP a plot expends (hexes entered plus radical-turn costs), or -1 if its shape is illegal."""
     if l1 < 0 or l2 < 0:
@@ -108,7 +108,7 @@ def plot_mp_nb(t1, l1, t2, l2, rl):
     return l1 + l2 + turn_cost_nb(t1, rl) + turn_cost_nb(t2, rl)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def plot_end_nb(x, z, f, t1, l1, t2, l2):
     """Where a plot ends: ``(x, z, facing)``."""
     f1 = (f + t1) % 6
@@ -120,7 +120,7 @@ def plot_end_nb(x, z, f, t1, l1, t2, l2):
     return x, z, f2
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _leg_nb(x, z, f, turn, hexes, rl, px, pz, pf, row, t):
     """One leg of a plot: turn in the hex (its MP spent in place), then ``hexes`` hexes ahead;
     writes entries ``t + 1 ...`` of the path. Returns ``(x, z, facing, t)``."""
@@ -140,7 +140,7 @@ def _leg_nb(x, z, f, turn, hexes, rl, px, pz, pf, row, t):
     return x, z, f, t
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def plot_path_nb(x, z, f, t1, l1, t2, l2, rl, px, pz, pf, row):
     """Write the MP-by-MP path of a plot into row ``row`` of ``px, pz, pf``.
 
@@ -163,14 +163,14 @@ def plot_path_nb(x, z, f, t1, l1, t2, l2, rl, px, pz, pf, row):
     return t
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def role_of_nb(side, sc):
     """ROLE_NORTH or ROLE_SOUTH of a side (Rule 9.13)."""
     r0 = sc[L.SC_ROLE0]
     return r0 if side == 0 else 1 - r0
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def in_exit_nb(st, i, x, z, sc):
     """True if unit ``i`` may leave play through hex ``(x, z)`` (a scenario's exit, 10.4-10.5)."""
     if sc[L.SC_EXIT] == 0 or st[i, L.ST_EXIT] == 0:
@@ -180,7 +180,7 @@ def in_exit_nb(st, i, x, z, sc):
     return sc[L.SC_EXIT_C0] <= col <= sc[L.SC_EXIT_C1] and sc[L.SC_EXIT_R0] <= row <= sc[L.SC_EXIT_R1]
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def in_own_safe_zone_nb(side, x, z, sc):
     """True if hex ``(x, z)`` lies in the safe zone of ``side`` (tier Three on its side, 9.13)."""
     row = row_of_nb(x, z)
@@ -189,7 +189,7 @@ def in_own_safe_zone_nb(side, x, z, sc):
     return row >= sc[L.SC_SAFE_S_ROW]
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def hex_allowed_nb(st, sh, i, x, z, sc):
     """May unit ``i`` enter hex ``(x, z)``? (confinement 10.5; safe zones 9.13-9.15; exits)."""
     if in_exit_nb(st, i, x, z, sc):
@@ -212,7 +212,7 @@ def hex_allowed_nb(st, sh, i, x, z, sc):
     return True
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def path_allowed_nb(st, sh, i, px, pz, row, mp, sc):
     """Check the hexes a path enters for unit ``i``.
 
@@ -232,7 +232,7 @@ def path_allowed_nb(st, sh, i, px, pz, row, mp, sc):
     return True, L.MAXMP + 1
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def truncate_at_exit_nb(px, pz, pf, row, exit_mp):
     """After a unit enters an exit hex it stays there (it has left play)."""
     if exit_mp <= L.MAXMP:
@@ -242,13 +242,13 @@ def truncate_at_exit_nb(px, pz, pf, row, exit_mp):
             pf[row, k] = pf[row, exit_mp]
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def on_map_nb(sh, i):
     """True while unit ``i`` is in play (afloat and not exited)."""
     return sh[i, L.SH_STATUS] == AFLOAT
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def stack_ok_nb(st, sh, i, x, z, f, planned, n, rl):
     """May unit ``i`` end its movement in ``(x, z)`` facing ``f``? (Rules 6.13, 6.31, 6.33)
 
@@ -279,7 +279,7 @@ def stack_ok_nb(st, sh, i, x, z, f, planned, n, rl):
     return scr or cnt <= rl[L.RL_STACK]
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False, inline="always")
+@kernel(error_model="numpy", no_cpython_wrapper=True, inline="always")
 def _settle_hex_nb(st, sh, i, n, rng_roll, rl, sc, displaced, key):
     """Rule 6.13 for the hex of unit ``i``, which holds both sides: both roll a die (ties
     re-rolled), and every unit of the lower roll's side in that hex is displaced
@@ -309,7 +309,7 @@ def _settle_hex_nb(st, sh, i, n, rng_roll, rl, sc, displaced, key):
     return moved
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def collisions_nb(st, sh, n, rng_roll, rl, sc, displaced):
     """Settle opposing units ending in one hex (Rule 6.13) and any over-stacking (6.31-6.33).
 
@@ -352,12 +352,12 @@ def collisions_nb(st, sh, n, rng_roll, rl, sc, displaced):
     return moved, fixed
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _d6(rng):
     return roll_nb(rng, 6)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _stack_legal_here_nb(st, sh, i, n, rl):
     """Is unit ``i`` legal where it stands, counting only units before it in its hex?"""
     x = sh[i, L.SH_X]
@@ -378,7 +378,7 @@ def _stack_legal_here_nb(st, sh, i, n, rl):
     return st[i, L.ST_KIND] == SCREEN or cnt <= rl[L.RL_STACK]
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _fits_nb(st, sh, i, x, z, n, rl):
     side = st[i, L.ST_SIDE]
     scr = st[i, L.ST_KIND] == SCREEN
@@ -396,7 +396,7 @@ def _fits_nb(st, sh, i, x, z, n, rl):
     return scr or cnt <= rl[L.RL_STACK]
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _displace_nb(st, sh, i, n, rl, sc):
     f = sh[i, L.SH_F]
     x0 = sh[i, L.SH_X]
@@ -417,13 +417,13 @@ def _displace_nb(st, sh, i, n, rl, sc):
                     return
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def tow_pair_nb(sh, i, j, rl):
     """Are ``i`` and ``j`` a towing ship and the ship it tows (they may share a hex, 12.41)?"""
     return rl[L.RL_OPT_TOWING] != 0 and (sh[i, L.SH_TOW] == j or sh[j, L.SH_TOW] == i)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def tower_ok_nb(st, sh, i):
     """May unit ``i`` take a tow (Rules 12.41-12.42)? A capital ship, CA or CL unit in play, not
     wrecked, able to move, neither towing nor towed."""
@@ -435,7 +435,7 @@ def tower_ok_nb(st, sh, i):
     return sh[i, L.SH_TOW] < 0 and sh[i, L.SH_TOWED_BY] < 0 and by_damage_nb(st[i, L.ST_MOV], sh[i, L.SH_S]) > 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def towable_nb(st, sh, j, rl):
     """May unit ``j`` be taken in tow (12.41-12.43)? A capital ship in play that cannot move
     (wrecked, or at 2S without creep) and has come to rest (6.4)."""
@@ -447,7 +447,7 @@ def towable_nb(st, sh, j, rl):
     return b == 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def release_tow_nb(sh, i):
     """The tow of unit ``i`` is broken (12.41: instantly, at any Game-Turn)."""
     j = sh[i, L.SH_TOW]
@@ -457,7 +457,7 @@ def release_tow_nb(sh, i):
     sh[i, L.SH_TOW_WAIT] = 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def under_tow_nb(sh, j):
     """Is ``j`` under tow: its towing ship in play and in its hex (12.64; ruling DN-O5)?"""
     i = sh[j, L.SH_TOWED_BY]
@@ -466,7 +466,7 @@ def under_tow_nb(sh, j):
     return sh[i, L.SH_X] == sh[j, L.SH_X] and sh[i, L.SH_Z] == sh[j, L.SH_Z]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def update_tows_nb(sh, n, rl):
     """After movement: a pair that lay still together counts one more Game-Turn toward the tow
     (12.41); a tow whose ships were parted starts over; a sunk, wrecked or lost ship ends it."""
@@ -487,7 +487,7 @@ def update_tows_nb(sh, n, rl):
             sh[i, L.SH_TOW_WAIT] = 0
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive, exit_mp):
     """Commit the plotted moves (Rules 6.0, 6.22, 9.15, 10.4): each column's wake, then each unit
     afloat at the start of the phase to the end of its path (``px, pz, pf`` at its MP ``SH_MP``)
@@ -534,7 +534,7 @@ def commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive,
     return ended_by
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _side_key_nb(st, sh, j):
     """Unit ``j``'s hex and side in one key (``2 hexkey + side``) while in play; a key of its own
     (negative, even) when not."""
@@ -543,7 +543,7 @@ def _side_key_nb(st, sh, j):
     return (((sh[j, L.SH_X] << 32) ^ (sh[j, L.SH_Z] & 0xFFFFFFFF)) << 1) | st[j, L.ST_SIDE]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def collisions_keyed_nb(st, sh, n, rng_roll, rl, sc, displaced, key):
     """:func:`collisions_nb` with its scans of all units made on hex keys (``key``, ``int64[n]``
     scratch: :func:`_side_key_nb` of each unit, kept up to date as units are displaced): the same
@@ -592,7 +592,7 @@ def collisions_keyed_nb(st, sh, n, rng_roll, rl, sc, displaced, key):
     return moved, fixed
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, key):
     """Settle collisions and over-stacking after movement (Rules 6.13, 6.31-6.33;
     :func:`collisions_nb`, here :func:`collisions_keyed_nb`): a displaced unit leaves its

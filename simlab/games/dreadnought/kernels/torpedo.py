@@ -20,7 +20,7 @@ hits on the CRT (8.0, 8.32; smoke 12.12).
 
 from __future__ import annotations
 
-from numba import njit
+from simlab.jit import kernel
 
 from .. import layout as L
 from ..enums import (
@@ -33,7 +33,7 @@ from .geometry import DXA, DZA, hex_dist_nb
 from .visibility import lay_smoke_upto_nb, smoke_blocks_nb
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def marker_path_nb(x, z, facing, track, arc, ma, tracks, mx, mz, md, row):
     """Write the hexes of a Torpedo Marker into row ``row`` of ``mx, mz, md``.
 
@@ -60,7 +60,7 @@ def marker_path_nb(x, z, facing, track, arc, ma, tracks, mx, mz, md, row):
         md[row, t] = d
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mp, alive, exit_mp, hitmask, hits):
     """Find every hit of ``nm`` markers on ``n`` units during one Movement Phase (Rule 8.0).
 
@@ -116,7 +116,7 @@ def sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mp, alive, exit_mp, hitmask, hit
     return k
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def launch_torpedoes_nb(st, sh, n, ma, tracks, mx, mz, md, mowner, out, g):
     """Place the Torpedo Markers of the attacks plotted this Game-Turn (Rules 8.0, 8.51-8.52).
 
@@ -146,7 +146,7 @@ def launch_torpedoes_nb(st, sh, n, ma, tracks, mx, mz, md, mowner, out, g):
     return nm
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def torpedo_attacks_nb(st, sh, n, nm, ma, mx, mz, md, mowner, px, pz, pf, mpu, alive, exit_mp, hitmask, hits, rl,
                        crt, rng, crt_out, smoke, dy, out, g, ev, ev_n, turn, record):
     """The torpedo attacks of the Movement Execution Phase (Rules 8.0, 8.11-8.13, 8.32; 12.12).

@@ -12,7 +12,8 @@ damage control (:func:`.damage.damage_control_nb`) and the end checks
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ....rng import STATE_WORDS, new_state_nb
 from .. import layout as L
@@ -48,7 +49,7 @@ from .torpedo import launch_torpedoes_nb, torpedo_attacks_nb
 from .visibility import lay_smoke_nb, sighting_nb, sun_roll_nb, visibility_roll_nb
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def invariants_nb(st, sh, n, sc, rl):
     """Count broken invariants of a position (a self-check for tests and modified data packs).
 
@@ -88,7 +89,7 @@ def invariants_nb(st, sh, n, sc, rl):
     return bad
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _trace_nb(trace, t, sh, n):
     for i in range(n):
         trace[t, i, L.TR_X] = sh[i, L.SH_X]
@@ -102,7 +103,7 @@ def _trace_nb(trace, t, sh, n):
         trace[t, i, L.TR_DC] = sh[i, L.SH_DC]
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
+@kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates: reference counting kept under a nrt=False caller
 def vp_table_nb(rl):
     v = np.zeros(5, dtype=np.int64)
     v[1] = rl[L.RL_VP1]
@@ -112,7 +113,7 @@ def vp_table_nb(rl):
     return v
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def harm_nb(sh, n):
     """Damage on the map: damage steps of every unit plus 10 per unit sunk (a Game-Turn in which
     this does not grow inflicted no injury, Rule 9.43)."""
@@ -122,7 +123,7 @@ def harm_nb(sh, n):
     return h
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def agreed_nb(kn, idle):
     """Do both players agree to conclude a campaign scenario (Rule 9.43: "neither can inflict
     further injury on the other")? Each side's policy agrees after ``kn[side, K_AGREE]``
@@ -135,7 +136,7 @@ def agreed_nb(kn, idle):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def reset_dy_nb(dy):
     """A scenario's running state at its start (layout ``DY_*``)."""
     for k in range(L.NDY):
@@ -147,7 +148,7 @@ def reset_dy_nb(dy):
     dy[L.DY_VIS_CARRY] = -1
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, band_low, pc, pcs, kn, vis, rng, order,
                        cnt, smoke, dy, turn, mx, mz, md, ppx, ppz, pred, fs):
     """The Fire Plot Phase (Rules 4.1, 5.3, 8.3-8.4): each side's policy plots its gunfire and
@@ -172,7 +173,7 @@ def fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, b
                           mx, mz, md, order, ppx, ppz)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def movement_plot_phase_nb(st, sh, fm, trail, n, sc, rl, eff_gun, range_tab, band_low, pc, pcs, kn, vis, rng, dy,
                            pred, px, pz, pf, planned, exit_mp, alive, cand, scores, buf, tk, tk_none):
     """The Movement Plot Phase (Rules 4.1, 6.1-6.4, 7.0): each side's policy keeps its formations,
@@ -218,7 +219,7 @@ def movement_plot_phase_nb(st, sh, fm, trail, n, sc, rl, eff_gun, range_tab, ban
             plot_smoke_nb(side, st, sh, n, pcs[side, L.PC_MOVE], rng)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by, px, pz, pf, alive, exit_mp, mpu,
                           tk, hitmask, hits, crt_out, smoke, smoke_new, displaced, dy, out, g, ev, ev_n, record):
     """The Movement Execution Phase (Rules 4.1, 6.0-6.3, 8.0, 9.15, 12.1, 12.4): units move along
@@ -261,7 +262,7 @@ def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by
     return ev_n, ended_by
 
 
-@njit(cache=True, error_model="numpy", _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
+@kernel(error_model="numpy", nrt=True)   # allocates: reference counting kept under a nrt=False caller
 def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, turn0,
                 length, vis_base):
     """Play one scenario from its present position to its end, Game-Turn by Game-Turn (Rule 4.1).
@@ -297,7 +298,7 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
                            turn0, length, vis_base, scratch_nb(st, tb[0], tb[2]))
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
+@kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates: reference counting kept under a nrt=False caller
 def scratch_nb(st, rl, band_low):
     """The game loop's work arrays for the scenario's units ``st`` (one set per call of the entry
     kernel, reused game after game; never shared between threads): ``(px, pz, pf, planned,
@@ -344,7 +345,7 @@ def scratch_nb(st, rl, band_low):
             fire_scratch_nb(st, n, rl, band_low), mw)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, turn0,
                     length, vis_base, scr):
     """:func:`tactical_nb` on the work arrays ``scr`` (:func:`scratch_nb`), cleared here as
@@ -454,7 +455,7 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
     return turn, reason, ended_by, contact, contact_end, exit_met, ev_n
 
 
-@njit(cache=True, error_model="numpy", nogil=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
+@kernel(error_model="numpy", nogil=True, nrt=True)   # allocates: reference counting kept under a nrt=False caller
 def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_tab, tracks, eff_gun,
                   eff_crt, pc, kn, opt, out, ev, trace):
     """Play games ``start..len(seeds)-1``, one per seed (Rules 4.0-9.5): :func:`tactical_nb` from the

@@ -9,7 +9,7 @@ Sun (12.5): rolled before a scenario; Game-Turns 6-11 give +1 toward and -1 away
 
 from __future__ import annotations
 
-from numba import njit
+from simlab.jit import kernel
 
 from ....rng import roll_nb
 from .. import layout as L
@@ -24,19 +24,19 @@ from .geometry import hex_dist_nb, in_buf_nb
 NO_FIRE = -1000          # fire_mod_nb: this shot is not allowed
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def fire_options_on_nb(rl):
     """Is any optional rule that changes fire on (smoke, radar, spotting planes, sun)?"""
     return rl[L.RL_OPT_SMOKE] != 0 or rl[L.RL_OPT_RADAR] != 0 or rl[L.RL_OPT_PLANES] != 0 or rl[L.RL_OPT_SUN] != 0
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def beyond_visibility_nb(st, i, rl):
     """May unit ``i`` fire beyond the visibility (radar 12.21 or spotting planes 12.22)?"""
     return (rl[L.RL_OPT_RADAR] != 0 and st[i, L.ST_RADAR] != 0) or (rl[L.RL_OPT_PLANES] != 0 and st[i, L.ST_PLANES] != 0)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _clip_nb(u0, du, t0, t1, strict):
     """Clip ``t`` in ``[t0, t1]`` to where ``u0 + du * t`` lies within ``(-1, 1)`` (``[-1, 1]``
     if not ``strict``)."""
@@ -51,7 +51,7 @@ def _clip_nb(u0, du, t0, t1, strict):
     return (t0 if t0 > ta else ta), (t1 if t1 < tb else tb)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def smoke_blocks_nb(x0, z0, x1, z1, smoke, k):
     """Does smoke block the line of fire from hex ``(x0, z0)`` to ``(x1, z1)``? (Rules 12.12-12.13)
 
@@ -116,7 +116,7 @@ def smoke_blocks_nb(x0, z0, x1, z1, smoke, k):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def sun_mod_nb(dx, dz, sun, rl):
     """DPT roll modifier of the sun for a target at cube offset ``(dx, dz)`` (Rule 12.52).
 
@@ -133,7 +133,7 @@ def sun_mod_nb(dx, dz, sun, rl):
     return rl[L.RL_SUN_AWAY]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def sun_roll_nb(rng, rl):
     """Sun position before a scenario (Rule 12.51): 2 rising in the east, 12 setting in the west."""
     r = two_d6_nb(rng)
@@ -144,7 +144,7 @@ def sun_roll_nb(rng, rl):
     return 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def fire_mod_nb(st, sh, i, j, d, vis, rl, smoke, dy, turn):
     """May unit ``i`` fire its main battery at ``j``, ``d`` hexes off, and with what DPT modifier?
 
@@ -178,14 +178,14 @@ def fire_mod_nb(st, sh, i, j, d, vis, rl, smoke, dy, turn):
     return mod
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def lay_smoke_nb(st, sh, n, px, pz, alive, exit_mp, smoke, k):
     """Rule 12.11: each DD unit making smoke leaves a Smoke Marker in every hex it vacates during
     its movement (not in the hex where it ends). Returns the new number of markers."""
     return lay_smoke_upto_nb(st, sh, n, px, pz, alive, exit_mp, smoke, k, L.MAXMP)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def lay_smoke_upto_nb(st, sh, n, px, pz, alive, exit_mp, smoke, k, upto):
     """:func:`lay_smoke_nb` for the first ``upto`` MP of the phase only: the Smoke Markers on the
     map at that instant of the Movement Phase (12.11). Returns the new number of markers."""
@@ -208,7 +208,7 @@ def lay_smoke_upto_nb(st, sh, n, px, pz, alive, exit_mp, smoke, k, upto):
     return k
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def sighting_nb(st, sh, n, vis):
     """True if a unit in play is within ``vis`` hexes of an opposing unit in play (Rule 9.42)."""
     for i in range(n):
@@ -222,7 +222,7 @@ def sighting_nb(st, sh, n, vis):
     return False
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def visibility_roll_nb(vis_base, rl, rng, dy):
     """This Game-Turn's visibility in hexes: the base plus one die (``RL_VIS_DIE`` sides; Rule
     5.71), or the visibility carried over for one Game-Turn after a campaign contact (9.32:

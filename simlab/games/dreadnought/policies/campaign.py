@@ -6,7 +6,8 @@ schedule and repairs.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ....rng import roll_nb
 from .. import layout as L
@@ -21,7 +22,7 @@ from ..enums import (
 )
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)
 def _order_by_value_nb(po, npl, desc):
     vals = np.zeros(npl, dtype=np.int64)
     for u in range(npl):
@@ -29,7 +30,7 @@ def _order_by_value_nb(po, npl, desc):
     return np.argsort(vals, kind="mergesort")
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True)
+@kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)
 def _shuffle_nb(k, rng):
     idx = np.arange(k)
     for a in range(k - 1, 0, -1):
@@ -40,7 +41,7 @@ def _shuffle_nb(k, rng):
     return idx
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy", nrt=True)
 def build_fleet_nb(po, npl, ps, limit, code, rng, mark):
     """Choose a fleet from a national listing under a fleet value limit (Rules 11.1, 11.8, 12.61).
 
@@ -83,7 +84,7 @@ def build_fleet_nb(po, npl, ps, limit, code, rng, mark):
     return total
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy", nrt=True)
 def schedule_nb(po, npl, ps, code, rng, budget, per_turn, last_turn):
     """A secret construction schedule (Rule 12.61): units of the balance of the national mix,
     each given an Extended Campaign Game-Turn, at most ``per_turn`` VPs a turn (12.61) and
@@ -107,7 +108,7 @@ def schedule_nb(po, npl, ps, code, rng, budget, per_turn, last_turn):
     return total
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy", nrt=True)
 def allocate_nb(po, npl, ps, code, rng, scen):
     """Secret assignment of a fleet to the campaign scenarios A-D (Rules 11.0, 11.6).
 
@@ -158,7 +159,7 @@ def allocate_nb(po, npl, ps, code, rng, scen):
         load[lo] += po[u, L.PO_VAL]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy", nrt=True)
 def interception_bonus_nb(po, npl, ps, scen, code, rng, fixed, lo, hi):
     """The South's secret Interception Bonus for the convoy of scenario C (Rule 11.4): ``fixed``
     if set, else random (``lo..hi``) for the random allocation, else ``lo + (hi - lo) * min(1,
@@ -183,7 +184,7 @@ def interception_bonus_nb(po, npl, ps, scen, code, rng, fixed, lo, hi):
     return lo + int((hi - lo) * share)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy", nrt=True)
 def repair_nb(po, npl, ps, treasury, code, rng, pct, reserve):
     """The Repair Phase of one player (Rule 12.64): permanently damaged ships repaired at ``pct``%
     of their value per damage state (fractions dropped), most valuable first, while the treasury

@@ -27,7 +27,8 @@ the one that makes the attacks' expected result greatest (:func:`designate_nb`);
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ....rng import roll_nb
 from .. import layout as L
@@ -79,7 +80,7 @@ def _next_state_table():
 NEXT_STATE = _next_state_table()
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, upon):
     """The DPT column and roll penalty of unit ``i``'s main-battery shot at ``j`` from ``d`` hexes
     (Rules 5.31, 5.5, 5.6, 7.1; the optional rules' modifier ``extra``): ``(band, penalty)``,
@@ -91,7 +92,7 @@ def shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, upon)
     return b, shot_penalty_nb(st, sh, i, j, d, rl, extra, upon)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def shot_band_nb(st, sh, i, d, halved, range_tab, band_low):
     """The DPT column of unit ``i``'s main-battery shot from ``d`` hexes, halved or not (Rules
     5.31, 5.5, 5.8); -1 when the modified strength is zero (:func:`shot_terms_nb`)."""
@@ -104,7 +105,7 @@ def shot_band_nb(st, sh, i, d, halved, range_tab, band_low):
     return band_nb(s, band_low)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def shot_penalty_nb(st, sh, i, j, d, rl, extra, upon):
     """The DPT roll penalty (0..15) of unit ``i``'s shot at ``j`` from ``d`` hexes (Rules 5.6,
     7.1; ``extra``, ``upon`` as :func:`shot_terms_nb`)."""
@@ -123,7 +124,7 @@ def shot_penalty_nb(st, sh, i, j, d, rl, extra, upon):
     return pen
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl, extra):
     """Expected share of an undamaged ``j``'s value removed by ``i``'s shot (heuristic)."""
     b, pen = shot_terms_nb(st, sh, i, j, d, halved, range_tab, band_low, rl, extra, -1)
@@ -135,14 +136,14 @@ def _shot_value_nb(st, sh, i, j, d, halved, eff_gun, range_tab, band_low, rl, ex
     return eff_gun[b, pen, dd, L.EFF_SHARE]
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def state_vp_nb(st, sh, j, g, s, vp_pct):
     """VP the enemy would score from unit ``j`` left at ``g`` G and ``s`` S steps (state 9 =
     sunk), its damage control so far counted (Rules 5.44, 9.52-9.54; :func:`ship_award_nb`)."""
     return float(ship_award_nb(st[j, L.ST_VAL], st[j, L.ST_DEF], AFLOAT, g, s, sh[j, L.SH_DC], vp_pct))
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
     """Expected VP one shot (DPT column ``b``, roll penalty ``pen``) adds at unit ``j`` whose
     state this phase is ``dist`` (``float64[10]``: G*3+S, 9 sunk), ``sv`` its states' VP
@@ -181,7 +182,7 @@ def gain_nb(st, sh, j, dist, b, pen, eff_gun, sv, att_loss):
     return tot
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def state_after_nb(k, c):
     """The damage state (``3 G + S``, ``0..8``; ``9`` sunk) of a ship in state ``k`` after CRT
     result code ``c`` (``RES_*``): an E that sinks ends it, other results add their G and S steps,
@@ -193,7 +194,7 @@ def state_after_nb(k, c):
     return (g1 if g1 < 2 else 2) * 3 + (s1 if s1 < 2 else 2)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _apply_shot_nb(dist, b, pen, dd, eff_gun, nd):
     """``dist`` after one more shot (DPT column ``b``, penalty ``pen``, defense ``dd``) lands;
     ``nd`` (``float64[10]``) is scratch."""
@@ -212,7 +213,7 @@ def _apply_shot_nb(dist, b, pen, dd, eff_gun, nd):
         dist[k] = nd[k]
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl, prow, pure, loss, bcol, lst):
     """Expected VP enemy unit ``j``'s best main-battery shot at ``side``'s units is worth (its
     fire this phase, as a policy reckons it): ``(unengaged, fired upon)``, the second with the
@@ -272,7 +273,7 @@ def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg,
     return best0, best1
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, prow, pure, loss):
     """:func:`gain_nb` of unit ``j`` known to be in its present state (``SH_G``, ``SH_S``) for
     DPT column ``b`` (>= 0) and penalty ``pen``, its attack-strength loss left in ``loss[0]``;
@@ -297,7 +298,7 @@ def pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, prow, pure, loss):
     return v
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
                     vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, prow, pure, mg, ml, mst, ver, lst):
     """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
@@ -425,7 +426,7 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
     return best
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates its scratch
+@kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates its scratch
 def designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
     """:func:`designate_scr_nb` with scratch of its own (the firers per target counted here)."""
     cnt = np.zeros(n, dtype=np.int64)
@@ -436,7 +437,7 @@ def designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
                      np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64), cnt)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has, cnt):
     """Designate the unhalved firer of each target (Rule 5.31: "chosen by the Firing Player";
     ruling DN-F1): ``SH_UNHALVED`` = 1 on the firer that makes the sum of the attacks' expected
@@ -491,7 +492,7 @@ def designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rn
         sh[best, L.SH_UNHALVED] = 1
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _holds_fire_nb(side, st, sh, i, sc, kn):
     """Campaign scenario B (11.3): with the knob ``K_BOMBARD_HOLD`` (``make-for-objective``) the
     South's capital ships never fire - they are the bombardment force, whose Attack Strength is the
@@ -500,7 +501,7 @@ def _holds_fire_nb(side, st, sh, i, sc, kn):
             and role_of_nb(side, sc) == ROLE_SOUTH and st[i, L.ST_KIND] == CAPITAL)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates: reference counting kept
+@kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates: reference counting kept
 def fire_scratch_nb(st, n, rl, band_low):
     """The fire plot's work arrays for ``n`` units (:func:`plot_fire_scr_nb`; one set per call of
     the entry kernel, never shared between threads): ``(vp_pct int64[5], sv float64[n, 10],
@@ -539,7 +540,7 @@ def fire_scratch_nb(st, n, rl, band_low):
             np.zeros(1, dtype=np.int64), np.zeros((2, n + 1), dtype=np.int64), cls)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def unit_lists_nb(side, st, sh, n, lst):
     """The units afloat at a Fire Plot, in index order: ``lst[0, 1:1 + lst[0, 0]]`` the enemies of
     ``side``, ``lst[1, 1:1 + lst[1, 0]]`` its own (``int64[2, n + 1]``; nobody sinks or leaves
@@ -554,7 +555,7 @@ def unit_lists_nb(side, st, sh, n, lst):
         lst[r, lst[r, 0]] = j
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def fire_values_nb(st, sh, n, rl, fs):
     """Bring the fire scratch's ship-state values up to date (``fs[1][j, k]``: :func:`state_vp_nb`
     of every unit ``j`` for its states k = G*3+S, 9: sunk at 100%; the VP percentages of 9.53-9.54): a unit's row is worked out again only when its damage
@@ -585,7 +586,7 @@ def fire_values_nb(st, sh, n, rl, fs):
         sv[j, 9] = float(st[j, L.ST_VAL])
 
 
-@njit(cache=True, error_model="numpy", _nrt=True)   # allocates its scratch
+@kernel(error_model="numpy", nrt=True)   # allocates its scratch
 def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt,
                  smoke, dy, turn, sc):
     """Plot the fire of one side (Rules 5.1-5.3, 5.21-5.23, 8.4): ``SH_TGT`` and ``SH_SB``
@@ -596,7 +597,7 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
                      turn, sc, fs)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, band_low, rng, order, cnt, smoke, dy,
                      turn, sc, fs):
     """Plot the fire of one side (Rules 5.1-5.3, 5.21-5.23, 8.4): ``SH_TGT`` and ``SH_SB``.
@@ -677,7 +678,7 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
                                          pl, prow, pure, mg, ml, mst, ver, lst)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low):
     """The range (hexes) among 2, 4, 8, 12, 16 (at most the visibility) where the side's expected
     damage to the enemy, less the enemy's to it, in ship value, is greatest."""

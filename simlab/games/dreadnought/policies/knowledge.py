@@ -7,7 +7,7 @@ course at half its last speed.
 
 from __future__ import annotations
 
-from numba import njit
+from simlab.jit import kernel
 
 from .. import layout as L
 from ..enums import (
@@ -16,12 +16,12 @@ from ..enums import (
 from ..kernels.geometry import DXA, DZA
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def alive_nb(sh, i):
     return sh[i, L.SH_STATUS] == AFLOAT
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def predict_nb(sh, n, pred):
     """Where each unit is expected after this Game-Turn: on its course at half its last speed
     (half, because it may turn; a unit expected at full speed is chased past it).

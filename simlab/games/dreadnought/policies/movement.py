@@ -21,7 +21,7 @@ without one stays where it is (:func:`fallback_plot_nb`).
 
 from __future__ import annotations
 
-from numba import njit
+from simlab.jit import kernel
 
 from ....rng import roll_nb
 from .. import layout as L
@@ -69,7 +69,7 @@ from .knowledge import alive_nb
 MAXC = 256
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _add_cand_nb(cand, k, t1, l1, t2, l2, mn, mx, rl, noabout):
     if k >= MAXC:
         return k
@@ -86,7 +86,7 @@ def _add_cand_nb(cand, k, t1, l1, t2, l2, mn, mx, rl, noabout):
     return k + 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def candidates_nb(mn, mx, vpref, rl, noabout, cand, all_speeds):
     """A compact set of plots with MP in ``[mn, mx]`` (straight, turns, doglegs, radical turns),
     at the preferred speed, and also at the least and the greatest when ``all_speeds``.
@@ -121,7 +121,7 @@ def candidates_nb(mn, mx, vpref, rl, noabout, cand, all_speeds):
     return k
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap, lst):
     """The goal of a formation: ``(gx, gz, gf, dstar, gmode)``; gmode 0 keep ``dstar`` from the
     goal (whose facing is ``gf``), 1 open the range from it and run for the safe zone, 2 make for
@@ -203,7 +203,7 @@ def goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap, lst):
     return gx, gz, gf, kn[L.K_RANGE], gmode
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz):
     if gmode == 2:
         row = row_of_nb(ex, ez)
@@ -247,7 +247,7 @@ def score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz)
     return s + kn[L.K_SPEED] * mp - tc
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _own_track_hit_nb(st, i, mp, emp, px, pz, sc, tk):
     """Would unit ``i``, moving along ``px, pz[i]`` for ``mp`` MP, meet a Torpedo Marker of its own
     side placed this Movement Phase? ``tk`` = (marker count ``int64[1]``, mx, mz, md, owner)."""
@@ -274,13 +274,13 @@ def _own_track_hit_nb(st, i, mp, emp, px, pz, sc, tk):
     return False
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _hex_key_nb(x, z):
     """A hex's key for :func:`quick_stack_ok_nb` (one-to-one on the map's cube coordinates)."""
     return (x << 32) ^ (z & 0xFFFFFFFF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def stack_keys_nb(st, sh, side, n, planned, keys):
     """The hexes :func:`..kernels.movement.stack_ok_nb` looks at for a unit of ``side``, one key
     per unit (``int64[n]``, written): an enemy in play where it stands, an own unit in play and
@@ -296,7 +296,7 @@ def stack_keys_nb(st, sh, side, n, planned, keys):
             keys[j] = -1 - j
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def quick_stack_ok_nb(st, sh, i, x, z, f, planned, n, rl, keys, quick):
     """:func:`..kernels.movement.stack_ok_nb`, answered at once when ``quick`` and no other unit's
     key in ``keys`` (:func:`stack_keys_nb`, a superset of the hexes that count: a stale key only
@@ -313,7 +313,7 @@ def quick_stack_ok_nb(st, sh, i, x, z, f, planned, n, rl, keys, quick):
     return stack_ok_nb(st, sh, i, x, z, f, planned, n, rl)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp, tk, quick):
     """Lay out formation ``f``'s plot for all members; keep it if every hex is allowed and every
     end position stacks legally. Returns True if kept. ``tk[5]`` (``int64[4, n + 1]``) scratch: row 0
@@ -402,7 +402,7 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
     return True
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _bounds_nb(st, sh, f, n, rl):
     mn = 0
     mx = 1 << 30
@@ -420,7 +420,7 @@ def _bounds_nb(st, sh, f, n, rl):
     return mn, mx, noabout
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
     mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
     turns = (-2, -1, 0, 1, 2, 3)
@@ -456,7 +456,7 @@ def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_m
     return False
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk):
     """Any legal plot, scanning systematically; else stop where it is (ruling DN-M4)."""
     flag = fm[f, L.FM_FLAG]
@@ -482,7 +482,7 @@ def fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_
     return False
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
     """Try formation ``f``'s candidate plots ``cand[:k]`` (t1, l1, t2, l2, mp, end x, z, facing)
     best score first until one is legal (:func:`_try_plan_nb`); ``scores`` is used up. A cheap look
@@ -510,7 +510,7 @@ def plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz,
     return False
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
     """Start of a Movement Plot: drop dead members, detach ships that cannot keep the pace
     (their Movement Allowance below the best of the formation), apply the policy's preferred mode
@@ -552,7 +552,7 @@ def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
                     fm[f, L.FM_MODE] = LINE
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pred, px, pz, pf, planned,
                      exit_mp, cand, scores, rng, tk, dy):
     """Plot the movement of one side's formations (Rules 6.0-6.3, 7.0-7.3): paths into
@@ -645,7 +645,7 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
             fallback_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def stay_plot_nb(sh, i, rl, px, pz, pf, planned, exit_mp):
     """Unit ``i`` spends no MP this Movement Phase (its plot and planned end: where it is)."""
     plot_path_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[i, L.SH_F], 0, 0, 0, 0, rl, px, pz, pf, i)
@@ -657,7 +657,7 @@ def stay_plot_nb(sh, i, rl, px, pz, pf, planned, exit_mp):
     planned[i] = 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def plot_smoke_nb(side, st, sh, n, code, rng):
     """Which of ``side``'s DD units make smoke this Movement Phase (policy; Rule 12.11, 12.14)?
 
@@ -685,7 +685,7 @@ def plot_smoke_nb(side, st, sh, n, code, rng):
             sh[i, L.SH_SMOKE] = 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def withdraw_check_nb(side, st, sh, n, kn, dy):
     """Campaign (9.41: a player persists only while the action is to his benefit): ``side``
     withdraws, for the rest of the scenario, once the Attack Strength it has in play falls below
@@ -711,7 +711,7 @@ def withdraw_check_nb(side, st, sh, n, kn, dy):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def withdraw_penalty_nb(side, ex, ez, sc, dy):
     """Penalty of a withdrawing plot's end hex: in the own safe zone (it would cause the end,
     9.15), or off the initial Map Area for the North in scenarios B and C while the South is

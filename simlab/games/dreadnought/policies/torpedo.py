@@ -7,7 +7,7 @@ the side's torpedo-use code (``TORP_USE_*``) and knobs.
 
 from __future__ import annotations
 
-from numba import njit
+from simlab.jit import kernel
 
 from ....rng import roll_nb
 from .. import layout as L
@@ -22,7 +22,7 @@ from ..kernels.torpedo import marker_path_nb
 from .knowledge import alive_nb
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def _track_score_nb(side, st, sh, near, nn, ppx, ppz, ma, mx, mz, md, row, odds, eff_crt, kn, selective):
     """Value of one marker path against the units ``near[:nn]`` whose expected positions after
     each MP are ``ppx, ppz[k, t]``: enemy hits count for, friendly hits twice against; enemies
@@ -59,7 +59,7 @@ def _track_score_nb(side, st, sh, near, nn, ppx, ppz, ma, mx, mz, md, row, odds,
     return score, direct
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def plot_torpedoes_nb(side, st, sh, n, code, kn, sc, rl, tracks, eff_crt, rng, mx, mz, md, near, ppx, ppz):
     """Plot torpedo attacks of one side's screen units (Rules 8.0, 8.21-8.22, 8.31, 8.51).
 

@@ -5,7 +5,8 @@ ship in tow, and the plots that bring the tower alongside and take the pair home
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.jit import kernel
 
 from ....rng import roll_nb
 from .. import layout as L
@@ -33,7 +34,7 @@ from .movement import candidates_nb, fallback_plot_nb, goal_nb, plan_best_nb, sc
 TURNS6 = (0, 1, -1, 2, -2, 3)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel(error_model="numpy")
 def assign_tows_nb(side, st, sh, n, vis, rl, withdrawing, code, rng):
     """Give each immobile capital ship of ``side`` a towing ship (policy; Rule 12.4).
 
@@ -75,7 +76,7 @@ def assign_tows_nb(side, st, sh, n, vis, rl, withdrawing, code, rng):
             sh[best, L.SH_TOW_WAIT] = 0
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=True)   # allocates: reference counting kept under a _nrt=False caller
+@kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates: reference counting kept under a nrt=False caller
 def _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, exit_mp, tk):
     """Plot towing ship ``i`` toward the hex of ``j``, arriving at 1 MP or less so that it can lie
     still there next Game-Turn (6.4: a ship decelerates by at most half); every legal plot is
@@ -126,7 +127,7 @@ def _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, ex
     return fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
 
 
-@njit(cache=True, error_model="numpy", no_cpython_wrapper=True, _nrt=False)
+@kernel(error_model="numpy", no_cpython_wrapper=True)
 def plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn, pred, px, pz, pf, planned, exit_mp, cand, scores, tk):
     """Movement plots of ``side``'s tows (Rule 12.41): the towed ship lies still; the towing ship
     closes on it, lies still beside it for two Game-Turns, then moves at most 2 MP away from the
