@@ -221,3 +221,7 @@ P_MARKERS = P_LOSSHALF + N_TYPES     # 2 * N_ORDERS slots: [side * N_ORDERS + or
 
 # trace (tests): per game and turn, per unit: loc dmg order prev streak neutral
 TR_LOC, TR_DMG, TR_ORDER, TR_PREV, TR_STREAK, TR_NEUTRAL, TR_STACK, TR_NF = range(8)
+
+# the game's clock (issue 27, ``GameState.clock``): the next turn to play (1 after the set-up) and 1 once the
+# game is over (its last turn, an automatic victory, 14.7, or an illegal plan); a paused game has CK_DONE 0
+CK_NEXT, CK_DONE, CK_NF = range(3)

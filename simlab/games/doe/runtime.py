@@ -9,7 +9,10 @@
   (a preset name or a resolved :class:`~simlab.games.policy.Policy`) as its family id and its knob
   vector ``kn[2, KN_NF]`` (:mod:`policy_layout`);
 * :func:`run_games`: one campaign per seed through :func:`campaign_loop.play_campaigns_nb`,
-  raising :class:`PolicyError` when a policy hands in an illegal plan.
+  raising :class:`PolicyError` when a policy hands in an illegal plan;
+* :func:`start_games`, :func:`play_from`, :func:`finish_games`: the same batch paused after a turn
+  as a :class:`BatchState` (issue 27: a game's state is one value), continued from a copy of it
+  and finished, by the same kernels (:func:`campaign_loop.play_on_nb`).
 
 The façade (:mod:`campaign`, the ``dawn-of-empire`` game) imports this module; nothing here, and
 no other module of the game, imports the façade.
@@ -18,6 +21,7 @@ no other module of the game, imports the façade.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -41,8 +45,8 @@ from .enums import (
 )
 from .rules import CampaignData, compile_campaign
 
-__all__ = ["CAMPAIGN_SPEED_MODES", "POLICY_FILE", "SIDES", "PolicyError", "build_par", "compile_scenario", "pack_policies", "policy_book",
-           "resolve_policy", "run_games"]
+__all__ = ["CAMPAIGN_SPEED_MODES", "POLICY_FILE", "SIDES", "BatchState", "PolicyError", "build_par", "compile_scenario",
+           "finish_games", "pack_policies", "play_from", "policy_book", "resolve_policy", "run_games", "start_games"]
 
 SIDES = lay.SIDE_NAMES
 #: the campaign's ``speed_disengage`` option (Rule 10.2, ruling C18): each side's policy decides
@@ -192,6 +196,14 @@ def _policy_error(data: CampaignData, G: np.ndarray, policies: Mapping[str, Any]
                        f"of game {game}: {err} (stack slot {int(G[lay.G_ERR_STACK])})")
 
 
+def _tables(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, Any], trace: bool):
+    from .campaign_bundles import tables_of
+
+    par = build_par(data, options, policies, trace)
+    _, kn = pack_policies(policies)
+    return tables_of(data, par, kn)
+
+
 def run_games(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, Any], seeds: np.ndarray,
               trace: bool = False) -> dict[str, np.ndarray]:
     """Play one campaign per seed; the kernels' raw output.
@@ -213,8 +225,7 @@ def run_games(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
 
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     g = seeds.shape[0]
-    par = build_par(data, options, policies, trace)
-    _, kn = pack_policies(policies)
+    tb = _tables(data, options, policies, trace)
     nu = data.ust.shape[0]
     T = int(options["turns"])
     out_g = np.zeros((g, lay.G_NF), dtype=np.int64)
@@ -223,16 +234,119 @@ def run_games(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
     cap = max(64, 8 * g)
     while True:
         bev = np.zeros((cap, 1 + lay.BE_NF), dtype=np.int64)
-        n = play_campaigns_nb(seeds, data.ust, data.lst, data.nodes, data.adj, data.cost, data.nh, data.matrix,
-                              data.markers, par, kn, out_g, bev, tr, led)
+        n = play_campaigns_nb(seeds, tb, out_g, bev, tr, led)
         if n <= cap:
             break
         cap = n
+    return _raw(data, policies, out_g, bev[:n], tr if trace else None, led if trace else None)
+
+
+def _raw(data, policies, out_g, bev, tr, led) -> dict[str, np.ndarray]:
     bad = np.nonzero(out_g[:, lay.G_ERR])[0]
     if bad.size:
         raise _policy_error(data, out_g[bad[0]], policies, int(bad[0]))
-    out = {"G": out_g, "battles": bev[:n]}
-    if trace:
+    out = {"G": out_g, "battles": bev}
+    if tr is not None:
         out["trace"] = tr
         out["ledger"] = led
     return out
+
+
+@dataclass(frozen=True)
+class BatchState:
+    """A batch of campaigns paused between turns (issue 27): everything the rest of each game
+    depends on, and what it is played with.
+
+    Attributes:
+        seeds: ``uint64[g]`` the games' stream seeds (their draw counts, ``G_DRAWS``, are counted
+            from them).
+        tables: the :class:`campaign_bundles.Tables` (scenario arrays, ``par``, knobs ``kn``).
+        state: the :class:`campaign_bundles.GameState` of the batch (each array with a leading
+            game axis ``g``; ``state.clock[:, CK_NEXT]`` each game's next turn, ``CK_DONE`` 1 once
+            it is over).
+        policies: each side's policy (for the message of a :class:`PolicyError`).
+        trace: whether ``state.trace`` and the ledgers are returned at the end.
+    """
+
+    seeds: np.ndarray
+    tables: Any
+    state: Any
+    policies: Mapping[str, Any]
+    trace: bool
+
+    def copy(self) -> "BatchState":
+        """A deep copy: the state's arrays copied (the tables, never written, are shared)."""
+        return replace(self, seeds=self.seeds.copy(), state=type(self.state)(*(a.copy() for a in self.state)))
+
+    @property
+    def over(self) -> bool:
+        """Whether every game of the batch is over."""
+        return bool(np.all(self.state.clock[:, lay.CK_DONE] != 0))
+
+
+def start_games(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, Any], seeds: np.ndarray,
+                stop: int, trace: bool = False) -> BatchState:
+    """Set up one campaign per seed and play each through turn ``stop`` (0: only the set-up, 13.0
+    and 14.11); a game that ends sooner (14.7) stays over. Arguments as :func:`run_games`.
+
+    Raises:
+        PolicyError: if a policy handed in an illegal plan.
+    """
+    from .campaign_bundles import new_batch_state
+    from .campaign_loop import start_campaigns_nb
+
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    tb = _tables(data, options, policies, trace)
+    st = new_batch_state(seeds.shape[0], data.ust.shape[0], data.lst.shape[0], data.nodes.shape[0],
+                         int(options["turns"]), trace)
+    start_campaigns_nb(seeds, tb, st, int(stop))
+    return _checked(data, BatchState(seeds, tb, st, dict(policies), bool(trace)))
+
+
+def _checked(data: CampaignData, bs: BatchState) -> BatchState:
+    bad = np.nonzero(bs.state.G[:, lay.G_ERR])[0]
+    if bad.size:
+        raise _policy_error(data, bs.state.G[bad[0]], bs.policies, int(bad[0]))
+    return bs
+
+
+def play_from(data: CampaignData, state: BatchState, stop: int | None = None) -> BatchState:
+    """A copy of ``state`` with each game played on through turn ``stop`` (``None``: to its end) by
+    the kernels that play whole batches; ``state`` itself is left as it was.
+
+    Raises:
+        PolicyError: if a policy handed in an illegal plan.
+    """
+    from .campaign_loop import resume_campaigns_nb
+
+    bs = state.copy()
+    T = int(bs.tables.par[lay.P_TURNS])
+    empty = np.zeros((0, 1, lay.LG_NF), dtype=np.int64)
+    resume_campaigns_nb(bs.seeds, bs.tables, bs.state, T if stop is None else int(stop),
+                        np.zeros((0, lay.G_NF), dtype=np.int64), np.zeros((0, 1 + lay.BE_NF), dtype=np.int64), empty)
+    return _checked(data, bs)
+
+
+def finish_games(data: CampaignData, state: BatchState) -> dict[str, np.ndarray]:
+    """Play a copy of ``state`` to the end of every game; the output of :func:`run_games` for the
+    same seeds (exactly its rows: the same kernels play on from the same state).
+
+    Raises:
+        PolicyError: if a policy handed in an illegal plan.
+    """
+    from .campaign_loop import resume_campaigns_nb
+
+    g = state.seeds.shape[0]
+    T = int(state.tables.par[lay.P_TURNS])
+    out_g = np.zeros((g, lay.G_NF), dtype=np.int64)
+    led = np.zeros((g if state.trace else 0, lay.LEDGER_MAX, lay.LG_NF), dtype=np.int64)
+    cap = max(64, 8 * g)
+    while True:
+        work = state.copy()   # each try plays on from the state as it was handed in
+        bev = np.zeros((cap, 1 + lay.BE_NF), dtype=np.int64)
+        n = resume_campaigns_nb(work.seeds, work.tables, work.state, T, out_g, bev, led)
+        if n <= cap:
+            break
+        cap = n
+    return _raw(data, state.policies, out_g, bev[:n], work.state.trace if state.trace else None,
+                led if state.trace else None)
