@@ -44,11 +44,15 @@ from .rules import CampaignData
 from .runtime import (
     CAMPAIGN_SPEED_MODES,
     SIDES,
+    BatchState,
     PolicyError,
     build_par,
     compile_scenario,
+    finish_games,
+    play_from,
     policy_book,
     run_games,
+    start_games,
 )
 
 __all__ = ["DawnOfEmpire", "GAME", "PolicyError", "build_par", "run_games"]
@@ -202,7 +206,39 @@ class DawnOfEmpire(Game):
         data: CampaignData = scenario.payload
         # each side's Policy (preset, family, knobs); runtime.pack_policies packs its knobs by name
         policies = self.policies_of(scenario.sides, policies)
-        raw = run_games(data, options, policies, seeds)
+        return self._batch(data, run_games(data, options, policies, seeds))
+
+    def start_batch(self, scenario: Scenario, options, policies, seeds, stop_turn: int) -> BatchState:
+        """The campaigns of :meth:`play_batch` paused after turn ``stop_turn`` (0: after the set-up):
+        a :class:`runtime.BatchState` (issue 27), continued by :meth:`play_from` and
+        :meth:`finish_batch`.
+
+        Raises:
+            PolicyError: if a policy hands in an illegal plan.
+        """
+        policies = self.policies_of(scenario.sides, policies)
+        return start_games(scenario.payload, options, policies, seeds, stop_turn)
+
+    def play_from(self, scenario: Scenario, state: BatchState, stop_turn: int | None = None) -> BatchState:
+        """A copy of ``state`` played on through turn ``stop_turn`` (``None``: to the end); ``state``
+        is left as it was.
+
+        Raises:
+            PolicyError: if a policy hands in an illegal plan.
+        """
+        return play_from(scenario.payload, state, stop_turn)
+
+    def finish_batch(self, scenario: Scenario, state: BatchState) -> Batch:
+        """A copy of ``state`` played to the end: exactly the :class:`Batch` that :meth:`play_batch`
+        returns for the same seeds, options and policies.
+
+        Raises:
+            PolicyError: if a policy hands in an illegal plan.
+        """
+        return self._batch(scenario.payload, finish_games(scenario.payload, state))
+
+    @staticmethod
+    def _batch(data: CampaignData, raw: dict) -> Batch:
         cols = games_columns(raw["G"], int(data.rules["victory_vp"]))
         ev = battles_columns(raw["battles"])
         cats = {

@@ -274,7 +274,7 @@ class BatchState:
     policies: Mapping[str, Any]
     trace: bool
 
-    def copy(self) -> "BatchState":
+    def copy(self) -> BatchState:
         """A deep copy: the state's arrays copied (the tables, never written, are shared)."""
         return replace(self, seeds=self.seeds.copy(), state=type(self.state)(*(a.copy() for a in self.state)))
 
