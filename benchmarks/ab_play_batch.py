@@ -6,6 +6,9 @@ the two trees, each with its own numba cache:
 
     .venv/bin/python benchmarks/ab_play_batch.py new
     (cd OLD_TREE && PYTHONPATH=$PWD /path/to/.venv/bin/python /path/to/benchmarks/ab_play_batch.py old)
+
+A third argument names the one game to time (``dawn-of-empire`` or ``dreadnought``), e.g. when only
+one game's kernels changed and the other's are not compiled in a tree.
 """
 
 import sys
@@ -15,7 +18,10 @@ from simlab.games import get_game
 from simlab.rng import game_seeds
 
 out = []
+only = sys.argv[2] if len(sys.argv) > 2 else None
 for name, sc, n, warm in (("dawn-of-empire", "standard", 8000, 50), ("dreadnought", "jutland", 150, 3)):
+    if only is not None and name != only:
+        continue
     g = get_game(name)
     s = g.load_scenario(sc, g.load_data())
     o, p = g.resolve_options({}), g.resolve_policies(s.sides, {})
