@@ -258,9 +258,12 @@ def deployment_legal_nb(cs, st, side):
 
 
 @kernel
-def run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, budget, effect_mode, rng, scr, wk, fw):
+def run_activations_nb(T, K, S, side, budget, effect_mode):
     """Activations of one action card (Rule 5.1): up to ``budget`` actions, or under an effect
-    the actions the effect gave each card; the policy chooses each one or stops."""
+    the actions the effect gave each card; the policy chooses each one or stops. ``T``, ``K``,
+    ``S``: the bundles (:mod:`.bundles`); ``side``, ``budget``: int; ``effect_mode``: bool."""
+    rt, akind, ak, pp = T.rt, T.akind, T.ak, K.pp
+    cs, st, g, piles, hands, rng, scr, wk, fw = S.cs, S.st, S.g, S.piles, S.hands, S.rng, S.scr, S.wk, S.fw
     done = np.int64(0)
     for _ in range(4 * MAXC + 8):
         if done >= budget:
@@ -285,13 +288,16 @@ def run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, budget,
 
 
 @kernel
-def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk, fw):
-    """Resolve the action card in play (Rule 5 step 2) in the declared mode."""
+def resolve_card_nb(T, K, S, side, kind, mode):
+    """Resolve the action card in play (Rule 5 step 2) in the declared mode (``kind``: enums.K_*,
+    ``mode``: enums.MODE_*). ``T``, ``K``, ``S``: the bundles (:mod:`.bundles`)."""
+    rt, ak = T.rt, T.ak
+    cs, st, g, piles, hands, rng = S.cs, S.st, S.g, S.piles, S.hands, S.rng
     if mode == MODE_REORG:
         reorganise_nb(rt, cs, st, g, side, ak[kind, AK_BLUE])
         return
     if mode != MODE_EFFECT:
-        run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, ak[kind, AK_RED], np.bool_(False), rng, scr, wk, fw)
+        run_activations_nb(T, K, S, side, ak[kind, AK_RED], np.bool_(False))
         return
     if is_mass_activation_nb(kind):
         base = side * MAXC
@@ -300,7 +306,7 @@ def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode
             if st[s, S_STATUS] == ST_IN_PLAY and class_member_nb(cs, s, kind):
                 st[s, S_MASK] = rt[R_AIR_ACTS] if kind == K_PLANES else 1
         g[G_RESTRICT] = effect_restrict_nb(kind)
-        run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, np.int64(1 << 20), np.bool_(True), rng, scr, wk, fw)
+        run_activations_nb(T, K, S, side, np.int64(1 << 20), np.bool_(True))
         g[G_RESTRICT] = -1
         for s in range(base, base + MAXC):
             st[s, S_MASK] = 0
@@ -315,8 +321,11 @@ def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode
 
 
 @kernel
-def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr, wk, fw):
-    """A sub-turn of a player with a hand (Rule 5 steps 1-5)."""
+def player_subturn_nb(T, K, S, side):
+    """A sub-turn of a player with a hand (Rule 5 steps 1-5); ``T``, ``K``, ``S``: the bundles
+    (:mod:`.bundles`), ``side``: int."""
+    rt, akind, ak, pp = T.rt, T.akind, T.ak, K.pp
+    cs, st, g, piles, hands, rng, scr, wk, fw = S.cs, S.st, S.g, S.piles, S.hands, S.rng, S.scr, S.wk, S.fw
     hn = g[G_HAND0_N + side]
     can_draw = g[G_FINAL] == 0 and hn < rt[R_HAND_LIMIT]
     if hn == 0:
@@ -334,7 +343,7 @@ def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr
     if mode != MODE_ACTIONS:
         g[G_CB_OK] = 0  # only an actions activation starts from the state choose_play evaluated
     declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, passive, mode, rng)
-    resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk, fw)
+    resolve_card_nb(T, K, S, side, kind, mode)
     resolve_pending_nb(rt, cs, st, g, passive, rng, scr)
     discard_table_nb(piles, g)
 
@@ -469,7 +478,7 @@ def play_on_nb(T, K, S, stop):
     the uninterrupted game. A game already over is left as it is. Bundles as :func:`init_game_nb`."""
     akind, ak, rt = T.akind, T.ak, T.rt
     pp, pols = K.pp, K.pols
-    cs, st, g, piles, hands, wk, fw, rng, scr = S.cs, S.st, S.g, S.piles, S.hands, S.wk, S.fw, S.rng, S.scr
+    cs, st, g, piles, hands, wk, rng, scr = S.cs, S.st, S.g, S.piles, S.hands, S.wk, S.rng, S.scr
     if g[G_OVER] == 1:
         return
     active = g[G_NEXT]
@@ -495,7 +504,7 @@ def play_on_nb(T, K, S, stop):
             ai_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, active, rng, scr)
         else:
             g[G_AI_CAPFOUND0 + 1 - active] = 0
-            player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, active, rng, scr, wk, fw)
+            player_subturn_nb(T, K, S, active)
         _debug_check_nb(rt, cs, st, g, piles, hands, wk)
         active = 1 - active
     g[G_NEXT] = active
