@@ -28,13 +28,12 @@ from simlab.games.mar_rojo.layout import (
     G_VICTORY,
     MAXC,
     NG,
-    NOUT,
     O_CARDS0,
     O_VIOLATION,
     S_ROW,
     S_STATUS,
 )
-from simlab.games.mar_rojo.runtime import pack_policies, preset_names, run_games
+from simlab.games.mar_rojo.runtime import preset_names, run_games
 from simlab.games.mar_rojo.victory import winner_nb
 from simlab.rng import game_seeds
 
@@ -183,24 +182,16 @@ def test_layout_checker_must_fail_on_illegal_layouts():
 
 
 def test_invariant_checker_must_fail_on_broken_state():
+    from simlab.games.mar_rojo.bundles import new_state
+    from simlab.games.mar_rojo.runtime import batch_bundles
     sc = GAME.load_scenario("cabo-de-palos")
     setup = sc.payload
-    out = np.zeros(NOUT, np.int32)
-    sqo = np.zeros((2 * MAXC, 3), np.int16)
-    arrays = engine.new_game_arrays(setup.pool.shape[0])
-    cs, st, g, piles, hands, wk, fw, rng, taken, tmp = arrays
-    from simlab.games.mar_rojo.layout import NQ, Q_FIRST, Q_FIRST_OVERRIDE, Q_LENGTH
-    from simlab.games.mar_rojo.runtime import action_deck, build_limits, build_pool_mask
-    akind, inc = action_deck(setup.ak, False, False)
-    q = np.zeros(NQ, np.int64)
-    q[Q_LENGTH] = 0
-    q[Q_FIRST] = 1
-    q[Q_FIRST_OVERRIDE] = -1
-    pols, pp = pack_policies({"nationalist": "aggressive", "republican": "aggressive"})
-    engine.play_game_nb(np.uint64(5), setup.pool, setup.squads, setup.reinf, build_pool_mask(setup, False, False, 0),
-                        build_limits(setup.rt, 0, (0, 0)), np.zeros(2, np.int64), akind, inc, setup.ak, setup.rt,
-                        pp, pols, q, 1, np.zeros(2, np.int64), cs, st, g,
-                        piles, hands, wk, fw, rng, taken, tmp, out, sqo)
+    opts = GAME.resolve_options({"length": "short", "first_player": "republican"})
+    tables, knobs = batch_bundles(setup, opts, {"nationalist": "aggressive", "republican": "aggressive"}, debug=True)
+    state = new_state(setup.pool.shape[0])
+    state.seed[0] = 5
+    engine.play_game_nb(tables, knobs, state)
+    cs, st, g, piles, hands, wk, out = state.cs, state.st, state.g, state.piles, state.hands, state.wk, state.out
     assert out[O_VIOLATION] == 0
     assert engine.check_invariants_nb(setup.rt, cs, st, g, piles, hands, wk) == 0
     hands[0, 0] = piles[0, 0]

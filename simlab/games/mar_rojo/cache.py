@@ -11,7 +11,7 @@ from __future__ import annotations
 
 __all__ = ["KERNEL_MODULES", "MODULE_NAMES"]
 
-KERNEL_MODULES = ("actions", "bench", "build", "combat", "deck", "dice", "engine", "enums", "fleet", "layout",
+KERNEL_MODULES = ("actions", "bench", "build", "bundles", "combat", "deck", "dice", "engine", "enums", "fleet", "layout",
                   "legality", "policy_activation", "policy_cards", "policy_combat", "policy_setup", "policy_stakes",
                   "policy_value", "solo", "victory")
 

@@ -28,6 +28,7 @@ from .actions import (
     resolve_pending_nb,
 )
 from .build import build_squadron_nb, solo_deploy_nb
+from .bundles import GameState
 from .combat import uncover_nb
 from .deck import (
     conservation_ok_nb,
@@ -93,8 +94,10 @@ from .layout import (
     G_LIMIT,
     G_LUCK0,
     G_MPTS0,
+    G_NEXT,
     G_NIGHT,
     G_NIGHT_SUBTURNS,
+    G_OVER,
     G_PENDING,
     G_POL0,
     G_REMOVED,
@@ -181,7 +184,11 @@ from .policy_setup import choose_reveal_nb, deploy_nb
 from .solo import ai_subturn_nb
 from .victory import merchants_short_nb, score_nb, ships_sunk_nb, winner_nb
 
-__all__ = ["check_invariants_nb", "new_game_arrays", "play_game_nb", "play_games_nb"]
+__all__ = ["NO_STOP", "check_invariants_nb", "init_game_nb", "init_games_nb", "new_game_arrays", "play_game_nb",
+           "play_games_nb", "play_on_games_nb", "play_on_nb"]
+
+#: the ``stop`` of :func:`play_on_nb` that plays a game to its end
+NO_STOP = np.int64(1 << 62)
 
 
 
@@ -251,9 +258,12 @@ def deployment_legal_nb(cs, st, side):
 
 
 @kernel
-def run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, budget, effect_mode, rng, scr, wk, fw):
+def run_activations_nb(T, K, S, side, budget, effect_mode):
     """Activations of one action card (Rule 5.1): up to ``budget`` actions, or under an effect
-    the actions the effect gave each card; the policy chooses each one or stops."""
+    the actions the effect gave each card; the policy chooses each one or stops. ``T``, ``K``,
+    ``S``: the bundles (:mod:`.bundles`); ``side``, ``budget``: int; ``effect_mode``: bool."""
+    rt, akind, ak, pp = T.rt, T.akind, T.ak, K.pp
+    cs, st, g, piles, hands, rng, scr, wk, fw = S.cs, S.st, S.g, S.piles, S.hands, S.rng, S.scr, S.wk, S.fw
     done = np.int64(0)
     for _ in range(4 * MAXC + 8):
         if done >= budget:
@@ -278,13 +288,16 @@ def run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, budget,
 
 
 @kernel
-def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk, fw):
-    """Resolve the action card in play (Rule 5 step 2) in the declared mode."""
+def resolve_card_nb(T, K, S, side, kind, mode):
+    """Resolve the action card in play (Rule 5 step 2) in the declared mode (``kind``: enums.K_*,
+    ``mode``: enums.MODE_*). ``T``, ``K``, ``S``: the bundles (:mod:`.bundles`)."""
+    rt, ak = T.rt, T.ak
+    cs, st, g, piles, hands, rng = S.cs, S.st, S.g, S.piles, S.hands, S.rng
     if mode == MODE_REORG:
         reorganise_nb(rt, cs, st, g, side, ak[kind, AK_BLUE])
         return
     if mode != MODE_EFFECT:
-        run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, ak[kind, AK_RED], np.bool_(False), rng, scr, wk, fw)
+        run_activations_nb(T, K, S, side, ak[kind, AK_RED], np.bool_(False))
         return
     if is_mass_activation_nb(kind):
         base = side * MAXC
@@ -293,7 +306,7 @@ def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode
             if st[s, S_STATUS] == ST_IN_PLAY and class_member_nb(cs, s, kind):
                 st[s, S_MASK] = rt[R_AIR_ACTS] if kind == K_PLANES else 1
         g[G_RESTRICT] = effect_restrict_nb(kind)
-        run_activations_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, np.int64(1 << 20), np.bool_(True), rng, scr, wk, fw)
+        run_activations_nb(T, K, S, side, np.int64(1 << 20), np.bool_(True))
         g[G_RESTRICT] = -1
         for s in range(base, base + MAXC):
             st[s, S_MASK] = 0
@@ -308,8 +321,11 @@ def resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode
 
 
 @kernel
-def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr, wk, fw):
-    """A sub-turn of a player with a hand (Rule 5 steps 1-5)."""
+def player_subturn_nb(T, K, S, side):
+    """A sub-turn of a player with a hand (Rule 5 steps 1-5); ``T``, ``K``, ``S``: the bundles
+    (:mod:`.bundles`), ``side``: int."""
+    rt, akind, ak, pp = T.rt, T.akind, T.ak, K.pp
+    cs, st, g, piles, hands, rng, scr, wk, fw = S.cs, S.st, S.g, S.piles, S.hands, S.rng, S.scr, S.wk, S.fw
     hn = g[G_HAND0_N + side]
     can_draw = g[G_FINAL] == 0 and hn < rt[R_HAND_LIMIT]
     if hn == 0:
@@ -327,7 +343,7 @@ def player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr
     if mode != MODE_ACTIONS:
         g[G_CB_OK] = 0  # only an actions activation starts from the state choose_play evaluated
     declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, passive, mode, rng)
-    resolve_card_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, kind, mode, rng, scr, wk, fw)
+    resolve_card_nb(T, K, S, side, kind, mode)
     resolve_pending_nb(rt, cs, st, g, passive, rng, scr)
     discard_table_nb(piles, g)
 
@@ -348,11 +364,17 @@ def _reset_subturn_nb(st, g):
 
 
 @kernel
-def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, included, ak, rt, pp, pols, setup,
-                 debug, scr, cs, st, g, piles, hands, wk, fw, rng, taken, tmp, out, sq_out):
-    """Play one whole game (see the module docstring); writes ``out`` (``int32[NOUT]``) and
-    ``sq_out`` (``int16[NSLOT, 3]``: pool index, final status, damage of each squadron slot)."""
-    new_state_nb(seed, rng)
+def init_game_nb(T, K, S):
+    """Start one game from its seed ``S.seed[0]`` up to its first sub-turn (Rules 4, 8.x, 9, 12.2):
+    squadrons, the solo AI's manoeuvre, deployment, first player, the deck, the deal and the optional
+    reveal. ``T``: :class:`~.bundles.Tables`; ``K``: :class:`~.bundles.Knobs`; ``S``: a one-game
+    :class:`~.bundles.GameState`, overwritten. Leaves ``S.g[G_NEXT]`` the first player; on a
+    squadron that cannot be built ``S.out[O_BUILD_FAIL]`` is 1 and the game is over (``G_OVER``)."""
+    pool, squads, reinf, avail, lim, builders = T.pool, T.squads, T.reinf, T.avail, T.lim, T.builders
+    akind, included, rt, setup = T.akind, T.included, T.rt, T.setup
+    pp, pols, debug = K.pp, K.pols, K.debug
+    cs, st, g, piles, hands, wk, rng, out = S.cs, S.st, S.g, S.piles, S.hands, S.wk, S.rng, S.out
+    new_state_nb(S.seed[0], rng)
     for i in range(NG):
         g[i] = 0
     for i in range(NSLOT):
@@ -379,9 +401,11 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
     for side in range(2):
         base = side * MAXC
         if setup[Q_BUILD] == 1:
-            k = build_squadron_nb(pool, avail[side], lim[side], builders[side], wk[base:base + MAXC], rng, taken, tmp)
+            k = build_squadron_nb(pool, avail[side], lim[side], builders[side], wk[base:base + MAXC], rng, S.taken,
+                                  S.tmp)
             if k < 0:
                 out[O_BUILD_FAIL] = 1
+                g[G_OVER] = 1
                 return
             for j in range(MAXC):
                 sq = wk[base + j] if j < k else -1
@@ -442,9 +466,27 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
             if enemy >= 0:
                 uncover_nb(cs, st, g, enemy, side)
     _debug_check_nb(rt, cs, st, g, piles, hands, wk)
+    g[G_NEXT] = first
+
+
+@kernel
+def play_on_nb(T, K, S, stop):
+    """Play one started game on (Rules 5, 6) until it ends, or until ``stop`` (int) sub-turns have
+    been played, whichever comes first; at the end writes the result row ``S.out`` (``int32[NOUT]``,
+    layout ``O_*``) and ``S.sq`` (``int16[NSLOT, 3]``) and sets ``G_OVER``. A stopped game's ``S``
+    holds everything the rest of the game depends on: playing on from a copy of it gives the rows of
+    the uninterrupted game. A game already over is left as it is. Bundles as :func:`init_game_nb`."""
+    akind, ak, rt = T.akind, T.ak, T.rt
+    pp, pols = K.pp, K.pols
+    cs, st, g, piles, hands, wk, rng, scr = S.cs, S.st, S.g, S.piles, S.hands, S.wk, S.rng, S.scr
+    if g[G_OVER] == 1:
+        return
+    active = g[G_NEXT]
     # sub-turns (5, 6)
-    active = first
     while True:
+        if g[G_SUBTURN] >= stop:
+            g[G_NEXT] = active
+            return
         if g[G_FINAL] == 1 and g[G_HAND0_N] == 0 and g[G_HAND0_N + 1] == 0:
             break
         if g[G_SUBTURN] >= g[G_LIMIT]:
@@ -462,10 +504,18 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
             ai_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, active, rng, scr)
         else:
             g[G_AI_CAPFOUND0 + 1 - active] = 0
-            player_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, active, rng, scr, wk, fw)
+            player_subturn_nb(T, K, S, active)
         _debug_check_nb(rt, cs, st, g, piles, hands, wk)
         active = 1 - active
-    # results (7, 8.x)
+    g[G_NEXT] = active
+    _results_nb(S)
+    g[G_OVER] = 1
+
+
+@kernel
+def _results_nb(S):
+    """The result row of an ended game (Rules 7, 8.x)."""
+    cs, st, g, out, sq_out = S.cs, S.st, S.g, S.out, S.sq
     out[O_WINNER] = winner_nb(cs, st, g)
     for side in range(2):
         out[O_SCORE0 + side] = score_nb(cs, st, g, side)
@@ -482,11 +532,11 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
             if st[s, S_STATUS] == ST_SUNK:
                 out[O_SUNK0 + NTYPES * side + cs[s, C_TYPE]] += 1
     out[O_SUBTURNS] = g[G_SUBTURN]
-    out[O_DRAWS] = stream_draws_nb(seed, rng)
+    out[O_DRAWS] = stream_draws_nb(S.seed[0], S.rng)
     out[O_TURNS] = (g[G_SUBTURN] + 1) // 2
     out[O_END_REASON] = g[G_END_REASON] if g[G_FINAL] == 1 or g[G_END_REASON] == END_LIMIT else END_THE_END
     out[O_REMOVED] = g[G_REMOVED]
-    out[O_FIRST] = first
+    out[O_FIRST] = g[G_FIRST]
     out[O_NIGHT_SUBTURNS] = g[G_NIGHT_SUBTURNS]
     out[O_VIOLATION] = g[G_VIOLATION]
     out[O_FINAL_SUBTURN] = g[G_FINAL_SUBTURN]
@@ -494,6 +544,14 @@ def play_game_nb(seed, pool, squads, reinf, avail, lim, builders, akind, include
         sq_out[s, 0] = cs[s, C_POOL] if st[s, S_STATUS] != ST_ABSENT else -1
         sq_out[s, 1] = st[s, S_STATUS]
         sq_out[s, 2] = st[s, S_DMG]
+
+
+@kernel
+def play_game_nb(T, K, S):
+    """Play one whole game from its seed ``S.seed[0]``: :func:`init_game_nb`, then
+    :func:`play_on_nb` to the end. Writes ``S.out`` and ``S.sq``."""
+    init_game_nb(T, K, S)
+    play_on_nb(T, K, S, NO_STOP)
 
 
 @kernel
@@ -507,24 +565,18 @@ def _place_nb(pool, cs, st, slot, idx, status):
     st[slot, S_ROW] = 0
 
 
-@kernel(nogil=True, nrt=True)
-def play_games_nb(seeds, pool, squads, reinf, avail, lim, builders, akind, included, ak, rt, pp, pols, setup,
-                  debug, out, sq_out):
-    """Play one game per seed (``uint64[n]``), writing ``out`` (``int32[n, NOUT]``) and ``sq_out``
-    (``int16[n, NSLOT, 3]``). Row ``i`` depends only on ``seeds[i]`` and the other arguments.
 
-    Args:
-        pool: ``int64[npool, NC]`` fleet cards; squads: ``int64[2, MAXC]`` pool indices of the
-            scenario's squadrons (-1 pad); reinf: ``int64[2]`` a reinforcement per side (8.3) or
-            -1; avail: ``int8[2, npool]`` cards each side may build with (9, 11); lim:
-            ``int64[2, NPT]`` the Rule 9 limits per side; builders: ``int64[2]`` enums.B_*;
-            akind, included: the action cards' kinds and whether each is used; ak: the action
-            kind table; rt: rule tables; pp: ``float64[2, NPP]`` policy parameters; pols:
-            ``int64[2]`` policy codes; setup: ``int64[NQ]`` (layout ``Q_*``); debug: 1 to check
-            invariants.
-    """
+@kernel(nogil=True, nrt=True)
+def play_games_nb(seeds, T, K, out, sq_out):
+    """Play one game per seed (``uint64[n]``), writing ``out`` (``int32[n, NOUT]``) and ``sq_out``
+    (``int16[n, NSLOT, 3]``). Row ``i`` depends only on ``seeds[i]`` and the bundles: ``T``
+    (:class:`~.bundles.Tables`: the scenario's pool, squadrons, reinforcements, the Rule 9 pools
+    and limits, the builders, the action deck and kind table, the rule tables, the setup row) and
+    ``K`` (:class:`~.bundles.Knobs`: knob rows, policy codes, 1 to check invariants). Each game is
+    the same path as a resumed one: its initial state (:func:`init_game_nb`), then played on
+    (:func:`play_on_nb`), in one scratch state reused from game to game."""
     n = seeds.shape[0]
-    npool = pool.shape[0]
+    m = max(T.pool.shape[0], 1)
     cs = np.zeros((NSLOT, NC), np.int64)
     st = np.zeros((NSLOT, NS), np.int64)
     g = np.zeros(NG, np.int64)
@@ -533,9 +585,33 @@ def play_games_nb(seeds, pool, squads, reinf, avail, lim, builders, akind, inclu
     wk = np.zeros(NWK, np.int64)
     fw = np.zeros(NFW, np.float64)
     rng = np.zeros(STATE_WORDS, np.uint64)
-    taken = np.zeros(max(npool, 1), np.int8)
-    tmp = np.zeros(max(npool, 1) + 8, np.int64)
+    seed = np.zeros(1, np.uint64)
+    taken = np.zeros(m, np.int8)
+    tmp = np.zeros(m + 8, np.int64)
     scr = np.zeros(2, np.int64)
     for i in range(n):
-        play_game_nb(seeds[i], pool, squads, reinf, avail, lim, builders, akind, included, ak, rt, pp, pols, setup,
-                     debug, scr, cs, st, g, piles, hands, wk, fw, rng, taken, tmp, out[i], sq_out[i])
+        seed[0] = seeds[i]
+        play_game_nb(T, K, GameState(cs, st, g, piles, hands, wk, fw, rng, seed, taken, tmp, scr, out[i], sq_out[i]))
+
+
+@kernel
+def _game_nb(B, i):
+    """Game ``i`` of the batch state ``B`` (every field indexed on its leading axis)."""
+    return GameState(B.cs[i], B.st[i], B.g[i], B.piles[i], B.hands[i], B.wk[i], B.fw[i], B.rng[i], B.seed[i],
+                     B.taken[i], B.tmp[i], B.scr[i], B.out[i], B.sq[i])
+
+
+@kernel(nogil=True)
+def init_games_nb(seeds, T, K, B):
+    """Start one game per seed (``uint64[n]``) in the batch state ``B`` (a :class:`~.bundles.GameState`
+    with a leading axis of ``n`` on every field): :func:`init_game_nb` on each."""
+    for i in range(seeds.shape[0]):
+        B.seed[i, 0] = seeds[i]
+        init_game_nb(T, K, _game_nb(B, i))
+
+
+@kernel(nogil=True)
+def play_on_games_nb(T, K, B, stop):
+    """:func:`play_on_nb` on every game of the batch state ``B`` (in place) up to sub-turn ``stop``."""
+    for i in range(B.g.shape[0]):
+        play_on_nb(T, K, _game_nb(B, i), stop)

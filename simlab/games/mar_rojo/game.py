@@ -213,20 +213,52 @@ class MarRojo(Game):
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
         """Play one game per seed (see the module docstring for the columns)."""
         from .runtime import run_games
-        setup: MarRojoSetup = scenario.payload
         policies = self.policies_of(scenario.sides, policies)  # {side: Policy}; runtime packs the knob rows
         check = bool(options.get("check_invariants", False))
-        out, sq = run_games(setup, options, policies, seeds, debug=check)
+        out, sq = run_games(scenario.payload, options, policies, seeds, debug=check)
+        return self._batch_of(scenario, options, out, sq)
+
+    def _batch_of(self, scenario: Scenario, options, out: np.ndarray, sq: np.ndarray) -> Batch:
+        check = bool(options.get("check_invariants", False))
         if (out[:, O_BUILD_FAIL] != 0).any():
             raise ScenarioError("a points-built squadron could not meet the Rule 9 table")
         bad = out[:, O_VIOLATION]
         if not check and (bad != 0).any():  # pragma: no cover - a bug, not bad input
             raise RuntimeError(f"mar-rojo: rule violation {VIOLATION_NAMES[int(bad[bad != 0][0])]}")
-        batch = _columns(setup, out, sq, bool(options.get("card_events", False)))
+        batch = _columns(scenario.payload, out, sq, bool(options.get("card_events", False)))
         if check:
             batch.games["invariant_violation"] = bad.astype(np.int8)
             batch.categories["invariant_violation"] = VIOLATION_NAMES
         return batch
+
+    # ------------------------------------------------------------------ state (issue 27)
+    def start_games(self, scenario: Scenario, options, policies, seeds, stop: int = 0):
+        """Start one game per seed and stop each after ``stop`` sub-turns (or at its end): the full
+        state of every game, a batch :class:`~simlab.games.mar_rojo.bundles.GameState` (arrays with
+        a leading axis of ``len(seeds)``; see there for the fields), to continue with
+        :meth:`play_from`. Raises ScenarioError (Rule 9 table unmet) and ValueError (``stop < 0``)."""
+        from .runtime import start_games
+        check = bool(options.get("check_invariants", False))
+        return start_games(scenario.payload, options, self.policies_of(scenario.sides, policies), seeds, stop,
+                           debug=check)
+
+    def play_from(self, scenario: Scenario, options, policies, state, stop: int | None = None):
+        """Continue the games of ``state`` (from :meth:`start_games` or :meth:`play_from`, with the
+        same scenario, options and policies) on a deep copy of it, by the kernels that play a whole
+        game, up to ``stop`` sub-turns in all (None: to the end); ``state`` is left unchanged.
+        Returns the new state; :meth:`state_batch` turns it into the batch of the whole games."""
+        from .runtime import play_from
+        check = bool(options.get("check_invariants", False))
+        return play_from(state, scenario.payload, options, self.policies_of(scenario.sides, policies), stop,
+                         debug=check)
+
+    def state_batch(self, scenario: Scenario, options, state) -> Batch:
+        """The :meth:`play_batch` columns of a state whose games have all ended (exactly the rows of
+        the uninterrupted games). Raises ValueError if a game of ``state`` is still in play."""
+        from .layout import G_OVER
+        if not (state.g[:, G_OVER] == 1).all():
+            raise ValueError(f"mar-rojo: {int((state.g[:, G_OVER] != 1).sum())} game(s) of the state are not over")
+        return self._batch_of(scenario, options, state.out, state.sq)
 
     def end_reasons(self):
         return END_REASONS

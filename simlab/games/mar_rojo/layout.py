@@ -101,7 +101,9 @@ G_CB_OK = 51          # 1: the card_best results in fw (FW_CB) describe the stat
 G_ILLEGAL = 52        # 5: the first illegal activation a policy chose (slot, act, p1, p2, effect_mode)
 G_RULES = 57          # RU_* bits: the readings of the rules the options choose (game.py)
 G_LUCK0 = 58          # simlab luck, 3 per side (G_LUCK0 + 3 * side): hits its dice dealt, mean * 36, variance * 1296 (combat.luck_nb)
-NG = G_LUCK0 + 6
+G_NEXT = G_LUCK0 + 6  # side that plays the next sub-turn (engine.play_on_nb resumes from it)
+G_OVER = G_NEXT + 1   # 1 once the game has ended and its out row is final (or its squadron could not be built)
+NG = G_OVER + 1
 
 # G_RULES bits (options of game.py; 0 = the rulings' default reading)
 RU_CABO_EITHER = 1    # 8.1 read as "(a capital ship or a merchant) and an escort" (option cabo_victory)

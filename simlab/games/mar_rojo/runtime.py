@@ -17,7 +17,8 @@ import numpy as np
 from ...datapack import DataPack
 from ...errors import ScenarioError
 from ..policy import Policy, PolicyBook, game_policy_book
-from .engine import play_games_nb
+from .bundles import GameState, Knobs, Tables, copy_state, new_state
+from .engine import NO_STOP, init_games_nb, play_games_nb, play_on_games_nb
 from .enums import (
     ACTION_NAMES,
     AK_COUNT,
@@ -66,8 +67,9 @@ from .layout import (
 )
 from .scenario import BUILTIN, MarRojoSetup, parse_scenario, read_scenario_file
 
-__all__ = ["POLICY_FILE", "action_deck", "build_limits", "build_pool_mask", "feasible", "load_setup", "pack_policies",
-           "policy_book", "preset_names", "resolve_policy", "rules_bits", "run_games", "unscripted_row"]
+__all__ = ["POLICY_FILE", "action_deck", "batch_bundles", "build_limits", "build_pool_mask", "feasible", "load_setup",
+           "pack_policies", "play_from", "policy_book", "preset_names", "resolve_policy", "rules_bits", "run_games",
+           "start_games", "unscripted_row"]
 
 POLICY_FILE = Path(__file__).parent / "policies.toml"
 
@@ -234,18 +236,13 @@ def feasible(pool: np.ndarray, avail: np.ndarray, lim: np.ndarray) -> bool:
     return total >= lim[PT_CARDS_MIN] and spent <= lim[PT_POINTS]
 
 
-def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping[str, str | Policy], seeds: np.ndarray,
-              debug: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game per seed with the compiled kernel.
+def batch_bundles(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping[str, str | Policy],
+                  debug: bool = False) -> tuple[Tables, Knobs]:
+    """The kernels' :class:`~.bundles.Tables` and :class:`~.bundles.Knobs` of one batch.
 
     Args:
         setup: the scenario payload; options: resolved options; policies: ``{side: preset name or
-            Policy}`` (see :func:`pack_policies`);
-        seeds: ``uint64[n]``; debug: check invariants throughout (slower).
-
-    Returns:
-        ``(out, sq)``: ``int32[n, NOUT]`` (layout ``O_*``) and ``int16[n, NSLOT, 3]`` (pool index,
-        final status, damage of every squadron slot).
+            Policy}`` (see :func:`pack_policies`); debug: check invariants throughout (slower).
 
     Raises:
         ScenarioError: if a points-built squadron cannot meet the Rule 9 table from its pool.
@@ -275,12 +272,82 @@ def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping
     q[Q_REVEAL] = int(bool(options["initial_reveal"]))
     q[Q_BUILD] = int(setup.build)
     q[Q_RULES] = rules_bits(options)
+    tables = Tables(setup.pool, setup.squads, setup.reinf, avail, lim, builders, akind, included, setup.ak, setup.rt, q)
+    return tables, Knobs(pp, pols, 1 if debug else 0)
+
+
+def run_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping[str, str | Policy], seeds: np.ndarray,
+              debug: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Play one game per seed with the compiled kernel.
+
+    Args:
+        setup: the scenario payload; options: resolved options; policies: ``{side: preset name or
+            Policy}`` (see :func:`pack_policies`);
+        seeds: ``uint64[n]``; debug: check invariants throughout (slower).
+
+    Returns:
+        ``(out, sq)``: ``int32[n, NOUT]`` (layout ``O_*``) and ``int16[n, NSLOT, 3]`` (pool index,
+        final status, damage of every squadron slot).
+
+    Raises:
+        ScenarioError: if a points-built squadron cannot meet the Rule 9 table from its pool.
+    """
+    tables, knobs = batch_bundles(setup, options, policies, debug)
     n = int(seeds.shape[0])
     out = np.zeros((n, NOUT), dtype=np.int32)
     sq = np.zeros((n, NSLOT, 3), dtype=np.int16)
-    play_games_nb(np.ascontiguousarray(seeds, dtype=np.uint64), setup.pool, setup.squads, setup.reinf, avail, lim,
-                  builders, akind, included, setup.ak, setup.rt, pp, pols, q, 1 if debug else 0, out, sq)
+    play_games_nb(np.ascontiguousarray(seeds, dtype=np.uint64), tables, knobs, out, sq)
     return out, sq
+
+
+def start_games(setup: MarRojoSetup, options: Mapping[str, Any], policies: Mapping[str, str | Policy],
+                seeds: np.ndarray, stop: int = 0, debug: bool = False) -> GameState:
+    """Start one game per seed and play each up to ``stop`` sub-turns (or its end, if sooner).
+
+    Args: as :func:`run_games`; ``stop``: sub-turns to play (``int >= 0``; 0: the state just
+        before the first sub-turn).
+
+    Returns:
+        a batch :class:`~.bundles.GameState` (every field with a leading axis of ``n`` games): the
+        full state of each game (``g[:, G_OVER]`` is 1 for the games that have ended, whose
+        ``out`` and ``sq`` rows are final), to be continued by :func:`play_from`.
+
+    Raises:
+        ScenarioError: as :func:`run_games`; ValueError: a negative ``stop``.
+    """
+    if stop < 0:
+        raise ValueError(f"mar-rojo: stop must be >= 0 sub-turns, not {stop}")
+    tables, knobs = batch_bundles(setup, options, policies, debug)
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    state = new_state(setup.pool.shape[0], int(seeds.shape[0]))
+    init_games_nb(seeds, tables, knobs, state)
+    if stop > 0:
+        play_on_games_nb(tables, knobs, state, np.int64(stop))
+    return state
+
+
+def play_from(state: GameState, setup: MarRojoSetup, options: Mapping[str, Any],
+              policies: Mapping[str, str | Policy], stop: int | None = None, debug: bool = False) -> GameState:
+    """Continue the games of a batch state (from :func:`start_games` or an earlier :func:`play_from`)
+    on a deep copy of it, with the same kernels that play a whole game, up to ``stop`` sub-turns in
+    all (``None``: to the end). ``state`` itself is left unchanged; the batch, options, policies and
+    ``debug`` must be those the games were started with.
+
+    Returns:
+        the new batch :class:`~.bundles.GameState`; once every game is over (``g[:, G_OVER]``) its
+        ``out`` and ``sq`` are exactly :func:`run_games`'s ``(out, sq)`` of the uninterrupted games.
+
+    Raises:
+        ScenarioError: as :func:`run_games`; ValueError: a state of another pool size or a negative stop.
+    """
+    if stop is not None and stop < 0:
+        raise ValueError(f"mar-rojo: stop must be >= 0 sub-turns, not {stop}")
+    tables, knobs = batch_bundles(setup, options, policies, debug)
+    if state.taken.shape[1] != max(setup.pool.shape[0], 1):
+        raise ValueError("mar-rojo: the state was started with another card pool")
+    new = copy_state(state)
+    play_on_games_nb(tables, knobs, new, NO_STOP if stop is None else np.int64(stop))
+    return new
 
 
 def rules_bits(options: Mapping[str, Any]) -> int:
