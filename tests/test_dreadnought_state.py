@@ -78,7 +78,7 @@ def test_the_copy_is_deep_and_play_from_leaves_its_state_alone():
     other.out[...] = 7
     assert np.array_equal(play_from(mid).result()[0], whole[0])
     after = [a for a in mid.arrays] + [mid.out, mid.ev]
-    for x, y in zip(before, after):
+    for x, y in zip(before, after, strict=True):
         np.testing.assert_array_equal(x, y)
     # the mutated copy plays on to other rows: the state is what the rest of the game depends on
     other = mid.copy()

@@ -149,21 +149,35 @@ def reset_dy_nb(dy):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, band_low, pc, pcs, kn, vis, rng, order,
-                       cnt, smoke, dy, turn, mx, mz, md, ppx, ppz, pred, fs):
+def fire_plot_phase_nb(st, sc, tb, pol, gs, scr, vis, turn):
     """The Fire Plot Phase (Rules 4.1, 5.3, 8.3-8.4): each side's policy plots its gunfire and
     secondary targets (``SH_TGT``, ``SH_SB``, ``SH_FMOD``) and its torpedo attacks (``SH_TTRACK``,
     ``SH_TARC``); side 0 first.
 
     Args:
-        pc: ``int64[2, NPC]`` the policies' codes; pcs: the codes in force this Game-Turn (a
-            campaign side's movement code may have turned to ``MOVE_WITHDRAW``, 9.41).
-        kn: ``float64[2, NKN]`` the policies' knobs; vis: visibility (hexes).
-        order, cnt: ``int64[n]`` scratch; mx, mz, md, ppx, ppz: ``int64[n, MAXTRACK + 1]`` scratch
-            for predicted torpedo tracks; pred: ``int64[n, 2]`` predicted positions, written.
-        fs: the fire plots' work arrays (:func:`..policies.fire.fire_scratch_nb`); their ship-state
-            values are brought up to date once for both sides.
+        st, sc, tb: the scenario's units and record, the compiled rules (:func:`tactical_nb`).
+        pol: ``(pc, kn)`` the policies' codes ``int64[2, NPC]`` and knobs ``float64[2, NKN]``.
+        gs: the game's state (:func:`begin_nb`); its ``pcs`` are the codes in force this
+            Game-Turn (a campaign side's movement code may have turned to ``MOVE_WITHDRAW``, 9.41).
+        scr: the work arrays (:func:`scratch_nb`): ``order``, ``cnt``; ``mx``, ``mz``, ``md``,
+            ``ppx``, ``ppz`` for predicted torpedo tracks; ``pred`` the predicted positions,
+            written; ``fs`` the fire plots' (:func:`..policies.fire.fire_scratch_nb`), whose
+            ship-state values are brought up to date once for both sides.
+        vis: visibility (hexes); turn: the Game-Turn.
     """
+    rl, _, band_low, _, range_tab, tracks, eff_gun, eff_crt = tb
+    pc, kn = pol
+    sh, dy, rng, smoke, pcs = gs[0], gs[3], gs[4], gs[5], gs[6]
+    order = scr[L.SCR_ORDER]
+    cnt = scr[L.SCR_CNT]
+    pred = scr[L.SCR_PRED]
+    mx = scr[L.SCR_MX]
+    mz = scr[L.SCR_MZ]
+    md = scr[L.SCR_MD]
+    ppx = scr[L.SCR_PPX]
+    ppz = scr[L.SCR_PPZ]
+    fs = scr[L.SCR_FS]
+    n = st.shape[0]
     predict_nb(sh, n, pred)
     fire_values_nb(st, sh, n, rl, fs)
     for side in range(2):
@@ -174,21 +188,29 @@ def fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, b
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def movement_plot_phase_nb(st, sh, fm, trail, n, sc, rl, eff_gun, range_tab, band_low, pc, pcs, kn, vis, rng, dy,
-                           pred, px, pz, pf, planned, exit_mp, alive, cand, scores, buf, tk, tk_none):
+def movement_plot_phase_nb(st, sc, tb, pol, gs, scr, vis):
     """The Movement Plot Phase (Rules 4.1, 6.1-6.4, 7.0): each side's policy keeps its formations,
     decides withdrawal (campaign, 9.41), assigns and plans tows (12.4), plots every formation and
     unit, and plots smoke (12.1); side 0 first.
 
     Args:
-        pc, pcs, kn: as :func:`fire_plot_phase_nb` (``pcs[side, PC_MOVE]`` is set to
+        st, sc, tb, pol, gs, vis: as :func:`fire_plot_phase_nb` (``pcs[side, PC_MOVE]`` is set to
             ``MOVE_WITHDRAW`` here when the side withdraws).
-        px, pz, pf: ``int64[n, MAXMP + 1]`` the plotted paths, written; planned, exit_mp, alive:
-            ``int64[n]`` written (plotted, MP of an exit or ``MAXMP + 1``, afloat at the start).
-        cand, scores: candidate plots scratch (``int64[MAXC, 8]``, ``float64[MAXC]``);
-            buf: ``int64[n, 3]`` scratch; tk, tk_none: the torpedo markers a policy avoids (the
-            random policy's are empty).
+        scr: the work arrays (:func:`scratch_nb`): ``px``, ``pz``, ``pf`` (``int64[n, MAXMP + 1]``)
+            the plotted paths, written; ``planned``, ``exit_mp``, ``alive`` (``int64[n]``) written
+            (plotted, MP of an exit or ``MAXMP + 1``, afloat at the start); ``cand``, ``scores``
+            candidate plots (``int64[MAXC, 8]``, ``float64[MAXC]``); ``buf`` ``int64[n, 3]``; the
+            torpedo markers a policy avoids (``nmark`` .. ``mw``; the random policy's are empty,
+            ``nmark0``).
     """
+    rl, _, band_low, _, range_tab, _, eff_gun, _ = tb
+    pc, kn = pol
+    sh, fm, trail, dy, rng, pcs = gs[0], gs[1], gs[2], gs[3], gs[4], gs[6]
+    (px, pz, pf, planned, exit_mp, alive, _, _, _, _, _, pred, buf, cand, scores, mx, mz, md,
+     mowner, nmark, nmark0, _, _, _, _, _, _, _, _, _, _, _, mw) = scr
+    tk = (nmark, mx, mz, md, mowner, mw)
+    tk_none = (nmark0, mx, mz, md, mowner, mw)   # random-legal ignores its torpedoes
+    n = st.shape[0]
     campaign = sc[L.SC_CAMPAIGN] != 0
     smoking = rl[L.RL_OPT_SMOKE] != 0
     towing = rl[L.RL_OPT_TOWING] != 0
@@ -220,8 +242,7 @@ def movement_plot_phase_nb(st, sh, fm, trail, n, sc, rl, eff_gun, range_tab, ban
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by, px, pz, pf, alive, exit_mp, mpu,
-                          tk, hitmask, hits, crt_out, smoke, smoke_new, displaced, dy, out, g, ev, ev_n, record):
+def movement_execution_nb(st, sc, tb, gs, scr, io, turn, ended_by, g, ev_n, record):
     """The Movement Execution Phase (Rules 4.1, 6.0-6.3, 8.0, 9.15, 12.1, 12.4): units move along
     their plots MP by MP with the Torpedo Markers (:func:`.torpedo.torpedo_attacks_nb`); moves off
     the initial Map Area are tracked (campaign, 11.3-11.4); smoke is laid (12.11); positions,
@@ -230,17 +251,24 @@ def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by
     or released (12.4).
 
     Args:
-        ended_by: the side that first reached its safe zone so far (-1: none).
-        mpu: ``int64[n]`` scratch; tk: ``(nmark, mx, mz, md, mowner, mw)`` the markers placed this
-            Game-Turn (and the movement plot's work rows ``mw``); hitmask, hits: sweep scratch; smoke, smoke_new: ``int64[k, 2]`` Smoke
-            Marker hexes; displaced: ``int64[n]`` scratch.
-        out, g, ev, ev_n, record: the game's counters row and the shots buffer.
+        st, sc, tb, gs: as :func:`fire_plot_phase_nb` (``gs``'s ``smoke``: ``int64[k, 2]`` Smoke
+            Marker hexes); scr: the work arrays (:func:`scratch_nb`): the plotted paths, ``mpu``,
+            the markers placed this Game-Turn (``nmark`` .. ``mowner``, and the movement plot's
+            work rows ``mw``), the sweep's ``hitmask``, ``hits``, ``smoke_new``, ``displaced``.
+        io: ``(out, ev, trace)``; turn: the Game-Turn; ended_by: the side that first reached its
+            safe zone so far (-1: none); g, ev_n, record: the game's counters row, the shots so
+            far, record shots (0/1).
 
     Returns:
         ``(ev_n, ended_by)``.
     """
+    rl, crt = tb[0], tb[3]
+    sh, fm, trail, dy, rng, smoke = gs[0], gs[1], gs[2], gs[3], gs[4], gs[5]
+    out, ev = io[0], io[1]
+    (px, pz, pf, _, exit_mp, alive, mpu, _, _, _, displaced, _, _, _, _, mx, mz, md,
+     mowner, nmark, _, _, _, hitmask, hits, _, crt_out, _, smoke_new, _, _, _, mw) = scr
+    n = st.shape[0]
     campaign = sc[L.SC_CAMPAIGN] != 0
-    nmark, mx, mz, md, mowner, _ = tk
     ev_n = torpedo_attacks_nb(st, sh, n, nmark[0], sc[L.SC_TORP_MA], mx, mz, md, mowner, px, pz, pf, mpu, alive,
                               exit_mp, hitmask, hits, rl, crt, rng, crt_out, smoke_new, dy, out, g, ev, ev_n, turn,
                               record)
@@ -255,7 +283,7 @@ def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by
         dy[L.DY_NSMOKE] = ns
         dy[L.DY_SMOKE_LAID] += ns
     ended_by = commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive, exit_mp)
-    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, tk[5][1])
+    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, mw[1])
     apply_pending_nb(sh, n, rl)
     if rl[L.RL_OPT_TOWING] != 0:
         update_tows_nb(sh, n, rl)
@@ -351,7 +379,7 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
     """:func:`tactical_nb` on the work arrays ``scr`` (:func:`scratch_nb`): the game's state
     ``(sh, fm, trail, dy, rng, smoke, pcs)`` (smoke markers and the codes in force from ``scr``)
     set going by :func:`begin_nb`, then played to its end by :func:`play_on_nb`."""
-    gs = (sh, fm, trail, dy, rng, scr[27], scr[29])
+    gs = (sh, fm, trail, dy, rng, scr[L.SCR_SMOKE], scr[L.SCR_PCS])
     begin_nb(sc, pc, gs, turn0, vis_base)
     ev_n = play_on_nb(st, sc, tb, (pc, kn), gs, scr, (out, ev, trace),
                       (g, ev_n, length, length, vis_base, record, check, 1 if tracing else 0))
@@ -456,11 +484,16 @@ def play_on_nb(st, sc, tb, pol, gs, scr, io, run):
     if dy[L.DY_PHASE] != L.PHASE_PLAYING:
         return ev_n
     n = st.shape[0]
-    (px, pz, pf, planned, exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md,
-     mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, _smoke, smoke_new, _pcs, nfire, fs, mw) = scr
+    desig = scr[L.SCR_DESIG]
+    displaced = scr[L.SCR_DISPLACED]
+    buf = scr[L.SCR_BUF]
+    mx = scr[L.SCR_MX]
+    mz = scr[L.SCR_MZ]
+    md = scr[L.SCR_MD]
+    mowner = scr[L.SCR_MOWNER]
+    nmark = scr[L.SCR_NMARK]
+    shot, crt_out, nfire = scr[L.SCR_SHOT], scr[L.SCR_CRT_OUT], scr[L.SCR_NFIRE]
     _clear_scratch_nb(scr)
-    tk = (nmark, mx, mz, md, mowner, mw)
-    tk_none = (nmark0, mx, mz, md, mowner, mw)   # random-legal ignores its torpedoes
     campaign = sc[L.SC_CAMPAIGN] != 0
     turn = dy[L.DY_TURN]
     contact = dy[L.DY_CONTACT]
@@ -487,8 +520,7 @@ def play_on_nb(st, sc, tb, pol, gs, scr, io, run):
             # Game-Turn One in a historical scenario (ruling DN-E2)
             nosight += 1
         # ---- 2. fire plot
-        fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, band_low, pc, pcs, kn, vis, rng,
-                           order, cnt, smoke, dy, turn, mx, mz, md, ppx, ppz, pred, fs)
+        fire_plot_phase_nb(st, sc, tb, pol, gs, scr, vis, turn)
         # ---- 3. fire execution
         harm = harm_nb(sh, n)
         ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, nfire, shot, crt_out, ev,
@@ -497,12 +529,9 @@ def play_on_nb(st, sc, tb, pol, gs, scr, io, run):
         # knows where its own will run when it plots its movement
         nmark[0] = launch_torpedoes_nb(st, sh, n, sc[L.SC_TORP_MA], tracks, mx, mz, md, mowner, out, g)
         # ---- 4. movement plot
-        movement_plot_phase_nb(st, sh, fm, trail, n, sc, rl, eff_gun, range_tab, band_low, pc, pcs, kn, vis, rng, dy,
-                               pred, px, pz, pf, planned, exit_mp, alive, cand, scores, buf, tk, tk_none)
+        movement_plot_phase_nb(st, sc, tb, pol, gs, scr, vis)
         # ---- 5. movement execution with the Torpedo Markers (8.0)
-        ev_n, ended_by = movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by, px, pz, pf,
-                                               alive, exit_mp, mpu, tk, hitmask, hits, crt_out, smoke, smoke_new,
-                                               displaced, dy, out, g, ev, ev_n, record)
+        ev_n, ended_by = movement_execution_nb(st, sc, tb, gs, scr, io, turn, ended_by, g, ev_n, record)
         # 9.43: a Game-Turn in which no ship took damage from gunfire or torpedoes
         idle = idle + 1 if harm_nb(sh, n) == harm else 0
         if check:
