@@ -291,8 +291,7 @@ def movement_execution_nb(st, sc, tb, gs, scr, io, turn, ended_by, g, ev_n, reco
 
 
 @kernel(error_model="numpy", nrt=True)   # allocates: reference counting kept under a nrt=False caller
-def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, turn0,
-                length, vis_base):
+def tactical_nb(st, sc, tb, pol, game, io, run):
     """Play one scenario from its present position to its end, Game-Turn by Game-Turn (Rule 4.1).
 
     Each Game-Turn: visibility (base + one die, 5.71; carried over once after a campaign contact,
@@ -307,23 +306,32 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
     cap reported as a hang (``END_LOOP_CAP``).
 
     Args:
-        st, sh, fm, trail, sc: the scenario's arrays (``sh``, ``fm``, ``trail`` are played on).
+        st, sc: the scenario's units ``int64[n, NST]`` and record ``int64[NSC]``.
         tb: the compiled rules ``(rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt)``
             (``rl`` with the run's optional-rule switches).
-        pc, kn: ``int64[2, NPC]`` policy codes and ``float64[2, NKN]`` knobs.
-        record, check: write shots to ``ev``; count broken invariants into ``out[g, O_VIOLATIONS]``.
-        out: ``int64[*, NOUT]``; row ``g`` collects the counters (shots, torpedo hits, collisions).
-        ev, ev_n: the shots buffer and its rows so far.
-        trace, tracing: ``int64[turns + 2, n, NTR]`` written after each Movement Phase if tracing.
-        rng: the game's stream; dy: ``int64[NDY]`` running state (:func:`reset_dy_nb`, sun set).
-        turn0: Game-Turns already played (the campaign's approach; contact counts as made when > 0).
-        length: the last Game-Turn; vis_base: base visibility (hexes).
+        pol: ``(pc, kn)``: ``int64[2, NPC]`` policy codes and ``float64[2, NKN]`` knobs.
+        game: ``(sh, fm, trail, dy, rng)`` played on: the units, formations and wakes, the
+            running state ``int64[NDY]`` (:func:`reset_dy_nb`, sun set) and the game's stream.
+        io: ``(out, ev, trace)``: ``int64[*, NOUT]`` (row ``g`` collects the counters: shots,
+            torpedo hits, collisions), the shots buffer, ``int64[turns + 2, n, NTR]`` written
+            after each Movement Phase if tracing.
+        run: ``(g, ev_n, turn0, length, vis_base, record, check, tracing)`` ints: the counters row,
+            the shots rows so far, Game-Turns already played (the campaign's approach; contact
+            counts as made when > 0), the last Game-Turn, base visibility (hexes), and the 0/1
+            switches: write shots to ``ev``, count broken invariants into ``out[g, O_VIOLATIONS]``,
+            trace.
 
     Returns:
         ``(turn, reason, ended_by, contact, contact_at_end, exit_met, ev_n)``.
     """
-    return tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy,
-                           turn0, length, vis_base, scratch_nb(st, tb[0], tb[2]))
+    scr = scratch_nb(st, tb[0], tb[2])
+    g, ev_n, turn0, length, vis_base, record, check, tracing = run
+    sh, fm, trail, dy, rng = game
+    gs = (sh, fm, trail, dy, rng, scr[L.SCR_SMOKE], scr[L.SCR_PCS])
+    begin_nb(sc, pol[0], gs, turn0, vis_base)
+    ev_n = play_on_nb(st, sc, tb, pol, gs, scr, io, (g, ev_n, length, length, vis_base, record, check, tracing))
+    return (dy[L.DY_TURN], dy[L.DY_REASON], dy[L.DY_ENDED_BY], dy[L.DY_CONTACT], dy[L.DY_CONTACT_END],
+            dy[L.DY_EXIT_MET], ev_n)
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates: reference counting kept under a nrt=False caller
@@ -371,20 +379,6 @@ def scratch_nb(st, rl, band_low):
     return (px, pz, pf, planned, exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md,
             mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs, nfire,
             fire_scratch_nb(st, n, rl, band_low), mw)
-
-
-@kernel(error_model="numpy", no_cpython_wrapper=True)
-def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, turn0,
-                    length, vis_base, scr):
-    """:func:`tactical_nb` on the work arrays ``scr`` (:func:`scratch_nb`): the game's state
-    ``(sh, fm, trail, dy, rng, smoke, pcs)`` (smoke markers and the codes in force from ``scr``)
-    set going by :func:`begin_nb`, then played to its end by :func:`play_on_nb`."""
-    gs = (sh, fm, trail, dy, rng, scr[L.SCR_SMOKE], scr[L.SCR_PCS])
-    begin_nb(sc, pc, gs, turn0, vis_base)
-    ev_n = play_on_nb(st, sc, tb, (pc, kn), gs, scr, (out, ev, trace),
-                      (g, ev_n, length, length, vis_base, record, check, 1 if tracing else 0))
-    return (dy[L.DY_TURN], dy[L.DY_REASON], dy[L.DY_ENDED_BY], dy[L.DY_CONTACT], dy[L.DY_CONTACT_END],
-            dy[L.DY_EXIT_MET], ev_n)
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
