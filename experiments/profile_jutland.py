@@ -386,7 +386,8 @@ if __name__ == "__main__":
     seeds = game_seeds(7, 0, 0, N)
     t = time.perf_counter(); b = g.play_batch(sc, opts, pols, seeds); real_dt = time.perf_counter() - t
     a = cap["a"]
-    (_, _, st, sh0, fm0, trail0, scv, rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt, pc, kn, opt, out, ev, tr) = a
+    (_, _, st, (sh0, fm0, trail0), scv, (rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt), (pc, kn), opt, out,
+     ev, tr) = a
     print("n units", st.shape[0], "length", opt[0], "vis", opt[1], "pc", pc.tolist())
     TT = np.zeros(32, dtype=np.uint64)
     out2 = np.zeros_like(out)

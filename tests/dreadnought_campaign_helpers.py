@@ -106,8 +106,8 @@ def play_turns(rules, st, sh, fm, trail, sc, turns: int, vis_base: int = 10, pol
     trace = np.zeros((0, st.shape[0], L.NTR), dtype=np.int64)
     tb = (rules.rl if rl is None else rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks,
           rules.eff_gun, rules.eff_crt)
-    res = tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, 0, 1, out, 0, ev, 0, trace, False, rng, dy, 0, turns,
-                      vis_base)
+    res = tactical_nb(st, sc, tb, (pc, kn), (sh, fm, trail, dy, rng), (out, ev, trace),
+                      (0, 0, 0, turns, int(vis_base), 0, 1, 0))
     return res, out[0], dy
 
 

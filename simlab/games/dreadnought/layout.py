@@ -95,11 +95,26 @@ NRL = RL_SUN_AWAY + 1
 
 # ---- dy: a scenario's running state, int64[NDY] (first Game-Turn and MP a side's unit moved off
 #      the initial Map Area (11.3-11.4), sun (12.5), withdrawal, smoke markers, visibility carried
-#      over after contact (9.32))
+#      over after contact (9.32)), then the game loop's own counters, so that a game stopped after a
+#      Game-Turn can be continued from its state (kernels.turn.play_on_nb): the Game-Turns played,
+#      the Game-Turn of first contact, consecutive Game-Turns without sighting (9.42), the side that
+#      first reached its safe zone (-1: none), the end reason (END_*) and objective met, Game-Turns
+#      in a row without damage (9.43), this Game-Turn's visibility, contact at the end, and the
+#      game's phase (PHASE_PLAYING, PHASE_ENDED: over but not yet scored, PHASE_SCORED)
 (DY_OFF_TURN0, DY_OFF_TURN1, DY_OFF_MP0, DY_OFF_MP1, DY_SUN, DY_WITHDRAW0, DY_WITHDRAW1, DY_NSMOKE,
- DY_SMOKE_LAID, DY_VIS_CARRY, DY_TOWS, DY_ENTERED, *_) = range(SLOTS_MAX)
-NDY = DY_ENTERED + 1
+ DY_SMOKE_LAID, DY_VIS_CARRY, DY_TOWS, DY_ENTERED, DY_TURN, DY_CONTACT, DY_NOSIGHT, DY_ENDED_BY, DY_REASON,
+ DY_EXIT_MET, DY_IDLE, DY_VIS, DY_CONTACT_END, DY_PHASE, *_) = range(SLOTS_MAX)
+NDY = DY_PHASE + 1
+#: values of ``dy[DY_PHASE]``
+PHASE_PLAYING, PHASE_ENDED, PHASE_SCORED = 0, 1, 2
 NEVER = 1 << 40
+
+# ---- scr: the game loop's work arrays, a tuple (kernels.turn.scratch_nb); SCR_* are its positions
+(SCR_PX, SCR_PZ, SCR_PF, SCR_PLANNED, SCR_EXIT_MP, SCR_ALIVE, SCR_MPU, SCR_ORDER, SCR_CNT, SCR_DESIG,
+ SCR_DISPLACED, SCR_PRED, SCR_BUF, SCR_CAND, SCR_SCORES, SCR_MX, SCR_MZ, SCR_MD, SCR_MOWNER, SCR_NMARK,
+ SCR_NMARK0, SCR_PPX, SCR_PPZ, SCR_HITMASK, SCR_HITS, SCR_SHOT, SCR_CRT_OUT, SCR_SMOKE, SCR_SMOKE_NEW,
+ SCR_PCS, SCR_NFIRE, SCR_FS, SCR_MW) = range(33)
+NSCR = SCR_MW + 1
 
 # ---- out: one row per game
 (O_WINNER, O_LEVEL, O_SCORE0, O_SCORE1, O_TURNS, O_END, O_ENDED_BY, O_SUNK0, O_SUNK1, O_WRECKED0,

@@ -134,6 +134,12 @@ def pack_policies(policies: Mapping[str, str | Policy], sides: tuple[str, ...]) 
     return pc, kn
 
 
+def rule_tables(rules: RuleArrays, rl: np.ndarray) -> tuple:
+    """The kernels' bundle of compiled rules ``(rl, dpt, band_low, crt, range_tab, tracks, eff_gun,
+    eff_crt)`` (:func:`.kernels.turn.tactical_nb`), ``rl`` the run's (with its optional rules)."""
+    return (rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks, rules.eff_gun, rules.eff_crt)
+
+
 def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, str], seeds: np.ndarray,
               options: Mapping | None = None, check: bool = False,
               trace: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -170,9 +176,8 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
     chunks = []
     start = 0
     while True:
-        nxt, rows = play_batch_nb(seeds, start, setup.st, setup.sh0, setup.fm0, setup.trail0, setup.sc, rl,
-                                  rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks, rules.eff_gun,
-                                  rules.eff_crt, pc, kn, opt, out, ev, tr)
+        nxt, rows = play_batch_nb(seeds, start, setup.st, (setup.sh0, setup.fm0, setup.trail0), setup.sc,
+                                  rule_tables(rules, rl), (pc, kn), opt, out, ev, tr)
         chunks.append(ev[:rows].copy())
         if nxt >= g:
             break

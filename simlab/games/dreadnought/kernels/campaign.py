@@ -404,8 +404,8 @@ def campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ibonus, c
             ev = np.zeros((0, L.NEV), dtype=np.int32)
             trace = np.zeros((0, n, L.NTR), dtype=np.int64)
             turn, reason, ended_by, contact, contact_end, exit_met, ev_n = tactical_nb(
-                st, sh, fm, trail, sc, tb, pcr, knr, 0, cp[L.CP_CHECK], out, 0, ev, 0, trace, False, rng, dy, t,
-                cp[L.CP_TURN_LIMIT], vb)
+                st, sc, tb, (pcr, knr), (sh, fm, trail, dy, rng), (out, ev, trace),
+                (0, 0, t, cp[L.CP_TURN_LIMIT], vb, 0, cp[L.CP_CHECK], 0))
             row[L.RS_TURNS] = turn
             row[L.RS_END] = reason
             row[L.RS_ENDED_BY] = ended_by

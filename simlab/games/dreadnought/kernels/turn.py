@@ -149,21 +149,35 @@ def reset_dy_nb(dy):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, band_low, pc, pcs, kn, vis, rng, order,
-                       cnt, smoke, dy, turn, mx, mz, md, ppx, ppz, pred, fs):
+def fire_plot_phase_nb(st, sc, tb, pol, gs, scr, vis, turn):
     """The Fire Plot Phase (Rules 4.1, 5.3, 8.3-8.4): each side's policy plots its gunfire and
     secondary targets (``SH_TGT``, ``SH_SB``, ``SH_FMOD``) and its torpedo attacks (``SH_TTRACK``,
     ``SH_TARC``); side 0 first.
 
     Args:
-        pc: ``int64[2, NPC]`` the policies' codes; pcs: the codes in force this Game-Turn (a
-            campaign side's movement code may have turned to ``MOVE_WITHDRAW``, 9.41).
-        kn: ``float64[2, NKN]`` the policies' knobs; vis: visibility (hexes).
-        order, cnt: ``int64[n]`` scratch; mx, mz, md, ppx, ppz: ``int64[n, MAXTRACK + 1]`` scratch
-            for predicted torpedo tracks; pred: ``int64[n, 2]`` predicted positions, written.
-        fs: the fire plots' work arrays (:func:`..policies.fire.fire_scratch_nb`); their ship-state
-            values are brought up to date once for both sides.
+        st, sc, tb: the scenario's units and record, the compiled rules (:func:`tactical_nb`).
+        pol: ``(pc, kn)`` the policies' codes ``int64[2, NPC]`` and knobs ``float64[2, NKN]``.
+        gs: the game's state (:func:`begin_nb`); its ``pcs`` are the codes in force this
+            Game-Turn (a campaign side's movement code may have turned to ``MOVE_WITHDRAW``, 9.41).
+        scr: the work arrays (:func:`scratch_nb`): ``order``, ``cnt``; ``mx``, ``mz``, ``md``,
+            ``ppx``, ``ppz`` for predicted torpedo tracks; ``pred`` the predicted positions,
+            written; ``fs`` the fire plots' (:func:`..policies.fire.fire_scratch_nb`), whose
+            ship-state values are brought up to date once for both sides.
+        vis: visibility (hexes); turn: the Game-Turn.
     """
+    rl, _, band_low, _, range_tab, tracks, eff_gun, eff_crt = tb
+    pc, kn = pol
+    sh, dy, rng, smoke, pcs = gs[0], gs[3], gs[4], gs[5], gs[6]
+    order = scr[L.SCR_ORDER]
+    cnt = scr[L.SCR_CNT]
+    pred = scr[L.SCR_PRED]
+    mx = scr[L.SCR_MX]
+    mz = scr[L.SCR_MZ]
+    md = scr[L.SCR_MD]
+    ppx = scr[L.SCR_PPX]
+    ppz = scr[L.SCR_PPZ]
+    fs = scr[L.SCR_FS]
+    n = st.shape[0]
     predict_nb(sh, n, pred)
     fire_values_nb(st, sh, n, rl, fs)
     for side in range(2):
@@ -174,21 +188,29 @@ def fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, b
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def movement_plot_phase_nb(st, sh, fm, trail, n, sc, rl, eff_gun, range_tab, band_low, pc, pcs, kn, vis, rng, dy,
-                           pred, px, pz, pf, planned, exit_mp, alive, cand, scores, buf, tk, tk_none):
+def movement_plot_phase_nb(st, sc, tb, pol, gs, scr, vis):
     """The Movement Plot Phase (Rules 4.1, 6.1-6.4, 7.0): each side's policy keeps its formations,
     decides withdrawal (campaign, 9.41), assigns and plans tows (12.4), plots every formation and
     unit, and plots smoke (12.1); side 0 first.
 
     Args:
-        pc, pcs, kn: as :func:`fire_plot_phase_nb` (``pcs[side, PC_MOVE]`` is set to
+        st, sc, tb, pol, gs, vis: as :func:`fire_plot_phase_nb` (``pcs[side, PC_MOVE]`` is set to
             ``MOVE_WITHDRAW`` here when the side withdraws).
-        px, pz, pf: ``int64[n, MAXMP + 1]`` the plotted paths, written; planned, exit_mp, alive:
-            ``int64[n]`` written (plotted, MP of an exit or ``MAXMP + 1``, afloat at the start).
-        cand, scores: candidate plots scratch (``int64[MAXC, 8]``, ``float64[MAXC]``);
-            buf: ``int64[n, 3]`` scratch; tk, tk_none: the torpedo markers a policy avoids (the
-            random policy's are empty).
+        scr: the work arrays (:func:`scratch_nb`): ``px``, ``pz``, ``pf`` (``int64[n, MAXMP + 1]``)
+            the plotted paths, written; ``planned``, ``exit_mp``, ``alive`` (``int64[n]``) written
+            (plotted, MP of an exit or ``MAXMP + 1``, afloat at the start); ``cand``, ``scores``
+            candidate plots (``int64[MAXC, 8]``, ``float64[MAXC]``); ``buf`` ``int64[n, 3]``; the
+            torpedo markers a policy avoids (``nmark`` .. ``mw``; the random policy's are empty,
+            ``nmark0``).
     """
+    rl, _, band_low, _, range_tab, _, eff_gun, _ = tb
+    pc, kn = pol
+    sh, fm, trail, dy, rng, pcs = gs[0], gs[1], gs[2], gs[3], gs[4], gs[6]
+    (px, pz, pf, planned, exit_mp, alive, _, _, _, _, _, pred, buf, cand, scores, mx, mz, md,
+     mowner, nmark, nmark0, _, _, _, _, _, _, _, _, _, _, _, mw) = scr
+    tk = (nmark, mx, mz, md, mowner, mw)
+    tk_none = (nmark0, mx, mz, md, mowner, mw)   # random-legal ignores its torpedoes
+    n = st.shape[0]
     campaign = sc[L.SC_CAMPAIGN] != 0
     smoking = rl[L.RL_OPT_SMOKE] != 0
     towing = rl[L.RL_OPT_TOWING] != 0
@@ -220,8 +242,7 @@ def movement_plot_phase_nb(st, sh, fm, trail, n, sc, rl, eff_gun, range_tab, ban
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by, px, pz, pf, alive, exit_mp, mpu,
-                          tk, hitmask, hits, crt_out, smoke, smoke_new, displaced, dy, out, g, ev, ev_n, record):
+def movement_execution_nb(st, sc, tb, gs, scr, io, turn, ended_by, g, ev_n, record):
     """The Movement Execution Phase (Rules 4.1, 6.0-6.3, 8.0, 9.15, 12.1, 12.4): units move along
     their plots MP by MP with the Torpedo Markers (:func:`.torpedo.torpedo_attacks_nb`); moves off
     the initial Map Area are tracked (campaign, 11.3-11.4); smoke is laid (12.11); positions,
@@ -230,17 +251,24 @@ def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by
     or released (12.4).
 
     Args:
-        ended_by: the side that first reached its safe zone so far (-1: none).
-        mpu: ``int64[n]`` scratch; tk: ``(nmark, mx, mz, md, mowner, mw)`` the markers placed this
-            Game-Turn (and the movement plot's work rows ``mw``); hitmask, hits: sweep scratch; smoke, smoke_new: ``int64[k, 2]`` Smoke
-            Marker hexes; displaced: ``int64[n]`` scratch.
-        out, g, ev, ev_n, record: the game's counters row and the shots buffer.
+        st, sc, tb, gs: as :func:`fire_plot_phase_nb` (``gs``'s ``smoke``: ``int64[k, 2]`` Smoke
+            Marker hexes); scr: the work arrays (:func:`scratch_nb`): the plotted paths, ``mpu``,
+            the markers placed this Game-Turn (``nmark`` .. ``mowner``, and the movement plot's
+            work rows ``mw``), the sweep's ``hitmask``, ``hits``, ``smoke_new``, ``displaced``.
+        io: ``(out, ev, trace)``; turn: the Game-Turn; ended_by: the side that first reached its
+            safe zone so far (-1: none); g, ev_n, record: the game's counters row, the shots so
+            far, record shots (0/1).
 
     Returns:
         ``(ev_n, ended_by)``.
     """
+    rl, crt = tb[0], tb[3]
+    sh, fm, trail, dy, rng, smoke = gs[0], gs[1], gs[2], gs[3], gs[4], gs[5]
+    out, ev = io[0], io[1]
+    (px, pz, pf, _, exit_mp, alive, mpu, _, _, _, displaced, _, _, _, _, mx, mz, md,
+     mowner, nmark, _, _, _, hitmask, hits, _, crt_out, _, smoke_new, _, _, _, mw) = scr
+    n = st.shape[0]
     campaign = sc[L.SC_CAMPAIGN] != 0
-    nmark, mx, mz, md, mowner, _ = tk
     ev_n = torpedo_attacks_nb(st, sh, n, nmark[0], sc[L.SC_TORP_MA], mx, mz, md, mowner, px, pz, pf, mpu, alive,
                               exit_mp, hitmask, hits, rl, crt, rng, crt_out, smoke_new, dy, out, g, ev, ev_n, turn,
                               record)
@@ -255,7 +283,7 @@ def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by
         dy[L.DY_NSMOKE] = ns
         dy[L.DY_SMOKE_LAID] += ns
     ended_by = commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive, exit_mp)
-    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, tk[5][1])
+    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, mw[1])
     apply_pending_nb(sh, n, rl)
     if rl[L.RL_OPT_TOWING] != 0:
         update_tows_nb(sh, n, rl)
@@ -263,8 +291,7 @@ def movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by
 
 
 @kernel(error_model="numpy", nrt=True)   # allocates: reference counting kept under a nrt=False caller
-def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, turn0,
-                length, vis_base):
+def tactical_nb(st, sc, tb, pol, game, io, run):
     """Play one scenario from its present position to its end, Game-Turn by Game-Turn (Rule 4.1).
 
     Each Game-Turn: visibility (base + one die, 5.71; carried over once after a campaign contact,
@@ -279,23 +306,32 @@ def tactical_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev
     cap reported as a hang (``END_LOOP_CAP``).
 
     Args:
-        st, sh, fm, trail, sc: the scenario's arrays (``sh``, ``fm``, ``trail`` are played on).
+        st, sc: the scenario's units ``int64[n, NST]`` and record ``int64[NSC]``.
         tb: the compiled rules ``(rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt)``
             (``rl`` with the run's optional-rule switches).
-        pc, kn: ``int64[2, NPC]`` policy codes and ``float64[2, NKN]`` knobs.
-        record, check: write shots to ``ev``; count broken invariants into ``out[g, O_VIOLATIONS]``.
-        out: ``int64[*, NOUT]``; row ``g`` collects the counters (shots, torpedo hits, collisions).
-        ev, ev_n: the shots buffer and its rows so far.
-        trace, tracing: ``int64[turns + 2, n, NTR]`` written after each Movement Phase if tracing.
-        rng: the game's stream; dy: ``int64[NDY]`` running state (:func:`reset_dy_nb`, sun set).
-        turn0: Game-Turns already played (the campaign's approach; contact counts as made when > 0).
-        length: the last Game-Turn; vis_base: base visibility (hexes).
+        pol: ``(pc, kn)``: ``int64[2, NPC]`` policy codes and ``float64[2, NKN]`` knobs.
+        game: ``(sh, fm, trail, dy, rng)`` played on: the units, formations and wakes, the
+            running state ``int64[NDY]`` (:func:`reset_dy_nb`, sun set) and the game's stream.
+        io: ``(out, ev, trace)``: ``int64[*, NOUT]`` (row ``g`` collects the counters: shots,
+            torpedo hits, collisions), the shots buffer, ``int64[turns + 2, n, NTR]`` written
+            after each Movement Phase if tracing.
+        run: ``(g, ev_n, turn0, length, vis_base, record, check, tracing)`` ints: the counters row,
+            the shots rows so far, Game-Turns already played (the campaign's approach; contact
+            counts as made when > 0), the last Game-Turn, base visibility (hexes), and the 0/1
+            switches: write shots to ``ev``, count broken invariants into ``out[g, O_VIOLATIONS]``,
+            trace.
 
     Returns:
         ``(turn, reason, ended_by, contact, contact_at_end, exit_met, ev_n)``.
     """
-    return tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy,
-                           turn0, length, vis_base, scratch_nb(st, tb[0], tb[2]))
+    scr = scratch_nb(st, tb[0], tb[2])
+    g, ev_n, turn0, length, vis_base, record, check, tracing = run
+    sh, fm, trail, dy, rng = game
+    gs = (sh, fm, trail, dy, rng, scr[L.SCR_SMOKE], scr[L.SCR_PCS])
+    begin_nb(sc, pol[0], gs, turn0, vis_base)
+    ev_n = play_on_nb(st, sc, tb, pol, gs, scr, io, (g, ev_n, length, length, vis_base, record, check, tracing))
+    return (dy[L.DY_TURN], dy[L.DY_REASON], dy[L.DY_ENDED_BY], dy[L.DY_CONTACT], dy[L.DY_CONTACT_END],
+            dy[L.DY_EXIT_MET], ev_n)
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates: reference counting kept under a nrt=False caller
@@ -346,14 +382,41 @@ def scratch_nb(st, rl, band_low):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, turn0,
-                    length, vis_base, scr):
-    """:func:`tactical_nb` on the work arrays ``scr`` (:func:`scratch_nb`), cleared here as
-    fresh ones would be (``hits`` is written before it is read), but for the fire plots' ship-state
-    values and present-state gains, which stay valid for the same units and rules: ``scr`` serves
-    one scenario's ``st`` and one ``rl`` only (:func:`..policies.fire.fire_values_nb`)."""
-    rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt = tb
-    n = st.shape[0]
+def begin_nb(sc, pc, gs, turn0, vis_base):
+    """Set a game's state going before its first Game-Turn ``turn0 + 1`` (Rule 4.1): no smoke
+    markers, the policies' codes ``pc`` in force, and the game loop's counters of ``dy`` (layout
+    ``DY_TURN`` .. ``DY_PHASE``; contact counts as made at ``turn0`` when ``turn0 > 0``; the first
+    visibility ``vis_base`` unless carried over, 9.32).
+
+    Args:
+        sc: ``int64[NSC]`` the scenario; pc: ``int64[2, NPC]`` policy codes.
+        gs: the game's state ``(sh, fm, trail, dy, rng, smoke, pcs)``; smoke ``int64[k, 2]``,
+            pcs ``int64[2, NPC]``, written here with ``dy``'s loop slots.
+    """
+    dy, smoke, pcs = gs[3], gs[5], gs[6]
+    smoke[:, :] = 0
+    for a in range(2):
+        for b in range(L.NPC):
+            pcs[a, b] = pc[a, b]
+    dy[L.DY_TURN] = turn0
+    dy[L.DY_CONTACT] = turn0
+    dy[L.DY_NOSIGHT] = 0
+    dy[L.DY_ENDED_BY] = -1
+    dy[L.DY_REASON] = END_LOOP_CAP if sc[L.SC_CAMPAIGN] != 0 else END_GAME_LENGTH
+    dy[L.DY_EXIT_MET] = 0
+    dy[L.DY_IDLE] = 0
+    dy[L.DY_VIS] = vis_base if dy[L.DY_VIS_CARRY] < 0 else dy[L.DY_VIS_CARRY]
+    dy[L.DY_CONTACT_END] = 0
+    dy[L.DY_PHASE] = L.PHASE_PLAYING
+
+
+@kernel(error_model="numpy", no_cpython_wrapper=True)
+def _clear_scratch_nb(scr):
+    # the work arrays cleared as fresh ones would be (``hits`` is written before it is read; smoke
+    # and the codes in force belong to the game's state), but for the fire plots' ship-state values
+    # and present-state gains (fs[1], fs[12], fs[13]), which carry over from game to game: they depend
+    # only on a unit's printed values, state and damage control (keys fs[2], and the rows fs[14] set
+    # per phase) and on the rules, all fixed for one scenario's ``st`` and one ``rl``
     (px, pz, pf, planned, exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md,
      mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs, nfire, fs, mw) = scr
     px[:, :] = 0
@@ -382,28 +445,61 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
     hitmask[:, :] = 0
     shot[:] = 0
     crt_out[:] = 0
-    smoke[:, :] = 0
     smoke_new[:, :] = 0
-    for a in range(2):
-        for b in range(L.NPC):
-            pcs[a, b] = pc[a, b]
     nfire[:] = 0
-    # the fire scratch's ship-state values and present-state gains (fs[1], fs[12], fs[13]) carry over
-    # from the call's last game: they depend only on a unit's printed values, state and damage
-    # control (keys fs[2], and the rows fs[14] set per phase) and on the rules, all fixed for the
-    # call; the rest is set per plot
-    tk = (nmark, mx, mz, md, mowner, mw)
-    tk_none = (nmark0, mx, mz, md, mowner, mw)   # random-legal ignores its torpedoes
+
+
+@kernel(error_model="numpy", no_cpython_wrapper=True)
+def play_on_nb(st, sc, tb, pol, gs, scr, io, run):
+    """Play a game on from its state, Game-Turn by Game-Turn (Rule 4.1), to its end or until
+    Game-Turn ``stop`` is played; see :func:`tactical_nb` for the Game-Turn. Whole games and games
+    continued from a copied state take this one path.
+
+    Args:
+        st, sc: the scenario's units and record; tb: the compiled rules (:func:`tactical_nb`).
+        pol: ``(pc, kn)`` policy codes and knobs.
+        gs: the game's state ``(sh, fm, trail, dy, rng, smoke, pcs)`` (:func:`begin_nb`), played on:
+            ``dy[DY_PHASE]`` becomes ``PHASE_ENDED`` when the game is over (a game no longer
+            ``PHASE_PLAYING`` is left as it is).
+        scr: the work arrays (:func:`scratch_nb`), cleared here (:func:`_clear_scratch_nb`).
+        io: ``(out, ev, trace)``: the counters rows, the shots buffer and the trace (:func:`tactical_nb`).
+        run: ``(g, ev_n, stop, length, vis_base, record, check, tracing)`` ints: the game's row, the
+            shots so far, the last Game-Turn to play now, the scenario's last Game-Turn, base
+            visibility (hexes) and the 0/1 switches.
+
+    Returns:
+        ``ev_n``: the shots rows so far (past ``ev``'s end when the buffer filled up).
+    """
+    rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt = tb
+    pc, kn = pol
+    sh, fm, trail, dy, rng, smoke, pcs = gs
+    out, ev, trace = io
+    g, ev_n, stop, length, vis_base, record, check, tracing = run
+    if dy[L.DY_PHASE] != L.PHASE_PLAYING:
+        return ev_n
+    n = st.shape[0]
+    desig = scr[L.SCR_DESIG]
+    displaced = scr[L.SCR_DISPLACED]
+    buf = scr[L.SCR_BUF]
+    mx = scr[L.SCR_MX]
+    mz = scr[L.SCR_MZ]
+    md = scr[L.SCR_MD]
+    mowner = scr[L.SCR_MOWNER]
+    nmark = scr[L.SCR_NMARK]
+    shot, crt_out, nfire = scr[L.SCR_SHOT], scr[L.SCR_CRT_OUT], scr[L.SCR_NFIRE]
+    _clear_scratch_nb(scr)
     campaign = sc[L.SC_CAMPAIGN] != 0
-    turn = turn0
-    contact = turn0
-    nosight = 0
-    ended_by = -1
-    reason = END_LOOP_CAP if campaign else END_GAME_LENGTH
-    exit_met = 0
-    idle = 0
-    vis = vis_base if dy[L.DY_VIS_CARRY] < 0 else dy[L.DY_VIS_CARRY]
-    while turn < length:
+    turn = dy[L.DY_TURN]
+    contact = dy[L.DY_CONTACT]
+    nosight = dy[L.DY_NOSIGHT]
+    ended_by = dy[L.DY_ENDED_BY]
+    reason = dy[L.DY_REASON]
+    exit_met = dy[L.DY_EXIT_MET]
+    idle = dy[L.DY_IDLE]
+    vis = dy[L.DY_VIS]
+    last = min(length, stop)
+    over = False
+    while turn < last:
         turn += 1
         # ---- 1. visibility (5.71; carried over for one turn after contact, 9.32) and sighting (9.42)
         vis = visibility_roll_nb(vis_base, rl, rng, dy)
@@ -418,8 +514,7 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
             # Game-Turn One in a historical scenario (ruling DN-E2)
             nosight += 1
         # ---- 2. fire plot
-        fire_plot_phase_nb(st, sh, n, sc, rl, tracks, eff_gun, eff_crt, range_tab, band_low, pc, pcs, kn, vis, rng,
-                           order, cnt, smoke, dy, turn, mx, mz, md, ppx, ppz, pred, fs)
+        fire_plot_phase_nb(st, sc, tb, pol, gs, scr, vis, turn)
         # ---- 3. fire execution
         harm = harm_nb(sh, n)
         ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, nfire, shot, crt_out, ev,
@@ -428,12 +523,9 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
         # knows where its own will run when it plots its movement
         nmark[0] = launch_torpedoes_nb(st, sh, n, sc[L.SC_TORP_MA], tracks, mx, mz, md, mowner, out, g)
         # ---- 4. movement plot
-        movement_plot_phase_nb(st, sh, fm, trail, n, sc, rl, eff_gun, range_tab, band_low, pc, pcs, kn, vis, rng, dy,
-                               pred, px, pz, pf, planned, exit_mp, alive, cand, scores, buf, tk, tk_none)
+        movement_plot_phase_nb(st, sc, tb, pol, gs, scr, vis)
         # ---- 5. movement execution with the Torpedo Markers (8.0)
-        ev_n, ended_by = movement_execution_nb(st, sh, fm, trail, n, sc, rl, crt, rng, turn, ended_by, px, pz, pf,
-                                               alive, exit_mp, mpu, tk, hitmask, hits, crt_out, smoke, smoke_new,
-                                               displaced, dy, out, g, ev, ev_n, record)
+        ev_n, ended_by = movement_execution_nb(st, sc, tb, gs, scr, io, turn, ended_by, g, ev_n, record)
         # 9.43: a Game-Turn in which no ship took damage from gunfire or torpedoes
         idle = idle + 1 if harm_nb(sh, n) == harm else 0
         if check:
@@ -450,23 +542,75 @@ def tactical_scr_nb(st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev
             reason = r
             if r == END_OBJECTIVE:
                 exit_met = 1
+            over = True
             break
-    contact_end = 0 if reason == END_NO_SIGHTING else (1 if sighting_nb(st, sh, n, vis) else 0)
-    return turn, reason, ended_by, contact, contact_end, exit_met, ev_n
+    dy[L.DY_TURN] = turn
+    dy[L.DY_CONTACT] = contact
+    dy[L.DY_NOSIGHT] = nosight
+    dy[L.DY_ENDED_BY] = ended_by
+    dy[L.DY_REASON] = reason
+    dy[L.DY_EXIT_MET] = exit_met
+    dy[L.DY_IDLE] = idle
+    dy[L.DY_VIS] = vis
+    if over or turn >= length:
+        dy[L.DY_CONTACT_END] = 0 if reason == END_NO_SIGHTING else (1 if sighting_nb(st, sh, n, vis) else 0)
+        dy[L.DY_PHASE] = L.PHASE_ENDED
+    return ev_n
+
+
+@kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates: reference counting kept under a nrt=False caller
+def game_state_nb(sh0, fm0, trail0):
+    """A game's state arrays for a scenario's set-up (shapes of ``sh0``, ``fm0``, ``trail0``):
+    ``(sh, fm, trail, dy, rng, smoke, pcs)``, see :func:`begin_nb`; ``rng`` ``uint64[STATE_WORDS]``."""
+    n = sh0.shape[0]
+    return (np.zeros_like(sh0), np.zeros_like(fm0), np.zeros_like(trail0), np.zeros(L.NDY, dtype=np.int64),
+            np.zeros(STATE_WORDS, dtype=np.uint64), np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64),
+            np.zeros((2, L.NPC), dtype=np.int64))
+
+
+@kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # array copies: reference counting kept
+def new_game_nb(seed, setup, sc, pc, rl, gs, vis_base, out, g):
+    """A historical scenario's state before Game-Turn One (Rules 4.0, 10.x): the game's stream
+    from ``seed``, the set-up ``setup = (sh0, fm0, trail0)`` copied in, ``out[g]`` cleared, the
+    sun rolled (12.5, optional) and :func:`begin_nb`."""
+    sh0, fm0, trail0 = setup
+    sh, fm, trail, dy, rng = gs[0], gs[1], gs[2], gs[3], gs[4]
+    new_state_nb(seed, rng)
+    sh[:, :] = sh0
+    fm[:, :] = fm0
+    trail[:, :, :] = trail0
+    for k in range(L.NOUT):
+        out[g, k] = 0
+    reset_dy_nb(dy)
+    if rl[L.RL_OPT_SUN]:
+        dy[L.DY_SUN] = sun_roll_nb(rng, rl)
+    begin_nb(sc, pc, gs, 0, vis_base)
+
+
+@kernel(error_model="numpy", no_cpython_wrapper=True)
+def score_game_nb(st, sc, vp, gs, out, g):
+    """The accounting of a game that is over (Rules 9.5, 10.x): ``out[g]``'s Game-Turns, end,
+    contact and result (:func:`.damage.final_result_nb`); the state becomes ``PHASE_SCORED``."""
+    sh, dy = gs[0], gs[3]
+    out[g, L.O_TURNS] = dy[L.DY_TURN]
+    out[g, L.O_END] = dy[L.DY_REASON]
+    out[g, L.O_CONTACT] = dy[L.DY_CONTACT]
+    final_result_nb(st, sh, st.shape[0], sc, vp, out, g, dy[L.DY_ENDED_BY], dy[L.DY_CONTACT_END], dy[L.DY_EXIT_MET])
+    dy[L.DY_PHASE] = L.PHASE_SCORED
 
 
 @kernel(error_model="numpy", nogil=True, nrt=True)   # allocates: reference counting kept under a nrt=False caller
-def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt, range_tab, tracks, eff_gun,
-                  eff_crt, pc, kn, opt, out, ev, trace):
-    """Play games ``start..len(seeds)-1``, one per seed (Rules 4.0-9.5): :func:`tactical_nb` from the
-    scenario's set-up, then the accounting of 9.5 and 10.x.
+def play_batch_nb(seeds, start, st, setup, sc, tb, pol, opt, out, ev, trace):
+    """Play games ``start..len(seeds)-1``, one per seed (Rules 4.0-9.5): each game's initial state
+    (:func:`new_game_nb`), played on to its end (:func:`play_on_nb`), then the accounting of 9.5
+    and 10.x (:func:`score_game_nb`).
 
     Args:
         seeds: ``uint64[g]``; start: first game to play.
-        st, sh0, fm0, trail0, sc: the compiled scenario (:mod:`.scenario`).
-        rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt: the compiled rules (``rl``
-            with the run's optional-rule switches).
-        pc: ``int64[2, NPC]`` policy codes; kn: ``float64[2, NKN]`` policy knobs.
+        st, sc: the compiled scenario (:mod:`.scenario`); setup: its ``(sh0, fm0, trail0)``.
+        tb: the compiled rules ``(rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt)``
+            (``rl`` with the run's optional-rule switches).
+        pol: ``(pc, kn)``: ``int64[2, NPC]`` policy codes, ``float64[2, NKN]`` policy knobs.
         opt: ``int64[4]``: game length (Game-Turns), visibility base (hexes), record shots (0/1),
             check invariants after every Movement Phase (0/1; counted in ``O_VIOLATIONS``).
         out: ``int64[g, NOUT]`` results, written; ev: ``int32[cap, NEV]`` shots, written.
@@ -479,42 +623,91 @@ def play_batch_nb(seeds, start, st, sh0, fm0, trail0, sc, rl, dpt, band_low, crt
         during that game (call again from it with a bigger buffer); ``ev_rows`` rows written.
     """
     n = st.shape[0]
-    rng = np.zeros(STATE_WORDS, dtype=np.uint64)
-    sh = np.zeros_like(sh0)
-    fm = np.zeros_like(fm0)
-    trail = np.zeros_like(trail0)
-    dy = np.zeros(L.NDY, dtype=np.int64)
+    rl = tb[0]
     length = opt[0]
     vis_base = opt[1]
     record = opt[2]
     check = opt[3]
     vp = vp_table_nb(rl)
-    tb = (rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt)
-    scr = scratch_nb(st, rl, band_low)     # this call's work arrays (thread-safe: one set per call)
+    gs = game_state_nb(setup[0], setup[1], setup[2])
+    scr = scratch_nb(st, rl, tb[2])     # this call's work arrays (thread-safe: one set per call)
+    io = (out, ev, trace)
     ev_n = 0
     for g in range(start, seeds.shape[0]):
         ev_start = ev_n
-        new_state_nb(seeds[g], rng)
-        sh[:, :] = sh0
-        fm[:, :] = fm0
-        trail[:, :, :] = trail0
-        for k in range(L.NOUT):
-            out[g, k] = 0
-        reset_dy_nb(dy)
-        if rl[L.RL_OPT_SUN]:
-            dy[L.DY_SUN] = sun_roll_nb(rng, rl)
-        tracing = g == 0 and trace.shape[0] > 0
+        new_game_nb(seeds[g], setup, sc, pol[0], rl, gs, vis_base, out, g)
+        tracing = 1 if g == 0 and trace.shape[0] > 0 else 0
         if tracing:
-            _trace_nb(trace, 0, sh, n)
-        turn, reason, ended_by, contact, contact_end, exit_met, ev_n = tactical_scr_nb(
-            st, sh, fm, trail, sc, tb, pc, kn, record, check, out, g, ev, ev_n, trace, tracing, rng, dy, 0, length,
-            vis_base, scr)
+            _trace_nb(trace, 0, gs[0], n)
+        ev_n = play_on_nb(st, sc, tb, pol, gs, scr, io, (g, ev_n, length, length, vis_base, record, check, tracing))
         if tracing:
-            _trace_nb(trace, trace.shape[0] - 1, sh, n)
+            _trace_nb(trace, trace.shape[0] - 1, gs[0], n)
         if ev_n > ev.shape[0]:
             return g, ev_start
-        out[g, L.O_TURNS] = turn
-        out[g, L.O_END] = reason
-        out[g, L.O_CONTACT] = contact
-        final_result_nb(st, sh, n, sc, vp, out, g, ended_by, contact_end, exit_met)
+        score_game_nb(st, sc, vp, gs, out, g)
     return seeds.shape[0], ev_n
+
+
+@kernel(error_model="numpy", nogil=True, nrt=True)   # allocates: reference counting kept under a nrt=False caller
+def new_games_nb(seeds, st, setup, sc, tb, pol, opt, states, out):
+    """Every game's state before Game-Turn One (:func:`new_game_nb`), one per seed, into
+    ``states = (sh, fm, trail, dy, rng, smoke, pcs)`` with a leading game axis (``sh[g]`` is game
+    g's ``sh``); ``out[g]`` cleared. Arguments as :func:`play_batch_nb`."""
+    for g in range(seeds.shape[0]):
+        gs = (states[0][g], states[1][g], states[2][g], states[3][g], states[4][g], states[5][g], states[6][g])
+        new_game_nb(seeds[g], setup, sc, pol[0], tb[0], gs, opt[1], out, g)
+
+
+@kernel(error_model="numpy", nogil=True, nrt=True)   # allocates: reference counting kept under a nrt=False caller
+def play_states_nb(start, stop, st, setup, sc, tb, pol, opt, states, out, ev):
+    """Play games ``start..`` on from their states ``states`` (:func:`new_games_nb`'s layout) until
+    Game-Turn ``stop`` is played or they end (:func:`play_on_nb`), scoring the games that end
+    (:func:`score_game_nb`); arguments as :func:`play_batch_nb`. Each game is played on a copy of
+    its state, written back only when its shots fitted in ``ev``.
+
+    Returns:
+        ``(next_game, ev_rows)`` as :func:`play_batch_nb` (game ``next_game``'s state and
+        ``out`` row are as they were when the buffer filled up).
+    """
+    rl = tb[0]
+    vp = vp_table_nb(rl)
+    gs = game_state_nb(setup[0], setup[1], setup[2])
+    scr = scratch_nb(st, rl, tb[2])
+    row = np.zeros(L.NOUT, dtype=np.int64)
+    io = (out, ev, np.zeros((0, st.shape[0], L.NTR), dtype=np.int64))
+    ev_n = 0
+    for g in range(start, out.shape[0]):
+        if states[3][g, L.DY_PHASE] == L.PHASE_SCORED:
+            continue
+        _copy_state_nb(states, g, gs, True)
+        row[:] = out[g]
+        ev_start = ev_n
+        ev_n = play_on_nb(st, sc, tb, pol, gs, scr, io, (g, ev_n, stop, opt[0], opt[1], opt[2], opt[3], 0))
+        if ev_n > ev.shape[0]:
+            out[g] = row
+            return g, ev_start
+        if gs[3][L.DY_PHASE] == L.PHASE_ENDED:
+            score_game_nb(st, sc, vp, gs, out, g)
+        _copy_state_nb(states, g, gs, False)
+    return out.shape[0], ev_n
+
+
+@kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # array copies: reference counting kept
+def _copy_state_nb(states, g, gs, into):
+    # game g's state into the single-game state gs (into) or back
+    if into:
+        gs[0][:, :] = states[0][g]
+        gs[1][:, :] = states[1][g]
+        gs[2][:, :, :] = states[2][g]
+        gs[3][:] = states[3][g]
+        gs[4][:] = states[4][g]
+        gs[5][:, :] = states[5][g]
+        gs[6][:, :] = states[6][g]
+    else:
+        states[0][g] = gs[0]
+        states[1][g] = gs[1]
+        states[2][g] = gs[2]
+        states[3][g] = gs[3]
+        states[4][g] = gs[4]
+        states[5][g] = gs[5]
+        states[6][g] = gs[6]
