@@ -291,4 +291,46 @@ def test_side_advantage_interval_coverage(p_a, p_b):
     hits = sum(lo <= p_a - p_b <= hi for _, lo, hi in
                (paired_difference(PairedTable(*map(int, t))) for t in tabs))
     cov = hits / reps
-    assert cov > 0.95 - 3 * math.sqrt(0.95 * 0.05 / reps) - 0.01, cov
+    # two-sided: an interval too wide (coverage near 1) fails as one too narrow does
+    assert abs(cov - 0.95) < 3 * math.sqrt(0.95 * 0.05 / reps), cov
+
+
+def test_sprt_bounds_with_alpha_not_beta_follow_wald():
+    # Wald: accept H1 when the likelihood ratio reaches A = (1 - beta) / alpha, H0 at B = beta / (1 - alpha);
+    # with alpha != beta a swap of the two error rates moves both bounds
+    alpha, beta = 0.01, 0.2
+    t = SPRT(0.5, 0.6, alpha, beta)
+    assert t.upper == pytest.approx(math.log((1 - beta) / alpha), abs=1e-12)
+    assert t.lower == pytest.approx(math.log(beta / (1 - alpha)), abs=1e-12)
+    rng = np.random.default_rng(3)
+    x = rng.random((200, 600)) < 0.55
+    dec, used = t.decide_many(x)
+    for r in range(200):
+        assert (int(dec[r]), int(used[r])) == sprt_by_loop(x[r], 0.5, 0.6, alpha, beta)
+
+
+def test_bootstrap_spread_matches_the_sampling_spread():
+    # the bootstrap resamples as many games as were played: its roots spread as the roots of fresh
+    # samples of the same size do (a bootstrap on half the games spreads sqrt(2) times wider)
+    from simlab.stats.tuning import estimate_root
+    x = np.linspace(-1, 1.6, 7)
+    p = 1 / (1 + np.exp(-2 * (x - 0.3)))
+    games, fresh, reps = 3000, 200, 400
+
+    def sample(rng):
+        u = rng.random(games)
+        return pattern_counts(np.where(u[None, :] < p[:, None], 0, 1).astype(np.int8))
+
+    rng = np.random.default_rng(20261202)
+    roots = []
+    for _ in range(fresh):
+        pats, counts = sample(rng)
+        k, n = rates_from_patterns(pats, counts, 0, True)
+        roots.append(estimate_root(x, k, n, 0.5, "logistic", bounded=False)[0])
+    true_sd = float(np.std(roots, ddof=1))
+    pats, counts = sample(rng)
+    boot = bootstrap_roots(pats, counts, x, 0, 0.5, True, "logistic", reps, np.random.default_rng(1))
+    ratio = float(np.std(boot, ddof=1)) / true_sd
+    # the SD of m normal draws has relative SE 1 / sqrt(2 (m - 1)); four of the two combined
+    tol = 4 * math.sqrt(1 / (2 * (fresh - 1)) + 1 / (2 * (reps - 1)))
+    assert abs(ratio - 1) < tol, (ratio, tol)

@@ -4,6 +4,7 @@ import json
 import math
 
 import pytest
+from scipy import stats
 
 from simlab.analysis import tune
 from simlab.analysis.tune import parse_range
@@ -86,10 +87,13 @@ def test_no_crossing_in_range_says_so(tmp_path):
 def test_precision_target_plays_until_precise(tmp_path):
     r = tune("synthetic", scenario="dice-race", param="handicap", range_="0:6", precision=0.015, max_games=8000,
              seed=4, out=tmp_path / "t", **FAST)
+    # the score-only shortcut plays the worst case p = 1/2 needs, n = ceil((z / (2 h))^2), not the ceiling
+    need = math.ceil((stats.norm.ppf(0.975) / (2 * 0.015)) ** 2)
+    assert need == 4269
     for p in r["points"]:
-        assert p["games"] >= 2000
+        assert p["games"] == need
         hw = max((s["ci"][1] - s["ci"][0]) / 2 for s in p["sides"].values())
-        assert hw <= 0.015 or p["games"] >= 8000
+        assert hw <= 0.015
 
 
 @pytest.mark.parametrize("kwargs,needle", [
@@ -168,7 +172,8 @@ def test_precision_target_when_replaying(tmp_path):
     assert min(games) >= 2000 and max(games) > 2000  # the runner played on where a rate was near 1/2
     for p in r["points"]:
         hw = max((s["ci"][1] - s["ci"][0]) / 2 for s in p["sides"].values())
-        assert hw <= 0.02 or p["games"] >= 6000
+        # every value reaches the target before the ceiling (a runner that ignores it plays 6000)
+        assert hw <= 0.02 and p["games"] < 6000 and p["games"] % 2000 == 0
 
 
 def test_rescoring_an_existing_sweep(tmp_path):
