@@ -11,7 +11,7 @@ distributed = pytest.importorskip("distributed")
 
 # a Dask teardown that hangs (seen once under -n 2 on a loaded machine) fails the test with every
 # thread's stack instead of stalling the run: the thread method ends the worker process
-pytestmark = pytest.mark.timeout(300, method="thread")
+pytestmark = pytest.mark.timeout(600, method="thread")
 
 from simlab.errors import SpecError  # noqa: E402
 from simlab.results import load  # noqa: E402
