@@ -36,7 +36,7 @@ from ..rng import game_seeds
 from ..stats.cellstats import part_stats
 from .store import Store
 
-__all__ = ["ChunkTask", "build_games_table", "chunk_summary", "games_part_rel", "part_name", "play_chunk",
+__all__ = ["ChunkTask", "build_games_table", "sweep_knob_columns", "chunk_summary", "games_part_rel", "part_name", "play_chunk",
            "play_chunk_tables", "worker_game", "worker_scenario", "write_parts"]
 
 #: names of events tables (they become folder names under ``events/``)
@@ -78,6 +78,35 @@ class ChunkTask:
     stop: int
     meta: dict
     plugin: str | None = None
+    knob_columns: tuple[tuple[str, str], ...] = ()
+
+
+def sweep_knob_columns(sides, policies_of_cells) -> tuple[tuple[str, str], ...]:
+    """The ``knob_*`` columns of a whole sweep, computed once before play so that every games part
+    carries the same columns in the same order with the same types (issue 32: parts of a sweep that
+    mixes policy families must not differ in their columns).
+
+    Args:
+        sides: the game's sides, in order.
+        policies_of_cells: each cell's ``{side: Policy}``, in cell order.
+
+    Returns:
+        ``((column name, "int64" | "float64"), ...)``: side by side, each side's knobs in order of
+        first use over the cells (a one-family sweep: that family's knob order); a column is
+        ``float64`` when any cell's value of it is a real, else ``int64``.
+    """
+    cols: dict[str, str] = {}
+    for side in sides:
+        for pols in policies_of_cells:
+            pol = pols.get(side)
+            if pol is None:
+                continue
+            for knob, value in pol.knobs:
+                name = f"knob_{side}_{knob}"
+                kind = "int64" if isinstance(value, int) and not isinstance(value, bool) else "float64"
+                if cols.get(name) != "float64":
+                    cols[name] = kind
+    return tuple(cols.items())
 
 
 def part_name(start: int, stop: int) -> str:
@@ -303,9 +332,14 @@ def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: 
             cols[k] = _labels(v, batch.categories[k])
         else:
             cols[k] = _arrow(v)
-    for side in scenario.sides:  # the knob vector in force, so a row says exactly what played
-        for knob, value in task.policies[side].knobs:
-            cols[f"knob_{side}_{knob}"] = _const(value, n, pa.int64() if isinstance(value, int) else pa.float64())
+    own = {f"knob_{side}_{knob}": value for side in scenario.sides for knob, value in task.policies[side].knobs}
+    if task.knob_columns:  # the sweep's knob columns, each in every part: nulls where the cell's family lacks it
+        for name, kind in task.knob_columns:
+            type_ = pa.int64() if kind == "int64" else pa.float64()
+            cols[name] = _const(own[name], n, type_) if name in own else pa.nulls(n, type_)
+        own = {k: v for k, v in own.items() if k not in cols}
+    for name, value in own.items():  # the knob vector in force, so a row says exactly what played
+        cols[name] = _const(value, n, pa.int64() if isinstance(value, int) else pa.float64())
     table = pa.table(cols)
     meta = _file_meta(task, scenario)
     meta["seeds"] = [int(seeds[0]), int(seeds[-1])] if n else []  # first and last per-game seeds

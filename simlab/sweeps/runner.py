@@ -52,7 +52,7 @@ from .backends import (
     default_workers,
     make_backend,
 )
-from .chunks import ChunkTask
+from .chunks import ChunkTask, sweep_knob_columns
 from .extend import check_extension, extents_for, grown, renumber
 from .manifest import MANIFEST, load_manifest, sweep_schema, sweep_status
 from .plans import DEFAULT_MAX_GAMES, FixedPlan, Plan, PrecisionPlan, _parse_part
@@ -354,9 +354,10 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
     meta = {"simlab_version": __version__, "data_hash": (info["data"] or {}).get("hash"),
             "crn": spec.crn, "fingerprint": manifest["fingerprint"]}
     plugin = game_target(spec.game)
+    knob_columns = sweep_knob_columns(sides, [c.policies for c in cells])  # once per sweep (issue 32)
 
     def make(c: Cell, start: int, stop: int) -> ChunkTask:
-        return _task(spec, c, store.url, start, stop, grid_options, meta, plugin)
+        return dataclasses.replace(_task(spec, c, store.url, start, stop, grid_options, meta, plugin), knob_columns=knob_columns)
 
     quarantined: list[dict] = []
     if resume:
