@@ -176,12 +176,12 @@ def luck_games(path: str | Path, cell: int | None = None):
     if not sides:
         raise InputError(f"{path}: the {game_name} games of this sweep record no dice luck (no luck_* columns: "
                          "a sweep written before luck recording, or a game without it); "
-                         "simlab luck reads doe-battle, dawn-of-empire, dreadnought and mar-rojo sweeps")
+                         "simlab luck reads sweeps of the games whose columns include luck_dealt_<side>")
     df = t.to_pandas()
     if cell is not None:
         df = df[df["cell"] == cell]
     try:
-        pmf = getattr(get_game(game_name), "luck_die_pmf", None)
+        pmf = get_game(game_name).luck_die_pmf
     except InputError:
         pmf = None
     out = df[[c for c in ("cell", "game_index", "scenario", "winner") if c in df.columns]].copy()

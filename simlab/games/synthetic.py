@@ -29,6 +29,7 @@ common random numbers a coin game's result is monotone in ``bias``.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -101,6 +102,7 @@ class Synthetic(Game):
     scenarios = tuple(SCENARIO_CODES)
     default_scenario = "coin"
     data_dir = None
+    columns_file = Path(__file__).parent / "synthetic_columns" / "synthetic.toml"
     #: the kernel (imported on first play, so listing games loads no numba)
     kernel_modules = ("simlab.games.synthetic_kernels",)
 

@@ -57,6 +57,8 @@ class DoeBattle(Game):
     scenarios = tuple(BUILTIN)
     default_scenario = "puerto-rico-passage"
     data_dir = rules.DATA_DIR
+    golden_extra_cells = ({"scenario": "puerto-rico-passage", "options": {"speed_disengage": "when-able"}},)
+    columns_file = Path(__file__).parent / "columns" / "doe-battle.toml"
     #: damage points of one gunfire die (``simlab luck`` gives exact percentiles from it)
     luck_die_pmf = DIE_DAMAGE_PMF
 

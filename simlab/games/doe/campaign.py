@@ -162,6 +162,7 @@ class DawnOfEmpire(Game):
     #: damage points of one gunfire die (``simlab luck`` gives exact percentiles from it)
     luck_die_pmf = DIE_DAMAGE_PMF
     data_dir = rules.DATA_DIR
+    columns_file = Path(__file__).parent / "columns" / "dawn-of-empire.toml"
 
     def data_schema(self):
         return rules.SCHEMA
