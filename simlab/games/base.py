@@ -307,6 +307,11 @@ class Game:
     #: golden cells beyond the policy pairings: ``({"scenario": str, "options": {name: value}}, ...)``
     #: played under the default policies (e.g. the options the README's main jobs use)
     golden_extra_cells: tuple[Mapping[str, Any], ...] = ()
+    #: ``simlab bench`` times the CLI's start-up and a 1,000-game sweep with this game (one game sets it)
+    bench_cli: bool = False
+    #: ``simlab bench`` measures the peak memory of a large sweep of this game (its target, if any,
+    #: is ``"peak memory of a large sweep"`` in :meth:`bench_targets`)
+    bench_peak_memory: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make every subclass's ``play_batch`` refresh the kernel cache before its first batch."""

@@ -102,7 +102,7 @@ class Synthetic(Game):
     scenarios = tuple(SCENARIO_CODES)
     default_scenario = "coin"
     data_dir = None
-    columns_file = Path(__file__).parent / "synthetic_columns" / "synthetic.toml"
+    columns_file = Path(__file__).with_name("synthetic_columns.toml")
     #: the kernel (imported on first play, so listing games loads no numba)
     kernel_modules = ("simlab.games.synthetic_kernels",)
 
