@@ -20,9 +20,9 @@ from simlab.errors import InputError, SpecError
 from simlab.games import get_game
 from simlab.games.doe import odds as O
 from simlab.games.doe.battle import parse_battle, run_battles
+from simlab.games.doe.oracle import battle_oracle
 from simlab.games.doe.reference import play_reference
 from simlab.rng import game_seeds
-from simlab.games.doe.oracle import battle_oracle
 
 GAME = get_game("doe-battle")
 EXACT_TOL = 1e-10

@@ -29,8 +29,8 @@ common random numbers a coin game's result is monotone in ``bias``.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np

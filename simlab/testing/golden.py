@@ -158,7 +158,7 @@ def difference(game_name: str, cell: dict, t: pa.Table, trace: dict | None = Non
     stored_games = cell.get("games")
     if stored_games is not None:
         now_g = game_digests(t)
-        idx = next((i for i, (a, b) in enumerate(zip(stored_games, now_g)) if a != b), None)
+        idx = next((i for i, (a, b) in enumerate(zip(stored_games, now_g, strict=False)) if a != b), None)
         if idx is None and len(stored_games) != len(now_g):
             idx = min(len(stored_games), len(now_g))
         if idx is not None:
