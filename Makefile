@@ -43,7 +43,7 @@ mutate: setup
 golden: setup
 	$(BIN)/python -m simlab.testing.golden --write tests/golden
 
-## readme-schema: regenerate the README's column tables from simlab/games/columns/*.toml (tests check them)
+## readme-schema: regenerate the README's column tables from each game's columns TOML (its Game.columns_file; tests check them)
 readme-schema: setup
 	$(BIN)/python -m simlab.games.schema README.md
 

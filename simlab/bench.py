@@ -17,10 +17,11 @@ figures of one run are fair even on a noisy shared machine):
   one numpy call, the dice counted by the game's ``bench_dice`` hook (the ``dice`` column where
   the games table has one; the detail column says what each game's count covers, and when it is
   only a lower bound);
-* peak memory (max resident set) of a large Dawn of Empire sweep in a fresh process;
+* peak memory (max resident set) of a large sweep in a fresh process, of each game that sets
+  ``Game.bench_peak_memory``;
 * CLI start-up: ``simlab --help`` and ``simlab games``; seconds from launching ``simlab sweep
   --games 1`` to exit with a warm numba cache and with a cold one (an empty ``NUMBA_CACHE_DIR``),
-  and of a 1,000-game doe-battle sweep (warm).
+  and of a 1,000-game sweep (warm), all of the game that sets ``Game.bench_cli``.
 
 Targets are attached by name and reported as met or missed: the framework's own (CLI start-up) in
 :data:`TARGETS`, and each game's from its ``bench_targets()`` hook, so a game's targets live with the
@@ -52,22 +53,26 @@ TARGETS: dict[str, tuple[str, float]] = {
     "cli/start-up to first battle (warm cache)": ("<=", 3.0),
     "cli/simlab --help": ("<=", 0.5),
     "cli/simlab games": ("<=", 1.0),
-    "cli/1,000-game doe-battle sweep, start to exit (warm cache)": ("<=", 1.5),
-    # issue 17's scaling targets (2 workers over 1 on a 2-core machine) and the memory ceiling
-    "dawn-of-empire/standard sweep scaling (2 workers over 1)": (">=", 1.8),
-    "doe-battle/puerto-rico-passage sweep scaling (2 workers over 1)": (">=", 1.8),
-    "dawn-of-empire/peak memory of a large sweep": ("<=", 1024.0),
 }
+#: the target of the 1,000-game sweep of the game that sets ``Game.bench_cli`` (seconds, start to exit)
+CLI_SWEEP_TARGET = ("<=", 1.5)
+
+
+def _cli_sweep_name(game_name: str) -> str:
+    return f"cli/1,000-game {game_name} sweep, start to exit (warm cache)"
 
 
 def all_targets(games) -> dict[str, tuple[str, float]]:
-    """:data:`TARGETS` plus every given game's ``bench_targets()``, keyed ``"<game>/<benchmark>"``.
+    """:data:`TARGETS` plus every given game's ``bench_targets()``, keyed ``"<game>/<benchmark>"``,
+    and :data:`CLI_SWEEP_TARGET` for the game that sets ``bench_cli``.
 
     Raises:
         SpecError: a target whose comparison is not ``>=`` or ``<=``.
     """
     out = dict(TARGETS)
     for g in games:
+        if g.bench_cli:
+            out[_cli_sweep_name(g.name)] = CLI_SWEEP_TARGET
         for k, (op, val) in g.bench_targets().items():
             if op not in (">=", "<="):
                 raise SpecError(f"game {g.name}: bench target {k!r} has comparison {op!r} (use >= or <=)")
@@ -234,22 +239,23 @@ def _dice_floor(game, scen: str, sc, opts, pols, seeds, repeats: int) -> list[di
     return [_record(name, "x", [play / draw], f"{per_game:.0f} dice a game, {n:,} games; counted: {count.what}{bound}")]
 
 
-def _peak_memory(quick: bool) -> list[dict]:
-    """Max resident set of a fresh ``simlab sweep`` process playing a large Dawn of Empire sweep
+def _peak_memory(quick: bool, gname: str) -> list[dict]:
+    """Max resident set of a fresh ``simlab sweep`` process playing a large sweep of game ``gname``
     (default workers: threads in one process, so the figure is the whole sweep's)."""
     n = 20_000 if quick else 1_000_000
     code = ("import resource, sys\nfrom simlab.cli import main\nrc = main(sys.argv[1:])\n"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\nsys.exit(rc)")
     with tempfile.TemporaryDirectory() as d:
-        r = subprocess.run([sys.executable, "-c", code, "sweep", "--game", "dawn-of-empire", "--games", str(n),
+        r = subprocess.run([sys.executable, "-c", code, "sweep", "--game", gname, "--games", str(n),
                             "--no-progress", "--out", str(Path(d) / "o")], capture_output=True, text=True,
                            check=True)
     mib = int(r.stdout.strip().splitlines()[-1]) / 1024  # Linux reports KiB
-    return [_record("dawn-of-empire/peak memory of a large sweep", "MiB", [mib],
-                    f"max resident set of `simlab sweep --game dawn-of-empire --games {n:,}` (all cores)")]
+    return [_record(f"{gname}/peak memory of a large sweep", "MiB", [mib],
+                    f"max resident set of `simlab sweep --game {gname} --games {n:,}` (all cores)")]
 
 
-def _cli_startup(quick: bool) -> list[dict]:
+def _cli_startup(quick: bool, gname: str) -> list[dict]:
+    """CLI start-up figures; the sweeps are of game ``gname`` (the one that sets ``bench_cli``)."""
     exe = [sys.executable, "-m", "simlab"]
     out = []
 
@@ -269,17 +275,17 @@ def _cli_startup(quick: bool) -> list[dict]:
                 env = dict(os.environ)
                 if cold:
                     env["NUMBA_CACHE_DIR"] = str(Path(d) / "numba-cache")
-                vals.append(timed(["sweep", "--game", "doe-battle", "--games", "1", "--workers", "1",
+                vals.append(timed(["sweep", "--game", gname, "--games", "1", "--workers", "1",
                                    "--no-progress", "--out", str(Path(d) / "o")], env))
         out.append(_record(f"cli/start-up to first battle ({label})", "s", vals,
-                           "`simlab sweep --game doe-battle --games 1`, process start to exit"))
+                           f"`simlab sweep --game {gname} --games 1`, process start to exit"))
     vals = []
     for _ in range(reps):
         with tempfile.TemporaryDirectory() as d:
-            vals.append(timed(["sweep", "--game", "doe-battle", "--games", "1000", "--no-progress",
+            vals.append(timed(["sweep", "--game", gname, "--games", "1000", "--no-progress",
                                "--out", str(Path(d) / "o")], dict(os.environ)))
-    out.append(_record("cli/1,000-game doe-battle sweep, start to exit (warm cache)", "s", vals,
-                       "`simlab sweep --game doe-battle --games 1000`, process start to exit"))
+    out.append(_record(_cli_sweep_name(gname), "s", vals,
+                       f"`simlab sweep --game {gname} --games 1000`, process start to exit"))
     return out
 
 
@@ -290,7 +296,7 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None,
     Args:
         quick: one or two repeats and short runs (a smoke test of the harness).
         only: run only benchmarks whose name contains one of these strings (when each names a game,
-            ``"mar-rojo"`` or ``"mar-rojo/..."``, only those games are even loaded).
+            ``"<game>"`` or ``"<game>/..."``, only those games are even loaded).
         log: called with a line per finished figure.
 
     Raises:
@@ -304,7 +310,7 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None,
     repeats = 2 if quick else 5
     only = list(only or [])
     names_all = game_names()
-    # when every --only string names a game ("mar-rojo", "mar-rojo/..."), the other games' cases are
+    # when every --only string names a game ("<game>", "<game>/..."), the other games' cases are
     # not even built (building one may play a probe); otherwise every game's names are matched
     def game_of(o: str) -> str | None:
         return next((g for g in names_all if o == g or o.startswith(g + "/")), None)
@@ -319,9 +325,10 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None,
     _TARGETS.clear()
     _TARGETS.update(all_targets(games))
     if only:
-        names = ["cli/start-up to first battle", "cli/simlab --help", "cli/simlab games", "cli/1,000-game",
-                 "dawn-of-empire/peak memory"]
+        names = ["cli/start-up to first battle", "cli/simlab --help", "cli/simlab games", "cli/1,000-game"]
         for game in games:
+            if game.bench_peak_memory:
+                names.append(f"{game.name}/peak memory")
             names += [f"{game.name}/{BenchCase.of(c).name}" for c in game.bench_cases(quick=True)]
             names += [f"{game.name}/{scen}" for scen in game.bench_scenarios()]
         missing = [o for o in only if not any(o in n for n in names)]
@@ -348,12 +355,13 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None,
         for i, scen in enumerate(game.bench_scenarios()):
             if wanted(f"{gname}/{scen}"):
                 results += _scenario_benchmarks(game, scen, quick, repeats, log, first=i == 0)
-        if gname == "dawn-of-empire" and wanted("dawn-of-empire/peak memory"):
-            results += _peak_memory(quick)
+        if game.bench_peak_memory and wanted(f"{gname}/peak memory"):
+            results += _peak_memory(quick, gname)
             log(f"  {results[-1]['name']}: {results[-1]['median']:,.0f} MiB")
     _derived(results)
-    if wanted("cli/"):
-        results += _cli_startup(quick)
+    cli_game = next((g.name for g in games if g.bench_cli), None)
+    if wanted("cli/") and cli_game is not None:
+        results += _cli_startup(quick, cli_game)
         for r in results[-5:]:
             log(f"  {r['name']}: {r['median']:.2f} s")
     machine = {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),

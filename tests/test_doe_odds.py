@@ -2,7 +2,7 @@
 values, Monte Carlo against exact, the pure-Python reference against the kernel, the 18.2.6 facts,
 --rounds and speed-disengagement semantics, and bad input.
 
-The oracle (:mod:`simlab.testing.doe_oracle`) shares no code with the engine: it enumerates every
+The oracle (:mod:`simlab.games.doe.oracle`) shares no code with the engine: it enumerates every
 die one at a time over full battle states and follows whole battles round by round.
 """
 
@@ -20,9 +20,9 @@ from simlab.errors import InputError, SpecError
 from simlab.games import get_game
 from simlab.games.doe import odds as O
 from simlab.games.doe.battle import parse_battle, run_battles
+from simlab.games.doe.oracle import battle_oracle
 from simlab.games.doe.reference import play_reference
 from simlab.rng import game_seeds
-from simlab.testing.doe_oracle import battle_oracle
 
 GAME = get_game("doe-battle")
 EXACT_TOL = 1e-10

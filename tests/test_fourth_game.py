@@ -39,6 +39,19 @@ def test_nothing_in_simlab_names_the_fourth_game():
     assert "ladder" not in src and NAME not in game_names()
 
 
+def test_the_fourth_game_declares_its_columns_luck_and_golden_cells_in_its_folder(fourth):
+    from simlab.games.schema import game_columns
+    from simlab.testing import golden
+    assert Path(fourth.columns_file).resolve().parent == HERE / "ladder_race" / "columns"
+    assert [c.name for c in game_columns(fourth)] == ["score_{side}", "turns", "end_reason"]
+    assert fourth.luck_die_pmf.sum() == pytest.approx(1.0) and fourth.luck_die_pmf[0] == 0.0
+    # the golden cells come from the registry and the game's declarations alone
+    cells = golden.golden_cells(NAME)
+    assert [(c["scenario"], c["policies"]["red"], c["policies"]["blue"]) for c in cells] == [
+        (sc, r, b) for sc in ("short", "long") for r, b in (("steady", "steady"), ("bold", "steady"), ("steady", "bold"))]
+    assert all(c["options"] == {} for c in cells)  # no golden_extra_cells declared
+
+
 def test_sweep_report_tune_bench_soak_and_odds(fourth, tmp_path, capsys):
     out = tmp_path / "sweep"
     code, _, err = _run(["sweep", "--game", NAME, "--games", "400", "--workers", "1", "--no-progress",

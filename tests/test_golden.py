@@ -49,6 +49,8 @@ def test_golden_cell(data, cell, tmp_path):
     row0 = {k: v[0] for k, v in t.slice(0, 1).to_pydict().items()}
     trace = golden.trace_game0(data["game"], cell["scenario"], cell["policies"], cell["options"], row0,
                                int(row0["seed"]))
+    msg = golden.difference(data["game"], cell, t, trace)
+    assert msg is None, msg
     assert json.loads(json.dumps(trace)) == cell["trace_game0"]
     assert golden.table_digest(t) == cell["sha256"]
 
@@ -69,3 +71,23 @@ def test_digest_sees_one_changed_value_and_ignores_knob_and_luck_columns():
     assert golden.table_digest(t.append_column("luck_dice_us", pa.array([3, 1], pa.int32()))) == d
     # ... but only under its prefix: a column merely named like it is still digested
     assert golden.table_digest(t.append_column("lucky_us", pa.array([1, 0]))) != d
+
+
+def test_a_failing_cell_names_the_game_the_cell_the_first_column_and_game_index():
+    t = pa.table({"game_index": [0, 1, 2], "winner": ["us", "spain", "us"], "score_us": [3.0, 1.0, 2.0],
+                  "turns": [4, 5, 6]})
+    row0 = {"game_index": 0, "winner": "us", "score_us": 3.0, "turns": 4}
+    cell = {"id": "g/s/us=a", "sha256": golden.table_digest(t), "columns": golden.column_digests(t),
+            "games": golden.game_digests(t), "trace_game0": {"row": row0}}
+    assert golden.difference("g", cell, t, {"row": row0}) is None
+    moved = t.set_column(2, "score_us", pa.array([3.0, 1.0, 2.5])).set_column(3, "turns", pa.array([4, 5, 7]))
+    msg = golden.difference("g", cell, moved, {"row": row0})
+    assert msg.startswith("golden g cell g/s/us=a: first differing column score_us")
+    assert "2 column(s) moved: score_us, turns" in msg and "first differing game index 2" in msg
+    # a file that stores only the sha256 (as written before) is localised by game 0's trace
+    old = {k: v for k, v in cell.items() if k not in ("columns", "games")}
+    msg0 = golden.difference("g", old, t.set_column(1, "winner", pa.array(["spain", "spain", "us"])),
+                             {"row": {**row0, "winner": "spain"}})
+    assert "game index 0 differs, first in column winner ('us' -> 'spain')" in msg0
+    later = golden.difference("g", old, moved, {"row": row0})
+    assert "a later game differs" in later and "sha256" in later

@@ -1,5 +1,5 @@
 """Every games table states its schema: each game declares its columns (type, unit, meaning) in
-simlab/games/columns/<game>.toml, a game may not write a column its file does not describe nor
+the file its Game.columns_file names (in its own folder), a game may not write a column its file does not describe nor
 describe one it never writes, the manifest states the schema of what a sweep wrote, `simlab schema
 GAME` prints it, and the README's column tables are generated from it."""
 

@@ -176,12 +176,12 @@ def luck_games(path: str | Path, cell: int | None = None):
     if not sides:
         raise InputError(f"{path}: the {game_name} games of this sweep record no dice luck (no luck_* columns: "
                          "a sweep written before luck recording, or a game without it); "
-                         "simlab luck reads doe-battle, dawn-of-empire, dreadnought and mar-rojo sweeps")
+                         "simlab luck reads sweeps of the games whose columns include luck_dealt_<side>")
     df = t.to_pandas()
     if cell is not None:
         df = df[df["cell"] == cell]
     try:
-        pmf = getattr(get_game(game_name), "luck_die_pmf", None)
+        pmf = get_game(game_name).luck_die_pmf
     except InputError:
         pmf = None
     out = df[[c for c in ("cell", "game_index", "scenario", "winner") if c in df.columns]].copy()
@@ -258,7 +258,7 @@ def luck_summary(path: str | Path, cell: int | None = None, confidence: float = 
     res: dict[str, Any] = {"game": df.attrs["game"], "sides": sides,
                            "method": str(df["luck_method"].iloc[0]) if len(df) else "normal", "cells": []}
     for c, d in df.groupby("cell", sort=True):
-        # the sides of this cell (a sweep over several doe-battle files has other sides per cell)
+        # the sides of this cell (a sweep over several battle files may have other sides per cell)
         cs = [s for s in sides if d[f"luck_{s}"].notna().any()]
         L = np.column_stack([d[f"luck_{s}"].to_numpy(dtype=np.float64) for s in cs]) if cs else np.empty((len(d), 0))
         entry: dict[str, Any] = {"cell": int(c), "games": int(len(d)),

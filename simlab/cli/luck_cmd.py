@@ -67,8 +67,8 @@ def luck(
     """Dice luck: each side's luck per game (the percentile of the damage its dice dealt), its win
     rate by luck quintile and how much of the score's variance luck explains (R²).
 
-    Luck is recorded per shot (doe-battle, Dreadnought battles and campaigns), per battle (the Dawn
-    of Empire campaign) and per attack (Mar Rojo); a sweep whose game records none exits 2.
+    Luck is recorded by each game that writes ``luck_*`` columns (per shot, per battle or per
+    attack: ``simlab schema GAME`` says which); a sweep whose game records none exits 2.
     """
     from ..analysis.luck import luck_figure, luck_games, luck_summary
     for p, suffixes in ((plot, (".png", ".svg")), (games_out, (".csv", ".parquet"))):

@@ -13,7 +13,7 @@ import importlib
 from ..errors import SpecError
 from .base import Batch, BenchCase, Game, Option, Scenario
 
-__all__ = ["Batch", "BenchCase", "Game", "Option", "Scenario", "game_names", "game_target", "get_game", "register", "unregister"]
+__all__ = ["FAULT_HOST", "Batch", "BenchCase", "Game", "Option", "Scenario", "game_names", "game_target", "get_game", "register", "unregister"]
 
 _REGISTRY: dict[str, str] = {
     "doe-battle": "simlab.games.doe.battle:GAME",
@@ -23,6 +23,10 @@ _REGISTRY: dict[str, str] = {
     "synthetic": "simlab.games.synthetic:GAME",  # a test instrument with known answers
     "synthetic-duel": "simlab.games.synthetic_duel:GAME",  # known equilibrium over knobs (simlab solve)
 }
+
+#: the registered game :mod:`simlab.testing.faulty` injects faults into (a fast game whose default
+#: scenario needs no file); tests of how sweeps survive faults play it
+FAULT_HOST = "doe-battle"
 
 _LOADED: dict[str, Game] = {}
 

@@ -286,7 +286,8 @@ class Game:
     #: on-disk cache of them fresh (:meth:`ensure_kernels_fresh`); ``simlab.rng`` is always included.
     kernel_modules: tuple[str, ...] = ()
     #: the games table's column declarations (name, type, unit, meaning: :mod:`simlab.games.schema`);
-    #: None: ``simlab/games/columns/<name>.toml``
+    #: a TOML file in the game's own folder, e.g. ``Path(__file__).parent / "columns" / "<name>.toml"``;
+    #: None: the game declares no columns of its own
     columns_file: Path | None = None
     #: the smallest chunk (games) a sweep's automatic chunk size makes for this game
     #: (:func:`simlab.sweeps.runner.auto_chunk_size`). A game that plays far fewer than 1,000 games
@@ -294,6 +295,23 @@ class Game:
     #: worker several chunks. Rows never depend on it (they depend on the chunk size only under a
     #: precision target, whose chunk size is fixed).
     min_chunk: int = 1_000
+    #: the luck distribution of one of the game's dice: ``float64[k]``, ``pmf[v]`` the probability
+    #: that one die adds ``v`` to the luck total (e.g. damage points of one gunfire die), summing to
+    #: 1. :mod:`simlab.analysis.luck` convolves it ``n`` times for exact luck percentiles when every
+    #: recorded die has this distribution. None: the game declares none (``simlab luck`` then uses
+    #: the recorded expected/observed totals alone).
+    luck_die_pmf: Any = None
+    #: options that turn on the game's events table for the golden trace of game 0
+    #: (:mod:`simlab.testing.golden`); they may only add a table, never move a row
+    golden_trace_options: Mapping[str, Any] = {}
+    #: golden cells beyond the policy pairings: ``({"scenario": str, "options": {name: value}}, ...)``
+    #: played under the default policies (e.g. the options the README's main jobs use)
+    golden_extra_cells: tuple[Mapping[str, Any], ...] = ()
+    #: ``simlab bench`` times the CLI's start-up and a 1,000-game sweep with this game (one game sets it)
+    bench_cli: bool = False
+    #: ``simlab bench`` measures the peak memory of a large sweep of this game (its target, if any,
+    #: is ``"peak memory of a large sweep"`` in :meth:`bench_targets`)
+    bench_peak_memory: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make every subclass's ``play_batch`` refresh the kernel cache before its first batch."""

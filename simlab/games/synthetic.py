@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -101,6 +102,7 @@ class Synthetic(Game):
     scenarios = tuple(SCENARIO_CODES)
     default_scenario = "coin"
     data_dir = None
+    columns_file = Path(__file__).with_name("synthetic_columns.toml")
     #: the kernel (imported on first play, so listing games loads no numba)
     kernel_modules = ("simlab.games.synthetic_kernels",)
 

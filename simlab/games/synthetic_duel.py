@@ -87,6 +87,7 @@ class SyntheticDuel(Game):
     scenarios = ("duel",)
     default_scenario = "duel"
     data_dir = None
+    columns_file = Path(__file__).with_name("synthetic_duel_columns.toml")
     kernel_modules = ("simlab.games.synthetic_duel_kernels",)
 
     def load_scenario(self, name_or_path: str | None, data=None) -> Scenario:

@@ -53,7 +53,7 @@ ROW_GROUP_ROWS = 1024 * 1024
 #: checks its 1 MiB page and dictionary limits between batches (a 300,000-row column with a
 #: distinct double a row gives up its dictionary at another row), and a column of 65,536 values
 #: of up to 8 bytes (512 KiB) reaches neither, so such a part (every automatic chunk: at most
-#: 50,000 games) is written byte for byte as with the default; about 8% less writing time for a doe-battle part
+#: 50,000 games) is written byte for byte as with the default; about 8% less writing time for a measured battle part
 #: (fewer per-batch checks of page size, levels and validity).
 WRITE_BATCH_ROWS = 64 * 1024
 

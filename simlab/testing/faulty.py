@@ -1,9 +1,10 @@
-"""``faulty-battle``: doe-battle with faults on purpose, to test how sweeps survive them.
+"""``faulty-battle``: the registry's fault host (:data:`simlab.games.FAULT_HOST`) with faults on
+purpose, to test how sweeps survive them.
 
 Not registered by default: call :func:`register_faulty` (tests do). Sweeps hand the registry
 target to their workers, so the game plays on every backend.
 
-Options (beside doe-battle's):
+Options (beside the host game's):
 
 * ``fault``: ``none``; ``kill`` (the process SIGKILLs itself whenever its batch holds the seed
   ``fault_seed``); ``kill-once`` (the same, only the first time: a marker file named after the seed
@@ -23,22 +24,23 @@ from pathlib import Path
 
 import numpy as np
 
-from ..games import register
+from ..games import FAULT_HOST, get_game, register
 from ..games.base import Option
-from ..games.doe.battle import DoeBattle
 
 __all__ = ["GAME", "FaultyBattle", "register_faulty"]
+
+_HOST = type(get_game(FAULT_HOST))
 
 NAME = "faulty-battle"
 TARGET = "simlab.testing.faulty:GAME"
 
 
-class FaultyBattle(DoeBattle):
-    """doe-battle whose ``play_batch`` dies, or raises, on one chosen seed."""
+class FaultyBattle(_HOST):  # type: ignore[misc, valid-type]
+    """The fault host game whose ``play_batch`` dies, or raises, on one chosen seed."""
 
     name = NAME
-    title = "doe-battle with injected faults (tests only)"
-    options = DoeBattle.options + (
+    title = f"{FAULT_HOST} with injected faults (tests only)"
+    options = _HOST.options + (
         Option("fault", str, "none", choices=("none", "kill", "kill-once", "raise", "hang", "corrupt",
                                                      "evil-events"),
                doc="what happens to a batch holding fault_seed"),
@@ -47,7 +49,7 @@ class FaultyBattle(DoeBattle):
     )
 
     def play_batch(self, scenario, options, policies, seeds):
-        """doe-battle's batch, unless ``seeds`` holds ``fault_seed`` (see the module docstring)."""
+        """The host game's batch, unless ``seeds`` holds ``fault_seed`` (see the module docstring)."""
         mode = options["fault"]
         if mode != "none" and np.any(np.asarray(seeds, dtype=np.uint64) == np.uint64(options["fault_seed"])):
             if mode == "raise":

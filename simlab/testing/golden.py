@@ -15,7 +15,10 @@ the ``knob_*`` columns (the policies' knob values, which describe what played ra
 happened) and the ``luck_*`` columns (``simlab luck``'s record of the dice: counts and sums over
 the dice already rolled, derived from the odds with no draw of their own, so they add a
 description of what happened and cannot move a row), sorted by name, each with its Arrow type,
-rows in ``game_index`` order. The trace of game 0 leaves out the same columns, in its row and in
+rows in ``game_index`` order. Beside it a cell may store ``columns`` (the sha256 of each digested
+column alone) and ``games`` (a 16-hex-digit hash of each game's row), which :func:`difference` reads
+to name the first column and game index that moved; files written before they existed keep their
+``sha256`` valid and are localised by game 0's trace alone. The trace of game 0 leaves out the same columns, in its row and in
 its events tables (the Dreadnought campaigns' ``scenarios`` table has ``luck_*`` columns too).
 """
 
@@ -32,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["GAMES_PER_CELL", "SEED", "golden_cells", "play_cell", "table_digest", "trace_game0", "write_golden"]
+__all__ = ["GAMES_PER_CELL", "SEED", "column_digests", "difference", "game_digests", "golden_cells", "play_cell", "table_digest", "trace_game0", "write_golden"]
 
 #: games per golden cell
 GAMES_PER_CELL = 256
@@ -41,12 +44,8 @@ SEED = 20261201
 #: columns the digest leaves out (see the module docstring)
 EXCLUDED = ("experiment",)
 EXCLUDED_PREFIXES = ("knob_", "luck_")
-#: options that turn on a game's events table, by game (the trace is read from it)
-TRACE_OPTIONS = {"dreadnought": {"shots": True}, "mar-rojo": {"card_events": True}}
 #: at most this many events of game 0 are written to a trace
 TRACE_EVENTS = 12
-#: cells beyond the policy pairings, by game: options the README's main jobs use
-EXTRA_CELLS = {"doe-battle": [{"scenario": "puerto-rico-passage", "options": {"speed_disengage": "when-able"}}]}
 
 
 def golden_cells(game_name: str) -> list[dict]:
@@ -76,7 +75,7 @@ def golden_cells(game_name: str) -> list[dict]:
                 continue
             seen.add(key)
             cells.append({"scenario": sc, "policies": pol, "options": {}})
-    for extra in EXTRA_CELLS.get(game_name, []):
+    for extra in game.golden_extra_cells:
         sides = game.sides or game.load_scenario(extra["scenario"], game.load_data()).sides
         cells.append({"scenario": extra["scenario"], "policies": policy_names(game.resolve_policies(sides, {})),
                       "options": dict(extra["options"])})
@@ -101,6 +100,86 @@ def table_digest(t: pa.Table) -> str:
             w.write_table(one)
         h.update(sink.getvalue().to_pybytes())
     return h.hexdigest()
+
+
+def _digest_columns(t: pa.Table) -> list[str]:
+    return sorted(c for c in t.column_names if c not in EXCLUDED and not c.startswith(EXCLUDED_PREFIXES))
+
+
+def column_digests(t: pa.Table) -> dict[str, str]:
+    """``{column: sha256 hex}`` of each digested column alone (the same bytes :func:`table_digest`
+    feeds its hash for that column), so a failing cell can name the first column that moved."""
+    out = {}
+    for c in _digest_columns(t):
+        col = t.column(c).combine_chunks()
+        if pa.types.is_dictionary(col.type):
+            col = col.cast(col.type.value_type)
+        h = hashlib.sha256(f"{c}:{col.type}\n".encode())
+        sink = pa.BufferOutputStream()
+        one = pa.table({c: col})
+        with pa.ipc.new_stream(sink, one.schema) as w:
+            w.write_table(one)
+        h.update(sink.getvalue().to_pybytes())
+        out[c] = h.hexdigest()
+    return out
+
+
+def game_digests(t: pa.Table) -> list[str]:
+    """One short hash (16 hex digits) per row, in row order, of that game's digested values
+    (``column=value`` lines, columns sorted by name), so a failing cell can name the first game that moved."""
+    names = _digest_columns(t)
+    cols = {c: t.column(c).to_pylist() for c in names}
+    return [hashlib.sha256("\n".join(f"{c}={cols[c][i]!r}" for c in names).encode()).hexdigest()[:16]
+            for i in range(t.num_rows)]
+
+
+def difference(game_name: str, cell: dict, t: pa.Table, trace: dict | None = None) -> str | None:
+    """None when ``t`` (a replayed golden cell, rows in ``game_index`` order) matches the stored
+    ``cell``; else one line naming the game, the cell, the first column and the game index that differ.
+
+    The column comes from the cell's ``columns`` (per-column digests) and the game index from its
+    ``games`` (per-game hashes) when the file stores them (``make golden`` writes both beside the
+    unchanged ``sha256``); otherwise game 0's row in ``trace_game0`` is compared with ``trace``'s.
+    """
+    where = f"golden {game_name} cell {cell['id']}"
+    got = table_digest(t)
+    trace_ok = trace is None or json.loads(json.dumps(trace)) == cell["trace_game0"]
+    if got == cell["sha256"] and trace_ok:
+        return None
+    parts = []
+    stored_cols = cell.get("columns")
+    if stored_cols is not None:
+        now = column_digests(t)
+        moved = [c for c in sorted(set(stored_cols) | set(now)) if stored_cols.get(c) != now.get(c)]
+        if moved:
+            c = moved[0]
+            what = "missing now" if c not in now else "new" if c not in stored_cols else "values differ"
+            parts.append(f"first differing column {c} ({what}; {len(moved)} column(s) moved: {', '.join(moved[:6])})")
+    stored_games = cell.get("games")
+    if stored_games is not None:
+        now_g = game_digests(t)
+        idx = next((i for i, (a, b) in enumerate(zip(stored_games, now_g, strict=False)) if a != b), None)
+        if idx is None and len(stored_games) != len(now_g):
+            idx = min(len(stored_games), len(now_g))
+        if idx is not None:
+            parts.append(f"first differing game index {idx}")
+    if trace is not None and (stored_cols is None or stored_games is None):
+        old = cell["trace_game0"].get("row", {})
+        new = json.loads(json.dumps(trace)).get("row", {})
+        moved0 = [c for c in sorted(set(old) | set(new)) if old.get(c) != new.get(c)]
+        if moved0:
+            c = moved0[0]
+            parts.append(f"game index 0 differs, first in column {c} ({old.get(c)!r} -> {new.get(c)!r})")
+        elif not trace_ok:
+            tables = [k for k in sorted(set(cell["trace_game0"]) | set(trace)) if k != "row"
+                      and cell["trace_game0"].get(k) != json.loads(json.dumps(trace)).get(k)]
+            parts.append(f"game index 0's row matches but its events differ (table {', '.join(tables)})")
+        else:
+            parts.append("game index 0's row matches, so a later game differs (this file stores no per-column "
+                         "or per-game digests to say which: `make golden` adds them, keeping every sha256)")
+    if got != cell["sha256"]:
+        parts.append(f"sha256 {got[:12]}… != stored {cell['sha256'][:12]}…")
+    return f"{where}: " + "; ".join(parts)
 
 
 def _jsonable(v):
@@ -136,13 +215,13 @@ def trace_game0(game_name: str, scenario: str, policies: dict, options: dict, ro
     table, how many events fell in each turn and the first ``TRACE_EVENTS`` of them.
 
     The events are played again with ``play_batch`` on game 0's own seed and the options that turn
-    the events on (``TRACE_OPTIONS``); those options only add a table.
+    the events on (the game's ``golden_trace_options``); those options only add a table.
     """
     from ..games import get_game
 
     game = get_game(game_name)
     sc = game.load_scenario(scenario, game.load_data())
-    opts = game.resolve_options({**options, **TRACE_OPTIONS.get(game_name, {})})
+    opts = game.resolve_options({**options, **game.golden_trace_options})
     batch = game.play_batch(sc, opts, policies, np.array([seed0], dtype=np.uint64))
     out: dict = {"row": {k: _jsonable(v) for k, v in row0.items()
                          if k not in EXCLUDED and not k.startswith(EXCLUDED_PREFIXES)}}
@@ -189,6 +268,8 @@ def compute(game_name: str, tmp: Path | None = None) -> dict:
             "policies": c["policies"],
             "options": c["options"],
             "sha256": table_digest(t),
+            "columns": column_digests(t),
+            "games": game_digests(t),
             "trace_game0": trace_game0(game_name, c["scenario"], c["policies"], c["options"], row0,
                                        int(row0["seed"])),
         })

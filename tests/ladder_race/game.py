@@ -1,7 +1,8 @@
 """The ``ladder-race`` façade: the plug-in the framework calls (see :mod:`.kernels` for the rules).
 
 Everything the framework needs is declared here: the typed options, the policies, the kernel
-modules (numba's cache of them is kept fresh by the framework), a speed target for ``simlab
+modules (numba's cache of them is kept fresh by the framework), the columns file in the game's own
+folder (``columns/ladder-race.toml``), the luck distribution of its die, a speed target for ``simlab
 bench``, and an odds calculator (plain values plus typed options; the CLI builds ``simlab odds
 ladder-race`` from them).
 """
@@ -12,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -49,6 +51,10 @@ class LadderRace(Game):
     scenarios = tuple(LADDERS)
     default_scenario = "short"
     kernel_modules = (f"{__package__}.kernels",)
+    #: the games table's columns, in the game's own folder (simlab.games.schema)
+    columns_file = Path(__file__).parent / "columns" / "ladder-race.toml"
+    #: rungs one d6 climbs: 1 to 6, each 1/6 (``pmf[v]``; simlab luck's exact percentiles)
+    luck_die_pmf = np.array([0.0] + [1 / 6] * 6)
     odds_options = (
         OddsOption("dice", int, 1, doc="d6 rolled"),
         OddsOption("need", int, required=True, doc="the total needed (rungs)"),

@@ -122,6 +122,8 @@ class Dreadnought(Game):
     scenarios = BUILTIN + CAMPAIGNS
     default_scenario = "dogger-bank"
     data_dir = DATA_DIR
+    golden_trace_options = {"shots": True}
+    columns_file = Path(__file__).parent / "columns" / "dreadnought.toml"
     #: Jutland plays ~100 games a second on one core and Dogger Bank ~1,500: chunks of 25 games let
     #: a sweep of a few hundred games use every worker (:attr:`Game.min_chunk`)
     min_chunk = 25

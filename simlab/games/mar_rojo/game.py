@@ -189,6 +189,8 @@ class MarRojo(Game):
     scenarios = tuple(BUILTIN)
     default_scenario = "cabo-de-palos"
     data_dir = rules.DATA_DIR
+    golden_trace_options = {"card_events": True}
+    columns_file = Path(__file__).parent / "columns" / "mar-rojo.toml"
 
     def data_schema(self):
         return rules.SCHEMA
