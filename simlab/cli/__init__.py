@@ -22,6 +22,7 @@ except ImportError:  # pragma: no cover
 from rich.table import Table
 
 from ..errors import InputError, SweepStopped
+from .strict import refuse_repeated_options
 from .render import (  # noqa: F401  (render_report, render_balance: public, re-exported)
     _pct,
     _print_json,
@@ -757,6 +758,7 @@ def main(argv: list[str] | None = None) -> int:
     cmd = typer.main.get_command(app)
     errs = _click_errors()
     try:
+        refuse_repeated_options(cmd, list(sys.argv[1:] if argv is None else argv))
         rv = cmd.main(args=argv, prog_name="simlab", standalone_mode=False)
     except errs["help"] as e:
         ctx = getattr(e, "ctx", None)
