@@ -91,6 +91,9 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
     """
     from .sweeps.runner import run_sweep
     from .sweeps.spec import SweepSpec, load_spec, spec_from_args
+    _check_argument_types(games=games, seed=seed, workers=workers, chunk_size=chunk_size, max_games=max_games,
+                          precision=precision, resume=resume, overwrite=overwrite, crn=crn, progress=progress,
+                          extend=extend, policy=policy, set_=set_, grid=grid, game=game, scenario=scenario, name=name)
     if dask_timeout is not None and not (isinstance(dask_timeout, (int, float)) and 0 < dask_timeout <= 86400):
         raise SpecError(f"--dask-timeout must be a number of seconds in (0, 86400] (got {dask_timeout})")
     if dask_timeout is not None and (backend or ("dask" if scheduler is not None else "local")) != "dask":
@@ -124,6 +127,42 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
                               precision=precision, max_games=max_games)
     return run_sweep(spec, out, workers=workers, resume=resume, overwrite=overwrite, progress=progress,
                      backend=backend, scheduler=scheduler, dask_timeout=dask_timeout, extend=extend)
+
+
+_INTS = ("games", "seed", "workers", "chunk_size", "max_games")
+_BOOLS = ("resume", "overwrite", "crn", "progress", "extend")
+_LISTS = ("policy", "set_", "grid")
+_STRS = ("game", "scenario", "name")
+
+
+def _check_argument_types(**given) -> None:
+    """Refuse a Python argument of the wrong type before it is coerced (``games=True`` would play
+    one game, ``games="10"`` fail deep inside, ``policy="us=hunter"`` be read letter by letter).
+
+    Raises:
+        SpecError: naming the argument, the type wanted and the value given.
+    """
+    import numbers
+    for k, v in given.items():
+        if v is None:
+            continue
+        if k in _INTS:
+            ok = isinstance(v, numbers.Integral) and not isinstance(v, bool)
+            want = "an int"
+        elif k == "precision":
+            ok = isinstance(v, numbers.Real) and not isinstance(v, bool)
+            want = "a number"
+        elif k in _BOOLS:
+            ok = isinstance(v, bool)
+            want = "True or False"
+        elif k in _LISTS:
+            ok = not isinstance(v, (str, bytes)) and isinstance(v, Sequence) and all(isinstance(x, str) for x in v)
+            want = "a list of 'KEY=VALUE' strings"
+        else:
+            ok = isinstance(v, str)
+            want = "a str"
+        if not ok:
+            raise SpecError(f"sweep(): {k} must be {want}, got {v!r} ({type(v).__name__})")
 
 
 def _spec_of_sweep(out, extend: bool, *, games, grid, seed, **fixed) -> Any:

@@ -15,13 +15,11 @@ from typing import Annotated
 import click
 import typer
 
-try:  # typer >= 0.20 vendors its own copy of click; older typer uses click itself
-    from typer import _click as _typer_click
-except ImportError:  # pragma: no cover
-    _typer_click = None
 from rich.table import Table
 
 from ..errors import InputError, SweepStopped
+from .strict import click_errors as _click_errors
+from .strict import quiet_closed_stdout, refuse_repeated_options
 from .render import (  # noqa: F401  (render_report, render_balance: public, re-exported)
     _pct,
     _print_json,
@@ -732,21 +730,11 @@ odds_app.info.cls = _OddsGroup
 app.add_typer(odds_app, name="odds")
 
 
-def _click_errors() -> dict[str, tuple[type, ...]]:
-    """Exception classes of click and of the click that typer may vendor (``typer._click``)."""
-    mods = [click.exceptions] + ([_typer_click.exceptions] if _typer_click is not None else [])
-
-    def cls(name):
-        return tuple(getattr(m, name) for m in mods if hasattr(m, name))
-
-    return {"help": cls("NoArgsIsHelpError"), "usage": cls("UsageError"), "click": cls("ClickException"),
-            "exit": cls("Exit") + (typer.Exit,), "abort": cls("Abort") + (typer.Abort,)}
-
-
 def _one_line(msg: str) -> str:
     return " ".join(str(msg).split())
 
 
+@quiet_closed_stdout
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``simlab`` console script; returns the exit status.
 
@@ -757,6 +745,7 @@ def main(argv: list[str] | None = None) -> int:
     cmd = typer.main.get_command(app)
     errs = _click_errors()
     try:
+        refuse_repeated_options(cmd, list(sys.argv[1:] if argv is None else argv))
         rv = cmd.main(args=argv, prog_name="simlab", standalone_mode=False)
     except errs["help"] as e:
         ctx = getattr(e, "ctx", None)

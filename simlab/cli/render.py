@@ -10,8 +10,16 @@ from rich.console import Console
 from rich.table import Table
 
 # rich assumes 80 columns when output is not a terminal; tables of many sides need more
-out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-err_console = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 160)
+def _tty(f) -> bool:
+    """Whether a stream is a terminal (False for a closed one: ``simlab ... >&-`` leaves it None)."""
+    try:
+        return f is not None and f.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+out_console = Console(highlight=False, width=None if _tty(sys.stdout) else 160)
+err_console = Console(stderr=True, highlight=False, width=None if _tty(sys.stderr) else 160)
 
 
 def _print_json(obj) -> None:

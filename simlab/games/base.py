@@ -416,6 +416,8 @@ class Game:
             for f in files:
                 try:
                     extra = load_policy_book(f, base=book)
+                except SpecError:
+                    raise  # already names the file
                 except ValueError as e:
                     raise SpecError(f"{Path(f).name}: {e}") from None
                 if extra.meta.get("game", self.name) != self.name:
@@ -438,6 +440,8 @@ class Game:
         base = self.policy_book()
         try:
             extra = load_policy_book(path, base=base)
+        except SpecError:
+            raise  # already names the file
         except ValueError as e:
             raise SpecError(f"{path.name}: {e}") from None
         if extra.meta.get("game", self.name) != self.name:

@@ -76,6 +76,8 @@ class Knob:
     def __post_init__(self):
         if self.kind not in (int, float):
             raise ValueError(f"knob {self.name}: kind must be int or float")
+        if not self.lo <= self.hi:
+            raise ValueError(f"knob {self.name}: lo {self.lo} above hi {self.hi}")
         if not (self.lo <= self.default <= self.hi):
             raise ValueError(f"knob {self.name}: default {self.default} outside [{self.lo}, {self.hi}]")
 
@@ -94,11 +96,7 @@ class Knob:
                 s = raw.strip()
                 v = int(s) if self.kind is int else float(s)
             elif self.kind is int:
-                if isinstance(raw, float):
-                    if not raw.is_integer():
-                        raise ValueError
-                    v = int(raw)
-                elif isinstance(raw, (int, np.integer)):
+                if isinstance(raw, (int, np.integer)):  # a float (even 3.0) is refused, as for options
                     v = int(raw)
                 else:
                     raise ValueError
@@ -422,6 +420,8 @@ class PolicyBook:
 
 
 _KNOB_FIELDS = {"default", "lo", "hi", "doc", "kind"}
+#: how far a mix's weights may sum from 1 (rounding in a written file); further is refused
+MIX_TOLERANCE = 1e-9
 
 
 def load_policy_book(path: str | Path, base: PolicyBook | None = None) -> PolicyBook:
@@ -447,12 +447,22 @@ def load_policy_book(path: str | Path, base: PolicyBook | None = None) -> Policy
                                                                             for r in v.values())
                                                  for v in exploits.values()):
         raise SpecError(f"{name}: exploitability must be tables [exploitability.SIDE.PRESET] with a gain")
+    for side, rows in exploits.items():
+        for pname, r in rows.items():
+            g = r["gain"]
+            if isinstance(g, bool) or not isinstance(g, (int, float)) or not math.isfinite(g) or g < 0:
+                raise SpecError(f"{name}: exploitability.{side}.{pname}.gain must be a finite number >= 0 "
+                                f"(a best response's gain), got {g!r}")
     mixes = doc.get("mixes") or {}
     for side, mix in mixes.items():
         ok = isinstance(mix, dict) and mix and all(isinstance(w, (int, float)) and not isinstance(w, bool)
                                                    and math.isfinite(w) and w >= 0 for w in mix.values())
         if not ok or sum(mix.values()) <= 0:
             raise SpecError(f"{name}: mixes.{side} must map presets to non-negative weights (not all 0)")
+        total = math.fsum(min(w, 2.0) for w in mix.values())  # (a weight above 1 already fails; no overflow)
+        if abs(total - 1.0) > MIX_TOLERANCE:
+            shown = f"{total!r}" if max(mix.values()) <= 1 else f"more than 1 (a weight of {max(mix.values())!r})"
+            raise SpecError(f"{name}: mixes.{side}: the weights sum to {shown}, not 1 (within {MIX_TOLERANCE:g})")
     fams = []
     for fname, f in (doc.get("families") or {}).items():
         if not isinstance(f, dict):
@@ -465,6 +475,11 @@ def load_policy_book(path: str | Path, base: PolicyBook | None = None) -> Policy
             kind = {"int": int, "float": float}.get(k.get("kind", "float"))
             if kind is None:
                 raise SpecError(f"{name}: families.{fname}.knobs.{kname}: kind must be 'int' or 'float'")
+            bad = [f for f in ("default", "lo", "hi") if isinstance(k[f], bool) or not isinstance(k[f], (int, float))
+                   or (kind is int and not isinstance(k[f], int)) or not math.isfinite(k[f])]
+            if bad:
+                raise SpecError(f"{name}: families.{fname}.knobs.{kname}.{bad[0]}: {k[bad[0]]!r} is not a finite "
+                                f"{kind.__name__}")
             try:
                 knobs.append(Knob(kname, kind(k["default"]), kind(k["lo"]), kind(k["hi"]), str(k.get("doc", "")),
                                   kind))

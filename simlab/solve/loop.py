@@ -145,6 +145,11 @@ class _Solver:
                 if p in book.presets:
                     pol = book.resolve(s, p)
                     self.knobs[(s, p)] = Candidate(pol.family, pol.knobs)
+        first = len(self.pop[self.sides[0]]) * len(self.pop[self.sides[1]]) * meta_games
+        if budget < first:  # the first meta-game is the least a solve plays; nothing would be measured
+            raise SpecError(f"--budget {budget:,} is too small to play one round: the first meta-game alone is "
+                            f"{len(self.pop[self.sides[0]])} x {len(self.pop[self.sides[1]])} policies x "
+                            f"{meta_games:,} games = {first:,} (give --budget {first:,} or more, or fewer --meta-games)")
         self.budget, self.epsilon, self.seed = budget, float(epsilon), seed
         self.meta_games, self.search_games, self.confirm_games = meta_games, search_games, confirm_games
         self.generations, self.popsize, self.iterations, self.replicates = generations, popsize, iterations, replicates

@@ -232,6 +232,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
         elif overwrite:
             if old is None:
                 raise SweepStateError(f"refusing to overwrite {store.display}: it is not a simlab sweep directory")
+        elif old is None:  # not a sweep: --resume and --overwrite would be refused too, so do not offer them
+            raise SweepStateError(f"{store.display} is not empty and holds no sweep ({MANIFEST}): choose another --out")
         else:
             raise SweepStateError(f"{store.display} already holds a sweep: pass --resume to continue it, --overwrite to replace it, or choose another --out")
     if (resume or extend) and old is None:

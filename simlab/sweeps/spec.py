@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from ..errors import InputError, SpecError
 from ..games import Game, get_game
@@ -156,8 +156,8 @@ class _ExperimentIn(BaseModel):
     seed: StrictInt = Field(default=0, ge=0, lt=2**64)
     chunk_size: StrictInt | None = Field(default=None, ge=1, le=10**9)
     crn: StrictBool = False
-    data: StrictStr | None = None
-    precision: float | None = Field(default=None, gt=0, lt=0.5)
+    data: StrictStr | None = Field(default=None, min_length=1)
+    precision: StrictFloat | None = Field(default=None, gt=0, lt=0.5)
     max_games: StrictInt | None = Field(default=None, ge=1, le=MAX_GAMES)
 
 
@@ -202,6 +202,7 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
     for tbl in ("options", "grid"):
         if isinstance(doc.get(tbl), dict):
             doc[tbl] = _flatten_knobs(doc[tbl], f"{p.name}: {tbl}")
+            _refuse_quoted_values(doc[tbl], f"{p.name}: {tbl}")
     try:
         s = _SpecIn.model_validate(doc)
     except ValidationError as e:
@@ -241,6 +242,29 @@ def _flatten_knobs(table: dict, where: str) -> dict:
                 raise SpecError(f"{where}: '{kk}' is given twice")
             out[kk] = vv
     return out
+
+
+def _refuse_quoted_values(table: dict, where: str) -> None:
+    """A number or a boolean written as a TOML string (``x = "0.7"``, ``flag = "true"``) is refused:
+    TOML has numbers and booleans, and a quoted one is a typo the command line cannot make.
+
+    Raises:
+        SpecError: naming the key and the value.
+    """
+    for k, v in table.items():
+        for x in (v if isinstance(v, list) else [v]):
+            if not isinstance(x, str):
+                continue
+            t = x.strip()
+            quoted = t in ("true", "false")
+            if not quoted:
+                try:
+                    float(t)
+                    quoted = True
+                except ValueError:
+                    pass
+            if quoted:
+                raise SpecError(f"{where}: '{k}': {x!r} is a string; write it without quotes ({t})")
 
 
 def _name_from_stem(stem: str) -> str:

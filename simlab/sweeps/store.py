@@ -28,6 +28,7 @@ import os
 import re
 import shutil
 import socket
+import stat
 import threading
 import time
 import uuid
@@ -43,6 +44,8 @@ __all__ = ["Store", "is_url"]
 _COMPONENT = re.compile(r"^[A-Za-z0-9_=\-][A-Za-z0-9_.=\-]*$")
 _HIDDEN = {".lock"}
 LEASE_RENEW_S = 20.0
+#: the largest manifest or summary read (a larger one, or an endless file behind a symlink, is refused)
+MAX_TEXT = 512 * 2**20
 #: columns written without a dictionary: the games table's game index and seed (unique per row)
 PLAIN_COLUMNS = frozenset({"game_index", "seed"})
 LEASE_STALE_S = 90.0
@@ -170,9 +173,22 @@ class Store:
         """A file of the directory, opened (``"rb"`` or ``"wb"``; a local file with :func:`open`)."""
         return open(self.path(rel), mode) if self.local else self.fs.open(self.path(rel), mode)
 
-    def read_text(self, rel: str) -> str:
+    def read_text(self, rel: str, limit: int = MAX_TEXT) -> str:
+        """A text file of the directory (a manifest, a summary), at most ``limit`` bytes.
+
+        Raises:
+            ValueError: a local path that is not a regular file (a FIFO, /dev/zero behind a
+                symlink) or a file over ``limit`` bytes; OSError as :func:`open`.
+        """
+        if self.local:
+            st = os.stat(self.path(rel))
+            if not stat.S_ISREG(st.st_mode):
+                raise ValueError(f"{rel} is not a regular file")
         with self.open(rel) as fh:
-            return fh.read().decode()
+            data = fh.read(limit + 1)
+        if len(data) > limit:
+            raise ValueError(f"{rel} is larger than {limit // 2**20} MiB")
+        return data.decode()
 
     def read_json(self, rel: str) -> Any:
         return json.loads(self.read_text(rel))
@@ -191,9 +207,14 @@ class Store:
             os.makedirs(parent, exist_ok=True)
             # process and thread in the name: threads of one process write parts at once
             tmp = os.path.join(parent, f".{os.path.basename(path)}.tmp-{os.getpid()}-{threading.get_ident()}")
-            with open(tmp, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
+            try:
+                with open(tmp, "wb") as fh:
+                    fh.write(data)
+                os.replace(tmp, path)
+            except BaseException:  # a full disk, an interrupt: leave no temporary file behind
+                with contextlib.suppress(OSError):
+                    os.remove(tmp)
+                raise
         else:
             with self.fs.open(path, "wb") as fh:
                 fh.write(data)

@@ -35,7 +35,7 @@ class _UnitIn(BaseModel):
     name: StrictStr = Field(min_length=1, max_length=64)
     type: StrictStr | None = None
     attack: StrictInt | None = Field(default=None, ge=0, le=20)
-    defense: StrictInt | None = Field(default=None, ge=0, le=20)
+    defense: StrictInt | None = Field(default=None, ge=1, le=20)  # Rule 3.4.1 unit values: at least 1
     movement: StrictInt | None = Field(default=None, ge=0, le=20)
     damage: StrictInt = Field(default=0, ge=0, le=40)
 

@@ -38,7 +38,7 @@ class UnitRow(BaseModel):
     side: Literal["us", "spain", "germany"]
     type: UnitType
     attack: int = Field(ge=0, le=20)
-    defense: int = Field(ge=0, le=20)
+    defense: int = Field(ge=1, le=20)  # Rule 3.4.1 unit values: at least 1 (sunk when damage > defense)
     movement: int = Field(ge=0, le=20)
     start: str | None = None
     entry_turn: int | None = Field(default=None, ge=1, le=9)
