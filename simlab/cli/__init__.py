@@ -14,12 +14,9 @@ from typing import Annotated
 
 import click
 import typer
-
 from rich.table import Table
 
 from ..errors import InputError, SweepStopped
-from .strict import click_errors as _click_errors
-from .strict import quiet_closed_stdout, refuse_repeated_options
 from .render import (  # noqa: F401  (render_report, render_balance: public, re-exported)
     _pct,
     _print_json,
@@ -38,6 +35,8 @@ from .render import (  # noqa: F401  (render_report, render_balance: public, re-
     render_report,
     report_title,
 )
+from .strict import click_errors as _click_errors
+from .strict import quiet_closed_stdout, refuse_repeated_options
 
 
 def _flags_render_as_flags() -> None:

@@ -9,6 +9,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
+
 # rich assumes 80 columns when output is not a terminal; tables of many sides need more
 def _tty(f) -> bool:
     """Whether a stream is a terminal (False for a closed one: ``simlab ... >&-`` leaves it None)."""
