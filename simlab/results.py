@@ -17,7 +17,7 @@ from .errors import SweepStateError
 from .stats import cellstats
 from .sweeps.manifest import load_manifest, sweep_status
 from .sweeps.store import Store
-from .sweeps.verify import check_parts
+from .sweeps.verify import check_accounting, check_parts
 
 if TYPE_CHECKING:  # pragma: no cover - pandas is imported where a DataFrame is made (~1 s of start-up)
     import pandas as pd  # pyarrow.dataset imports pandas too: it is imported where a dataset is made
@@ -46,6 +46,13 @@ def _checked_files(store: Store, table: str, man: dict | None = None) -> list[st
                 f"{store.display}: {len(problems)} part(s) do not belong to this sweep, first "
                 f"{problems[0].line()}; `simlab verify {store.display}` lists them and `simlab sweep ... --resume` "
                 "quarantines and replays them")
+        if table == "games":
+            from .sweeps.manifest import sweep_status
+            short = check_accounting(man, files, sweep_status(store, man) == "complete")
+            if short:
+                more = f" (and {len(short) - 1} more cell(s))" if len(short) > 1 else ""
+                raise SweepStateError(f"{store.display}: rows are missing: {short[0]}{more}; `simlab verify "
+                                      f"{store.display}` lists them and `simlab sweep ... --resume` plays them again")
         if not files:
             raise SweepStateError(f"{store.display}: no '{table}' rows written yet")
     return files

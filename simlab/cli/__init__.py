@@ -244,7 +244,7 @@ def verify(
     Exit status: 0 when every part passes; 1 when any does not (`simlab sweep ... --resume` moves
     those into DIR/quarantine/ and plays their chunks again); 2 when DIR is not a sweep.
     """
-    from ..sweeps.manifest import load_manifest, sweep_status
+    from ..sweeps.manifest import check_seal, load_manifest, sweep_status
     from ..sweeps.store import Store
     from ..sweeps.verify import check_parts, migrate_layout
     store = Store(directory)
@@ -255,8 +255,12 @@ def verify(
             for d in migrate_layout(store):
                 err_console.print(f"renamed {d} to {d.replace('cell=', 'cell-')}")
         man = load_manifest(store)
-    good, problems = check_parts(store, man)
+    good, problems = check_parts(store, man, content=True)
     status = sweep_status(store, man)
+    from ..sweeps.verify import PartProblem, check_accounting
+    edited = check_seal(man)
+    problems = ([PartProblem("manifest.json", edited.split(" ", 1)[1])] if edited else []) + problems + [
+        PartProblem(*line.split(": ", 1)) for line in check_accounting(man, good, status == "complete")]
     if json_:
         _print_json({"directory": str(directory), "status": status, "parts_ok": len(good),
                      "problems": [{"part": p.rel, "reason": p.reason} for p in problems]})

@@ -54,7 +54,7 @@ from .backends import (
 )
 from .chunks import ChunkTask, sweep_knob_columns
 from .extend import check_extension, extents_for, grown, renumber
-from .manifest import MANIFEST, load_manifest, sweep_schema, sweep_status
+from .manifest import MANIFEST, check_seal, load_manifest, seal, sweep_schema, sweep_status
 from .plans import DEFAULT_MAX_GAMES, FixedPlan, Plan, PrecisionPlan, _parse_part
 from .progress import Progress as _Progress
 from .spec import Cell, SweepSpec, check_name, expand
@@ -275,8 +275,15 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
                 raise SweepStateError(
                     f"cannot {verb} {store.display}: its {what} differs ({detail}); "
                     "use another --out")
+        edited = check_seal(old)
+        if edited is not None:
+            raise SweepStateError(f"cannot {verb} {store.display}: {edited}")
         # the ids the sweep gave its cells (an extension's new cells come after them)
         cells = renumber(cells, old)
+        changed = _cell_definition_changes(cells, old)
+        if changed:
+            raise SweepStateError(f"cannot {verb} {store.display}: {changed}; its rows were played under the "
+                                  "old definition, so new games would not match them: use another --out")
     grow = None
     if resume and old is not None:
         grow = {"extents": extents_for(cells, old, spec.games, extending),
@@ -331,10 +338,7 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         "max_games": (spec.max_games or DEFAULT_MAX_GAMES) if spec.precision is not None else None,
         "chunk_size": chunk_size,
         "grid_options": list(grid_options),
-        "cells": [{"cell": c.id, "seed_key": c.key, "params": c.params, "scenario": c.scenario,
-                   "policies": policy_names(c.policies), "policy_families": {s: p.family for s, p in c.policies.items()},
-                   "knobs": {s: p.as_dict() for s, p in c.policies.items()}, "options": c.options,
-                   **({"extents": extents[c.id]} if extents else {})} for c in cells],
+        "cells": [_cell_record(c, extents) for c in cells],
         "scenarios": {k: {"name": v.name, "source": v.source, "title": v.title, "sides": list(v.sides)}
                       for k, v in info["scenarios"].items()},
         "data": info["data"],
@@ -349,7 +353,7 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         "status": "running",
         **{k: v for k, v in (grow or {}).items() if k != "extents"},
     }
-    store.write_json(MANIFEST, manifest)
+    store.write_json(MANIFEST, seal(manifest))
     files = sorted({f for f in [_abs_file(spec.data)] + [_abs_file(c.scenario) for c in cells]
                     if f is not None and os.path.isfile(f)})
     ex.check_visible(store.url, manifest["run_id"], files)
@@ -366,7 +370,7 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         migrate_layout(store)
         # a part that does not belong (another sweep's, a copy, truncated...) is moved aside and its
         # chunk played again, so the resumed sweep ends with exactly an uninterrupted one's rows
-        _, problems = check_parts(store, old)
+        _, problems = check_parts(store, old, content=True)
         for prob, dest in zip(problems, quarantine(store, problems), strict=True):
             quarantined.append({"part": prob.rel, "reason": prob.reason, "moved_to": dest})
     written = _written_parts(store) if resume else set()
@@ -425,7 +429,7 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
                             "chunks_skipped": plan.skipped, "chunks_failed": len(failures),
                             "games_per_second": round(played / seconds, 1) if seconds > 0 else None}
     try:
-        store.write_json(MANIFEST, manifest)
+        store.write_json(MANIFEST, seal(manifest))
     except OSError:
         if disk_full is None:
             raise
@@ -448,6 +452,42 @@ def _disk_error_tail(error: str) -> str:
         if m in error:
             return m
     return error[:120]
+
+
+def _cell_record(c: Cell, extents: dict | None = None) -> dict:
+    """A cell as the manifest records it: ids, parameters, scenario, policies with their full knob
+    vectors, and options (everything its rows depend on besides the spec, data and scenario files)."""
+    return {"cell": c.id, "seed_key": c.key, "params": c.params, "scenario": c.scenario,
+            "policies": policy_names(c.policies), "policy_families": {s: p.family for s, p in c.policies.items()},
+            "knobs": {s: p.as_dict() for s, p in c.policies.items()}, "options": c.options,
+            **({"extents": extents[c.id]} if extents else {})}
+
+
+#: the fields of a manifest's cell that decide its rows (a resume or extend must find them unchanged)
+_DEFINING = ("seed_key", "scenario", "policies", "policy_families", "knobs", "options")
+
+
+def _cell_definition_changes(cells: list[Cell], old: dict) -> str:
+    """``"cell 0's knobs differ ({...} there, {...} now)"`` for the first cell of ``old`` that the new run
+    would play under another definition (a policies file, a mix directory or a preset edited since), or ""."""
+    import json as _json
+
+    def js(v) -> str:
+        return _json.dumps(v, sort_keys=True, default=str)
+
+    def short(t: str) -> str:
+        return t if len(t) <= 120 else t[:117] + "..."
+
+    olds = {c.get("cell"): c for c in old.get("cells", []) if isinstance(c, dict)}
+    for c in cells:
+        was = olds.get(c.id)
+        if was is None:
+            continue
+        now = _json.loads(_json.dumps(_cell_record(c), default=str))
+        for k in _DEFINING:
+            if k in was and js(was[k]) != js(now[k]):
+                return f"cell {c.id}'s {k.replace('_', ' ')} differ ({short(js(was[k]))} there, {short(js(now[k]))} now)"
+    return ""
 
 
 def _spec_differences(theirs, mine: dict) -> str:

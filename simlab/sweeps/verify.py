@@ -32,8 +32,8 @@ from ..rng import game_seeds
 from .chunks import part_name
 from .store import Store
 
-__all__ = ["QUARANTINE", "SWEEP_FORMAT", "PartProblem", "cell_chunks", "cell_extents", "check_parts", "is_chunk",
-           "lineage", "migrate_layout", "part_range", "quarantine"]
+__all__ = ["QUARANTINE", "SWEEP_FORMAT", "PartProblem", "cell_chunks", "cell_extents", "check_accounting",
+           "check_parts", "is_chunk", "lineage", "migrate_layout", "part_range", "quarantine"]
 
 #: folder, inside a sweep directory, that ``--resume`` moves rejected parts into
 QUARANTINE = "quarantine"
@@ -140,13 +140,40 @@ def lineage(man: dict) -> list[str]:
     return fps + ([fp] if fp not in fps else [])
 
 
-def check_parts(store: Store, man: dict, tables: str | None = None) -> tuple[list[str], list[PartProblem]]:
-    """Check every Parquet part of a sweep against its manifest (footers only; rows are not read).
+def _link_in(store: Store, rel: str) -> str | None:
+    """The first symbolic link on ``rel``'s path inside a local sweep directory (``games/cell-0``), or None."""
+    import os
+    if not store.local:
+        return None
+    parts = rel.split("/")
+    for i in range(1, len(parts) + 1):
+        if os.path.islink(store.path("/".join(parts[:i]))):
+            return "/".join(parts[:i])
+    return None
+
+
+def _pages_ok(store: Store, rel: str) -> str | None:
+    """None when every page of the part reads and passes its CRC (written with page checksums), else why."""
+    import pyarrow.parquet as pq
+    try:
+        with store.open(rel) as fh:
+            pq.read_table(fh, page_checksum_verification=True)
+    except Exception as e:  # noqa: BLE001 - any reader error: the bytes are not those simlab wrote
+        msg = " ".join(str(e).split())
+        return "altered: " + (msg if len(msg) <= 120 else msg[:117] + "...")
+    return None
+
+
+def check_parts(store: Store, man: dict, tables: str | None = None,
+                content: bool = False) -> tuple[list[str], list[PartProblem]]:
+    """Check every Parquet part of a sweep against its manifest.
 
     Args:
         store: the sweep directory.
         man: its manifest (as :func:`simlab.sweeps.manifest.load_manifest` returns it).
         tables: ``"games"`` or an events table name to check only that table; None checks all.
+        content: also read every page of every part and check its CRC (parts are written with
+            Parquet page checksums), so a flipped bit is found; otherwise only footers are read.
 
     Returns:
         ``(good, problems)``: the relative paths of the parts that pass, and one
@@ -185,6 +212,12 @@ def check_parts(store: Store, man: dict, tables: str | None = None) -> tuple[lis
                                         "not a part name of this layout (a copy or a renamed file?)"))
             continue
         table, cell, a, b = where
+        link = _link_in(store, rel)
+        if link is not None:
+            import os
+            problems.append(PartProblem(rel, f"reached through a link ({link} -> {os.readlink(store.path(link))}): "
+                                             "a sweep's parts must be its own files"))
+            continue
         if cell not in cells:
             problems.append(PartProblem(rel, f"cell {cell} is not in the manifest"))
             continue
@@ -233,6 +266,11 @@ def check_parts(store: Store, man: dict, tables: str | None = None) -> tuple[lis
                 and list(seeds) != [seed_of(key, a), seed_of(key, b - 1)]):
             problems.append(PartProblem(rel, "its games' seeds are not this cell's streams"))
             continue
+        if content:
+            bad = _pages_ok(store, rel)
+            if bad is not None:
+                problems.append(PartProblem(rel, bad))
+                continue
         good.append(rel)
         if table == "games":
             games_ranges.add((cell, a, b))
@@ -246,6 +284,42 @@ def check_parts(store: Store, man: dict, tables: str | None = None) -> tuple[lis
     return good, problems
 
 
+def check_accounting(man: dict, good: list[str], complete: bool) -> list[str]:
+    """Lines naming every cell whose good games parts do not hold the games the manifest says were
+    written (``games_written``): a part, a cell folder or all of ``games/`` deleted; for a complete
+    sweep also parts beyond what it wrote. Empty when every game is accounted for.
+
+    Args:
+        man: the manifest.
+        good: the games parts :func:`check_parts` passed (relative paths).
+        complete: whether the sweep says it is complete (then every written chunk must be there).
+    """
+    written = man.get("games_written") or {}
+    chunk, per_cell = _expected_stops(man)
+    have: dict[int, list[tuple[int, int]]] = {}
+    for rel in good:
+        where = part_range(rel)
+        if where is not None and where[0] == "games":
+            have.setdefault(where[1], []).append((where[2], where[3]))
+    out = []
+    for c in man.get("cells", []):
+        if not isinstance(c, dict) or type(c.get("cell")) is not int:
+            continue
+        cid = c["cell"]
+        want = written.get(str(cid), 0) if isinstance(written, dict) else 0
+        got = sum(b - a for a, b in have.get(cid, []))
+        if not isinstance(want, int) or got == want or (got > want and not complete):
+            continue
+        line = f"games/cell-{cid}: the manifest says {want:,} games were written, its parts hold {got:,}"
+        if got < want and complete and chunk is not None and per_cell is not None and man.get("precision") is None:
+            missing = [r for r in cell_chunks(cell_extents(c, per_cell), chunk) if r not in set(have.get(cid, []))]
+            if missing:
+                line += " (missing " + ", ".join(f"games {a}-{b}" for a, b in missing[:3]) + \
+                        (f" and {len(missing) - 3} more chunk(s)" if len(missing) > 3 else "") + ")"
+        out.append(line)
+    return out
+
+
 def quarantine(store: Store, problems: list[PartProblem]) -> list[str]:
     """Move the parts named in ``problems`` into ``DIR/quarantine/`` (same relative path; a name
     already there gets ``.1``, ``.2``... appended).
@@ -254,7 +328,17 @@ def quarantine(store: Store, problems: list[PartProblem]) -> list[str]:
         The quarantined relative paths (inside ``quarantine/``).
     """
     moved = []
+    links_moved: set[str] = set()
     for p in problems:
+        # a part reached through a linked folder: move the link itself (never the other sweep's file)
+        done = next((x for x in links_moved if p.rel.startswith(x + "/")), None)
+        if done is not None:  # its linked folder was moved already
+            moved.append(f"{QUARANTINE}/{done}")
+            continue
+        link = _link_in(store, p.rel)
+        if link is not None:
+            links_moved.add(link)
+            p = PartProblem(link, p.reason)
         # raw paths: a rejected file's name need not be one simlab would write ("part-0-10 copy.parquet")
         dest = f"{QUARANTINE}/{p.rel}"
         k = 0
@@ -263,7 +347,11 @@ def quarantine(store: Store, problems: list[PartProblem]) -> list[str]:
             dest = f"{QUARANTINE}/{p.rel}.{k}"
         dest_path = f"{store.root}/{dest}"
         store.fs.makedirs(dest_path.rsplit("/", 1)[0], exist_ok=True)
-        store.fs.mv(f"{store.root}/{p.rel}", dest_path)
+        if link is not None:
+            import os
+            os.replace(store.path(p.rel), store.path(dest))  # the link, not what it points to
+        else:
+            store.fs.mv(f"{store.root}/{p.rel}", dest_path)
         moved.append(dest)
     return moved
 
@@ -293,8 +381,10 @@ def migrate_layout(store: Store) -> list[str]:
     if todo and store.exists("manifest.json"):
         man = store.read_json("manifest.json")
         if isinstance(man, dict):
+            from .manifest import check_seal, seal
+            sealed = check_seal(man) is None  # an edited manifest stays detectably edited
             man["format"] = SWEEP_FORMAT
-            store.write_json("manifest.json", man)
+            store.write_json("manifest.json", seal(man) if sealed else man)
     return [a for a, _ in todo]
 
 
