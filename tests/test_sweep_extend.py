@@ -10,6 +10,7 @@ import pytest
 
 import simlab
 from simlab.cli import main
+from simlab.sweeps.manifest import seal
 
 BASE = ["sweep", "--game", "synthetic", "--seed", "11", "--chunk-size", "40", "--no-progress", "--json",
         "--policy", "red=plain,rock"]
@@ -153,7 +154,7 @@ def test_extend_without_a_sweep_and_an_unfinished_sweep_are_refused(small, tmp_p
     (out / "games/cell-3/part-000000000040-000000000080.parquet").unlink()
     man = json.loads((out / "manifest.json").read_text())
     man["status"] = "interrupted"
-    (out / "manifest.json").write_text(json.dumps(man))
+    (out / "manifest.json").write_text(json.dumps(seal(man)))  # as simlab writes it
     assert main(["sweep", str(out), "--extend", "--games", "200", "--no-progress"]) == 2
     assert "it is interrupted; finish it first with" in capsys.readouterr().err
     # --resume needs no experiment file: the spec is the manifest's
@@ -172,7 +173,7 @@ def test_an_interrupted_extension_resumes_to_the_same_rows(small, tmp_path):
     (out / "games/cell-5/part-000000000000-000000000040.parquet").unlink()
     man = json.loads((out / "manifest.json").read_text())
     man["status"] = "running"
-    (out / "manifest.json").write_text(json.dumps(man))
+    (out / "manifest.json").write_text(json.dumps(seal(man)))  # as simlab writes it
     assert main(["sweep", str(out), "--extend", "--games", "150", "--no-progress", "--json"]) == 0
     man = json.loads((out / "manifest.json").read_text())
     assert man["status"] == "complete" and man["last_run"]["games_played"] == 80

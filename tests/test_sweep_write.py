@@ -26,7 +26,7 @@ def _plain(t: pa.Table) -> pa.Table:
 def _old_write(t: pa.Table, path) -> None:
     """The old ``Store.write_parquet``: ``pq.write_table`` of plain columns."""
     plain = [c for c in t.column_names if c in PLAIN_COLUMNS]
-    pq.write_table(_plain(t), path, compression="lz4",
+    pq.write_table(_plain(t), path, compression="lz4", write_page_checksum=True,
                    use_dictionary=[c for c in t.column_names if c not in PLAIN_COLUMNS] if plain else True)
 
 

@@ -11,7 +11,7 @@ import simlab
 from simlab.cli import main
 from simlab.errors import SweepStateError
 from simlab.sweeps.chunks import games_part_rel
-from simlab.sweeps.manifest import sweep_status
+from simlab.sweeps.manifest import seal, sweep_status
 
 ARGS = ["sweep", "--game", "doe-battle", "--games", "300", "--chunk-size", "100", "--seed", "5",
         "--grid", "max_rounds=5,6", "--no-progress", "--json"]
@@ -60,8 +60,14 @@ def test_each_foreign_part_is_named_and_resume_restores_the_exact_rows(clean, tm
     g(1, 200, 300).unlink()
     shutil.copy(g(0, 0, 100), g(1, 200, 300))
     rc, res = _verify(out, capsys)
-    reasons = {p["part"].split("/", 1)[1]: p["reason"] for p in res["problems"]}
+    reasons = {p["part"].split("/", 1)[1]: p["reason"] for p in res["problems"] if "/part-" in p["part"]}
     assert rc == 1 and len(reasons) == 6, reasons
+    # and the games the manifest says were written that no good part holds, cell by cell
+    short = {p["part"]: p["reason"] for p in res["problems"] if "/part-" not in p["part"]}
+    assert short == {"games/cell-0": "the manifest says 300 games were written, its parts hold 100 (missing games "
+                                     "100-200, games 200-300)",
+                     "games/cell-1": "the manifest says 300 games were written, its parts hold 0 (missing games 0-100, "
+                                     "games 100-200, games 200-300)"}, short
     assert "a copy or a renamed file" in reasons["cell-0/part-000000000000-000000000100 copy.parquet"]
     assert reasons["cell-0/part-000000000100-000000000200.parquet"].startswith("from another sweep")
     assert reasons["cell-0/part-000000000200-000000000300.parquet"].startswith("unreadable Parquet")
@@ -91,9 +97,11 @@ def test_a_hand_edited_manifest_that_swaps_two_cells_labels_is_caught(clean, tmp
     a, b = man["cells"][0]["params"], man["cells"][1]["params"]
     assert a != b
     man["cells"][0]["params"], man["cells"][1]["params"] = b, a
-    (out / "manifest.json").write_text(json.dumps(man))
+    (out / "manifest.json").write_text(json.dumps(man))  # by hand: its seal no longer matches
     rc, res = _verify(out, capsys)
-    assert rc == 1 and all("the manifest labels cell" in p["reason"] for p in res["problems"])
+    assert rc == 1 and res["problems"][0]["part"] == "manifest.json" and "was edited" in res["problems"][0]["reason"]
+    labels = [p for p in res["problems"] if "/part-" in p["part"]]
+    assert labels and all("the manifest labels cell" in p["reason"] for p in labels)
     with pytest.raises(SweepStateError, match="the manifest labels cell 0"):
         simlab.report(out)
 
@@ -102,7 +110,7 @@ def test_a_killed_sweep_is_interrupted_not_running(clean, tmp_path, capsys):
     out = _copy(clean, tmp_path)
     man = json.loads((out / "manifest.json").read_text())
     man["status"] = "running"  # what a SIGKILL leaves: nobody holds the lock
-    (out / "manifest.json").write_text(json.dumps(man))
+    (out / "manifest.json").write_text(json.dumps(seal(man)))  # as simlab writes it
     assert sweep_status(out) == "interrupted"
     assert {r["status"] for r in simlab.report(out)} == {"interrupted"}
     capsys.readouterr()
@@ -172,7 +180,9 @@ def test_an_older_cell_equals_layout_is_migrated_by_verify_and_by_resume(clean, 
     for d in list((out / "games").iterdir()) + [p for t in (out / "events").glob("*") for p in t.iterdir()]:
         d.rename(d.with_name(d.name.replace("cell-", "cell=")))
     rc, res = _verify(out, capsys)
-    assert rc == 1 and all("older cell=N layout" in p["reason"] for p in res["problems"])
+    old_layout = [p for p in res["problems"] if "cell=" in p["part"]]
+    assert rc == 1 and old_layout and all("older cell=N layout" in p["reason"] for p in old_layout)
+    assert all("its parts hold 0" in p["reason"] for p in res["problems"] if p not in old_layout)
     with pytest.raises(SweepStateError, match="older cell=N layout"):
         simlab.load(out)
     again = tmp_path / "again"

@@ -147,7 +147,7 @@ def _link_in(store: Store, rel: str) -> str | None:
         return None
     parts = rel.split("/")
     for i in range(1, len(parts) + 1):
-        if os.path.islink(store.path("/".join(parts[:i]))):
+        if os.path.islink(os.path.join(store.root, *parts[:i])):  # raw: a rejected name need not be simlab's
             return "/".join(parts[:i])
     return None
 
@@ -215,7 +215,7 @@ def check_parts(store: Store, man: dict, tables: str | None = None,
         link = _link_in(store, rel)
         if link is not None:
             import os
-            problems.append(PartProblem(rel, f"reached through a link ({link} -> {os.readlink(store.path(link))}): "
+            problems.append(PartProblem(rel, f"reached through a link ({link} -> {os.readlink(os.path.join(store.root, link))}): "
                                              "a sweep's parts must be its own files"))
             continue
         if cell not in cells:
@@ -349,7 +349,7 @@ def quarantine(store: Store, problems: list[PartProblem]) -> list[str]:
         store.fs.makedirs(dest_path.rsplit("/", 1)[0], exist_ok=True)
         if link is not None:
             import os
-            os.replace(store.path(p.rel), store.path(dest))  # the link, not what it points to
+            os.replace(os.path.join(store.root, p.rel), dest_path)  # the link, not what it points to
         else:
             store.fs.mv(f"{store.root}/{p.rel}", dest_path)
         moved.append(dest)
