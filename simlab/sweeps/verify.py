@@ -381,7 +381,7 @@ def migrate_layout(store: Store) -> list[str]:
     if todo and store.exists("manifest.json"):
         man = store.read_json("manifest.json")
         if isinstance(man, dict):
-            from .manifest import check_seal, seal
+            from .seal import check_seal, seal
             sealed = check_seal(man) is None  # an edited manifest stays detectably edited
             man["format"] = SWEEP_FORMAT
             store.write_json("manifest.json", seal(man) if sealed else man)
