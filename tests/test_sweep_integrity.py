@@ -177,3 +177,15 @@ def test_a_policies_file_edited_between_runs_is_refused(tmp_path, capsys, verb):
     assert main(["sweep", "--out", str(d), "--resume", "--policies-file", str(pf), "--no-progress",
                  "--workers", "1", "--json"]) == 0
     assert len(load(d)) == 400
+
+
+def test_an_events_table_loads_on_its_own(tmp_path):
+    # check_parts(tables="battles") sees no games parts of its own: it must take them by name, not
+    # call every events part "of a chunk whose games part is missing"
+    from simlab.results import load_table
+    d = _sweep(tmp_path / "campaign", games=40, game="dawn-of-empire")
+    battles = load_table(d, "battles")
+    assert battles.num_rows > 0 and set(battles.column("cell").to_pylist()) == {0}
+    (d / "games" / "cell-0" / "part-000000000000-000000000040.parquet").unlink()
+    with pytest.raises(SweepStateError, match="games part is missing"):
+        load_table(d, "battles")

@@ -276,6 +276,8 @@ def check_parts(store: Store, man: dict, tables: str | None = None,
             games_ranges.add((cell, a, b))
         else:
             events.append((rel, (cell, a, b)))
+    if tables not in (None, "games"):  # an events table alone: its chunks' games parts, by name
+        games_ranges |= {w[1:] for w in map(part_range, store.find("games")) if w is not None and w[0] == "games"}
     for rel, rng in events:
         if rng not in games_ranges:
             good.remove(rel)
