@@ -140,6 +140,16 @@ def rule_tables(rules: RuleArrays, rl: np.ndarray) -> tuple:
     return (rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks, rules.eff_gun, rules.eff_crt)
 
 
+def game_options(setup: ScenarioSetup, opts: Mapping, check: bool) -> np.ndarray:
+    """``int64[4]``: game length (Game-Turns; ``game_length`` 0 = the scenario's), visibility base
+    (hexes; ``visibility_base`` -1 = the scenario's), whether shots are recorded, whether invariants
+    are checked: the ``opt`` row :func:`run_games` and :func:`.state.start_games` give the kernels."""
+    length = int(opts.get("game_length") or 0) or int(setup.sc[L.SC_LENGTH])
+    vb = int(opts.get("visibility_base", -1))
+    vis = int(setup.sc[L.SC_VIS_BASE]) if vb < 0 else vb
+    return np.array([length, vis, 1 if opts.get("shots") else 0, 1 if check else 0], dtype=np.int64)
+
+
 def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, str], seeds: np.ndarray,
               options: Mapping | None = None, check: bool = False,
               trace: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -163,12 +173,9 @@ def run_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, st
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     g = int(seeds.shape[0])
     pc, kn = pack_policies(policies, setup.sides)
-    length = int(opts.get("game_length") or 0) or int(setup.sc[L.SC_LENGTH])
-    vb = int(opts.get("visibility_base", -1))
-    vis = int(setup.sc[L.SC_VIS_BASE]) if vb < 0 else vb
-    record = 1 if opts.get("shots") else 0
+    opt = game_options(setup, opts, check)
+    record = int(opt[2])
     rl = with_options(rules.rl, opts)
-    opt = np.array([length, vis, record, 1 if check else 0], dtype=np.int64)
     tr = trace if trace is not None else np.zeros((0, setup.n, L.NTR), dtype=np.int64)
     out = np.zeros((g, L.NOUT), dtype=np.int64)
     cap = max(16, g * setup.n * 2) if record else 0

@@ -23,7 +23,7 @@ from ...rng import STATE_WORDS
 from . import layout as L
 from .kernels.turn import new_games_nb, play_states_nb
 from .rules import RuleArrays, with_options
-from .runtime import pack_policies, rule_tables
+from .runtime import game_options, pack_policies, rule_tables
 from .scenario import ScenarioSetup
 
 __all__ = ["GameState", "play_from", "start_games"]
@@ -94,10 +94,7 @@ def start_games(setup: ScenarioSetup, rules: RuleArrays, policies: Mapping[str, 
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     g = int(seeds.shape[0])
     pc, kn = pack_policies(policies, setup.sides)
-    length = int(opts.get("game_length") or 0) or int(setup.sc[L.SC_LENGTH])
-    vb = int(opts.get("visibility_base", -1))
-    vis = int(setup.sc[L.SC_VIS_BASE]) if vb < 0 else vb
-    opt = np.array([length, vis, 1 if opts.get("shots") else 0, 1 if check else 0], dtype=np.int64)
+    opt = game_options(setup, opts, check)
     tb = rule_tables(rules, with_options(rules.rl, opts))
     n = setup.n
     arrays = (np.zeros((g, *setup.sh0.shape), dtype=np.int64), np.zeros((g, *setup.fm0.shape), dtype=np.int64),
