@@ -470,6 +470,23 @@ def games_cmd(json_: Annotated[bool, typer.Option("--json", help="print JSON")] 
             if "min" in o or "max" in o:
                 rng = f" in [{o.get('min', '')}, {o.get('max', '')}]"
             out_console.print(f"  option {o['name']} ({o['type']}, default {o['default']}{extra}{rng}): {o['doc']}")
+        _print_decisions(g)
+
+
+def _print_decisions(g: dict) -> None:
+    """The decision inventory of one game: section, side, decision, and the knobs or the gap."""
+    ds = g.get("decisions") or []
+    if not ds:
+        return
+    gaps = sum(1 for d in ds if not d["knobs"])
+    t = Table(title=f"{g['name']}: {len(ds)} decisions the rules give a player "
+                    f"({len(ds) - gaps} with knobs, {gaps} without)", title_justify="left")
+    for c in ("section", "side", "decision", "knobs (or why none)"):
+        t.add_column(c, overflow="fold")
+    for d in ds:
+        how = ", ".join(d["knobs"]) if d["knobs"] else f"[red]none[/red]: {d.get('gap', '')}"
+        t.add_row(d["section"], "any" if d["side"] == "*" else d["side"], d["decision"], how)
+    out_console.print(t)
 
 
 # --------------------------------------------------------------------------- data

@@ -289,6 +289,10 @@ class Game:
     #: a TOML file in the game's own folder, e.g. ``Path(__file__).parent / "columns" / "<name>.toml"``;
     #: None: the game declares no columns of its own
     columns_file: Path | None = None
+    #: the game's decision inventory: every choice its rulebook gives a player, the rule section and
+    #: the knobs that make it (:mod:`simlab.games.decisions`); a TOML file in the game's own folder,
+    #: e.g. ``Path(__file__).parent / "decisions.toml"``. None: the game lists none (a synthetic game)
+    decisions_file: Path | None = None
     #: the smallest chunk (games) a sweep's automatic chunk size makes for this game
     #: (:func:`simlab.sweeps.runner.auto_chunk_size`). A game that plays far fewer than 1,000 games
     #: a second on one core sets it low, so that a sweep of a few hundred games still gives every
@@ -542,11 +546,12 @@ class Game:
 
         ``policies`` lists the preset names by side; ``policy_families`` and ``presets`` give
         each family's knobs (name, type, default, lo, hi, doc) and each preset's family and knob
-        values, per side.
+        values, per side; ``decisions`` the decision inventory, ``{section, decision, side, knobs,
+        doc[, gap]}`` per choice the rulebook gives a player.
         """
         sides = list(self.sides) if self.sides else None
         book = self.policy_book().describe(sides)
-        return {
+        out = {
             "name": self.name,
             "title": self.title,
             "sides": list(self.sides) if self.sides else "defined by the scenario",
@@ -559,6 +564,27 @@ class Game:
             "options": [o.describe() for o in self.options],
             "rulebook": self.rulebook,
         }
+        out["decisions"] = [d.to_json() for d in self.decisions()]
+        return out
+
+    def decisions(self) -> tuple:
+        """The game's decision inventory (:mod:`simlab.games.decisions`), read once per process
+        from :attr:`decisions_file`; ``()`` for a game without one.
+
+        Returns:
+            ``tuple[Decision, ...]`` in file order.
+
+        Raises:
+            SpecError: a malformed inventory file (a programming error of the game).
+        """
+        if self.decisions_file is None:
+            return ()
+        got = self.__dict__.get("_decisions")
+        if got is None:
+            from .decisions import load_decisions
+            got = load_decisions(self.decisions_file)
+            self.__dict__["_decisions"] = got
+        return got
 
     # ------------------------------------------------------------------ playing
     def load_scenario(self, name_or_path: str | None, data: DataPack | None = None) -> Scenario:

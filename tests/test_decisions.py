@@ -1,0 +1,77 @@
+"""The decision inventory (issue 28): every game's decisions.toml loads, names only knobs of a family
+of that side, and reaches ``simlab games`` and ``simlab games --json``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from simlab.errors import SpecError
+from simlab.games import game_names, get_game
+from simlab.games.decisions import Decision, check_decisions, load_decisions
+
+pytestmark = pytest.mark.timeout(300)
+
+def _inventory_games():
+    return [n for n in game_names() if get_game(n).decisions_file is not None]
+
+
+@pytest.mark.parametrize("name", _inventory_games())
+def test_every_knob_is_a_knob_of_that_sides_family(name):
+    g = get_game(name)
+    ds = g.decisions()
+    assert ds, f"{name}: empty decision inventory"
+    assert check_decisions(g, ds) == []
+    for d in ds:
+        assert d.section[0].isdigit(), d
+        assert bool(d.knobs) != bool(d.gap), d
+
+
+def test_check_names_an_unknown_knob_and_a_foreign_side():
+    g = get_game("dawn-of-empire")
+    bad = (Decision("7.2.3", "x", "us", ("no_such_knob",)),
+           Decision("5.5 D", "y", "germany", ("aggression",)),
+           Decision("10.2", "z", "*", ("disengage_odds",)))
+    got = check_decisions(g, bad)
+    assert got == ["7.2.3: knob 'no_such_knob' is not a knob of any family of side 'us'",
+                   "5.5 D: side 'germany' is not a side of dawn-of-empire (us, spain)"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[[decisions]]\nsection = "1"\ndecision = "d"\nside = "us"\nknobs = []\n', "no knobs and no 'gap'"),
+    ('[[decisions]]\nsection = "1"\ndecision = "d"\nside = "us"\nknobs = ["a"]\ngap = "g"\n', "knobs and a 'gap'"),
+    ('[[decisions]]\nsection = "1"\ndecision = "d"\nside = "us"\nknobs = "a"\n', "'knobs' must be a list"),
+    ('[[decisions]]\nsection = "1"\ndecision = "d"\nside = "us"\nknobs = ["a"]\ncolour = 1\n', "unknown field(s) colour"),
+    ('[[decisions]]\nsection = ""\ndecision = "d"\nside = "us"\nknobs = ["a"]\n', "'section' must be a non-empty string"),
+    ('title = "x"\n', "holds only [[decisions]] entries"),
+])
+def test_malformed_inventory_is_refused(tmp_path, text, message):
+    p = tmp_path / "decisions.toml"
+    p.write_text(text)
+    with pytest.raises(SpecError, match=".*" + message.replace("[", r"\[").replace("(", r"\(").replace(")", r"\)")):
+        load_decisions(p)
+
+
+def test_inventory_round_trips_to_json(tmp_path):
+    p = tmp_path / "decisions.toml"
+    p.write_text('[[decisions]]\nsection = "7.2.3 D"\ndecision = "Anchor in a neutral port"\nside = "*"\n'
+                 'knobs = []\ngap = "the engine orders it"\n'
+                 '[[decisions]]\nsection = "10.2"\ndecision = "Disengage"\nside = "us"\n'
+                 'knobs = ["disengage_odds"]\ndoc = "permille"\n')
+    got = [d.to_json() for d in load_decisions(p)]
+    assert got == [{"section": "7.2.3 D", "decision": "Anchor in a neutral port", "side": "*", "knobs": [],
+                    "doc": "", "gap": "the engine orders it"},
+                   {"section": "10.2", "decision": "Disengage", "side": "us", "knobs": ["disengage_odds"],
+                    "doc": "permille"}]
+
+
+def test_games_json_lists_decisions(capsys):
+    from simlab.cli import main
+    assert main(["games", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    by = {g["name"]: g for g in info}
+    for name, g in by.items():
+        assert "decisions" in g
+        want = [d.to_json() for d in get_game(name).decisions()]
+        assert g["decisions"] == want
