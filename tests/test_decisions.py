@@ -75,3 +75,34 @@ def test_games_json_lists_decisions(capsys):
         assert "decisions" in g
         want = [d.to_json() for d in get_game(name).decisions()]
         assert g["decisions"] == want
+
+
+def test_knob_bounds_effects_counts_the_winners_a_knob_moves(tmp_path, monkeypatch):
+    """On synthetic-duel the winner is ``u < p(knobs)`` on each game's stream, so on common random
+    numbers the games whose winner flips between red's aim at 0 and at 1 are a binomial draw of
+    ``n |p(0) - p(1)|``: the count must lie within 4 standard deviations of it."""
+    import math
+
+    from simlab.games.synthetic_duel import duel_payoff
+    from simlab.testing.decision_bounds import _summary, knob_bounds_effects
+    p = tmp_path / "decisions.toml"
+    p.write_text('[[decisions]]\nsection = "1"\ndecision = "aim"\nside = "red"\nknobs = ["aim"]\n'
+                 '[[decisions]]\nsection = "2"\ndecision = "how far"\nside = "*"\nknobs = ["range"]\n')
+    g = get_game("synthetic-duel")
+    monkeypatch.setattr(g, "decisions_file", p, raising=False)
+    g.__dict__.pop("_decisions", None)
+    try:
+        n = 2000
+        rows = knob_bounds_effects("synthetic-duel", games=n, seed=7)
+    finally:
+        g.__dict__.pop("_decisions", None)
+    assert [(r["section"], r["side"], r["knob"]) for r in rows] == [
+        ("1", "red", "aim"), ("2", "red", "range"), ("2", "blue", "range")]
+    blue = g.policy_book().resolve("blue", g.default_policy("blue")).vector()[:2]
+    red = g.policy_book().resolve("red", g.default_policy("red")).vector()[:2]
+    d = abs(float(duel_payoff((0.0, red[1]), blue)) - float(duel_payoff((1.0, red[1]), blue))) / 2
+    sd = math.sqrt(n * d * (1 - d))
+    assert abs(rows[0]["changed"] - n * d) <= 4 * sd + 1, (rows[0], n * d)
+    d_range = abs(float(duel_payoff((red[0], 0), blue)) - float(duel_payoff((red[0], 10), blue))) / 2
+    assert abs(rows[1]["changed"] - n * d_range) <= 4 * math.sqrt(n * d_range * (1 - d_range)) + 1
+    assert _summary(rows) == (2, 2)
