@@ -189,3 +189,24 @@ def test_an_events_table_loads_on_its_own(tmp_path):
     (d / "games" / "cell-0" / "part-000000000000-000000000040.parquet").unlink()
     with pytest.raises(SweepStateError, match="games part is missing"):
         load_table(d, "battles")
+
+
+@pytest.mark.parametrize("verb", ["--resume", "--extend"])
+def test_a_mix_directory_edited_between_runs_is_refused(tmp_path, capsys, verb):
+    # a mixed side records no knobs of its own: its components and weights are what its rows depend on
+    mix = tmp_path / "mix"
+    mix.mkdir()
+    (mix / "policies.toml").write_text('[solve]\ngame = "synthetic-duel"\n[mixes.red]\ncautious = 0.5\nbold = 0.5\n')
+    d = _sweep(tmp_path / "duel", "--policy", f"red=@mix:{mix}", game="synthetic-duel")
+    man = json.loads((d / "manifest.json").read_text())
+    assert [m["weight"] for m in man["cells"][0]["mixes"]["red"]] == [0.5, 0.5]
+    (d / "games" / "cell-0" / "part-000000000300-000000000400.parquet").unlink()  # a resume has work to do
+    (mix / "policies.toml").write_text('[solve]\ngame = "synthetic-duel"\n[mixes.red]\ncautious = 0.9\nbold = 0.1\n')
+    before = {p: p.read_bytes() for p in d.rglob("*") if p.is_file()}
+    capsys.readouterr()
+    extra = ["--games", "600"] if verb == "--extend" else []
+    rc = main(["sweep", "--out", str(d), verb, *extra, "--no-progress", "--workers", "1"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "cell 0's mixed policies differ" in err and "a @mix directory was edited" in err, err
+    assert err.count("\n") == 1
+    assert {p: p.read_bytes() for p in d.rglob("*") if p.is_file()} == before

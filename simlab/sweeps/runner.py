@@ -40,7 +40,7 @@ import numpy as np
 from .._version import __version__, git_commit, prefetch_git_commit
 from ..errors import SpecError, SweepStateError, SweepStopped
 from ..games import game_target
-from ..games.policy import policy_names, split_knob_name
+from ..games.policy import Mixture, policy_names, split_knob_name
 from ..rng import game_seeds
 from .backends import (
     Backend,
@@ -456,15 +456,18 @@ def _disk_error_tail(error: str) -> str:
 
 def _cell_record(c: Cell, extents: dict | None = None) -> dict:
     """A cell as the manifest records it: ids, parameters, scenario, policies with their full knob
-    vectors, and options (everything its rows depend on besides the spec, data and scenario files)."""
+    vectors, each mixed side's components (weight, preset, full knob vector) and options (everything
+    its rows depend on besides the spec, data and scenario files)."""
+    mixes = {s: p.to_json()["mix"] for s, p in c.policies.items() if isinstance(p, Mixture)}
     return {"cell": c.id, "seed_key": c.key, "params": c.params, "scenario": c.scenario,
             "policies": policy_names(c.policies), "policy_families": {s: p.family for s, p in c.policies.items()},
             "knobs": {s: p.as_dict() for s, p in c.policies.items()}, "options": c.options,
+            **({"mixes": mixes} if mixes else {}),
             **({"extents": extents[c.id]} if extents else {})}
 
 
 #: the fields of a manifest's cell that decide its rows (a resume or extend must find them unchanged)
-_DEFINING = ("seed_key", "scenario", "policies", "policy_families", "knobs", "options")
+_DEFINING = ("seed_key", "scenario", "policies", "policy_families", "knobs", "mixes", "options")
 
 
 def _cell_definition_changes(cells: list[Cell], old: dict) -> str:
@@ -485,7 +488,10 @@ def _cell_definition_changes(cells: list[Cell], old: dict) -> str:
             continue
         now = _json.loads(_json.dumps(_cell_record(c), default=str))
         for k in _DEFINING:
-            if k in was and js(was[k]) != js(now[k]):
+            if k == "mixes" and k in was and js(was[k]) != js(now.get(k)):
+                return (f"cell {c.id}'s mixed policies differ ({short(js(was[k]))} there, "
+                        f"{short(js(now.get(k)))} now: a @mix directory was edited)")
+            if k != "mixes" and k in was and js(was[k]) != js(now[k]):
                 return f"cell {c.id}'s {k.replace('_', ' ')} differ ({short(js(was[k]))} there, {short(js(now[k]))} now)"
     return ""
 
