@@ -96,9 +96,10 @@ def test_an_extra_part_in_a_complete_sweep_is_named(base, tmp_path, capsys):
 
 
 def test_every_bit_flip_that_changes_rows_is_detected(base, tmp_path, capsys):
-    """40 random single-bit flips in one part: each flip that changes the rows a plain reader gets
-    (or makes the part unreadable) must be named by verify (page CRCs). A flip in footer statistics
-    or padding that changes no row may pass: at this seed 21 flips change rows, 25 are detected."""
+    """40 random single-bit flips in one part: every one must be named by verify, those that change
+    the rows a plain reader gets (or make the part unreadable: page CRCs) and those in footer
+    statistics or padding that change no row (the manifest's sha256 of each part); at this seed 21
+    flips change rows."""
     part = "games/cell-0/part-000000000200-000000000300.parquet"
     clean = pq.read_table(base / part)
     size = (base / part).stat().st_size
@@ -120,7 +121,24 @@ def test_every_bit_flip_that_changes_rows_is_detected(base, tmp_path, capsys):
         detected_changed += moved and rc == 1
         shutil.rmtree(d)
     assert detected_changed == changed, f"{changed - detected_changed} of {changed} row-changing flips missed"
-    assert changed >= 15 and detected >= changed, (changed, detected)  # the flips did exercise the check
+    assert detected == 40, f"{40 - detected} of {40 - changed} flips that change no row missed"
+    assert 15 <= changed < 40, changed  # the flips did exercise both checks
+
+
+def test_the_manifest_records_each_parts_digest_and_verify_names_a_rewritten_part(base, tmp_path, capsys):
+    import hashlib
+    man = json.loads((base / "manifest.json").read_text())
+    files = sorted(str(p.relative_to(base)) for p in (base / "games").rglob("*.parquet"))
+    assert sorted(man["parts"]) == files and len(files) == 8
+    part = files[3]
+    assert man["parts"][part] == "sha256:" + hashlib.sha256((base / part).read_bytes()).hexdigest()
+    # the same rows written again with other settings: every page reads, only the digest tells
+    d = _copy(base, tmp_path)
+    t = pq.read_table(d / part)
+    pq.write_table(t, d / part, compression="zstd", write_page_checksum=True)
+    assert pq.read_table(d / part).equals(t)
+    rc, text = _verify(d, capsys)
+    assert rc == 1 and f"{part}: altered: its bytes differ from those the sweep wrote" in text, text
 
 
 @pytest.mark.parametrize("field,value", [

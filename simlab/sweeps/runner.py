@@ -59,7 +59,7 @@ from .plans import DEFAULT_MAX_GAMES, FixedPlan, Plan, PrecisionPlan, _parse_par
 from .progress import Progress as _Progress
 from .spec import Cell, SweepSpec, check_name, expand
 from .store import Store
-from .verify import SWEEP_FORMAT, check_parts, migrate_layout, quarantine
+from .verify import SWEEP_FORMAT, check_parts, migrate_layout, part_digests, quarantine
 
 __all__ = ["PREFLIGHT_CELLS", "SweepResult", "auto_chunk_size", "default_workers", "game_min_chunk", "load_manifest",
            "preflight", "run_sweep"]
@@ -374,6 +374,8 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         for prob, dest in zip(problems, quarantine(store, problems), strict=True):
             quarantined.append({"part": prob.rel, "reason": prob.reason, "moved_to": dest})
     written = _written_parts(store) if resume else set()
+    # the parts this run found and kept: their recorded digests stand (a part played again gets its own)
+    kept_parts = set(store.find("games") + store.find("events")) if resume else set()
     inner = getattr(ex, "inner", ex)  # a Kept backend's own
     if isinstance(inner, InProcess):  # one chunk ahead only where every chunk will be kept
         inner.overlap = spec.precision is None
@@ -420,6 +422,9 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
     if quarantined:
         manifest.setdefault("quarantined", []).extend(quarantined)
     manifest["schema"] = sweep_schema(store, manifest, game)
+    # every part's digest, so verify and resume find a changed byte even where the rows read the same
+    manifest["parts"] = part_digests(store, {k: v for k, v in ((old or {}).get("parts") or {}).items()
+                                             if k in kept_parts} if resume else None)
     if disk_full is not None:
         manifest["stopped_by"] = f"disk full: {disk_full}"
     if lost_workers is not None:

@@ -164,6 +164,33 @@ def _pages_ok(store: Store, rel: str) -> str | None:
     return None
 
 
+def part_digest(store: Store, rel: str) -> str:
+    """``"sha256:<hex>"`` of a part's bytes, as the manifest's ``parts`` records it."""
+    import hashlib
+    h = hashlib.sha256()
+    with store.open(rel) as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return "sha256:" + h.hexdigest()
+
+
+def part_digests(store: Store, known: dict | None = None) -> dict[str, str]:
+    """The digest of every part of a sweep (games and events, not ``quarantine/``), by relative path.
+
+    Args:
+        store: the sweep directory.
+        known: digests already recorded (a resumed sweep's manifest), reused for the parts they name
+            (a resume has checked them) instead of reading those parts again.
+
+    Returns:
+        ``{rel: "sha256:<hex>"}`` sorted by path: what the manifest's ``parts`` holds, so that
+        :func:`check_parts` names a part whose bytes changed even where its rows read the same.
+    """
+    known = known if isinstance(known, dict) else {}
+    files = store.find("games") + store.find("events")
+    return {rel: (known[rel] if isinstance(known.get(rel), str) else part_digest(store, rel)) for rel in sorted(files)}
+
+
 def check_parts(store: Store, man: dict, tables: str | None = None,
                 content: bool = False) -> tuple[list[str], list[PartProblem]]:
     """Check every Parquet part of a sweep against its manifest.
@@ -173,7 +200,9 @@ def check_parts(store: Store, man: dict, tables: str | None = None,
         man: its manifest (as :func:`simlab.sweeps.manifest.load_manifest` returns it).
         tables: ``"games"`` or an events table name to check only that table; None checks all.
         content: also read every page of every part and check its CRC (parts are written with
-            Parquet page checksums), so a flipped bit is found; otherwise only footers are read.
+            Parquet page checksums), so a flipped bit is found, and compare each part's sha256 with
+            the manifest's ``parts`` (where it records one: a flip that leaves every page readable,
+            in the footer's statistics say, is found too); otherwise only footers are read.
 
     Returns:
         ``(good, problems)``: the relative paths of the parts that pass, and one
@@ -268,6 +297,10 @@ def check_parts(store: Store, man: dict, tables: str | None = None,
             continue
         if content:
             bad = _pages_ok(store, rel)
+            if bad is None:
+                want = (man.get("parts") or {}).get(rel) if isinstance(man.get("parts"), dict) else None
+                if isinstance(want, str) and part_digest(store, rel) != want:
+                    bad = "altered: its bytes differ from those the sweep wrote (the manifest's sha256)"
             if bad is not None:
                 problems.append(PartProblem(rel, bad))
                 continue
