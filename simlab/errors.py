@@ -31,6 +31,12 @@ class SweepStateError(InputError):
     """An output directory that cannot be used as asked (busy, or resumed with another spec)."""
 
 
+class PartialSweepWarning(UserWarning):
+    """``simlab.load(..., allow_partial=True)`` returned fewer games than the manifest says were
+    written (a deleted part or cell folder, or a sweep still running): the message names the cells
+    and the missing game ranges."""
+
+
 class SweepStopped(RuntimeError):
     """A sweep stopped before its end for a reason outside its input (its cluster lost every
     worker): complete chunks are kept and ``--resume`` finishes it. The CLI prints the message as

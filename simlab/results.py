@@ -27,11 +27,12 @@ __all__ = ["end_reason_rates", "length_distribution", "load", "load_table", "rep
            "sweep_report"]
 
 
-def _checked_files(store: Store, table: str, man: dict | None = None, partial: bool = False) -> list[str]:
+def _checked_files(store: Store, table: str, man: dict | None = None, partial: bool | str = False) -> list[str]:
     """The parts of a table (relative names), checked to belong to the sweep when ``man`` is given.
 
     ``partial=True`` (``report``, which prints its own warning) accepts fewer games than the
-    manifest says were written; otherwise that raises.
+    manifest says were written; ``partial="warn"`` accepts them with a :class:`PartialSweepWarning`
+    naming what is missing; otherwise that raises.
 
     Raises:
         SweepStateError: no rows written yet, a part that does not belong, or (unless ``partial``)
@@ -50,10 +51,17 @@ def _checked_files(store: Store, table: str, man: dict | None = None, partial: b
                 f"{store.display}: {len(problems)} part(s) do not belong to this sweep, first "
                 f"{problems[0].line()}; `simlab verify {store.display}` lists them and `simlab sweep ... --resume` "
                 "quarantines and replays them")
-        if table == "games" and not partial:
+        if table == "games" and partial is not True:
             from .sweeps.manifest import sweep_status
             short = check_accounting(man, files, sweep_status(store, man) == "complete")
-            if short:
+            if short and partial == "warn":
+                import warnings
+
+                from .errors import PartialSweepWarning
+                more = f" (and {len(short) - 1} more cell(s))" if len(short) > 1 else ""
+                warnings.warn(f"{store.display}: rows are missing: {short[0]}{more}; these are the games "
+                              "that are there", PartialSweepWarning, stacklevel=4)
+            elif short:
                 more = f" (and {len(short) - 1} more cell(s))" if len(short) > 1 else ""
                 raise SweepStateError(f"{store.display}: rows are missing: {short[0]}{more}; `simlab verify "
                                       f"{store.display}` lists them and `simlab sweep ... --resume` plays them again")
@@ -62,8 +70,8 @@ def _checked_files(store: Store, table: str, man: dict | None = None, partial: b
     return files
 
 
-def _dataset(store: Store, table: str, man: dict | None = None) -> ds.Dataset:
-    files = _checked_files(store, table, man)
+def _dataset(store: Store, table: str, man: dict | None = None, partial: bool | str = False) -> ds.Dataset:
+    files = _checked_files(store, table, man, partial)
     try:
         return store.dataset(files)
     except (pa.ArrowInvalid, OSError) as e:
@@ -75,21 +83,27 @@ def _first_line(e: BaseException) -> str:
     return msg if len(msg) <= 200 else msg[:197] + "..."
 
 
-def load_table(path: str | Path, table: str = "games", columns: list[str] | None = None) -> pa.Table:
+def load_table(path: str | Path, table: str = "games", columns: list[str] | None = None,
+               allow_partial: bool = False) -> pa.Table:
     """A sweep's table as a pyarrow Table, sorted by ``cell`` then ``game_index``.
 
     Args:
         path: the sweep directory (a local path or an fsspec URL such as ``s3://bucket/sweep``).
         table: ``"games"`` or an events table name.
         columns: columns to read (default: all).
+        allow_partial: return the games that are there when the manifest says more were written
+            (a deleted part, a running sweep), with a :class:`simlab.errors.PartialSweepWarning`
+            naming the missing cells and ranges; False (the default) raises instead.
 
     Raises:
-        SweepStateError: if ``path`` is not a sweep directory, holds no such rows, or holds a part
-            that does not belong to it (see :func:`simlab.sweeps.verify.check_parts`).
+        SweepStateError: if ``path`` is not a sweep directory, holds no such rows, holds a part
+            that does not belong to it (see :func:`simlab.sweeps.verify.check_parts`), or (unless
+            ``allow_partial``) lacks games the manifest says were written.
         KeyError: if a requested column does not exist.
     """
     store = Store(path)
-    return _read_table(store, _dataset(store, table, load_manifest(store)), table, columns)
+    return _read_table(store, _dataset(store, table, load_manifest(store), "warn" if allow_partial else False),
+                       table, columns)
 
 
 def _read_table(store: Store, dset: ds.Dataset, table: str, columns: list[str] | None) -> pa.Table:
@@ -108,13 +122,15 @@ def _read_table(store: Store, dset: ds.Dataset, table: str, columns: list[str] |
     return t
 
 
-def load(path: str | Path, table: str = "games", columns: list[str] | None = None) -> pd.DataFrame:
+def load(path: str | Path, table: str = "games", columns: list[str] | None = None,
+         allow_partial: bool = False) -> pd.DataFrame:
     """A sweep's games table (or an events table) as a pandas DataFrame.
 
     One row per game, sorted by ``cell`` then ``game_index``; columns as described in README
-    ("Output"). See :func:`load_table` for the arguments and errors.
+    ("Output"). See :func:`load_table` for the arguments (``allow_partial``: the games that are
+    there, with a warning, rather than an error) and errors.
     """
-    return load_table(path, table, columns).to_pandas()
+    return load_table(path, table, columns, allow_partial).to_pandas()
 
 
 def report(path: str | Path, confidence: float = 0.95) -> list[dict]:

@@ -56,6 +56,11 @@ def test_a_deleted_part_is_named_by_verify_and_load_refuses(base, tmp_path, caps
     assert "games/cell-1: the manifest says 400 games were written, its parts hold 300 (missing games 100-200)" in text
     with pytest.raises(SweepStateError, match="rows are missing: games/cell-1"):
         load(d)
+    # or the games that are there, as loudly
+    from simlab.errors import PartialSweepWarning
+    with pytest.warns(PartialSweepWarning, match="rows are missing: games/cell-1.*missing games 100-200"):
+        df = load(d, allow_partial=True)
+    assert len(df) == 700 and sorted(set(df[df.cell == 1].game_index) ^ set(range(400))) == list(range(100, 200))
 
 
 @pytest.mark.parametrize("what", ["cell folder", "all games"])
