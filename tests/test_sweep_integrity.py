@@ -233,3 +233,20 @@ def test_a_mix_directory_edited_between_runs_is_refused(tmp_path, capsys, verb):
     assert rc == 2 and "cell 0's mixed policies differ" in err and "a @mix directory was edited" in err, err
     assert err.count("\n") == 1
     assert {p: p.read_bytes() for p in d.rglob("*") if p.is_file()} == before
+
+
+def test_a_lost_events_part_is_named_by_verify_and_resume_plays_its_chunk_again(tmp_path, capsys):
+    from simlab.results import load_table
+    d = _sweep(tmp_path / "campaign", games=200, game="dawn-of-empire")
+    games, battles = load_table(d), load_table(d, "battles")
+    lost = "events/battles/cell-0/part-000000000100-000000000200.parquet"
+    assert battles.num_rows > 0 and (d / lost).is_file()
+    (d / lost).unlink()
+    rc, text = _verify(d, capsys)
+    assert rc == 1 and f"{lost}: missing: the sweep wrote this events part" in text, text
+    assert main(["sweep", "--out", str(d), "--resume", "--no-progress", "--workers", "1", "--json"]) == 0
+    man = json.loads((d / "manifest.json").read_text())
+    assert man["last_run"]["games_played"] == 100
+    assert [q["reason"] for q in man["quarantined"]] == [f"its chunk's events part {lost} is missing"]
+    assert load_table(d).equals(games) and load_table(d, "battles").equals(battles)
+    assert _verify(d, capsys)[0] == 0

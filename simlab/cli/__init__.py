@@ -257,10 +257,11 @@ def verify(
         man = load_manifest(store)
     good, problems = check_parts(store, man, content=True)
     status = sweep_status(store, man)
-    from ..sweeps.verify import PartProblem, check_accounting
+    from ..sweeps.verify import PartProblem, check_accounting, missing_events
     edited = check_seal(man)
     problems = ([PartProblem("manifest.json", edited.split(" ", 1)[1])] if edited else []) + problems + [
-        PartProblem(*line.split(": ", 1)) for line in check_accounting(man, good, status == "complete")]
+        PartProblem(*line.split(": ", 1)) for line in check_accounting(man, good, status == "complete")] + \
+        missing_events(store, man)
     if json_:
         _print_json({"directory": str(directory), "status": status, "parts_ok": len(good),
                      "problems": [{"part": p.rel, "reason": p.reason} for p in problems]})

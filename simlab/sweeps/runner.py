@@ -52,14 +52,23 @@ from .backends import (
     default_workers,
     make_backend,
 )
-from .chunks import ChunkTask, sweep_knob_columns
+from .chunks import ChunkTask, games_part_rel, sweep_knob_columns
 from .extend import check_extension, extents_for, grown, renumber
 from .manifest import MANIFEST, check_seal, load_manifest, seal, sweep_schema, sweep_status
 from .plans import DEFAULT_MAX_GAMES, FixedPlan, Plan, PrecisionPlan, _parse_part
 from .progress import Progress as _Progress
 from .spec import Cell, SweepSpec, check_name, expand
 from .store import Store
-from .verify import SWEEP_FORMAT, check_parts, migrate_layout, part_digests, quarantine
+from .verify import (
+    SWEEP_FORMAT,
+    PartProblem,
+    check_parts,
+    migrate_layout,
+    missing_events,
+    part_digests,
+    part_range,
+    quarantine,
+)
 
 __all__ = ["PREFLIGHT_CELLS", "SweepResult", "auto_chunk_size", "default_workers", "game_min_chunk", "load_manifest",
            "preflight", "run_sweep"]
@@ -371,6 +380,13 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         # a part that does not belong (another sweep's, a copy, truncated...) is moved aside and its
         # chunk played again, so the resumed sweep ends with exactly an uninterrupted one's rows
         _, problems = check_parts(store, old, content=True)
+        # a chunk whose events part was lost is played again whole: its games part is moved aside too
+        present = set(store.find("games"))
+        for gone in missing_events(store, old):
+            where = part_range(gone.rel)
+            rel = games_part_rel(*where[1:]) if where is not None else None
+            if rel in present and all(p.rel != rel for p in problems):
+                problems.append(PartProblem(rel, f"its chunk's events part {gone.rel} is missing"))
         for prob, dest in zip(problems, quarantine(store, problems), strict=True):
             quarantined.append({"part": prob.rel, "reason": prob.reason, "moved_to": dest})
     written = _written_parts(store) if resume else set()

@@ -319,6 +319,21 @@ def check_parts(store: Store, man: dict, tables: str | None = None,
     return good, problems
 
 
+def missing_events(store: Store, man: dict) -> list[PartProblem]:
+    """The events parts the manifest's ``parts`` records that are no longer in the directory.
+
+    A games part that is missing is :func:`check_accounting`'s to name (the games the manifest
+    says were written); an events part has no such count, so its recorded digest is what tells.
+
+    Returns:
+        one :class:`PartProblem` per missing events part, sorted by path.
+    """
+    recorded = man.get("parts") if isinstance(man.get("parts"), dict) else {}
+    present = set(store.find("events"))
+    return [PartProblem(rel, "missing: the sweep wrote this events part (the manifest records its digest)")
+            for rel in sorted(recorded) if rel.startswith("events/") and rel not in present]
+
+
 def check_accounting(man: dict, good: list[str], complete: bool) -> list[str]:
     """Lines naming every cell whose good games parts do not hold the games the manifest says were
     written (``games_written``): a part, a cell folder or all of ``games/`` deleted; for a complete
