@@ -27,6 +27,7 @@ from .render import (  # noqa: F401  (render_report, render_balance: public, re-
     err_console,
     out_console,
     print_compare,
+    print_equilibrium,
     print_matrices,
     print_meta,
     print_tune,
@@ -306,11 +307,38 @@ def tune(
     backend: SweepsBackend = None,
     policies_file: PoliciesFile = None,
     scheduler: Scheduler = None,
+    equilibrium: Annotated[bool, typer.Option(help="find where the game's value under solved play is 0: each value solved with `simlab solve` (--budget games each, common random numbers) instead of fixed policies")] = False,
+    budget: Annotated[int | None, typer.Option(help="--equilibrium: games of each value's solve", show_default="100,000")] = None,
 ) -> None:
     """Find the fair value of a numeric option (handicap, bid) with a 95% interval, and the bid table."""
     from ..api import tune as run
     from ..games.policy import using_policies
     from ..sweeps.backends import sweep_backend
+    if budget is not None and not equilibrium:
+        raise InputError("--budget only applies with --equilibrium")
+    if equilibrium:
+        given = [f for f, v in (("--policy", policy), ("--target", target), ("--side", side), ("--games", games),
+                                ("--precision", precision), ("--max-games", max_games), ("--from-sweep", from_sweep),
+                                ("--cell", cell)) if v]
+        given += [f for f, v, d in (("--fit", fit, "logistic"), ("--method", method, "auto")) if v != d]
+        if given:
+            raise InputError(f"{given[0]} does not apply with --equilibrium (each value's policies are solved)")
+        if budget is not None and budget < 1000:
+            raise InputError(f"--budget must be at least 1000 games (got {budget})")
+        from ..analysis.equilibrium import tune_equilibrium
+        with sweep_backend(backend, scheduler, workers), using_policies(*(policies_file or [])):
+            res = tune_equilibrium(game, param=param, range_=range_, scenario=scenario, set_=set_ or [], data=data,
+                                   budget=100_000 if budget is None else budget, seed=seed, out=out,
+                                   overwrite=overwrite, workers=workers, progress=progress,
+                                   replicates=200 if replicates == 1000 else replicates)  # solve's default
+        for w in res.get("warnings", []):
+            print(f"simlab: warning: {w}", file=sys.stderr)
+        if json_:
+            _print_json(res)
+            return
+        err_console.print(f"wrote {res['path']}")
+        print_equilibrium(res)
+        return
     with sweep_backend(backend, scheduler, workers), using_policies(*(policies_file or [])):
         res = run(game, param=param, range_=range_, scenario=scenario, policy=policy or [], set_=set_ or [],
                   data=data, target=target, side=side, games=games, precision=precision, max_games=max_games,

@@ -382,6 +382,31 @@ def print_tune(res: dict) -> None:
         _print_table(render_bids(bt, res.get("unit", "")))
 
 
+def print_equilibrium(res: dict) -> None:
+    """``simlab tune --equilibrium``'s output: the fair value under solved play and its interval (or
+    why there is none), then each value's solved game value, interval and exploitability."""
+    if res["fair_value"] is None:
+        out_console.print(f"[bold]no fair {res['param']} at equilibrium[/bold]: {res['note']}")
+    else:
+        lo, hi = res["ci"]
+        iv = f"[{'below range' if lo is None else f'{lo:.3g}'}, {'above range' if hi is None else f'{hi:.3g}'}]"
+        out_console.print(f"[bold]fair {res['param']} at equilibrium (value 0 under solved play): "
+                          f"{res['fair_value']:.3g}[/bold] 95% interval {iv}")
+    t = Table(title=f"{res['game']} / {res['scenario']}: {res['value_meaning']}; "
+                    f"{res['budget_per_value']:,} games per solve, seed {res['seed']}")
+    for c in (res["param"], "value [95% CI]", "exploitability (lower bound)", "stopped", "games"):
+        t.add_column(c, justify="right")
+    for p in res["points"]:
+        ci = p["value_ci"]
+        val = "—" if p["game_value"] is None else (
+            f"{p['game_value']:+.3f}" + ("" if None in ci else f" [{ci[0]:+.3f}, {ci[1]:+.3f}]"))
+        ex = "—" if p["exploitability"] is None else f"{p['exploitability']:.3f}"
+        t.add_row(f"{p['value']:g}", val, ex, str(p["stop"] or ""), f"{p['games_played']:,}")
+    _print_table(t)
+    for c in res.get("caveats", []):
+        out_console.print(f"note: {c}", markup=False)
+
+
 def print_compare(res: dict) -> None:
     """``simlab compare``'s table (B − A per side and draws, paired intervals), naming A and B,
     then the SPRT's verdict."""
