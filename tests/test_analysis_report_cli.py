@@ -118,7 +118,9 @@ def test_cli_tune_json_and_table(tmp_path, capsys):
     assert {"param", "fair_value", "ci", "points"} <= set(d) and d["param"] == "handicap"
     code, out, err = _run(base + ["--out", str(tmp_path / "t")], capsys)
     assert code == 0 and "fair handicap for equal win rates" in out and "red wins" in out
-    assert "bidding for blue" in out and "break-even bid" in out
+    assert "bidding for" not in out  # bid tables only when asked for
+    code, out, err = _run(base + ["--bids", "--out", str(tmp_path / "t"), "--overwrite"], capsys)
+    assert code == 0 and "bidding for blue" in out and "break-even bid" in out
     code, out, _ = _run(["plot", str(tmp_path / "t"), "--out", str(tmp_path / "t.png")], capsys)
     assert code == 0 and (tmp_path / "t.png").stat().st_size > 1000
 
@@ -128,6 +130,10 @@ def test_cli_compare_and_meta(tmp_path, capsys):
                            "--sprt", "0.5,0.6", "--stage", "300", "--workers", "1", "--out", str(tmp_path / "c")],
                           capsys)
     assert code == 0 and "accept P1" in out and "stage 1:" in err and "LLR" in err
+    # the line that decides says which bound the LLR reached, never that it lies "in" the interval
+    last = [ln for ln in err.splitlines() if ln.startswith("stage ")][-1]
+    assert "at or above the upper bound 2.944 -> accept H1" in last, last
+    assert all("between the bounds" in ln for ln in err.splitlines() if ln.startswith("stage ") and ln != last)
     code, out, _ = _run(["meta", "synthetic", "--policies", "red=rock,paper,scissors", "--policies",
                          "blue=rock,paper,scissors", "--games", "300", "--workers", "1", "--no-progress",
                          "--replicates", "100", "--out", str(tmp_path / "m")], capsys)

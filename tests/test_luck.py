@@ -276,3 +276,10 @@ def test_luck_command_bad_input_is_one_line_and_exit_2(doe_sweep, tmp_path, caps
     assert "no such cell" in capsys.readouterr().err
     assert cli.main(["luck", str(doe_sweep), "--plot", str(tmp_path / "x.pdf")]) == 2
     assert cli.main(["luck", str(tmp_path / "nothing")]) == 2
+
+
+def test_luck_rates_print_their_interval_with_the_estimates_digits():
+    # a 0-digit interval read "99.7% [100, 100]": an interval that seems not to hold its estimate
+    from simlab.cli.luck_cmd import _rate
+    assert _rate({"games": 300, "win_rate": 0.997, "ci": [0.98146, 0.99946]}) == "99.7% [98.1, 99.9] n=300"
+    assert _rate({"games": 0, "win_rate": 0.0, "ci": [0.0, 0.0]}) == "-"

@@ -342,7 +342,7 @@ def test_sprt_plot_draws_the_path_to_its_bound(tmp_path):
 # --------------------------------------------------------------------------- tune output
 def test_tune_output_leads_with_the_answer(tmp_path, capsys):
     assert main(["tune", "synthetic", "--scenario", "dice-race", "--param", "handicap", "--range", "1:6",
-                 "--games", "400", "--workers", "1", "--no-progress", "--replicates", "200",
+                 "--games", "400", "--workers", "1", "--no-progress", "--replicates", "200", "--bids",
                  "--out", str(tmp_path / "t")]) == 0
     out = capsys.readouterr().out
     first = out.strip().splitlines()[0]

@@ -301,7 +301,7 @@ def tune(
     overwrite: Annotated[bool, typer.Option(help="replace the tune already in --out")] = False,
     from_sweep: Annotated[Path | None, typer.Option(help="rescore this existing sweep instead of playing (score-only options)")] = None,
     cell: Annotated[int | None, typer.Option(help="--from-sweep: the cell to rescore (when the sweep has several)")] = None,
-    bids: Annotated[bool | None, typer.Option("--bids/--no-bids", help="print each side's bid table (Rule 14.4: a bid of b VPs for a side gives the other side b); default: for an option named like a handicap or bid")] = None,
+    bids: Annotated[bool, typer.Option("--bids/--no-bids", help="also print each side's bid table (Rule 14.4: a bid of b VPs for a side gives the other side b)")] = False,
     progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     backend: SweepsBackend = None,
@@ -316,6 +316,8 @@ def tune(
     from ..sweeps.backends import sweep_backend
     if budget is not None and not equilibrium:
         raise InputError("--budget only applies with --equilibrium")
+    if bids and target is not None:
+        raise InputError("--bids needs two sides and equal win rates (no --target)")
     if equilibrium:
         given = [f for f, v in (("--policy", policy), ("--target", target), ("--side", side), ("--games", games),
                                 ("--precision", precision), ("--max-games", max_games), ("--from-sweep", from_sweep),
@@ -346,9 +348,9 @@ def tune(
                   fit=fit, method=method, refine=refine, replicates=replicates, workers=workers, out=out,
                   overwrite=overwrite, progress=progress, from_sweep=from_sweep, cell=cell,
                   log=lambda m: err_console.print(m))
-    if bids is None:
-        bids = any(w in param.lower() for w in ("handicap", "bid")) and res["target"] is None
-    if bids and len(res["sides"]) == 2:
+    if bids and len(res["sides"]) != 2:
+        raise InputError("--bids needs two sides and equal win rates (no --target)")
+    if bids:
         from ..analysis import bid_table
         res["bids"] = {s: bid_table(res, s) for s in res["sides"]}
     for w in res.get("warnings", []):
@@ -396,9 +398,12 @@ def compare(
 
     def stage_line(r: dict) -> None:
         at = f"at game {r['decided_at']:,}: " if r.get("decided_at") else ""
+        llr, lo, hi = r["llr"], r["lower"], r["upper"]
+        where = (f"at or below the lower bound {lo:.3f}" if llr <= lo else
+                 f"at or above the upper bound {hi:.3f}" if llr >= hi else f"between the bounds ({lo:.3f}, {hi:.3f})")
         err_console.print(f"stage {r['stage'] + 1}: {r['games']:,} games played; {at}{r['discordant']:,} discordant "
-                          f"({r['b_better']:,} for B), LLR {r['llr']:+.3f} in ({r['lower']:.3f}, {r['upper']:.3f})"
-                          + (f" -> accept {r['decision']}" if r["decision"] else ""))
+                          f"({r['b_better']:,} for B), LLR {llr:+.3f} {where}"
+                          + (f" -> accept {r['decision']}" if r["decision"] else ""), markup=False)
 
     from ..games.policy import using_policies
     with sweep_backend(backend, scheduler, workers), using_policies(*(policies_file or [])):

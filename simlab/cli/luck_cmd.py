@@ -20,7 +20,7 @@ def _rate(q: dict) -> str:
     if not q["games"]:
         return "-"
     lo, hi = q["ci"]
-    return f"{100 * q['win_rate']:.1f}% [{100 * lo:.0f}, {100 * hi:.0f}] n={q['games']:,}"
+    return f"{100 * q['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] n={q['games']:,}"  # the estimate's digits
 
 
 def _r2(v) -> str:
