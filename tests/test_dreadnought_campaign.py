@@ -452,6 +452,18 @@ def test_victory_levels_and_bonuses_9_55(rules):
     assert r[L.RS_WINNER] == -1 and r[L.RS_BONUS0] == r[L.RS_BONUS1] == 0
 
 
+def test_exactly_twice_the_loser_is_a_substantial_victory_9_55(rules):
+    # 9.55: "at least twice that of his opponent". The South sinks a North ship worth 10 (4+3+3) and
+    # loses one worth 5, then 6; each side keeps a ship afloat (so no Decisive Victory)
+    afloat = [{"side": 0, "adm": (2, 2, 2), "fired": 1}, {"side": 1, "adm": (2, 2, 2)}]
+    north10 = {"side": 0, "adm": (4, 3, 3), "status": SUNK}
+    r = _score(rules, [north10, {"side": 1, "adm": (2, 2, 1), "status": SUNK}, *afloat], SCEN_A)
+    assert (r[L.RS_SCORE0], r[L.RS_SCORE1]) == (5, 10 + 20)
+    assert r[L.RS_WINNER] == 1 and r[L.RS_LEVEL] == SUBSTANTIAL and r[L.RS_BONUS1] == 20
+    r = _score(rules, [north10, {"side": 1, "adm": (2, 2, 2), "status": SUNK}, *afloat], SCEN_A)
+    assert r[L.RS_WINNER] == 1 and r[L.RS_LEVEL] == MARGINAL and r[L.RS_BONUS1] == 10
+
+
 def test_uncontested_scenarios_11_6():
     # 11.6's example: three South capital ships in B, no North ships: 20 + their Attack Strength
     row = np.zeros(L.NRS, dtype=np.int64)

@@ -20,6 +20,19 @@ def rules():
     return rules_for(get_game("dreadnought").load_data())[0]
 
 
+def test_every_dpt_band_edge_5_8(rules):
+    # Rule 5.8: each DPT column covers the modified strengths its printed heading names ("6-10", "81+"),
+    # both ends included: read from the pack's DPT headings, not from the band table the kernel uses
+    heads = list(get_game("dreadnought").load_data().tables["dpt"]["2"])
+    assert heads[0] == "0-5" and heads[-1] == "81+" and len(heads) == rules.band_low.shape[0]
+    for k, h in enumerate(heads):
+        lo, _, hi = h.rstrip("+").partition("-")
+        assert band_nb(int(lo), rules.band_low) == k, h
+        if hi:
+            assert band_nb(int(hi), rules.band_low) == k and band_nb(int(hi) + 1, rules.band_low) == k + 1, h
+    assert band_nb(500, rules.band_low) == len(heads) - 1
+
+
 def test_range_effects_example_5_5(rules):
     # Rule 5.5: attack 17 at 2, 4, 7 and 13 hexes -> 51, 34, 17, 8
     assert [range_strength_nb(17, d, rules.range_tab) for d in (2, 4, 7, 13)] == [51, 34, 17, 8]
