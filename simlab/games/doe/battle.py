@@ -60,6 +60,7 @@ class DoeBattle(Game):
     bench_cli = True
     golden_extra_cells = ({"scenario": "puerto-rico-passage", "options": {"speed_disengage": "when-able"}},)
     columns_file = Path(__file__).parent / "columns" / "doe-battle.toml"
+    decisions_file = Path(__file__).parent / "decisions_battle.toml"
     #: damage points of one gunfire die (``simlab luck`` gives exact percentiles from it)
     luck_die_pmf = DIE_DAMAGE_PMF
 
