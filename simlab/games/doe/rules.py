@@ -156,8 +156,10 @@ def check_pack(pack: DataPack) -> None:
         DataPackError: (one line) if a table the games need is missing or empty; an area borders
             an unknown area, itself, or an area that does not border it back; a port borders an
             unknown area or lacks its marker values; codes repeat; a unit or leader starts at an
-            unknown place or enters after the last possible turn; the Search Matrix or the order
-            markers lack a row; a ship type has no row.
+            unknown place or enters after the last possible turn, or starts in the other side's port
+            or (a leader) at sea with none of his side's units; the automatic victory threshold is not
+            above the victory threshold; the Search Matrix or the order markers lack a row; a ship
+            type has no row (:func:`_check_set_up`).
     """
     t = pack.tables
     for name in ("units", "leaders") + CAMPAIGN_TABLES:
@@ -214,6 +216,7 @@ def check_pack(pack: DataPack) -> None:
                     raise DataPackError(f"{where}: {table}.{k} enters on turn {e}, after the last turn ({max_turns})")
                 if not codes[s].startswith("ports."):
                     raise DataPackError(f"{where}: {table}.{k} is a reinforcement but starts in an area (7.7: a port)")
+    _check_set_up(pack, t, codes, where)
     for o in ORDERS:
         if o not in t["search_matrix"]:
             raise DataPackError(f"{where}: search_matrix has no column '{o}'")
@@ -225,6 +228,39 @@ def check_pack(pack: DataPack) -> None:
             raise DataPackError(f"{where}: types has no row '{ty}'")
     if "core" not in t["rules"]:
         raise DataPackError(f"{where}: rules has no row 'core'")
+
+
+def _check_set_up(pack: DataPack, t: dict, codes: dict, where: str) -> None:
+    """What the set-up (13.0 B, 3.4.1.2) and the victory rules assume of the pack's values.
+
+    Raises:
+        DataPackError: a unit or leader that starts in a port of the other side (each side's
+            counters start in its own, or a neutral, port); a leader who starts at sea with no unit of
+            his side there to command (6.0: a leader is aboard a ship of his navy); an automatic
+            victory threshold (14.7) not above the victory threshold (12.2).
+    """
+    at_sea: dict[tuple[str, str], int] = {}
+    for table in ("units", "leaders"):
+        for k in t[table]:
+            s, side = _v(pack, table, k, "start"), _v(pack, table, k, "side")
+            if s is None or s not in codes or side is None:
+                continue
+            kind, _, name = codes[s].partition(".")
+            if kind == "ports":
+                ps = _v(pack, "ports", name, "side")
+                if ps not in (side, "neutral", None):
+                    raise DataPackError(f"{where}: {table}.{k} is {side} but starts in {name}, a {ps} port "
+                                        "(13.0 B: each side's counters start in its own or a neutral port)")
+            elif table == "units" and _v(pack, "units", k, "entry_turn") is None:
+                at_sea[(s, side)] = at_sea.get((s, side), 0) + 1
+            elif table == "leaders" and _v(pack, "leaders", k, "entry_turn") is None and not at_sea.get((s, side)):
+                raise DataPackError(f"{where}: leaders.{k} ({side}) starts at sea in {s} with no {side} unit there "
+                                    "to be aboard (6.0)")
+    core = t["rules"].get("core", {})
+    vic, auto = core.get("victory_vp"), core.get("automatic_victory_vp")
+    if vic is not None and auto is not None and auto.value <= vic.value:
+        raise DataPackError(f"{where}: rules.core.automatic_victory_vp ({auto.value}) must be above victory_vp "
+                            f"({vic.value}): 14.7's automatic victory is a larger score than 12.2's")
 
 
 SCHEMA = PackSchema(
