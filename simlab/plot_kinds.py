@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from .colors import DRAW_COLOR, side_colors, text_color, two_side_cmap
 from .errors import SpecError
 
-__all__ = ["annotate_heatmap", "categorical_winrate_figure", "figure_title", "sprt_figure",
+__all__ = ["annotate_heatmap", "categorical_winrate_figure", "figure_title", "sensitivity_figure", "sprt_figure",
            "sweep_matrix_figure", "sweep_scenario"]
 
 
@@ -251,3 +251,33 @@ def _ab_line(summary: dict) -> str:
     from .views import variant_label
     va, vb = summary["variants"]["a"], summary["variants"]["b"]
     return f"A = {variant_label(va, vb)}; B = {variant_label(vb, va)}"
+
+
+def sensitivity_figure(summary: dict, label: int = 12) -> Figure:
+    """``simlab sensitivity``'s Morris screen: each factor's μ* (with its 95% interval) against σ,
+    the ``label`` largest named; Sobol runs show ST against S1 instead.
+
+    Args:
+        summary: a ``sensitivity.json`` (:func:`simlab.analysis.sensitivity.sensitivity`).
+    """
+    fig = Figure(figsize=(7.5, 5.5), layout="constrained")
+    ax = fig.add_subplot()
+    fs = summary["factors"]
+    morris = summary["method"] == "morris"
+    xk, yk, ck = ("sigma", "mu_star", "mu_star_ci") if morris else ("S1", "ST", "ST_ci")
+    x = np.array([f[xk] for f in fs])
+    y = np.array([f[yk] for f in fs])
+    lo = np.array([f[ck][0] for f in fs])
+    hi = np.array([f[ck][1] for f in fs])
+    ax.errorbar(x, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], fmt="o", ms=4, capsize=2,
+                color="#1f4e79", ecolor="#7f9fbf")
+    for f, xi, yi in list(zip(fs, x, y, strict=True))[:label]:
+        ax.annotate(f["name"], (xi, yi), textcoords="offset points", xytext=(4, 3), fontsize=7)
+    what = (f"{summary['side']} win rate" if summary["output"] == "win-rate" else
+            f"{summary['side']} mean score" if summary["output"] == "score" else f"mean {summary['output']}")
+    ax.set_xlabel("σ (spread of the elementary effects)" if morris else "S1 (first-order index)")
+    ax.set_ylabel("μ* (mean |elementary effect|), 95% interval" if morris else "ST (total index), 95% interval")
+    ax.set_title(figure_title(summary["game"], summary.get("scenario"),
+                              f"what moves the {what} ({summary['points']:,} points)"), fontsize=10)
+    ax.grid(alpha=0.3)
+    return fig

@@ -44,7 +44,7 @@ from .plot_kinds import (
 
 __all__ = ["KINDS", "matrix_figure", "plot", "scores_figure", "solve_figure", "tune_figure", "winrate_figure"]
 
-KINDS = ("winrate", "scores", "matrix", "tune", "solve", "sprt")
+KINDS = ("winrate", "scores", "matrix", "tune", "solve", "sprt", "sensitivity")
 FORMATS = (".png", ".svg")
 
 
@@ -320,9 +320,10 @@ def plot(path: str | Path, kind: str | None = None, out: str | Path | None = Non
     """Draw a sweep or an analysis and save it.
 
     Args:
-        path: a sweep directory, or a tune / meta / solve / compare directory (``tune.json`` /
-            ``meta.json`` / ``solve.json`` / ``compare.json``).
-        kind: one of :data:`KINDS`; default ``solve`` for a solve directory, ``tune`` for a tune
+        path: a sweep directory, or a tune / meta / solve / compare / sensitivity directory
+            (``tune.json`` / ``meta.json`` / ``solve.json`` / ``compare.json`` / ``sensitivity.json``).
+        kind: one of :data:`KINDS`; default ``sensitivity`` (μ* against σ) for a sensitivity
+            directory, ``solve`` for a solve directory, ``tune`` for a tune
             directory, ``matrix`` for a meta directory, ``sprt`` for a comparison run with
             ``--sprt``; for a sweep ``winrate`` with a numeric grid option, ``matrix`` with two
             policy axes, ``winrate`` (bars) with another varying option, else ``scores``.
@@ -344,9 +345,11 @@ def plot(path: str | Path, kind: str | None = None, out: str | Path | None = Non
     if out is not None and Path(out).suffix.lower() not in FORMATS:
         raise SpecError(f"--out {out}: the file must end in .png or .svg")
     tune_json, meta_json, solve_json = p / "tune.json", p / "meta.json", p / "solve.json"
-    compare_json = p / "compare.json"
+    compare_json, sens_json = p / "compare.json", p / "sensitivity.json"
     if kind is None:
-        if solve_json.exists():
+        if sens_json.exists():
+            kind = "sensitivity"
+        elif solve_json.exists():
             kind = "solve"
         elif tune_json.exists():
             kind = "tune"
@@ -364,6 +367,11 @@ def plot(path: str | Path, kind: str | None = None, out: str | Path | None = Non
         if not solve_json.exists():
             raise SpecError(f"{p}: --kind solve needs a solve directory (no solve.json)")
         fig = solve_figure(_read_json(solve_json))
+    elif kind == "sensitivity":
+        if not sens_json.exists():
+            raise SpecError(f"{p}: --kind sensitivity needs a sensitivity directory (no sensitivity.json)")
+        from .plot_kinds import sensitivity_figure
+        fig = sensitivity_figure(_read_json(sens_json))
     elif kind == "sprt":
         if not compare_json.exists():
             raise SpecError(f"{p}: --kind sprt needs a compare directory (no compare.json)")

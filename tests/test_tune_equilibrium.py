@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from simlab.analysis.equilibrium import fair_value_at_equilibrium
 from simlab.cli import main
+from simlab.solve.equilibrium import fair_value_at_equilibrium
 
 pytestmark = pytest.mark.timeout(600)
 

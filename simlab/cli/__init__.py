@@ -327,7 +327,7 @@ def tune(
             raise InputError(f"{given[0]} does not apply with --equilibrium (each value's policies are solved)")
         if budget is not None and budget < 1000:
             raise InputError(f"--budget must be at least 1000 games (got {budget})")
-        from ..analysis.equilibrium import tune_equilibrium
+        from ..solve.equilibrium import tune_equilibrium
         with sweep_backend(backend, scheduler, workers), using_policies(*(policies_file or [])):
             res = tune_equilibrium(game, param=param, range_=range_, scenario=scenario, set_=set_ or [], data=data,
                                    budget=100_000 if budget is None else budget, seed=seed, out=out,
@@ -360,6 +360,65 @@ def tune(
         return
     err_console.print(f"wrote {res['path']}")
     print_tune(res)
+
+
+# --------------------------------------------------------------------------- sensitivity
+@app.command()
+def sensitivity(
+    game: Annotated[str, typer.Argument(help="game name")],
+    values: Annotated[list[str] | None, typer.Option(help="TABLE.KEY.FIELD pattern (* wildcards), e.g. 'ports.*.defense'; repeatable (default: every provisional numeric value, grouped by table and field)")] = None,
+    group: Annotated[bool, typer.Option(help="each --values pattern is one factor (its values scaled together)")] = False,
+    range_: Annotated[str, typer.Option("--range", help="LO:HI multipliers of each factor's values")] = "0.5:1.5",
+    method: Annotated[str, typer.Option(help="morris (elementary effects) or sobol (indices)")] = "morris",
+    trajectories: Annotated[int, typer.Option(help="Morris trajectories (or Sobol's base sample)")] = 10,
+    levels: Annotated[int, typer.Option(help="Morris grid levels (even)")] = 4,
+    games: Annotated[int, typer.Option(help="games per design point (the same seeds at every point)")] = 400,
+    output: Annotated[str, typer.Option(help="win-rate, score, or a numeric games-table column (its mean)")] = "win-rate",
+    side: Annotated[str | None, typer.Option(help="the side whose win rate or score (default: the first side)")] = None,
+    scenario: Annotated[str | None, typer.Option(help="scenario name or file")] = None,
+    policy: Annotated[list[str] | None, typer.Option(help="SIDE=NAME; repeatable")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE held fixed; repeatable")] = None,
+    seed: Annotated[int, typer.Option(help="master seed (every point uses the same streams)")] = 0,
+    replicates: Annotated[int, typer.Option(help="bootstrap resamples of the intervals")] = 1000,
+    workers: Workers = None,
+    out: Annotated[Path | None, typer.Option(help="output directory (default results/sensitivity-<game>-<time>)")] = None,
+    overwrite: Annotated[bool, typer.Option(help="replace the sensitivity already in --out")] = False,
+    progress: Annotated[bool, typer.Option(help="one line per 5% of the points on stderr")] = True,
+    json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Which game values decide the answer: Morris elementary effects (or Sobol indices) of data-pack values."""
+    from ..analysis.sensitivity import sensitivity as run
+    if replicates < 100:
+        raise InputError(f"--replicates must be at least 100 (got {replicates})")
+    res = run(game, values=values or [], group=group, range_=range_, method=method, trajectories=trajectories,
+              levels=levels, games=games, output=output, side=side, scenario=scenario, policy=policy or [],
+              set_=set_ or [], seed=seed, out=out, overwrite=overwrite, workers=workers, progress=progress,
+              replicates=replicates, log=lambda m: err_console.print(m, markup=False) if progress else None)
+    if json_:
+        _print_json(res)
+        return
+    err_console.print(f"wrote {res['path']}")
+    morris = res["method"] == "morris"
+    what = f"{res['side']} win rate" if res["output"] == "win-rate" else (
+        f"{res['side']} mean score" if res["output"] == "score" else f"mean {res['output']}")
+    t = Table(title=f"{res['game']} / {res['scenario']}: what moves the {what} "
+                    f"({res['method']}, {res['points']:,} points x {res['games_per_point']:,} games, values x "
+                    f"{res['range'][0]:g}..{res['range'][1]:g})")
+    cols = ["rank", "value(s)", "base", "provisional"] + (["mu* [95% CI]", "sigma", "mu"] if morris else
+                                                         ["S1 [95% CI]", "ST [95% CI]"])
+    for c in cols:
+        t.add_column(c, justify="right" if c not in ("value(s)",) else "left", overflow="fold")
+    for i, f in enumerate(res["factors"], 1):
+        base = f"{f['base'][0]:g}" if len(f["base"]) == 1 else f"{min(f['base']):g}-{max(f['base']):g} ({len(f['base'])})"
+        if morris:
+            extra = [f"{f['mu_star']:.4f} [{f['mu_star_ci'][0]:.4f}, {f['mu_star_ci'][1]:.4f}]", f"{f['sigma']:.4f}",
+                     f"{f['mu']:+.4f}"]
+        else:
+            extra = [f"{f['S1']:.3f} [{f['S1_ci'][0]:.3f}, {f['S1_ci'][1]:.3f}]",
+                     f"{f['ST']:.3f} [{f['ST_ci'][0]:.3f}, {f['ST_ci'][1]:.3f}]"]
+        t.add_row(str(i), f["name"], base, f"{f['provisional']}/{len(f['base'])}", *extra)
+    _print_table(t)
+    out_console.print(f"note: {res['range_note']}; {res['meaning']}", markup=False)
 
 
 # --------------------------------------------------------------------------- compare

@@ -24,13 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ..errors import SpecError
 from ..tomlio import read_toml
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .base import Game
 
 __all__ = ["Decision", "load_decisions", "check_decisions", "decision_sides"]
 
@@ -110,8 +107,8 @@ def load_decisions(path: str | Path) -> tuple[Decision, ...]:
     return tuple(out)
 
 
-def decision_sides(game: Game) -> tuple[str, ...]:
-    """The sides an inventory of ``game`` may name: the game's fixed sides, or (for a game whose
+def decision_sides(game: Any) -> tuple[str, ...]:
+    """The sides an inventory of ``game`` (a :class:`simlab.games.base.Game`) may name: the game's fixed sides, or (for a game whose
     scenarios define their sides) every side its policy families name (none: any side)."""
     if game.sides:
         return tuple(game.sides)
@@ -121,7 +118,7 @@ def decision_sides(game: Game) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def check_decisions(game: Game, decisions: tuple[Decision, ...]) -> list[str]:
+def check_decisions(game: Any, decisions: tuple[Decision, ...]) -> list[str]:
     """Problems of an inventory against the game's policy book; empty when it is sound.
 
     An entry's side must be one of :func:`decision_sides` (or ``"*"``; a game whose sides come

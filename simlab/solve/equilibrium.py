@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ..analysis.common import write_json
+from ..analysis.tune import parse_range
 from ..errors import SpecError
 from ..games import get_game
-from .common import write_json
-from .tune import parse_range
 
 __all__ = ["EQUILIBRIUM_SUMMARY", "fair_value_at_equilibrium", "tune_equilibrium"]
 
@@ -117,7 +117,7 @@ def tune_equilibrium(game: str, *, param: str, range_: str, scenario: str | None
             range; a game that is not two-sided; any error of the solves' input (nothing written).
         SweepStateError: ``out`` is not usable.
     """
-    from ..solve.grid import solve_grid
+    from .grid import solve_grid
     g = get_game(game)
     om = g.option_map()
     if param not in om:
