@@ -41,6 +41,7 @@ from .._version import __version__, git_commit, prefetch_git_commit
 from ..errors import SpecError, SweepStateError, SweepStopped
 from ..games import game_target
 from ..games.policy import policy_names, split_knob_name
+from ..measured import game_version
 from ..rng import game_seeds
 from .backends import (
     Backend,
@@ -343,6 +344,8 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
                       for k, v in info["scenarios"].items()},
         "data": info["data"],
         "scenario_hash": info["scenario_hash"],
+        # the game version (issue 29): an exploitability figure applies only to sweeps of the same one
+        "game_version": game_version(game),
         "simlab_version": __version__,
         "git_commit": git_commit(),
         "python": platform.python_version(),
