@@ -317,10 +317,15 @@ def meta_strength_lines(res: dict) -> list[str]:
     s0, s1 = res["sides"]
     lines: list[str] = []
     if sol:
+        from ..measured import max_gain
         for s in (s0, s1):
             per = ", ".join(f"{p} {r['gain']:.3f}" for p, r in sol["presets"].get(s, {}).items())
+            top = max_gain(s, (s0, s1), sol.get("value"))
+            scale = "" if top is None else f", at most {top:.3f} = 1 {'+' if s == s0 else '−'} v"
             if per:
-                lines.append(f"exploitability of {s}'s policies (a lower bound): {per}")
+                lines.append(f"exploitability of {s}'s policies (a lower bound{scale}): {per}")
+            for p, why in (sol.get("unmeasured") or {}).get(s, {}).items():
+                lines.append(f"{s}: {p} unmeasured ({why})")
         if sol.get("value") is not None:
             vlo, vhi = sol["value_ci"]
             lines.append(f"under searched play ({sol['path']}, stopped by {sol['stop']}): value "

@@ -225,7 +225,9 @@ class _Solver:
         got = self.conditions_seen
         if "scenario" not in got:
             return None
-        stamp = solve_conditions(self.g, got["scenario"], self.options, got["data"], got["policies"],
+        # the meta-games' policies (the population), not the search sweeps' passing candidates
+        pols = {s: {n: v for n, v in ps.items() if n in self.pop.get(s, ())} for s, ps in got["policies"].items()}
+        stamp = solve_conditions(self.g, got["scenario"], self.options, got["data"], pols,
                                  "recorded by simlab solve from the manifests of its sweeps")
         stamp["game_version"] = got["game_version"]
         return stamp
