@@ -132,7 +132,7 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
              side_advantage: {sides: [a, b], favoured, difference, ci: [low, high]} | None,
              turns: {mean, sd, min, p10, p25, median, p75, p90, max, edges, counts},
              end_reasons: {label: {count, rate, ci}},
-             exploitability: {side: {policy, gain, ci, source}}}
+             exploitability: {side: {policy, gain, ci, source, max_gain, value, reason}}}
 
         ``side_advantage`` (two-sided games) is the first side's win rate minus the second's,
         with Newcombe's paired interval (one game cannot be won by both), ``favoured`` the side
@@ -143,7 +143,9 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
         the game writes none). ``status`` is the sweep's (see
         :func:`simlab.sweeps.manifest.sweep_status`: a killed sweep is ``interrupted``, not
         ``running``), the same in every row. ``exploitability`` is each policy's measured
-        exploitability (:func:`policy_exploitability`: a lower bound, or ``source = "unmeasured"``).
+        exploitability (:func:`policy_exploitability`: a lower bound, given only under the conditions
+        its solve played, with the side's maximum gain; else ``source = "unmeasured"`` and the
+        ``reason``).
         Cells with no games written yet are left out.
 
     Raises:
