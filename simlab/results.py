@@ -148,7 +148,7 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
              side_advantage: {sides: [a, b], favoured, difference, ci: [low, high]} | None,
              turns: {mean, sd, min, p10, p25, median, p75, p90, max, edges, counts},
              end_reasons: {label: {count, rate, ci}},
-             exploitability: {side: {policy, gain, ci, source}}}
+             exploitability: {side: {policy, gain, ci, source, max_gain, value, reason}}}
 
         ``side_advantage`` (two-sided games) is the first side's win rate minus the second's,
         with Newcombe's paired interval (one game cannot be won by both), ``favoured`` the side
@@ -159,7 +159,9 @@ def report(path: str | Path, confidence: float = 0.95) -> list[dict]:
         the game writes none). ``status`` is the sweep's (see
         :func:`simlab.sweeps.manifest.sweep_status`: a killed sweep is ``interrupted``, not
         ``running``), the same in every row. ``exploitability`` is each policy's measured
-        exploitability (:func:`policy_exploitability`: a lower bound, or ``source = "unmeasured"``).
+        exploitability (:func:`policy_exploitability`: a lower bound, given only under the conditions
+        its solve played, with the side's maximum gain; else ``source = "unmeasured"`` and the
+        ``reason``).
         Cells with no games written yet are left out.
 
     Raises:
@@ -235,56 +237,175 @@ def _value_counts(col) -> dict:
 
 
 def policy_exploitability(man: dict) -> dict[int, dict[str, dict]]:
-    """Each cell's policies with their measured exploitability, from the ``policies.toml`` files
-    that record it (the game's own, the sweep's ``--policies-file``, a mix's solve directory).
+    """Each cell's policies with their measured exploitability, where a solve measured it under
+    exactly the conditions the cell played (issue 29, "Never stale"; :mod:`simlab.measured`).
+
+    A figure comes from a solve's folder: a ``--policies-file``'s (its found presets and its
+    ``[exploitability]`` table), a mix's (``@mix:DIR``: the gain of the best response found against
+    it), or the game's shipped solved population for the cell's scenario. It is given only where
+    that solve's recorded conditions (game version, scenario, options, data pack hash, the
+    preset's family and full knob vector) are the cell's; otherwise the policy is unmeasured and
+    ``reason`` names the first condition that differs.
 
     Returns:
-        ``{cell: {side: {"policy", "gain", "ci", "source"}}}``; ``gain`` is None and ``source``
-        ``"unmeasured"`` where no file records one. A gain is a lower bound (the largest gain a
-        searched response found).
+        ``{cell: {side: {"policy", "gain", "ci", "source", "max_gain", "value", "reason"}}}``:
+        ``gain`` (a lower bound: the largest gain a searched response found, over the game's value
+        ``value``) with its interval ``ci`` and ``max_gain``, the most any response could gain
+        against a policy of that side (:func:`simlab.measured.max_gain`: ``1 + v`` for the first
+        side's, ``1 - v`` for the second's); where unmeasured, ``gain`` is None, ``source``
+        ``"unmeasured"`` and ``reason`` the condition that differs (None where no solve measured
+        the policy at all).
     """
-    import json
-
     from .errors import InputError
     from .games import get_game
-    from .games.policy import MIX_PREFIX, load_policy_book, mix_file, using_policies
+    from .games.policy import MIX_PREFIX, using_policies
+    from .measured import cell_conditions, difference
     try:
         g = get_game(man["game"])
         files = [f for f in (man.get("spec") or {}).get("policies_files", []) if Path(f).is_file()]
+        base = g.policy_book()
         with using_policies(*files):
-            book = g.policy_book()
+            g.policy_book()  # the files are readable together, as the sweep read them
     except (InputError, ValueError, OSError):
         return {}
+    file_sources = [s for s in (_file_source(f, base, man["sides"]) for f in files) if s is not None]
+    own = _book_source(base, None, "the game's policies.toml", man["sides"])
+    shipped: dict[str, dict | None] = {}
+
+    def shipped_for(scen: str) -> dict | None:
+        if scen not in shipped:
+            shipped[scen] = _shipped_source(g, scen)
+        return shipped[scen]
+
     out: dict[int, dict[str, dict]] = {}
-    shipped: dict[str, dict] = {}   # the shipped population's figures, read once per (scenario, options)
-
-    def shipped_for(scen: str, options: dict) -> dict:
-        key = json.dumps([scen, options], sort_keys=True, default=str)
-        if key not in shipped:
-            shipped[key] = shipped_exploitability(g, scen, options)
-        return shipped[key]
-
     for cell in man.get("cells", []):
         scen = (man.get("scenarios", {}).get(cell.get("scenario")) or {}).get("name", cell.get("scenario"))
+        played = cell_conditions(man, cell)
         per = {}
         for side, name in (cell.get("policies") or {}).items():
-            rec = None
             if name.startswith(MIX_PREFIX):
-                try:
-                    meta = load_policy_book(mix_file(name[len(MIX_PREFIX):]), base=book).meta
-                except (InputError, ValueError, OSError):
-                    meta = {}
-                if "exploitability" in meta:
-                    rec = {"gain": float(meta["exploitability"]), "ci": None,
-                           "source": "simlab solve: the mix's exploitability estimate (a lower bound)"}
-            elif name in book.presets:
-                ex = book.presets[name].exploitability
-                rec = ex.get(scen) or ex.get("*")
-                if rec is None and not files:
-                    rec = shipped_for(scen, cell.get("options") or {}).get(side, {}).get(name)
-            per[side] = {"policy": name, **(dict(rec) if rec else {"gain": None, "ci": None, "source": "unmeasured"})}
+                per[side] = _mix_figure(name, side, base, played, man["sides"])
+                continue
+            found = None
+            for src in [*file_sources, shipped_for(scen), own]:
+                if src is None:
+                    continue
+                rec = src["figures"].get((side, name, scen)) or src["figures"].get((side, name, "*"))
+                if rec is None:
+                    continue
+                why = difference(src["stamp"], played, side, name)
+                fig = _figure(name, side, rec, src, why)
+                if why is None:
+                    found = fig
+                    break
+                found = found or fig  # the first source's reason, where none applies
+            per[side] = found or {"policy": name, "gain": None, "ci": None, "source": "unmeasured",
+                                  "max_gain": None, "value": None, "reason": None}
         out[int(cell["cell"])] = per
     return out
+
+
+def _figure(name: str, side: str, rec: dict, src: dict, why: str | None) -> dict:
+    from .measured import max_gain
+    if why is not None:
+        return {"policy": name, "gain": None, "ci": None, "source": "unmeasured", "max_gain": None,
+                "value": None, "reason": why}
+    return {"policy": name, "gain": float(rec["gain"]), "ci": rec.get("ci"),
+            "source": rec.get("source") or src["where"], "max_gain": max_gain(side, src["sides"], src["value"]),
+            "value": src["value"], "reason": None}
+
+
+def _book_source(book, folder: Path | None, where: str, sides) -> dict:
+    """A figure source (``{"figures": {(side, preset, scenario): rec}, "stamp", "value", "sides", "where"}``)
+    of a policy book: its presets' own figures and its ``[exploitability]`` table (of the scenario
+    its ``[solve]`` table names, else of every scenario), with the stamp of the solve in ``folder``."""
+    import json
+
+    from .measured import stamp_of
+    scen = str(book.meta.get("scenario", "*"))
+    figures: dict[tuple, dict] = {}
+    for side, recs in book.exploits.items():
+        for name, rec in recs.items():
+            figures[(side, name, scen)] = dict(rec)
+    for p in book.presets.values():
+        for sc, rec in (p.exploitability or {}).items():
+            for side in (p.sides or sides):
+                figures.setdefault((side, p.name, sc), dict(rec))
+    run = {}
+    if folder is not None:
+        try:
+            run = json.loads((folder / "solve.json").read_text())
+        except (OSError, ValueError):
+            run = {}
+    value = book.meta.get("value", ((run.get("final") or {}).get("value")))
+    return {"figures": figures, "stamp": stamp_of(folder) if folder is not None else None,
+            "value": None if value is None else float(value), "sides": run.get("sides") or list(sides),
+            "where": where, "run": run}
+
+
+def _file_source(path: str, base, sides) -> dict | None:
+    """The figure source of a ``--policies-file`` (None when it cannot be read)."""
+    from .errors import InputError
+    from .games.policy import load_policy_book
+    try:
+        book = load_policy_book(path, base=base)
+    except (InputError, ValueError, OSError):
+        return None
+    return _book_source(book, Path(path).parent, f"simlab solve ({path})", sides)
+
+
+def _shipped_source(game, scenario: str) -> dict | None:
+    """The figure source of the game's shipped solved population for ``scenario`` (None if none)."""
+    from .errors import InputError
+    from .games.policy import load_policy_book
+    pf = getattr(game, "policy_file", None)
+    if pf is None:
+        return None
+    folder = Path(pf).parent / "solved" / scenario
+    if not (folder / "policies.toml").is_file():
+        return None
+    try:
+        book = load_policy_book(folder / "policies.toml", base=game.policy_book())
+    except (InputError, ValueError, OSError):
+        return None
+    if book.meta.get("game") != game.name:
+        return None
+    where = f"simlab/games/{folder.parent.parent.name}/solved/{scenario}"
+    src = _book_source(book, folder, where, game.sides)
+    src["figures"] = {k: {**r, "source": f"{r.get('source', 'simlab solve')} ({where})"}
+                      for k, r in src["figures"].items()}
+    return src
+
+
+def _mix_figure(name: str, side: str, base, played: dict, sides) -> dict:
+    """A mix's figure (``@mix:DIR``): the gain of the best response the solve in DIR found against
+    this side's mix (``solve.json``'s ``final.exploitability.per_side`` of the other side; the
+    larger of both where only the ``[solve]`` table's estimate is there), if DIR's solve played
+    under the cell's conditions (a mix's components are that solve's own presets)."""
+    from .errors import InputError
+    from .games.policy import MIX_PREFIX, load_policy_book, mix_file
+    from .measured import difference
+    empty = {"policy": name, "gain": None, "ci": None, "source": "unmeasured", "max_gain": None, "value": None,
+             "reason": None}
+    try:
+        f = mix_file(name[len(MIX_PREFIX):])
+        book = load_policy_book(f, base=base)
+    except (InputError, ValueError, OSError):
+        return empty
+    src = _book_source(book, Path(f).parent, "", sides)
+    s0, s1 = (list(src["sides"]) + [None, None])[:2]
+    other = s1 if side == s0 else s0
+    per = ((((src["run"].get("final") or {}).get("exploitability") or {}).get("per_side")) or {}).get(other)
+    if per is not None and per.get("gain") is not None:
+        rec = {"gain": max(0.0, float(per["gain"])), "ci": per.get("ci"),
+               "source": f"simlab solve: the gain of {other}'s best response against this mix (a lower bound)"}
+    elif "exploitability" in book.meta:
+        rec = {"gain": float(book.meta["exploitability"]), "ci": None,
+               "source": "simlab solve: the mix's exploitability estimate (a lower bound)"}
+    else:
+        return empty
+    why = difference(src["stamp"], played, side, name, knobs=False)
+    return _figure(name, side, rec, src, why)
 
 
 def shipped_solution(game, scenario: str, options: dict) -> dict | None:
@@ -300,12 +421,14 @@ def shipped_solution(game, scenario: str, options: dict) -> dict | None:
         ``{"path", "value", "value_ci", "exploitability", "stop", "presets"}`` (value: the first
         side's win rate minus the second's at the final mix; exploitability: the final mix's
         estimate, a lower bound; presets: ``{side: {preset: {"gain", "ci", "source"}}}`` for the
-        game's own presets), or None when the game ships no population for the scenario, the
-        solve's options differ from ``options`` (its figures then say nothing about these games),
-        or its files cannot be read.
+        game's own presets), or None when the game ships no population for
+        the scenario, the solve's options differ from ``options`` (its figures then say nothing
+        about these games), or its files cannot be read. The knob vectors and the data pack are
+        not checked here: :func:`policy_exploitability` checks every condition of a sweep's cell.
     """
     import json
     import tomllib
+
     pf = getattr(game, "policy_file", None)
     if pf is None:
         return None
@@ -318,6 +441,7 @@ def shipped_solution(game, scenario: str, options: dict) -> dict | None:
     if (doc.get("solve") or {}).get("game") != game.name or run.get("options") != dict(options):
         return None
     where = f"simlab/games/{folder.parent.parent.name}/solved/{scenario}"
+    final = run.get("final") or {}
     presets: dict[str, dict[str, dict]] = {}
     for side, recs in (doc.get("exploitability") or {}).items():
         for preset, r in (recs or {}).items():
@@ -325,7 +449,6 @@ def shipped_solution(game, scenario: str, options: dict) -> dict | None:
                 presets.setdefault(side, {})[preset] = {
                     "gain": float(r["gain"]), "ci": r.get("ci"),
                     "source": f"{r.get('source', 'simlab solve')} ({where})"}
-    final = run.get("final") or {}
     return {"path": where, "value": final.get("value"), "value_ci": final.get("value_ci"),
             "exploitability": (final.get("exploitability") or {}).get("estimate"),
             "stop": (run.get("stop") or {}).get("reason"), "presets": presets}

@@ -121,8 +121,8 @@ def test_solve_writes_ordinary_sweeps_and_a_usable_policies_file(duel_solve, tmp
     # by the population's responses, the mix by the solve's estimate
     red0 = rep[0]["exploitability"]["red"]
     assert red0["policy"] == red_found[0] and red0["gain"] is not None and "lower bound" in red0["source"]
-    mix = rep[1]["exploitability"]["red"]
-    assert mix["gain"] == pytest.approx(r["final"]["exploitability"]["estimate"])
+    mix = rep[1]["exploitability"]["red"]  # the gain of blue's best response against red's mix (issue 29)
+    assert mix["gain"] == pytest.approx(max(0.0, r["final"]["exploitability"]["per_side"]["blue"]["gain"]))
     # without the file, a preset is unmeasured
     rc = main(["sweep", "--game", "synthetic-duel", "--games", "100", "--workers", "1", "--out", str(tmp_path / "s2"),
                "--no-progress", "--json"])

@@ -75,8 +75,9 @@ def meta(game: str, *, policies: Sequence[str] = (), scenario: str | None = None
              equilibrium_rates: {side: rate, draw: rate}, confidence, replicates, sweep,
              caveats: {side: {policy: text}} (families with a caveat, e.g. a solo AI),
              solved: None, or the game's shipped solved population for this scenario and options
-             {path, value, value_ci, exploitability, stop, presets: {side: {policy: {gain, ci, source}}}}
-             with presets narrowed to the policies played}
+             {path, value, value_ci, exploitability, stop, presets: {side: {policy: {gain, ci, source}}},
+             unmeasured: {side: {policy: reason}}} with presets narrowed to the policies played whose
+             figure applies (the solve's knob vectors, data pack and game version; simlab.measured)}
 
     Raises:
         SpecError, ScenarioError, DataPackError: bad input (nothing written).
@@ -157,17 +158,31 @@ def meta(game: str, *, policies: Sequence[str] = (), scenario: str | None = None
         "caveats": {s: {p: c for p in pols[s] if (c := g.policy_book().caveat(p))} for s in sides},
         # how strong the play behind these figures is: the game's shipped solved population
         # for this scenario and these options, where there is one (simlab.results.shipped_solution)
-        "solved": _solved(g, sc.name, cells[0].options, pols) if not spec.policies_files else None,
+        "solved": _solved(g, sc.name, cells[0].options, pols, res.manifest) if not spec.policies_files else None,
     }
     write_json(outdir / SUMMARY, summary)
     summary["path"] = str(outdir)
     return summary
 
 
-def _solved(g, scenario: str, options: dict, pols: dict) -> dict | None:
-    from ..results import shipped_solution
+def _solved(g, scenario: str, options: dict, pols: dict, manifest: dict) -> dict | None:
+    """The shipped solution for the scenario and options, its presets narrowed to those played
+    whose figure applies to the meta-game's sweep (:func:`simlab.results.policy_exploitability`:
+    the same knob vectors, data pack and game version as the solve's); ``unmeasured`` gives
+    ``{side: {policy: reason}}`` for the others."""
+    from ..results import policy_exploitability, shipped_solution
     sol = shipped_solution(g, scenario, options)
     if sol is None:
         return None
-    sol["presets"] = {s: {p: r for p, r in sol["presets"].get(s, {}).items() if p in pols[s]} for s in pols}
+    applies: dict[str, set] = {s: set() for s in pols}
+    why: dict[str, dict[str, str]] = {}
+    for per in policy_exploitability(manifest).values():
+        for s, e in per.items():
+            if e.get("gain") is not None:
+                applies.setdefault(s, set()).add(e["policy"])
+            elif e.get("reason"):
+                why.setdefault(s, {})[e["policy"]] = e["reason"]
+    sol["presets"] = {s: {p: r for p, r in sol["presets"].get(s, {}).items() if p in pols[s] and p in applies[s]}
+                      for s in pols}
+    sol["unmeasured"] = why
     return sol

@@ -118,6 +118,8 @@ def _print_report(rows: list[dict], man: dict) -> None:
         _print_table(render_report(rows, man["sides"], title=title))
         _print_table(render_balance(rows, man["sides"]))
     _print_table(render_exploitability(rows, man["sides"]))
+    for line in unmeasured_lines(rows, man["sides"]):
+        out_console.print(line, markup=False)
     print_matrices(rows, man)
 
 
@@ -130,9 +132,16 @@ def print_matrices(rows: list[dict], man: dict) -> None:
 
 
 def render_exploitability(rows: list[dict], sides: list[str]) -> Table:
-    """The policies of each cell with their exploitability estimate where a ``policies.toml``
-    records one (a lower bound: the largest gain a searched best response found), else "unmeasured"."""
-    t = Table(title="policy strength: exploitability estimate (a lower bound; payoff = win-rate difference)")
+    """The policies of each cell with their exploitability estimate where a solve measured it under
+    the cell's exact conditions (a lower bound: the largest gain a searched best response found
+    over the game's value ``v``, with its interval and, as "of at most M", the most any response
+    could gain against that side's policy: ``1 + v`` against the first side's, ``1 - v`` against
+    the second's), else "unmeasured" (:func:`unmeasured_lines` says why)."""
+    title = "policy strength: exploitability estimate (a lower bound; payoff = win-rate difference"
+    if len(sides) == 2:
+        title += (f" {sides[0]} − {sides[1]}, value v; a gain is at most 1 + v against {sides[0]}'s policies, "
+                  f"1 − v against {sides[1]}'s")
+    t = Table(title=title + ")")
     t.add_column("cell", justify="right")
     for s in sides:
         t.add_column(s, overflow="fold")
@@ -146,9 +155,29 @@ def render_exploitability(rows: list[dict], sides: list[str]) -> Table:
                 cells.append(f"{e['policy']}: unmeasured")
             else:
                 ci = e.get("ci")
-                cells.append(f"{e['policy']}: {e['gain']:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""))
+                top = e.get("max_gain")
+                cells.append(f"{e['policy']}: {e['gain']:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+                             + (f" of at most {top:.3f}" if top is not None else ""))
         t.add_row(*cells)
     return t
+
+
+def unmeasured_lines(rows: list[dict], sides: list[str]) -> list[str]:
+    """One line per side (and policy) whose figure a solve measured under other conditions:
+    ``"spain: unmeasured (knob raids 1→0 differs from the solve's)"``, prefixed by the cells where
+    the sweep has more than one (``"cells 0, 2: ..."``). Policies no solve measured get no line."""
+    seen: dict[tuple, list[int]] = {}
+    for r in rows:
+        for s in sides:
+            e = (r.get("exploitability") or {}).get(s) or {}
+            if e.get("gain") is None and e.get("reason"):
+                seen.setdefault((s, e["policy"], e["reason"]), []).append(r["cell"])
+    many = len(rows) > 1
+    out = []
+    for (s, _pol, why), cells in seen.items():
+        where = (f"cell{'s' if len(cells) > 1 else ''} {', '.join(map(str, cells))}: ") if many else ""
+        out.append(f"{where}{s}: unmeasured ({why})")
+    return out
 
 
 def render_balance(rows: list[dict], sides: list[str], parts: str = "all") -> Table:
@@ -288,10 +317,15 @@ def meta_strength_lines(res: dict) -> list[str]:
     s0, s1 = res["sides"]
     lines: list[str] = []
     if sol:
+        from ..measured import max_gain
         for s in (s0, s1):
             per = ", ".join(f"{p} {r['gain']:.3f}" for p, r in sol["presets"].get(s, {}).items())
+            top = max_gain(s, (s0, s1), sol.get("value"))
+            scale = "" if top is None else f", at most {top:.3f} = 1 {'+' if s == s0 else '−'} v"
             if per:
-                lines.append(f"exploitability of {s}'s policies (a lower bound): {per}")
+                lines.append(f"exploitability of {s}'s policies (a lower bound{scale}): {per}")
+            for p, why in (sol.get("unmeasured") or {}).get(s, {}).items():
+                lines.append(f"{s}: {p} unmeasured ({why})")
         if sol.get("value") is not None:
             vlo, vhi = sol["value_ci"]
             lines.append(f"under searched play ({sol['path']}, stopped by {sol['stop']}): value "

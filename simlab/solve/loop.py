@@ -159,6 +159,8 @@ class _Solver:
         self.meta_seed = mix64(seed ^ 0x50534F52)  # "PSOR"
         self.played = 0
         self.sweeps: list[dict] = []
+        #: what the sweeps played under (:meth:`_note_conditions`): the solve's conditions stamp
+        self.conditions_seen: dict = {"policies": {}}
         self.found: list[Preset] = []
         self.meta: dict[tuple[str, str], np.ndarray] = {}  # (row policy, col policy) -> codes[meta_games]
         self.cache: dict[tuple, np.ndarray] = {}  # (side, candidate key, opponent) -> codes[search_games]
@@ -194,6 +196,7 @@ class _Solver:
             raise SpecError(f"solve: sweep {path} did not complete ({len(res.failures)} chunk(s) failed)")
         self.played += res.games_played
         self.sweeps.append({"sweep": f"sweeps/{tag}", "games": res.games_played})
+        self._note_conditions(res.manifest)
         cell, index, codes = read_outcomes(res.path, self.sides)
         names = {c["cell"]: (c["policies"][s0], c["policies"][s1]) for c in res.manifest["cells"]}
         out = {}
@@ -202,6 +205,32 @@ class _Solver:
             order = np.argsort(index[m], kind="stable")
             out[pair] = codes[m][order]
         return out
+
+    def _note_conditions(self, man: dict) -> None:
+        """Record what a sweep of the solve played under: its scenario, data pack and game version,
+        and each policy's family and full knob vector (the solve's conditions, issue 29)."""
+        got = self.conditions_seen
+        for c in man.get("cells", []):
+            for side, name in c["policies"].items():
+                got["policies"].setdefault(side, {})[name] = {"family": c["policy_families"][side],
+                                                            "knobs": c["knobs"][side]}
+            got["scenario"] = man["scenarios"][c["scenario"]]
+        got["data"] = man.get("data")
+        got["game_version"] = man.get("game_version")
+
+    def _conditions(self) -> dict | None:
+        """The conditions stamp of this solve (:func:`simlab.measured.solve_conditions`), from its
+        sweeps' manifests; None before any sweep was played."""
+        from ..measured import solve_conditions
+        got = self.conditions_seen
+        if "scenario" not in got:
+            return None
+        # the meta-games' policies (the population), not the search sweeps' passing candidates
+        pols = {s: {n: v for n, v in ps.items() if n in self.pop.get(s, ())} for s, ps in got["policies"].items()}
+        stamp = solve_conditions(self.g, got["scenario"], self.options, got["data"], pols,
+                                 "recorded by simlab solve from the manifests of its sweeps")
+        stamp["game_version"] = got["game_version"]
+        return stamp
 
     def _files(self) -> list[Path]:
         return [self.outdir / POPULATION] if self.found else []
@@ -444,6 +473,9 @@ class _Solver:
                                 "exploitability": {"estimate": est, "per_side": per, "meaning": LOWER_BOUND}}
         else:
             summary["final"] = None
+        # what every figure of this solve was measured under (simlab.measured): a sweep under other
+        # conditions is told its policies are unmeasured, and which condition differs
+        summary["conditions"] = self._conditions()
         self._write_policies(summary, final)
         write_json(self.outdir / SUMMARY, summary)
         summary["path"] = str(self.outdir)

@@ -41,6 +41,7 @@ from .._version import __version__, git_commit, prefetch_git_commit
 from ..errors import SpecError, SweepStateError, SweepStopped
 from ..games import game_target
 from ..games.policy import Mixture, policy_names, split_knob_name
+from ..measured import game_version
 from ..rng import game_seeds
 from .backends import (
     Backend,
@@ -352,6 +353,9 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
                       for k, v in info["scenarios"].items()},
         "data": info["data"],
         "scenario_hash": info["scenario_hash"],
+        # the game version (issue 29): an exploitability figure applies only to sweeps of the same one;
+        # a sweep resumed or extended under another holds games of both, and records none
+        "game_version": _game_version_of(game, old if (resume or grow) else None),
         "simlab_version": __version__,
         "git_commit": git_commit(),
         "python": platform.python_version(),
@@ -466,6 +470,16 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
              and tally["stats"] is not None and manifest["status"] == "complete")
     return SweepResult(shown, manifest, played, seconds, interrupted, plan.skipped, failures, quarantined,
                        cell_stats=tally["stats"] if whole else None)
+
+
+def _game_version_of(game, old: dict | None) -> str | None:
+    """The game version a sweep's manifest records (:func:`simlab.measured.game_version`): None
+    when the games already written (``old``'s manifest, on a resume or an extension) were played
+    under another version or recorded none."""
+    now = game_version(game)
+    if old is not None and old.get("game_version") != now:
+        return None
+    return now
 
 
 def _disk_error_tail(error: str) -> str:
