@@ -64,6 +64,7 @@ def knob_bounds_effects(game_name: str, games: int = 300, scenario: str | None =
     scen = g.load_scenario(scenario or g.default_scenario or None)
     sides = list(scen.sides)
     seeds = game_seeds(seed, 0, 0, games)
+    options = g.resolve_options({})
     out = []
     for d in g.decisions():
         if not d.knobs:
@@ -83,7 +84,7 @@ def knob_bounds_effects(game_name: str, games: int = 300, scenario: str | None =
                 winners = []
                 for v in (k.lo, k.hi):
                     pols = g.resolve_policies(sides, {side: preset}, {side: {knob: v}})
-                    b = g.play_batch(scen, {}, pols, seeds)
+                    b = g.play_batch(scen, options, pols, seeds)
                     winners.append(np.asarray(b.games["winner"]))
                 row.update(lo=k.lo, hi=k.hi, changed=int(np.count_nonzero(winners[0] != winners[1])))
                 out.append(row)
