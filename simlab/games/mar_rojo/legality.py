@@ -355,6 +355,8 @@ def can_return_fire_nb(rt, cs, st, g, t, a, d):
     """Surprise (provisional): the target can fire back at the attacker at distance ``d``. A ship
     with more stress markers than its hull cannot: "the ONLY action it may take is to reorganise"
     (Rule 5.3.2, ruling M8: ships and submarines, not aircraft)."""
+    if only_reorganise_nb(cs, st, t):
+        return False
     if not attack_possible_nb(rt, cs, st, g, t, a):
         return False
     for w in range(7):

@@ -292,6 +292,11 @@ def choose_reorg_slot_nb(rt, cs, st, g, pp, side, rng):
     for s in range(base, base + MAXC):
         if st[s, S_STATUS] != ST_IN_PLAY or st[s, S_REORG] >= rt[R_REORG_PER_CARD] or st[s, S_STRESS] <= 0:
             continue
+        if pol == FAM_RANDOM:
+            n += 1
+            if roll_nb(rng, n) == 1:
+                bs = s
+            continue
         k = st[s, S_STRESS]
         if dear:
             k += cs[s, C_COST] * 100

@@ -260,7 +260,7 @@ def _fights_from_nb(rt, cs, st, g, s, row):
     u0 = st[s, S_UP]
     st[s, S_ROW] = row
     st[s, S_UP] = 1
-    ok = _has_target_nb(rt, cs, st, g, s)
+    ok = _can_fight_nb(rt, cs, st, g, s)
     st[s, S_ROW] = r0
     st[s, S_UP] = u0
     return ok
