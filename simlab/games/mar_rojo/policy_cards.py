@@ -8,7 +8,8 @@ the rows a Scout discovers, the cards Fog covers and the ship a Mine attacks (pr
 effects, docs/rulings.md).
 
 Knobs (``pp[side, PP_*]``, ``policies.toml`` family ``greedy``): the draw threshold, what a
-held card is worth, the values of reorganisation and of each effect.
+held card is worth, the values of reorganisation and of each effect, the card a reorganisation
+unstresses first (``reorg_pick``) and the order of the rows a Scout looks at (``discover_order``).
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ a discovery turns. The solo AI (Rule 12) plays no support or interruption card; 
 leaves it a choice it takes the 12.4.4 default (the highest point value).
 
 Knobs (``pp[side, PP_*]``, ``policies.toml`` family ``greedy``): the least stake to play
-Optics or an interruption, and the dice Flares needs.
+Optics or an interruption, and the dice Flares needs; whether Collateral comes first, when Mines,
+Fog and Faccioso are played, the escort's attack on a submarine, the dive and the card discovered
+after main armament fire (issue 28; ``decisions.toml`` lists every choice and its knobs).
 """
 
 from __future__ import annotations

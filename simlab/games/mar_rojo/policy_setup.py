@@ -6,7 +6,7 @@ escorts and aircraft short first), the optional initial reveal (4), the row the 
 (8.2). The solo AI deploys by Rule 12.2 (``build.solo_deploy_nb``).
 
 Knobs (``pp[side, PP_*]``, ``policies.toml`` family ``greedy``): the deployment order and rows,
-the card revealed and the Navarra's row (0-1 choices each).
+the own card and the enemy row revealed, the Navarra's row and the ships the Transfer removes.
 """
 
 from __future__ import annotations
