@@ -161,3 +161,45 @@ def test_collateral_target_random_legal_samples_every_card_the_weapon_can_hit(ta
     got = np.asarray(got)
     assert set(got.tolist()) == {slots["Huesca"], slots["Velasco"]}
     assert abs((got == slots["Huesca"]).mean() - 0.5) <= 4 * (0.25 / n) ** 0.5
+
+
+# -- each new knob at its bounds changes games (300 games, common random numbers) -------------------
+
+#: (knob, scenario, side playing aggressive with the knob set, options, winners changed between the
+#: lo and hi bound, that side's wins at lo, at hi): measured on game_seeds(20261202, 0, 0, 300), the
+#: other side aggressive. Each knob's bounds change some games (issue 28: knobs must matter).
+BOUNDS = [
+    ("discover_order", "cabo-de-palos", "republican", {}, 65, 244, 271),
+    ("main_discovery", "cabo-de-palos", "nationalist", {}, 44, 56, 56),
+    ("reorg_pick", "points-built", "nationalist", {}, 2, 102, 100),
+    ("escort_attack_sub", "mediterranean-campaign", "republican", {}, 104, 149, 130),
+    ("dive", "mediterranean-campaign", "nationalist", {}, 99, 167, 165),
+    ("reveal_row", "cabo-de-palos", "republican", {"initial_reveal": True}, 48, 259, 279),
+    ("mines_play", "cabo-de-palos", "nationalist", {}, 14, 54, 56),
+    ("fog_play", "cabo-de-palos", "nationalist", {}, 15, 56, 57),
+    ("faccioso_play", "cabo-de-palos", "nationalist", {"faccioso_cabo_palos": True}, 3, 53, 52),
+    ("collateral_first", "cabo-de-palos", "nationalist", {}, 1, 57, 56),
+    ("transfer_covered", "strait-of-gibraltar", "nationalist", {}, 23, 63, 62),
+    ("deploy_air_short", "mediterranean-campaign", "nationalist", {}, 81, 163, 165),
+    ("deploy_escorts_back", "cabo-de-palos", "republican", {}, 5, 244, 243),
+]
+
+
+def test_bounds_table_covers_the_new_knobs():
+    assert [b[0] for b in BOUNDS] == list(NEW_KNOBS)
+
+
+@pytest.mark.parametrize("knob, scenario, side, opts, changed, won_lo, won_hi", BOUNDS, ids=[b[0] for b in BOUNDS])
+def test_new_knob_at_its_bounds_changes_winners(knob, scenario, side, opts, changed, won_lo, won_hi):
+    sc = GAME.load_scenario(scenario)
+    o = GAME.resolve_options(opts)
+    k = GAME.policy_book().families["greedy"].knob(knob)
+    seeds = game_seeds(20261202, 0, 0, 300)
+    w = []
+    for v in (k.lo, k.hi):
+        pols = GAME.resolve_policies(sc.sides, {side: "aggressive"}, {side: {knob: v}})
+        w.append(np.asarray(GAME.play_batch(sc, o, pols, seeds).games["winner"]))
+    i = list(sc.sides).index(side)
+    assert changed > 0
+    assert (int(np.count_nonzero(w[0] != w[1])), int((w[0] == i).sum()), int((w[1] == i).sum())) == (
+        changed, won_lo, won_hi)
