@@ -244,3 +244,33 @@ def test_speed_choice_values_the_torpedoes_such_an_attacker_fires(tables, fam):
     d = choose_distance_nb(rt, cs, st, g, pp, np.int64(0), np.int64(0), np.int64(ter), np.int64(lib), rng)
     assert d == SHORT
 
+
+
+# -- 5.3.2: a ship with more stress than hull does not fire back under Surprise ---------------------
+
+@pytest.mark.parametrize("stress, fires", [(3, True), (4, False)])
+def test_5_3_2_overstressed_ship_cannot_fire_back_under_surprise(tables, stress, fires):
+    """The Nationalist Teruel (short row) fires its secondary armament at the Republican Lepanto
+    (short row, hull 3). Surprise lets the target fire first; but a ship with more stress markers
+    than its hull may "ONLY ... reorganise" (5.3.2, ruling M8): with 4 markers it cannot fire back,
+    so Surprise is not playable and a greedy Republican holding only Surprise plays nothing. At 3
+    markers (equal to the hull) it still may. Before issue 28 it fired back at any stress."""
+    from simlab.games.mar_rojo.enums import K_SURPRISE, W_SECONDARY
+    from simlab.games.mar_rojo.layout import PP_INTERRUPT_MIN
+    from simlab.games.mar_rojo.legality import can_return_fire_nb
+    from simlab.games.mar_rojo.policy_combat import choose_interruption_nb
+
+    rt, ak, view = tables
+    cs, st, g, piles, hands, fw, rng, slots = _arrays(view, {"Teruel": (SHORT, 1)}, {"Lepanto": (SHORT, 1)})
+    ter, lep = slots["Teruel"], slots["Lepanto"]
+    st[lep, S_STRESS] = stress
+    assert bool(can_return_fire_nb(rt, cs, st, g, np.int64(lep), np.int64(ter), np.int64(SHORT))) is fires
+    _, pp = pack_policies({"nationalist": "aggressive", "republican": "aggressive"})
+    pp = pp.copy()
+    pp[1, PP_INTERRUPT_MIN] = 0.0  # any threat is worth an interruption
+    akind = np.array([K_SURPRISE], np.int64)
+    hands[1, 0] = 0
+    g[G_HAND0_N + 1] = 1
+    i = choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, np.int64(1), np.int64(ter), np.int64(lep),
+                               np.int64(W_SECONDARY), np.int64(SHORT), rng)
+    assert i == (0 if fires else -1)

@@ -28,6 +28,7 @@ from simlab.games.mar_rojo.enums import (
 )
 from simlab.games.mar_rojo.layout import (
     C_COST,
+    C_MOVE,
     C_TYPE,
     G_AI_CAPFOUND0,
     G_ATTACKS0,
@@ -314,3 +315,21 @@ def test_12_4_3_die_between_capital_or_merchant_and_another_card(tables):
         t = _target_nb(rt, cs, st, g, np.int64(slots["Canarias"]), rng)
         cm += cs[t, C_TYPE] in (CAPITAL, MERCHANT)
     assert abs(cm / n - 0.5) < _tol(0.5, n)
+
+
+def test_12_4_1_moves_where_it_can_fight_whatever_distance_the_faster_player_chooses(tables):
+    """A face-up player destroyer, the Lepanto (movement 3), in the player's long row; the AI's
+    face-up Teruel (movement 2, no main armament) in its long row, its covered Huesca and Canarias
+    already able to fight the Lepanto from where they stand. From the medium row the table gives
+    Speed against the long row and the faster Lepanto chooses the distance (5.3.1 step 2): he
+    takes Long, where only main armament fires, and the Teruel cannot fight. From the short row
+    the distance is Medium, where its guns and torpedoes reach. So "within fighting distance"
+    (12.4.1) is the short row. Before issue 28 the AI counted the medium row as in range (the
+    distance it could have chosen) and moved the Teruel there."""
+    rt, ak, view, pp = tables
+    ai = {"Huesca": (SHORT, 0, 0), "Canarias": (MEDIUM, 0, 0), "Teruel": (LONG, 1, 0), "Ebro": (LONG, 0, 0)}
+    cs, st, g, piles, hands, rng, slots = _setup(view, ai, {"Lepanto": (LONG, 1, 0)})
+    assert cs[slots["Lepanto"], C_MOVE] > cs[slots["Teruel"], C_MOVE]
+    assert _act(tables, cs, st, g, piles, hands, rng)
+    assert st[slots["Teruel"], S_ROW] == SHORT
+    assert st[slots["Canarias"], S_ROW] == MEDIUM and st[slots["Huesca"], S_ROW] == SHORT

@@ -85,12 +85,13 @@ def discover_nb(cs, st, g, side, r1, r2, rng):
 
 
 @kernel
-def reorganise_nb(rt, cs, st, g, side, amount):
+def reorganise_nb(rt, cs, st, g, pp, side, amount, rng):
     """Remove up to ``amount`` stress markers from the side's cards, at most 2 per card per
-    sub-turn (Rule 5.5), the most stressed first. Returns how many were removed."""
+    sub-turn (Rule 5.5), each from the card the side's policy picks
+    (``policy_cards.choose_reorg_slot_nb``). Returns how many were removed."""
     done = np.int64(0)
     while done < amount:
-        s = choose_reorg_slot_nb(rt, cs, st, side)
+        s = choose_reorg_slot_nb(rt, cs, st, g, pp, side, rng)
         if s < 0:
             break
         st[s, S_STRESS] -= 1
@@ -218,7 +219,7 @@ def apply_specials_nb(rt, cs, st, g, pp, rng):
     g[G_SPECIAL_PENDING] = 0
     if g[G_SPECIAL] & SP_TRANSFER:
         for _ in range(rt[R_TRANSFER]):
-            s = choose_transfer_victim_nb(cs, st, g, rng)
+            s = choose_transfer_victim_nb(cs, st, g, pp, rng)
             if s < 0:
                 break
             st[s, S_STATUS] = ST_REMOVED

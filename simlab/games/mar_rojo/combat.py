@@ -49,6 +49,7 @@ from .enums import (
     ARM_X,
     CAPITAL,
     DESTROYER,
+    FAM_RANDOM,
     FAM_SOLO,
     K_COLLATERAL,
     K_FLARES,
@@ -120,6 +121,7 @@ from .policy_combat import (
     choose_support_nb,
     choose_weapon_nb,
     collateral_target_nb,
+    random_collateral_target_nb,
 )
 
 __all__ = ["add_stress_nb", "apply_damage_nb", "attack_nb", "fire_nb", "torpedo_hit_moments_nb", "torpedo_luck_nb",
@@ -310,7 +312,7 @@ def attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, a, t, rng, scr):
     night = g[G_NIGHT] == 1
     # step 3: an escort attacks a submarine about to fire torpedoes
     if w == W_TORPEDO and cs[a, C_TYPE] == SUBMARINE:
-        esc = choose_escort_vs_sub_nb(rt, cs, st, g, passive, a, rng)
+        esc = choose_escort_vs_sub_nb(rt, cs, st, g, pp, passive, a, rng)
         if esc >= 0:
             nm = rt[R_NIGHT_MOD] if night else 0
             gone = fire_nb(rt, cs, st, g, esc, a, np.int64(W_ASW), st[esc, S_ROW], np.int64(0), nm, rng, scr)
@@ -353,7 +355,10 @@ def attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, a, t, rng, scr):
                         if gone:
                             return -1
             elif k == K_COLLATERAL:
-                o = collateral_target_nb(rt, cs, st, g, passive, a, t, w)
+                if g[G_POL0 + passive] == FAM_RANDOM:
+                    o = random_collateral_target_nb(rt, cs, st, g, passive, a, t, w, rng)
+                else:
+                    o = collateral_target_nb(rt, cs, st, g, passive, a, t, w)
                 if o >= 0:
                     t = o
     # step 7: light AA fire at a bombing aircraft
@@ -400,11 +405,11 @@ def attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, a, t, rng, scr):
         add_stress_nb(st, g, t, np.int64(1))
     # step 13: submarine dive
     if w == W_TORPEDO and cs[a, C_TYPE] == SUBMARINE and st[a, S_STATUS] == ST_IN_PLAY:
-        if choose_dive_nb(g, side, rng):
+        if choose_dive_nb(g, pp, side, rng):
             st[a, S_UP] = 0
     # 5.4: main armament fire lets the opposing player discover one card
     if w == W_MAIN:
-        s = choose_main_discovery_nb(cs, st, g, passive, rng)
+        s = choose_main_discovery_nb(cs, st, g, pp, passive, rng)
         if s >= 0:
             uncover_nb(cs, st, g, s, passive)
     return w

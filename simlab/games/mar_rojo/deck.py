@@ -9,8 +9,9 @@ the kind (enums.K_*) of action card ``id``.
 Game length (Rule 6): drawing The End shows it and draws a replacement; the drawing stops at the
 ``G_ENDS_NEEDED``-th appearance (short 1, average 2, long 3), and before that the discard pile
 and The End are shuffled back into the deck after the replacement is drawn. Retreat played as an
-effect shuffles every card not in a hand into the deck; the drawing then stops when Retreat or
-The End appears. The first appearance of The End sets ``G_SPECIAL_PENDING`` for the scenario
+effect ends the game early (Rule 6): "all action cards, including those that have been discarded"
+are shuffled into the deck, the hands included (ruling M27; the option ``retreat_hands = kept``
+leaves them out); the drawing then stops when Retreat or The End reappears. The first appearance of The End sets ``G_SPECIAL_PENDING`` for the scenario
 rules of 8.2 and 8.3.
 """
 

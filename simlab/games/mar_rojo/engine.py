@@ -294,7 +294,7 @@ def resolve_card_nb(T, K, S, side, kind, mode):
     rt, ak = T.rt, T.ak
     cs, st, g, piles, hands, rng = S.cs, S.st, S.g, S.piles, S.hands, S.rng
     if mode == MODE_REORG:
-        reorganise_nb(rt, cs, st, g, side, ak[kind, AK_BLUE])
+        reorganise_nb(rt, cs, st, g, K.pp, side, ak[kind, AK_BLUE], rng)
         return
     if mode != MODE_EFFECT:
         run_activations_nb(T, K, S, side, ak[kind, AK_RED], np.bool_(False))
@@ -313,7 +313,7 @@ def resolve_card_nb(T, K, S, side, kind, mode):
     elif kind == K_GENERAL_QUARTERS:
         general_quarters_nb(rt, cs, st, g, side)
     elif kind == K_SCOUT:
-        r1, r2 = choose_scout_rows_nb(st, g, side, rng)
+        r1, r2 = choose_scout_rows_nb(st, g, K.pp, side, rng)
         discover_nb(cs, st, g, side, r1, r2, rng)
     elif kind == K_RETREAT:
         if g[G_FINAL] == 0:

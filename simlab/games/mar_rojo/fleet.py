@@ -178,10 +178,11 @@ def layout_spread_nb(st, side):
 
 @kernel
 def move_keeps_layout_nb(st, side, src, dst):
-    """Whether moving one card of ``side`` from row ``src`` to ``dst`` is allowed by Rule 5.2
-    (ruling M2: the layout after the move has a spread <= 1, or no larger than before when
-    losses already broke it). Only row counts matter during play (ruling M1: the card-type limits
-    of 4 are deployment limits)."""
+    """Whether moving one card of ``side`` from row ``src`` to ``dst`` keeps Section 4's row
+    counts, as Rule 5.2 asks (ruling M2: the layout after the move has a spread <= 1, or no larger
+    than before when losses already broke it). This checks the counts only; moves must also keep
+    Section 4's short-row card types (ruling M1, ``legality.row_types_keep_nb``; merchants
+    exempt), unless the option ``row_limits = counts`` plays the counts alone."""
     a, b, c = row_counts3_nb(st, side)
     before = spread_nb(a, b, c)
     a += (dst == 0) - (src == 0)

@@ -185,6 +185,8 @@ class MarRojo(Game):
     )
     #: families, knobs and presets (the policy lists derive from its presets)
     policy_file = Path(__file__).with_name("policies.toml")  # = runtime.POLICY_FILE (runtime loads the kernels)
+    #: every choice the rules give a player and the knobs that make it (issue 28)
+    decisions_file = Path(__file__).with_name("decisions.toml")
     default_policies = {"*": "aggressive"}
     scenarios = tuple(BUILTIN)
     default_scenario = "cabo-de-palos"

@@ -160,6 +160,9 @@ PP_NAMES = (
     "deploy_cheap_first", "deploy_back", "deploy_subs_short", "deploy_capital_back", "deploy_torpedo_front",
     "attack_weight", "decisive", "own_loss", "own_stake", "cover_weight", "back_weight", "expose_weight",
     "hidden_threat", "covered_share", "threat_kill", "retreat_danger",
+    "discover_order", "main_discovery", "reorg_pick", "escort_attack_sub", "dive", "reveal_row", "mines_play",
+    "fog_play", "faccioso_play", "collateral_first", "transfer_covered", "deploy_air_short",
+    "deploy_escorts_back",
 )
 (
     PP_DRAW, PP_HOLD, PP_HOLD_VALUE, PP_FORWARD, PP_RETREAT, PP_REORG_AT, PP_TORP, PP_MERCH, PP_COVER,
@@ -172,8 +175,13 @@ PP_NAMES = (
     PP_HOLD_CABO, PP_CABO_HOLD_VALUE, PP_SMALL_HAND, PP_SMALL_HAND_DRAW, PP_FLARES_MIN_DICE, PP_REVEAL_BEST,
     PP_REINFORCE_BACK, PP_DEPLOY_CHEAP_FIRST, PP_DEPLOY_BACK, PP_DEPLOY_SUBS_SHORT, PP_DEPLOY_CAPITAL_BACK,
     PP_DEPLOY_TORPEDO_FRONT, PP_ATTACK_WEIGHT, PP_DECISIVE, PP_OWN_LOSS, PP_OWN_STAKE, PP_COVER_WEIGHT,
-    PP_BACK_WEIGHT, PP_EXPOSE_WEIGHT, PP_HIDDEN_THREAT, PP_COVERED_SHARE, PP_THREAT_KILL, PP_RETREAT_DANGER
+    PP_BACK_WEIGHT, PP_EXPOSE_WEIGHT, PP_HIDDEN_THREAT, PP_COVERED_SHARE, PP_THREAT_KILL, PP_RETREAT_DANGER,
+    PP_DISCOVER_ORDER, PP_MAIN_DISCOVERY, PP_REORG_PICK, PP_ESCORT_ATTACK_SUB, PP_DIVE, PP_REVEAL_ROW, PP_MINES_PLAY,
+    PP_FOG_PLAY, PP_FACCIOSO_PLAY, PP_COLLATERAL_FIRST, PP_TRANSFER_COVERED, PP_DEPLOY_AIR_SHORT,
+    PP_DEPLOY_ESCORTS_BACK
 ) = range(len(PP_NAMES))
+#: discover_order: the order in which a discovery (5.4) and Scout look at the enemy rows
+DISCOVER_ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 NPP = len(PP_NAMES)
 
 # wk: int64 scratch for one game (kernels index it by these offsets)

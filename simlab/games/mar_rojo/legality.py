@@ -155,6 +155,22 @@ def covered_in_row_nb(st, side, row):
     return n
 
 
+@kernel(inline="always")
+def order_row_nb(order, i):
+    """The ``i``-th row (0-2) of the discovery order ``order`` (0-5, the greedy knob
+    ``discover_order``; ``layout.DISCOVER_ORDERS`` spells them out): the first row is
+    ``order // 2``, the other two follow in increasing order, swapped when ``order`` is odd."""
+    f = order // 2
+    if i == 0:
+        return f
+    a = np.int64(1) if f == 0 else np.int64(0)
+    b = np.int64(1) if f == 2 else np.int64(2)
+    first_of_rest = a if order % 2 == 0 else b
+    if i == 1:
+        return first_of_rest
+    return b if first_of_rest == a else a
+
+
 @kernel
 def discover_legal_nb(cs, st, slot, r1, r2):
     """Rows of the cards a discovery turns (Rule 5.4): one card in the enemy's long row, or up to
@@ -336,7 +352,11 @@ def effect_allowed_nb(ak, g, kind, side):
 
 @kernel
 def can_return_fire_nb(rt, cs, st, g, t, a, d):
-    """Surprise (provisional): the target can fire back at the attacker at distance ``d``."""
+    """Surprise (provisional): the target can fire back at the attacker at distance ``d``. A ship
+    with more stress markers than its hull cannot: "the ONLY action it may take is to reorganise"
+    (Rule 5.3.2, ruling M8: ships and submarines, not aircraft)."""
+    if only_reorganise_nb(cs, st, t):
+        return False
     if not attack_possible_nb(rt, cs, st, g, t, a):
         return False
     for w in range(7):

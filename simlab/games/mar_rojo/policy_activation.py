@@ -62,6 +62,7 @@ from .layout import (
     PP_COVERED_SHARE,
     PP_DAMAGED_COVER,
     PP_DISCOVER_BLIND,
+    PP_DISCOVER_ORDER,
     PP_DISCOVER_SEEN,
     PP_EXPOSE_WEIGHT,
     PP_FORWARD,
@@ -95,13 +96,14 @@ from .legality import (
     legal_actions_nb,
     move_legal_nb,
     only_reorganise_nb,
+    order_row_nb,
 )
 from .policy_value import (
     fast_best_target_nb,
     prep_eval_nb,
 )
 
-__all__ = ["merchants_forward_nb", "card_best_nb", "choose_activation_nb"]
+__all__ = ["merchants_forward_nb", "discovery_rows_nb", "card_best_nb", "choose_activation_nb"]
 
 
 @kernel
@@ -120,6 +122,38 @@ def merchants_forward_nb(g, pp, side):
         return False
     m = pp[side, PP_MERCH]
     return m >= 2 or (m >= 1 and g[G_FINAL] == 1)
+
+
+@kernel
+def discovery_rows_nb(cs_, cm, cl, order):
+    """The rows of the cards a greedy discovery (5.4) turns, given the covered enemy cards in the
+    short, medium and long rows: ``(r1, r2, k)``, ``k`` cards (0-2; ``r2 = -1`` for one). Rows
+    are looked at in the ``discover_order`` knob's order (``legality.order_row_nb``); two cards
+    from the first row holding two or more, else one there and one from the next row holding
+    any; the long row gives one card and is never paired (5.4: "one enemy card at long
+    distance"; a seaplane, which could, is played the same way)."""
+    r1 = np.int64(-1)
+    r2 = np.int64(-1)
+    k = np.int64(0)
+    for i in range(3):
+        r = order_row_nb(order, i)
+        c = cs_ if r == SHORT else (cm if r == MEDIUM else cl)
+        if c <= 0:
+            continue
+        if k == 0:
+            r1 = r
+            k = 1
+            if r == LONG:
+                break
+            if c >= 2:
+                r2 = r
+                k = 2
+                break
+        elif r != LONG:
+            r2 = r
+            k = 2
+            break
+    return r1, r2, k
 
 
 @kernel
@@ -249,21 +283,7 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
         cm = np.int64(fw[FW_COV + 1])
         cl = np.int64(fw[FW_COV + 2])
         base = pp[side, PP_DISCOVER_SEEN] if fw[FW_NT] > 0 else pp[side, PP_DISCOVER_BLIND]
-        k = (cs_ if cs_ < 2 else 2)
-        r1 = SHORT
-        r2 = SHORT if cs_ >= 2 else -1
-        if k < 2 and cm > 0:
-            if k == 0:
-                r1 = MEDIUM
-                r2 = MEDIUM if cm >= 2 else -1
-                k = cm if cm < 2 else 2
-            else:
-                r2 = MEDIUM
-                k = np.int64(2)
-        if k == 0 and cl > 0:
-            r1 = LONG
-            r2 = np.int64(-1)
-            k = np.int64(1)
+        r1, r2, k = discovery_rows_nb(cs_, cm, cl, np.int64(pp[side, PP_DISCOVER_ORDER]))
         if k > 0:
             v = base * k
             if v > bv and discover_legal_nb(cs, st, s, r1, r2):

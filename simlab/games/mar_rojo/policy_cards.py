@@ -8,7 +8,8 @@ the rows a Scout discovers, the cards Fog covers and the ship a Mine attacks (pr
 effects, docs/rulings.md).
 
 Knobs (``pp[side, PP_*]``, ``policies.toml`` family ``greedy``): the draw threshold, what a
-held card is worth, the values of reorganisation and of each effect.
+held card is worth, the values of reorganisation and of each effect, the card a reorganisation
+unstresses first (``reorg_pick``) and the order of the rows a Scout looks at (``discover_order``).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from .layout import (
     MAXC,
     PP_CABO_HOLD_VALUE,
     PP_COVERED_SHARE,
+    PP_DISCOVER_ORDER,
     PP_DRAW,
     PP_HOLD,
     PP_HOLD_CABO,
@@ -63,6 +65,7 @@ from .layout import (
     PP_PLANES_WEIGHT,
     PP_REORG_MARKER,
     PP_REORG_OVER,
+    PP_REORG_PICK,
     PP_REORG_UNBLOCK,
     PP_RETREAT_CARD,
     PP_RETREAT_CARD_VALUE,
@@ -86,6 +89,7 @@ from .legality import (
     effect_allowed_nb,
     effect_restrict_nb,
     is_mass_activation_nb,
+    order_row_nb,
 )
 from .policy_activation import (
     card_best_nb,
@@ -274,16 +278,29 @@ def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, r
 
 
 @kernel
-def choose_reorg_slot_nb(rt, cs, st, side):
-    """Where the next stress marker of a reorganisation comes off: the most stressed card that
-    may still lose one this sub-turn (-1: none)."""
+def choose_reorg_slot_nb(rt, cs, st, g, pp, side, rng):
+    """Where the next stress marker of a reorganisation comes off (5.5: "removing the number of
+    stress markers equal to the BLUE factor" from "any fleet cards"; at most 2 per card and
+    sub-turn): random-legal any card that may still lose one; greedy by ``reorg_pick``, 0 the
+    most stressed card, 1 the dearest stressed card (ties: the most stressed); the solo AI takes
+    no stress (12.1). -1: none."""
+    pol = g[G_POL0 + side]
     bs = np.int64(-1)
     bk = np.int64(0)
+    n = np.int64(0)
+    dear = pol != FAM_RANDOM and pp[side, PP_REORG_PICK] > 0
     base = side * MAXC
     for s in range(base, base + MAXC):
-        if st[s, S_STATUS] != ST_IN_PLAY or st[s, S_REORG] >= rt[R_REORG_PER_CARD]:
+        if st[s, S_STATUS] != ST_IN_PLAY or st[s, S_REORG] >= rt[R_REORG_PER_CARD] or st[s, S_STRESS] <= 0:
+            continue
+        if pol == FAM_RANDOM:
+            n += 1
+            if roll_nb(rng, n) == 1:
+                bs = s
             continue
         k = st[s, S_STRESS]
+        if dear:
+            k += cs[s, C_COST] * 100
         if k > bk:
             bk = k
             bs = s
@@ -291,17 +308,21 @@ def choose_reorg_slot_nb(rt, cs, st, side):
 
 
 @kernel
-def choose_scout_rows_nb(st, g, side, rng):
-    """Rows of the (up to two) cards the Scout effect discovers (-1: none)."""
+def choose_scout_rows_nb(st, g, pp, side, rng):
+    """Rows of the (up to two) cards the Scout effect discovers (-1: none): random-legal any
+    rows; greedy in the ``discover_order`` knob's order, two cards from the first row holding
+    two or more, else one there and one from the next row holding any."""
     enemy = 1 - side
     pol = g[G_POL0 + side]
     if pol == FAM_RANDOM:
         r1 = roll_nb(rng, np.int64(3)) - 1
         r2 = roll_nb(rng, np.int64(4)) - 2
         return r1, r2
+    order = np.int64(pp[side, PP_DISCOVER_ORDER])
     r1 = np.int64(-1)
     r2 = np.int64(-1)
-    for r in range(3):
+    for i in range(3):
+        r = order_row_nb(order, i)
         c = covered_in_row_nb(st, enemy, r)
         if c >= 1 and r1 < 0:
             r1 = r

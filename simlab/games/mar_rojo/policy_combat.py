@@ -9,7 +9,9 @@ a discovery turns. The solo AI (Rule 12) plays no support or interruption card; 
 leaves it a choice it takes the 12.4.4 default (the highest point value).
 
 Knobs (``pp[side, PP_*]``, ``policies.toml`` family ``greedy``): the least stake to play
-Optics or an interruption, and the dice Flares needs.
+Optics or an interruption, and the dice Flares needs; whether Collateral comes first, when Mines,
+Fog and Faccioso are played, the escort's attack on a submarine, the dive and the card discovered
+after main armament fire (issue 28; ``decisions.toml`` lists every choice and its knobs).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .enums import (
     AK_SIDE,
     CAPITAL,
     DESTROYER,
+    FAM_GREEDY,
     FAM_RANDOM,
     FAM_SOLO,
     K_CABO_PALOS,
@@ -63,9 +66,16 @@ from .layout import (
     G_POL0,
     G_RESTRICT,
     MAXC,
+    PP_COLLATERAL_FIRST,
     PP_COVER,
+    PP_DIVE,
+    PP_ESCORT_ATTACK_SUB,
+    PP_FACCIOSO_PLAY,
     PP_FLARES_MIN_DICE,
+    PP_FOG_PLAY,
     PP_INTERRUPT_MIN,
+    PP_MAIN_DISCOVERY,
+    PP_MINES_PLAY,
     PP_SUPPORT_MIN,
     R_OPTICS,
     S_DMG,
@@ -82,7 +92,7 @@ from .policy_value import (
     expected_damage_nb,
 )
 
-__all__ = ["unscripted_shot_nb", "choose_distance_nb", "choose_weapon_nb", "choose_support_nb", "collateral_target_nb", "choose_interruption_nb", "choose_faccioso_nb", "choose_pending_nb", "choose_escort_vs_sub_nb", "choose_dive_nb", "random_covered_nb", "choose_main_discovery_nb", "choose_discover_card_nb"]
+__all__ = ["unscripted_shot_nb", "choose_distance_nb", "choose_weapon_nb", "choose_support_nb", "collateral_target_nb", "choose_interruption_nb", "choose_faccioso_nb", "choose_pending_nb", "choose_escort_vs_sub_nb", "choose_dive_nb", "random_collateral_target_nb", "random_covered_nb", "choose_main_discovery_nb", "choose_discover_card_nb"]
 
 
 @kernel
@@ -244,6 +254,24 @@ def collateral_target_nb(rt, cs, st, g, side_passive, a, t, w):
 
 
 @kernel
+def random_collateral_target_nb(rt, cs, st, g, side_passive, a, t, w, rng):
+    """Step 6, Collateral played by random-legal: any other uncovered card of the target's row
+    that weapon ``w`` can hit, uniformly (-1: none)."""
+    pick = np.int64(-1)
+    n = np.int64(0)
+    base = side_passive * MAXC
+    for o in range(base, base + MAXC):
+        if o == t or st[o, S_STATUS] != ST_IN_PLAY or st[o, S_UP] == 0 or st[o, S_ROW] != st[t, S_ROW]:
+            continue
+        if not weapon_usable_nb(cs, a, o, w) or not attack_possible_nb(rt, cs, st, g, a, o):
+            continue
+        n += 1
+        if roll_nb(rng, n) == 1:
+            pick = o
+    return pick
+
+
+@kernel
 def choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, side_passive, a, t, w, d, rng):
     """Step 6 (5.3.1): the passive player's Smoke, Surprise or Collateral for this combat, as a
     hand index (-1: none). One interruption per sub-turn (Rule 5 step 4)."""
@@ -285,7 +313,7 @@ def choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, side_passive, a,
     threat = dmg / rem if rem > 0 else 1.0
     if not (tt == CAPITAL or tt == MERCHANT or threat >= pp[side_passive, PP_INTERRUPT_MIN]):
         return -1
-    if ico >= 0 and (tt == CAPITAL or tt == MERCHANT):
+    if ico >= 0 and (tt == CAPITAL or tt == MERCHANT) and pp[side_passive, PP_COLLATERAL_FIRST] > 0:
         return ico
     if ism >= 0:
         return ism
@@ -297,7 +325,8 @@ def choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, side_passive, a,
 @kernel
 def choose_faccioso_nb(rt, cs, st, g, hands, akind, pp, side_passive, t, hits, rng):
     """Step 9 (5.3.1): the Nationalist passive player's Faccioso against ``hits`` hits on ``t``
-    (hand index, -1: none)."""
+    (hand index, -1: none): random-legal plays it or not at random; greedy by ``faccioso_play``
+    (0 never, 1 for a capital ship, a merchant or hits that sink the target, 2 on any hit)."""
     if side_passive != 0 or g[G_INTERRUPT_USED] == 1 or hits <= 0:
         return -1
     pol = g[G_POL0 + side_passive]
@@ -308,9 +337,12 @@ def choose_faccioso_nb(rt, cs, st, g, hands, akind, pp, side_passive, t, hits, r
         return -1
     if pol == FAM_RANDOM:
         return idx if roll_nb(rng, np.int64(2)) == 1 else -1
+    play = pp[side_passive, PP_FACCIOSO_PLAY]
+    if play <= 0:
+        return -1
     tt = cs[t, C_TYPE]
     rem = cs[t, C_HULL] - st[t, S_DMG]
-    if tt == CAPITAL or tt == MERCHANT or hits >= rem:
+    if play >= 2 or tt == CAPITAL or tt == MERCHANT or hits >= rem:
         return idx
     return -1
 
@@ -318,7 +350,11 @@ def choose_faccioso_nb(rt, cs, st, g, hands, akind, pp, side_passive, t, hits, r
 @kernel
 def choose_pending_nb(cs, st, g, hands, akind, ak, pp, side_passive, mode, rng):
     """Step 4 (Rule 5): the passive player's Mines or Fog, resolved after the action card
-    (hand index, -1: none)."""
+    (hand index, -1: none). Random-legal: one time in three, either card. Greedy: none while it
+    holds a combat interruption (one interruption a sub-turn), unless the card is played to
+    reorganise; Mines when an enemy ship stands in its short row (``mines_play`` = 1); Fog by
+    ``fog_play`` (1: with ``cover`` = 1 for a face-up badly damaged own card; 2: for any face-up
+    own card)."""
     if g[G_INTERRUPT_USED] == 1:
         return -1
     pol = g[G_POL0 + side_passive]
@@ -341,25 +377,29 @@ def choose_pending_nb(cs, st, g, hands, akind, ak, pp, side_passive, mode, rng):
             if mode != MODE_REORG:
                 return -1
     active = 1 - side_passive
-    if im >= 0 and mode != MODE_REORG:
+    if im >= 0 and mode != MODE_REORG and pp[side_passive, PP_MINES_PLAY] > 0:
         base = active * MAXC
         for s in range(base, base + MAXC):
             if st[s, S_STATUS] == ST_IN_PLAY and st[s, S_ROW] == SHORT and cs[s, C_TYPE] != AIRCRAFT:
                 return im
-    if ifo >= 0 and pp[side_passive, PP_COVER] > 0:
+    fog = pp[side_passive, PP_FOG_PLAY]
+    if ifo >= 0 and (fog >= 2 or (fog >= 1 and pp[side_passive, PP_COVER] > 0)):
         base = side_passive * MAXC
         for s in range(base, base + MAXC):
-            if st[s, S_STATUS] == ST_IN_PLAY and st[s, S_UP] == 1 and badly_damaged_nb(cs, st, s):
+            if st[s, S_STATUS] == ST_IN_PLAY and st[s, S_UP] == 1 and (fog >= 2 or badly_damaged_nb(cs, st, s)):
                 return ifo
     return -1
 
 
 @kernel
-def choose_escort_vs_sub_nb(rt, cs, st, g, side_passive, sub, rng):
+def choose_escort_vs_sub_nb(rt, cs, st, g, pp, side_passive, sub, rng):
     """Step 3 (5.3.1): the passive player's uncovered escort in his short row that attacks a
-    submarine about to fire torpedoes (slot, -1: none). The one with most AS dice; the solo AI
-    never holds this choice back (12.4.4: highest point value breaks ties)."""
+    submarine about to fire torpedoes ("may be attacked"; slot, -1: none). The one with most AS
+    dice, when the greedy knob ``escort_attack_sub`` is 1 (0: never); random-legal any of them
+    or none; the solo AI never holds this choice back (12.4.4: highest point value breaks ties)."""
     pol = g[G_POL0 + side_passive]
+    if pol == FAM_GREEDY and pp[side_passive, PP_ESCORT_ATTACK_SUB] <= 0:
+        return -1
     best = np.int64(-1)
     bd = np.int64(-1000)
     base = side_passive * MAXC
@@ -386,11 +426,14 @@ def choose_escort_vs_sub_nb(rt, cs, st, g, side_passive, sub, rng):
 
 
 @kernel
-def choose_dive_nb(g, side, rng):
-    """Step 13 (5.3.1): cover the submarine after its torpedo attack (the AI always does, 12.4.2)."""
+def choose_dive_nb(g, pp, side, rng):
+    """Step 13 (5.3.1): whether the submarine "may be covered" after its torpedo attack:
+    random-legal at random, greedy by the knob ``dive`` (1 yes), the solo AI always (12.4.2)."""
     pol = g[G_POL0 + side]
     if pol == FAM_RANDOM:
         return roll_nb(rng, np.int64(2)) == 1
+    if pol == FAM_GREEDY:
+        return pp[side, PP_DIVE] > 0
     return True
 
 
@@ -409,10 +452,12 @@ def random_covered_nb(st, side, row, rng):
 
 
 @kernel
-def choose_main_discovery_nb(cs, st, g, side_passive, rng):
+def choose_main_discovery_nb(cs, st, g, pp, side_passive, rng):
     """Rule 5.4: after main armament fire, the opposing player may discover one card, his own or
-    the firer's (slot, -1: none). Greedy policies and the AI turn up one of the firer's covered
-    cards, nearest row first; random-legal picks any covered card of either side or none."""
+    the firer's (slot, -1: none). Random-legal picks any covered card of either side or none;
+    the AI one of the firer's covered cards, nearest row first (12.4.4 leaves it no other
+    guide); greedy by ``main_discovery``: 0 as the AI, 1 the firer's long row first, 2 its own
+    dearest covered card, 3 none."""
     pol = g[G_POL0 + side_passive]
     if pol == FAM_RANDOM:
         n = np.int64(1)
@@ -424,7 +469,20 @@ def choose_main_discovery_nb(cs, st, g, side_passive, rng):
                     pick = s
         return pick
     firer = 1 - side_passive
-    for r in range(3):
+    how = np.int64(pp[side_passive, PP_MAIN_DISCOVERY]) if pol == FAM_GREEDY else np.int64(0)
+    if how >= 3:
+        return -1
+    if how == 2:
+        best = np.int64(-1)
+        bc = np.int64(-1)
+        base = side_passive * MAXC
+        for s in range(base, base + MAXC):
+            if st[s, S_STATUS] == ST_IN_PLAY and st[s, S_UP] == 0 and cs[s, C_COST] > bc:
+                bc = cs[s, C_COST]
+                best = s
+        return best
+    for i in range(3):
+        r = i if how == 0 else 2 - i
         s = random_covered_nb(st, firer, r, rng)
         if s >= 0:
             return s

@@ -6,7 +6,7 @@ escorts and aircraft short first), the optional initial reveal (4), the row the 
 (8.2). The solo AI deploys by Rule 12.2 (``build.solo_deploy_nb``).
 
 Knobs (``pp[side, PP_*]``, ``policies.toml`` family ``greedy``): the deployment order and rows,
-the card revealed and the Navarra's row (0-1 choices each).
+the own card and the enemy row revealed, the Navarra's row and the ships the Transfer removes.
 """
 
 from __future__ import annotations
@@ -42,13 +42,17 @@ from .layout import (
     C_TYPE,
     G_POL0,
     MAXC,
+    PP_DEPLOY_AIR_SHORT,
     PP_DEPLOY_BACK,
     PP_DEPLOY_CAPITAL_BACK,
     PP_DEPLOY_CHEAP_FIRST,
+    PP_DEPLOY_ESCORTS_BACK,
     PP_DEPLOY_SUBS_SHORT,
     PP_DEPLOY_TORPEDO_FRONT,
     PP_REINFORCE_BACK,
     PP_REVEAL_BEST,
+    PP_REVEAL_ROW,
+    PP_TRANSFER_COVERED,
     S_ROW,
     S_STATUS,
     S_UP,
@@ -59,10 +63,13 @@ __all__ = ["deploy_nb", "choose_transfer_victim_nb", "choose_reveal_nb", "choose
 
 
 @kernel
-def choose_transfer_victim_nb(cs, st, g, rng):
+def choose_transfer_victim_nb(cs, st, g, pp, rng):
     """8.2 Transfer to the Cantabrian Sea: the next Republican ship the Nationalist removes (-1:
-    none). The most valuable uncovered ship, else any covered ship (aircraft are not ships)."""
+    none; aircraft are not ships). Random-legal any ship; otherwise the most valuable uncovered
+    ship, else any covered ship; greedy with ``transfer_covered`` = 1 a covered ship first (which
+    one is unknown to him, so at random), then the most valuable uncovered one."""
     pol = g[G_POL0]
+    cov = pol == FAM_GREEDY and pp[0, PP_TRANSFER_COVERED] > 0
     base = MAXC
     best = np.int64(-1)
     bv = np.int64(-1)
@@ -75,7 +82,10 @@ def choose_transfer_victim_nb(cs, st, g, rng):
             if roll_nb(rng, n) == 1:
                 best = s
             continue
-        v = (cs[s, C_COST] + 10) if st[s, S_UP] == 1 else roll_nb(rng, np.int64(5))
+        if cov:
+            v = (100 + roll_nb(rng, np.int64(5))) if st[s, S_UP] == 0 else (cs[s, C_COST] + 10)
+        else:
+            v = (cs[s, C_COST] + 10) if st[s, S_UP] == 1 else roll_nb(rng, np.int64(5))
         if v > bv:
             bv = v
             best = s
@@ -85,7 +95,9 @@ def choose_transfer_victim_nb(cs, st, g, rng):
 @kernel
 def choose_reveal_nb(cs, st, g, pp, side, rng):
     """The optional initial reveal (Rule 4): ``(own, enemy)``: one own card of the short row and
-    one enemy card of any row to turn face up (-1: none)."""
+    one enemy card "from any row" to turn face up (-1: none). The enemy card is unknown, so it is
+    drawn at random in the chosen row: random-legal any covered card; the solo AI the short row;
+    greedy the row ``reveal_row`` (0 short, 1 medium, 2 long); any row when that one has none."""
     pol = g[G_POL0 + side]
     own = np.int64(-1)
     base = side * MAXC
@@ -99,7 +111,12 @@ def choose_reveal_nb(cs, st, g, pp, side, rng):
                 if v > bv:
                     bv = v
                     own = s
-    enemy = random_covered_nb(st, 1 - side, np.int64(SHORT), rng)
+    if pol == FAM_RANDOM:
+        enemy = random_covered_nb(st, 1 - side, np.int64(-1), rng)
+    elif pol == FAM_GREEDY:
+        enemy = random_covered_nb(st, 1 - side, np.int64(pp[side, PP_REVEAL_ROW]), rng)
+    else:
+        enemy = random_covered_nb(st, 1 - side, np.int64(SHORT), rng)
     if enemy < 0:
         enemy = random_covered_nb(st, 1 - side, np.int64(-1), rng)
     return own, enemy
@@ -192,7 +209,9 @@ def deploy_nb(cs, st, side, pol, pp, rng, key):
             r = LONG if left[2] > 0 else (MEDIUM if left[1] > 0 else SHORT)
             st[s, S_ROW] = r
             left[r] -= 1
-    # the short row: escorts and aircraft first, by the policy's order
+    # the short row: escorts and aircraft first, by the policy's order (aircraft only after every
+    # escort with deploy_air_short = 0)
+    air_first = pol != FAM_GREEDY or pp[side, PP_DEPLOY_AIR_SHORT] > 0
     for phase in range(2):
         while left[0] > 0:
             bs = np.int64(-1)
@@ -201,9 +220,11 @@ def deploy_nb(cs, st, side, pol, pp, rng, key):
                 if st[s, S_STATUS] != ST_IN_PLAY or st[s, S_ROW] >= 0:
                     continue
                 t = cs[s, C_TYPE]
-                if phase == 0 and not (is_escort_nb(t) or t == AIRCRAFT):
+                if phase == 0 and not (is_escort_nb(t) or (t == AIRCRAFT and air_first)):
                     continue
                 k = key[s - base]
+                if phase == 1 and t == AIRCRAFT and not air_first:
+                    k += 20000
                 if phase == 1 and t == SUBMARINE and (pol != FAM_GREEDY or pp[side, PP_DEPLOY_SUBS_SHORT] > 0):
                     k += 10000
                 if k > bk:
@@ -215,6 +236,7 @@ def deploy_nb(cs, st, side, pol, pp, rng, key):
             left[0] -= 1
     # the rest: capital ships and submarines to medium (aggressive) or long (cautious)
     back_first = pol == FAM_GREEDY and pp[side, PP_DEPLOY_CAPITAL_BACK] > 0
+    escorts_back = pol == FAM_GREEDY and pp[side, PP_DEPLOY_ESCORTS_BACK] > 0
     while True:
         bs = np.int64(-1)
         bk = -(1 << 40)
@@ -234,6 +256,8 @@ def deploy_nb(cs, st, side, pol, pp, rng, key):
         elif t == SUBMARINE or t == AIRCRAFT:
             r = MEDIUM if left[1] > 0 else LONG
         elif back_first and t == CAPITAL:
+            r = LONG if left[2] > 0 else MEDIUM
+        elif escorts_back and is_escort_nb(t):
             r = LONG if left[2] > 0 else MEDIUM
         else:
             r = MEDIUM if left[1] > 0 else LONG

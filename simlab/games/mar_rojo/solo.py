@@ -14,7 +14,7 @@ The AI holds no hand and draws no opening cards (12.2). In each of its sub-turns
    actions too).
 3. Each action follows the 12.4.1 priorities and the 12.5 chart (``ai_action_nb``); with face-up
    player cards out of range, its fastest card moves to a row from which it can fight one of
-   them (12.4.1), else the fastest non-merchant card one row closer (the 12.5 chart). Its moves
+   them at any distance the player's faster card may choose (12.4.1, 5.3.1 step 2), else the fastest non-merchant card one row closer (the 12.5 chart). Its moves
    and exchanges keep the layout rules of 5.2 and Section 4 like a player's.
 
 Its cards never gain stress (12.1), never play support or interruption cards, and a submarine
@@ -62,7 +62,9 @@ from .fleet import (
     attack_possible_nb,
     distance_entry_nb,
     is_escort_nb,
+    speed_chooser_nb,
     speed_nb,
+    weapon_reaches_nb,
     weapon_usable_nb,
 )
 from .layout import (
@@ -230,14 +232,35 @@ def _retreat_option_nb(cs, st, g, s):
 
 
 @kernel
+def _can_fight_nb(rt, cs, st, g, s):
+    """Whether AI card ``s`` can fight a face-up player card whatever distance the player may
+    choose (5.3.1 step 2): in combat range (``fleet.attack_possible_nb``), and where the table
+    gives Speed and the player's card is the faster, so that "the player that controls the fleet
+    card that has the highest speed factor chooses the combat distance", a weapon that can hit it
+    from both rows (the player may pick either)."""
+    ebase = (1 - s // MAXC) * MAXC
+    for t in range(ebase, ebase + MAXC):
+        if not attack_possible_nb(rt, cs, st, g, s, t):
+            continue
+        if distance_entry_nb(rt, cs, st, s, t) != SPEED or speed_chooser_nb(cs, st, s, t) == 0:
+            return True
+        for w in range(7):
+            if (weapon_usable_nb(cs, s, t, w) and weapon_reaches_nb(w, st[s, S_ROW])
+                    and weapon_reaches_nb(w, st[t, S_ROW])):
+                return True
+    return False
+
+
+@kernel
 def _fights_from_nb(rt, cs, st, g, s, row):
-    """Whether AI card ``s`` standing face up in ``row`` would have a face-up player card in
-    combat range (5.3.1 steps 1-2: a weapon that can hit it at a distance the table allows)."""
+    """Whether AI card ``s`` standing face up in ``row`` could fight a face-up player card
+    (``_can_fight_nb``: in combat range, at any distance the player's faster card may choose;
+    12.4.1 "within fighting distance", 5.3.1 steps 1-2)."""
     r0 = st[s, S_ROW]
     u0 = st[s, S_UP]
     st[s, S_ROW] = row
     st[s, S_UP] = 1
-    ok = _has_target_nb(rt, cs, st, g, s)
+    ok = _can_fight_nb(rt, cs, st, g, s)
     st[s, S_ROW] = r0
     st[s, S_UP] = u0
     return ok
