@@ -416,6 +416,9 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
     ends when the port's damage exceeds its defense, and the attacker, if it has units left, then
     earns 3 + defense VPs (8.4 I, L) if it had the initiative in the area or was alone there
     (12.1.3 A, the default; option ``port_vp_initiative = false``: any attacker, ruling C16).
+    Only a squadron (two or more units) begins a port attack (7.4 C, ruling C40: the caller
+    checks); once begun, the round is fought out by the units left, as Oquendo fights on alone in
+    18.2.6 K, and 8.4 L's "units remaining" scores.
     ``mem``: scratch ``int64[>= U]``; ``cw``: the combat scratch (:func:`combat_scratch_nb`)."""
     side = S[s, lay.SF_SIDE]
     p = S[s, lay.SF_TARGET]
@@ -575,7 +578,9 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
         for side in range(2):
             base = side * MAXSS
             for s in range(base, base + (n0 if side == lay.US else n1)):
-                if (S[s, lay.SF_SIDE] == side and S[s, lay.SF_N] > 0 and S[s, lay.SF_LOC] == a
+                # 7.4 C, 3.5.8: a single unit left of a squadron is an independent unit, which
+                # "may not engage in combat or earn VPs": only a squadron attacks (ruling C40)
+                if (S[s, lay.SF_SIDE] == side and S[s, lay.SF_N] >= 2 and S[s, lay.SF_LOC] == a
                         and (S[s, lay.SF_ORDER] == lay.RAID or S[s, lay.SF_ORDER] == lay.BLOCKADE)):
                     port_attack_nb(s, a, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem, cw)
                     stale = True
