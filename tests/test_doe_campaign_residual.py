@@ -66,3 +66,22 @@ def test_a_squadron_of_two_left_still_attacks_the_port():  # 8.4 A, the control 
     cs.combat()
     assert cs.counts()["port_attacks"] == 1
     assert [(r["side"], r["amount"]) for r in cs.ledger() if r["kind"] == "port"] == [("spain", 3 + 2)]
+
+
+# ============================================================================ 7.2.3 D Anchor in a neutral port
+def test_units_that_entered_a_neutral_port_must_anchor():  # 7.2.3 D (ruling C6, as amended)
+    sp = ["Teresa", "Vizcaya"]
+    for prev in ("transit", "patrol"):   # both allow Coal at sea or in a friendly port (5.4 D, 5.4.2 C)
+        cs = position({u: "kingston" for u in sp})
+        cs.set_history(sp, prev, neutral=1)
+        illegal(cs, "spain", [sq(sp, "coal")], "order sequence")
+        cs = position({u: "kingston" for u in sp})
+        cs.set_history(sp, prev, neutral=1)
+        legal(cs, "spain", [sq(sp, "anchor")])
+        assert cs.order("Teresa") == "anchor"
+    cs = position({"Teresa": "kingston"})   # an independent unit too (7.4 A)
+    cs.set_history(["Teresa"], "transit", neutral=1)
+    illegal(cs, "spain", [sq(["Teresa"], "coal")], "order sequence")
+    cs = position({u: "cienfuegos" for u in sp})   # in a friendly port Coal stays legal
+    cs.set_history(sp, "patrol")
+    legal(cs, "spain", [sq(sp, "coal")])

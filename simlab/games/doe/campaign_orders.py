@@ -121,7 +121,9 @@ def unit_allowed_nb(prev, streak, neutral, transit_max):
     if streak >= transit_max:
         m &= ~(1 << lay.TRANSIT)
     if neutral == 1:
-        m &= (1 << lay.ANCHOR) | (1 << lay.COAL)
+        # 7.2.3 D: "The Orders Phase after entering a neutral port, units must be ordered to
+        # Anchor" (ruling C6)
+        m &= 1 << lay.ANCHOR
     return m
 
 
