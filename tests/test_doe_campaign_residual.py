@@ -7,6 +7,7 @@ where a result is exact, and asserts the rule's outcome; each failed on the engi
 was fixed.
 """
 
+import pytest
 from test_doe_campaign_rules import DATA, illegal, legal, position, sq
 
 from simlab.games.doe import campaign_layout as lay
@@ -85,3 +86,53 @@ def test_units_that_entered_a_neutral_port_must_anchor():  # 7.2.3 D (ruling C6,
     cs = position({u: "cienfuegos" for u in sp})   # in a friendly port Coal stays legal
     cs.set_history(sp, "patrol")
     legal(cs, "spain", [sq(sp, "coal")])
+
+
+# ============================================================================ 5.1 C anchored at sea
+NO_PORT_AREAS = ["yucatan-strait", "windward-passage", "puerto-rico-passage", "south-yucatan-basin", "sargasso-sea"]
+
+
+def test_the_areas_without_ports_are_the_five_of_the_issue():  # 5.1 B: where a squadron anchors at sea
+    cs = position({})
+    ports = [p for p in range(DATA.nodes.shape[0]) if DATA.nodes[p, lay.NS_KIND] == lay.KIND_PORT]
+    bordered = {int(DATA.nodes[p, f]) for p in ports for f in (lay.NS_PAREA1, lay.NS_PAREA2)}
+    no_port = [cs.node_key(a) for a in range(DATA.nodes.shape[0])
+               if DATA.nodes[a, lay.NS_KIND] != lay.KIND_PORT and a not in bordered]
+    assert sorted(no_port) == sorted(NO_PORT_AREAS)
+
+
+def _anchored_at_sea(area, us, sp, us_order, dice):
+    cs = _state({**{u: area for u in us}, **{u: area for u in sp}}, dice=dice)
+    legal(cs, "spain", [sq(sp, "anchor", area)])
+    legal(cs, "us", [sq(us, us_order, area)] if us_order != "coal" else [sq(us, "coal")])
+    cs.movement()
+    cs.combat()
+    return cs
+
+
+SP4 = ["Teresa", "Vizcaya", "Oquendo", "Colon"]
+US2 = ["Brooklyn", "New York"]
+
+
+@pytest.mark.parametrize("order, roll", [("patrol", 3), ("transit", 2), ("coal", 1)])
+def test_a_squadron_anchored_at_sea_is_found_and_defends(order, roll):  # 5.1 B-C (ruling C41)
+    # Spain's four ships anchor in the Yucatan Strait (no port, 5.1 B); the US pair ends there. The
+    # anchored squadron "may not attack" (5.1 C): like a squadron in port it has no initiative
+    # (8.1 B), so the US searches without a roll: <order> x Anchor at sea 1-<roll>, a <roll>.
+    # Then every gunfire die is a 5: the 6 US dice disable Teresa and Vizcaya (the ships they
+    # face), the 10 Spanish dice both US ships.
+    cs = _anchored_at_sea("yucatan-strait", US2, SP4, order, [roll] + [5] * 16)
+    assert cs.dice_used() == 17
+    (b,) = cs.battles()
+    assert b["initiative"] == "us" and b["rounds"] == 1
+    assert b["disabled_spain"] == 2 and b["disabled_us"] == 2   # it defends normally (5.1 C)
+    assert b["winner"] == "spain"
+
+
+def test_the_search_matrix_finds_a_squadron_anchored_at_sea():  # 5.1 C, ruling C41
+    m = DATA.matrix
+    A, B, C, P, R, S, T = range(7)
+    assert m.shape == (7, 8)
+    AS = lay.SM_ANCHOR_SEA
+    assert [m[o, AS] for o in range(7)] == [lay.SM_NA, 2, 1, 3, 2, 3, 2]
+    assert m[P, A] == m[C, A] == m[T, A] == lay.SM_NA     # in port: 18.1.6 A, ruling D4 unchanged

@@ -513,8 +513,9 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
                     att, dfn, mov, dmg, status, mem, cw):
     """The Combat Phase (Rules 4.3, 8.0-8.4, 10, 12.1.3), area by area in the order Spain chooses
     (4.3 B: :func:`policy_combat.combat_order_nb`, ruling C13): initiative (8.1; Spain rolls
-    first, ties to the US), the Search Matrix (8.2; a stranded ``hold`` squadron is searched as
-    the Coal squadron it is at sea, ruling C12), a battle, then the port attacks of Raid and
+    first, ties to the US; a squadron anchored at sea takes none and is searched in the Matrix's
+    anchored-at-sea column, 5.1 B-C, ruling C41), the Search Matrix (8.2; a stranded ``hold``
+    squadron is searched as the Coal squadron it is at sea, ruling C12), a battle, then the port attacks of Raid and
     Blockade squadrons still in the area (8.4 A). An N/A or a failed engagement roll ends the
     area's combat: "there is no further action" (8.2.1, 8.2.3; ruling C35), so no port attack.
     ``cw``: the combat scratch (:func:`combat_scratch_nb`). Each area's engaged squadrons
@@ -542,10 +543,15 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
         if not sea1:
             s1 = cw[CW_PORT1, a]
         no_action = False
-        if s0 >= 0 and s1 >= 0 and (sea0 or sea1):
-            if sea0 and not sea1:
+        # 5.1 B-C (ruling C41): a squadron anchored at sea (only where no port borders the area,
+        # C7) "may not attack": like a squadron in port it takes no initiative (8.1 B), and the
+        # other side searches for it in the Search Matrix's anchored-at-sea row
+        act0 = sea0 and s0 >= 0 and S[s0, lay.SF_ORDER] != lay.ANCHOR
+        act1 = sea1 and s1 >= 0 and S[s1, lay.SF_ORDER] != lay.ANCHOR
+        if s0 >= 0 and s1 >= 0 and (act0 or act1):
+            if act0 and not act1:
                 init = lay.US
-            elif sea1 and not sea0:
+            elif act1 and not act0:
                 init = lay.SPAIN
             else:
                 st0, _ = stack_leader_stars_nb(s0, S, SM, LD, lst)
@@ -563,6 +569,8 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
                 oi = lay.COAL
             if oo == lay.HOLD:
                 oo = lay.COAL
+            elif oo == lay.ANCHOR and (sea1 if init == lay.US else sea0):
+                oo = lay.SM_ANCHOR_SEA
             cell = matrix[oi, oo]
             if cell > 0:
                 if d6_nb(rng) <= cell:
