@@ -136,3 +136,64 @@ def test_the_search_matrix_finds_a_squadron_anchored_at_sea():  # 5.1 C, ruling 
     AS = lay.SM_ANCHOR_SEA
     assert [m[o, AS] for o in range(7)] == [lay.SM_NA, 2, 1, 3, 2, 3, 2]
     assert m[P, A] == m[C, A] == m[T, A] == lay.SM_NA     # in port: 18.1.6 A, ruling D4 unchanged
+
+
+# ============================================================================ 6.2 D / 6.3 leaders with no effect
+LEADER_BATTLE = [6, 1, 1]   # initiative Spain 3 + 2 (Cervera) + 6, US 3 + 1; Patrol x Patrol 1-4: a 1
+SPAIN_DISABLES_ALL = [5, 1, 1, 1, 5, 1, 1, 1, 5, 1]   # Teresa, Vizcaya (3 + 1 dice each), Oquendo (2)
+
+
+def _leaders_battle(newport):
+    """Cervera (active, 2 stars) and Manterola (no effect) lead Teresa, Vizcaya, Oquendo against
+    three gunboats; Newport's die against Oquendo, the last ship, is ``newport``."""
+    sp = ["Teresa", "Vizcaya", "Oquendo"]
+    us = ["Annapolis", "Vicksburg", "Newport"]
+    dice = LEADER_BATTLE + [1, 1] + newport + SPAIN_DISABLES_ALL
+    cs = _state({**{u: "bahamas" for u in sp}, **{u: "bahamas" for u in us}}, dice=dice,
+                leaders=("Cervera", "Manterola"))
+    for name in ("Cervera", "Manterola"):
+        cs.LD[DATA.leader(name)] = (DATA.unit("Teresa"), 0)
+    legal(cs, "spain", [sq(sp, "patrol", leaders=["Cervera", "Manterola"])])
+    legal(cs, "us", [sq(us, "patrol")])
+    assert cs.leader("Cervera") == "Teresa" and cs.leader("Manterola") == "Oquendo"   # 6.2 A, D (C32)
+    cs.movement()
+    cs.combat()
+    assert cs.dice_used() == len(dice)
+    (b,) = cs.battles()
+    assert b["winner"] == "spain" and b["disabled_us"] == 3
+    return cs
+
+
+def test_a_leader_with_no_effect_does_not_die_with_the_last_ship():  # 6.2 D, 6.3 A, C (ruling C42)
+    cs = _leaders_battle([6, 5])   # Newport hits Oquendo: 5 damage > 4, sunk
+    assert cs.where("Oquendo") == "sunk"
+    assert cs.leader("Cervera") == "Teresa"
+    assert cs.leader("Manterola") == "Vizcaya"   # still with his squadron, aboard its last ship
+    assert [r for r in cs.ledger() if r["kind"] == "leaders"] == []
+    cs.control_and_vp()
+    assert [(r["side"], r["amount"]) for r in cs.ledger() if r["kind"] == "losses"] == [("us", 1)]   # Oquendo, CA
+
+
+def test_a_leader_with_no_effect_does_not_leave_with_a_disabled_last_ship():  # 6.2 D, 6.3 B (C42)
+    cs = _leaders_battle([5])      # Newport disables Oquendo
+    assert cs.where("Oquendo") != "bahamas" and cs.where("Vizcaya") == "bahamas"
+    assert cs.leader("Manterola") == "Vizcaya"
+
+
+def test_a_leader_with_no_effect_rides_with_his_last_ships_to_port():  # 6.1 D, C42: no ship left in the area
+    # the control case (it passed before the change too): every ship of the squadron disabled
+    sp = ["Teresa", "Vizcaya"]
+    us = ["Annapolis", "Vicksburg"]
+    dice = [6, 1, 1, 5, 5,            # Spain 2 + 2 + 6, US 2 + 1; Patrol x Patrol: a 1; both gunboats disable
+            1, 1, 1, 1, 1, 1, 1, 1]    # Teresa, Vizcaya miss (3 + 1 dice each)
+    cs = _state({**{u: "bahamas" for u in sp}, **{u: "bahamas" for u in us}}, dice=dice,
+                leaders=("Cervera", "Manterola"))
+    for name in ("Cervera", "Manterola"):
+        cs.LD[DATA.leader(name)] = (DATA.unit("Teresa"), 0)
+    legal(cs, "spain", [sq(sp, "patrol", leaders=["Cervera", "Manterola"])])
+    legal(cs, "us", [sq(us, "patrol")])
+    cs.movement()
+    cs.combat()
+    assert cs.dice_used() == len(dice)
+    assert cs.leader("Cervera") == "Teresa" and cs.leader("Manterola") == "Vizcaya"
+    assert cs.where("Vizcaya") not in ("bahamas", "sunk")

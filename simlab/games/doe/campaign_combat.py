@@ -185,6 +185,39 @@ def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, le
         U[u, lay.UF_NEUTRAL] = 1
 
 
+@kernel(inline="always")
+def idle_leaders_to_nb(carrier, first, n, mem, active, LD, lst):
+    """Rules 6.2 D, 6.3 A (ruling C42): the leaders aboard ``mem[first:first + n]`` (one side's
+    units of a battle) other than the ``active`` one have no effect and are not in the combat, so
+    they do not share a ship's fate: they go aboard ``carrier`` (a unit of their squadron that
+    stays in the area, or else one that leaves it afloat). ``carrier < 0``: left where they are
+    (every ship of the squadron sunk: a leader is never without a ship, 6.1 D)."""
+    if carrier < 0:
+        return
+    for i in range(lst.shape[0]):
+        if i == active or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
+            continue
+        v = LD[i, lay.LF_UNIT]
+        for j in range(first, first + n):
+            if mem[j] == v:
+                LD[i, lay.LF_UNIT] = carrier
+                break
+
+
+@kernel(inline="always")
+def idle_leaders_off_nb(u, s, active, U, S, SM, LD, lst):
+    """Before unit ``u`` of stack ``s`` sinks or leaves disabled in a port attack: the leaders
+    aboard it other than the ``active`` one go aboard the last other unit of ``s`` (6.2 D, 6.3 A,
+    ruling C42); with none left they stay aboard ``u``."""
+    n = S[s, lay.SF_N]
+    if U[u, lay.UF_STACK] != s or n < 2:
+        return
+    dst = SM[s, n - 1] if SM[s, n - 1] != u else SM[s, n - 2]
+    for i in range(lst.shape[0]):
+        if i != active and LD[i, lay.LF_STATE] == lay.LEADER_IN_PLAY and LD[i, lay.LF_UNIT] == u:
+            LD[i, lay.LF_UNIT] = dst
+
+
 # ============================================================================ combat
 @kernel
 def engaged_stack_nb(side, area, nodes, par, S, nslots):
@@ -350,6 +383,20 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
         kill_leader_nb(ld0, lst, LD, G, ledger)
     if lf1 == LEADER_KILLED and ld1 >= 0:
         kill_leader_nb(ld1, lst, LD, G, ledger)
+    # 6.2 D, 6.3 A (ruling C42): leaders with no effect stay with their squadron, aboard its last
+    # unit still in line; if none is, aboard its last unit that leaves afloat (by speed, then
+    # disabled); only when every ship sank are they lost with it
+    for k in range(2):
+        lo = 0 if k == 0 else n0
+        hi = n0 if k == 0 else n
+        carrier = -1
+        for want in (IN_LINE, ESCAPED, DISABLED):
+            for i in range(lo, hi):
+                if status[i] == want:
+                    carrier = mem[i]
+            if carrier >= 0:
+                break
+        idle_leaders_to_nb(carrier, lo, hi - lo, mem, ld0 if k == 0 else ld1, LD, lst)
     for i in range(n):
         u = mem[i]
         k = 0 if i < n0 else 1
@@ -458,6 +505,8 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
                     disabled = True
             if hit > 0:
                 U[u, lay.UF_DMG] += hit
+            if U[u, lay.UF_DMG] > ust[u, lay.US_DEF] or disabled:
+                idle_leaders_off_nb(u, s, ld, U, S, SM, LD, lst)   # 6.2 D, 6.3 A (C42)
             if U[u, lay.UF_DMG] > ust[u, lay.US_DEF]:
                 sink_unit_nb(u, np.bool_(False), ust, lst, par, U, S, SM, LD, G, ledger)
             else:
