@@ -197,3 +197,25 @@ def test_a_leader_with_no_effect_rides_with_his_last_ships_to_port():  # 6.1 D, 
     assert cs.dice_used() == len(dice)
     assert cs.leader("Cervera") == "Teresa" and cs.leader("Manterola") == "Vizcaya"
     assert cs.where("Vizcaya") not in ("bahamas", "sunk")
+
+
+# ============================================================================ 4.3 B-C vs 8.4 A: when ports are attacked
+def test_the_port_attack_follows_the_whole_battle():  # 8.4 A over 4.3 B's segment list (ruling C43)
+    # This test documents ruling C43; the engine already played it so (it passed before).
+    us = ["Annapolis", "Vicksburg"]
+    sp = ["Teresa", "Vizcaya"]
+    dice = [6, 1, 1,                      # Spain 2 + 6, US 2 + 1: Spain; Raid x Patrol 1-3: a 1
+            1, 1, 1, 1, 1, 1, 1, 1,       # round 1: every die misses; nobody disengages
+            1, 1, 5, 1, 1, 5, 1, 1,       # round 2: Teresa and Vizcaya disable both gunboats
+            1, 2, 3, 5, 2, 6, 1, 1]       # then the raid (Key West, mine 0): 2 + 1 damage > 2
+    cs = _state({**{u: "florida-strait" for u in us}, **{u: "florida-strait" for u in sp}}, dice=dice)
+    cs.set_history(sp, "sortie")
+    legal(cs, "spain", [sq(sp, "raid", "florida-strait", "key-west")])
+    legal(cs, "us", [sq(us, "patrol")])
+    cs.movement()
+    cs.combat()
+    assert cs.dice_used() == len(dice)
+    (b,) = cs.battles()
+    assert b["rounds"] == 2 and b["winner"] == "spain"
+    assert cs.port_damage("key-west") == 3
+    assert [(r["side"], r["amount"]) for r in cs.ledger() if r["kind"] == "port"] == [("spain", 3 + 2)]
