@@ -219,3 +219,38 @@ def test_the_port_attack_follows_the_whole_battle():  # 8.4 A over 4.3 B's segme
     assert b["rounds"] == 2 and b["winner"] == "spain"
     assert cs.port_damage("key-west") == 3
     assert [(r["side"], r["amount"]) for r in cs.ledger() if r["kind"] == "port"] == [("spain", 3 + 2)]
+
+
+# ============================================================================ 14.12 B Caracas is neutral for the Germans
+GERMANS = ["Geier", "Charlotte", "Stein", "Gneisenau"]
+
+
+def test_german_units_in_caracas_are_under_the_neutral_port_rules():  # 14.12 B, 7.2.3 D, 7.5 C (ruling C44)
+    two = ["Charlotte", "Stein"]
+    cs = position({u: "caracas" for u in two}, germans=True)
+    cs.set_history(two, "anchor", neutral=2)            # a second Orders Phase there: must leave
+    legal(cs, "spain", [sq(two, "anchor")])
+    cs.movement()
+    assert [cs.where(u) for u in two] == ["interned", "interned"]
+    cs = position({u: "caracas" for u in two}, germans=True)
+    cs.set_history(two, "transit", neutral=1)           # the Orders Phase after entering: Anchor
+    illegal(cs, "spain", [sq(two, "coal")], "order sequence")
+    cs = position({u: "caracas" for u in GERMANS}, germans=True)
+    illegal(cs, "spain", [sq(GERMANS, "coal")], "coaling limit")    # three units per side (7.5 C)
+    cs = position({u: "caracas" for u in GERMANS}, germans=True)
+    legal(cs, "spain", [sq(GERMANS[:3], "coal"), sq(GERMANS[3:], "transit", "venezuela-basin")])
+
+
+def test_caracas_still_repairs_the_german_units():  # 14.12 B: "a repair value of 1 but only ... German units"
+    keep = {"Charlotte": "caracas", "Stein": "caracas", "Teresa": "caracas", "Vizcaya": "caracas"}
+    cs = position(keep, germans=True)
+    cs.set_history(list(keep), "transit", neutral=1)
+    cs.set_damage("Charlotte", 1)
+    cs.set_damage("Teresa", 1)
+    legal(cs, "spain", [sq(["Charlotte", "Stein"], "anchor"), sq(["Teresa", "Vizcaya"], "anchor")])
+    cs.movement()
+    cs.combat()
+    cs.control_and_vp()
+    cs.repair()
+    assert cs.where("Charlotte") == "caracas" and cs.damage("Charlotte") == 0
+    assert cs.damage("Teresa") == 1
