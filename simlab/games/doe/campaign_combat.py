@@ -12,7 +12,14 @@ import numpy as np
 from simlab.jit import kernel
 
 from . import campaign_layout as lay
-from .campaign_movement import live_slots_nb, remove_from_stack_nb, stack_leader_stars_nb, strength_key_nb
+from .campaign_movement import (
+    idle_leaders_off_nb,
+    idle_leaders_to_nb,
+    live_slots_nb,
+    remove_from_stack_nb,
+    stack_leader_stars_nb,
+    strength_key_nb,
+)
 from .campaign_orders import (
     MAXSS,
     eff_att_nb,
@@ -183,39 +190,6 @@ def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, le
     U[u, lay.UF_LOC] = p
     if port_neutral_nb(nodes, p, german, par) and p != frm:
         U[u, lay.UF_NEUTRAL] = 1
-
-
-@kernel(inline="always")
-def idle_leaders_to_nb(carrier, first, n, mem, active, LD, lst):
-    """Rules 6.2 D, 6.3 A (ruling C42): the leaders aboard ``mem[first:first + n]`` (one side's
-    units of a battle) other than the ``active`` one have no effect and are not in the combat, so
-    they do not share a ship's fate: they go aboard ``carrier`` (a unit of their squadron that
-    stays in the area, or else one that leaves it afloat). ``carrier < 0``: left where they are
-    (every ship of the squadron sunk: a leader is never without a ship, 6.1 D)."""
-    if carrier < 0:
-        return
-    for i in range(lst.shape[0]):
-        if i == active or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
-            continue
-        v = LD[i, lay.LF_UNIT]
-        for j in range(first, first + n):
-            if mem[j] == v:
-                LD[i, lay.LF_UNIT] = carrier
-                break
-
-
-@kernel(inline="always")
-def idle_leaders_off_nb(u, s, active, U, S, SM, LD, lst):
-    """Before unit ``u`` of stack ``s`` sinks or leaves disabled in a port attack: the leaders
-    aboard it other than the ``active`` one go aboard the last other unit of ``s`` (6.2 D, 6.3 A,
-    ruling C42); with none left they stay aboard ``u``."""
-    n = S[s, lay.SF_N]
-    if U[u, lay.UF_STACK] != s or n < 2:
-        return
-    dst = SM[s, n - 1] if SM[s, n - 1] != u else SM[s, n - 2]
-    for i in range(lst.shape[0]):
-        if i != active and LD[i, lay.LF_STATE] == lay.LEADER_IN_PLAY and LD[i, lay.LF_UNIT] == u:
-            LD[i, lay.LF_UNIT] = dst
 
 
 # ============================================================================ combat
