@@ -227,16 +227,16 @@ def test_the_germans_start_in_caracas_as_spanish_units():  # 14.12 A-B
     assert all(int(cs.U[DATA.unit(u), lay.UF_LOC]) < 0 for u in GERMANS)
 
 
-def test_caracas_repairs_and_shelters_only_the_germans():  # 14.12 B, 7.2.3 C-D, ruling C23
+def test_caracas_repairs_only_the_germans():  # 14.12 B, 7.2.3 C-D, rulings C23, C44
     cs = position({"Charlotte": "caracas", "Stein": "caracas", "Teresa": "caracas", "Vizcaya": "caracas"},
                   germans=True)
-    cs.set_history(["Charlotte", "Stein"], "anchor", neutral=2)
+    cs.set_history(["Charlotte", "Stein"], "anchor", neutral=1)
     cs.set_history(["Teresa", "Vizcaya"], "anchor", neutral=2)
     cs.set_damage("Charlotte", 1)
     cs.set_damage("Teresa", 1)
     legal(cs, "spain", [sq(["Charlotte", "Stein"], "anchor"), sq(["Teresa", "Vizcaya"], "anchor")])
     cs.movement()
-    assert cs.where("Teresa") == "interned" and cs.where("Charlotte") == "caracas"    # 7.2.3 D for Spain only
+    assert cs.where("Teresa") == "interned" and cs.where("Charlotte") == "caracas"    # 7.2.3 D (C44: Germans too)
     cs.combat()
     cs.control_and_vp()
     cs.repair()

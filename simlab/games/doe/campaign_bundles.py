@@ -40,7 +40,7 @@ __all__ = ["GameState", "Scratch", "Tables", "new_batch_state", "new_scratch_nb"
 class Tables(NamedTuple):
     """The static arrays (:mod:`campaign_layout`): ``ust[U, US_NF]``, ``lst[L, LS_NF]``,
     ``nodes[N, NS_NF]``, ``adj[N, N]``, ``cost[K + 1, N, N]``, ``nh[K + 1, N, N]``,
-    ``matrix[7, 7]``, ``markers[2, 7]``, ``par[P_NF]`` and ``kn[2, KN_NF]`` (each side's
+    ``matrix[7, 8]``, ``markers[2, 7]``, ``par[P_NF]`` and ``kn[2, KN_NF]`` (each side's
     knobs, :mod:`policy_layout`), all ``int64``."""
 
     ust: np.ndarray

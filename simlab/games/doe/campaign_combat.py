@@ -12,7 +12,14 @@ import numpy as np
 from simlab.jit import kernel
 
 from . import campaign_layout as lay
-from .campaign_movement import live_slots_nb, remove_from_stack_nb, stack_leader_stars_nb, strength_key_nb
+from .campaign_movement import (
+    idle_leaders_off_nb,
+    idle_leaders_to_nb,
+    live_slots_nb,
+    remove_from_stack_nb,
+    stack_leader_stars_nb,
+    strength_key_nb,
+)
 from .campaign_orders import (
     MAXSS,
     eff_att_nb,
@@ -350,6 +357,20 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
         kill_leader_nb(ld0, lst, LD, G, ledger)
     if lf1 == LEADER_KILLED and ld1 >= 0:
         kill_leader_nb(ld1, lst, LD, G, ledger)
+    # 6.2 D, 6.3 A (ruling C42): leaders with no effect stay with their squadron, aboard its last
+    # unit still in line; if none is, aboard its last unit that leaves afloat (by speed, then
+    # disabled); only when every ship sank are they lost with it
+    for k in range(2):
+        lo = 0 if k == 0 else n0
+        hi = n0 if k == 0 else n
+        carrier = -1
+        for want in (IN_LINE, ESCAPED, DISABLED):
+            for i in range(lo, hi):
+                if status[i] == want:
+                    carrier = mem[i]
+            if carrier >= 0:
+                break
+        idle_leaders_to_nb(carrier, lo, hi - lo, mem, ld0 if k == 0 else ld1, LD, lst)
     for i in range(n):
         u = mem[i]
         k = 0 if i < n0 else 1
@@ -416,6 +437,9 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
     ends when the port's damage exceeds its defense, and the attacker, if it has units left, then
     earns 3 + defense VPs (8.4 I, L) if it had the initiative in the area or was alone there
     (12.1.3 A, the default; option ``port_vp_initiative = false``: any attacker, ruling C16).
+    Only a squadron (two or more units) begins a port attack (7.4 C, ruling C40: the caller
+    checks); once begun, the round is fought out by the units left, as Oquendo fights on alone in
+    18.2.6 K, and 8.4 L's "units remaining" scores.
     ``mem``: scratch ``int64[>= U]``; ``cw``: the combat scratch (:func:`combat_scratch_nb`)."""
     side = S[s, lay.SF_SIDE]
     p = S[s, lay.SF_TARGET]
@@ -455,6 +479,8 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
                     disabled = True
             if hit > 0:
                 U[u, lay.UF_DMG] += hit
+            if U[u, lay.UF_DMG] > ust[u, lay.US_DEF] or disabled:
+                idle_leaders_off_nb(u, s, ld, U, S, SM, LD, lst)   # 6.2 D, 6.3 A (C42)
             if U[u, lay.UF_DMG] > ust[u, lay.US_DEF]:
                 sink_unit_nb(u, np.bool_(False), ust, lst, par, U, S, SM, LD, G, ledger)
             else:
@@ -510,8 +536,9 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
                     att, dfn, mov, dmg, status, mem, cw):
     """The Combat Phase (Rules 4.3, 8.0-8.4, 10, 12.1.3), area by area in the order Spain chooses
     (4.3 B: :func:`policy_combat.combat_order_nb`, ruling C13): initiative (8.1; Spain rolls
-    first, ties to the US), the Search Matrix (8.2; a stranded ``hold`` squadron is searched as
-    the Coal squadron it is at sea, ruling C12), a battle, then the port attacks of Raid and
+    first, ties to the US; a squadron anchored at sea takes none and is searched in the Matrix's
+    anchored-at-sea column, 5.1 B-C, ruling C41), the Search Matrix (8.2; a stranded ``hold``
+    squadron is searched as the Coal squadron it is at sea, ruling C12), a battle, then the port attacks of Raid and
     Blockade squadrons still in the area (8.4 A). An N/A or a failed engagement roll ends the
     area's combat: "there is no further action" (8.2.1, 8.2.3; ruling C35), so no port attack.
     ``cw``: the combat scratch (:func:`combat_scratch_nb`). Each area's engaged squadrons
@@ -539,10 +566,15 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
         if not sea1:
             s1 = cw[CW_PORT1, a]
         no_action = False
-        if s0 >= 0 and s1 >= 0 and (sea0 or sea1):
-            if sea0 and not sea1:
+        # 5.1 B-C (ruling C41): a squadron anchored at sea (only where no port borders the area,
+        # C7) "may not attack": like a squadron in port it takes no initiative (8.1 B), and the
+        # other side searches for it in the Search Matrix's anchored-at-sea row
+        act0 = sea0 and s0 >= 0 and S[s0, lay.SF_ORDER] != lay.ANCHOR
+        act1 = sea1 and s1 >= 0 and S[s1, lay.SF_ORDER] != lay.ANCHOR
+        if s0 >= 0 and s1 >= 0 and (act0 or act1):
+            if act0 and not act1:
                 init = lay.US
-            elif sea1 and not sea0:
+            elif act1 and not act0:
                 init = lay.SPAIN
             else:
                 st0, _ = stack_leader_stars_nb(s0, S, SM, LD, lst)
@@ -560,6 +592,8 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
                 oi = lay.COAL
             if oo == lay.HOLD:
                 oo = lay.COAL
+            elif oo == lay.ANCHOR and (sea1 if init == lay.US else sea0):
+                oo = lay.SM_ANCHOR_SEA
             cell = matrix[oi, oo]
             if cell > 0:
                 if d6_nb(rng) <= cell:
@@ -575,7 +609,9 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
         for side in range(2):
             base = side * MAXSS
             for s in range(base, base + (n0 if side == lay.US else n1)):
-                if (S[s, lay.SF_SIDE] == side and S[s, lay.SF_N] > 0 and S[s, lay.SF_LOC] == a
+                # 7.4 C, 3.5.8: a single unit left of a squadron is an independent unit, which
+                # "may not engage in combat or earn VPs": only a squadron attacks (ruling C40)
+                if (S[s, lay.SF_SIDE] == side and S[s, lay.SF_N] >= 2 and S[s, lay.SF_LOC] == a
                         and (S[s, lay.SF_ORDER] == lay.RAID or S[s, lay.SF_ORDER] == lay.BLOCKADE)):
                     port_attack_nb(s, a, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem, cw)
                     stale = True

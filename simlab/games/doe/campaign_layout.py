@@ -14,7 +14,8 @@ Static arrays (compiled once per scenario from the data pack, :mod:`simlab.games
     adj[N, N]        1 where a move from node i may enter node j (areas <-> areas, port <-> its areas)
     cost[K+1, N, N]  least MP from i to j entering at most k areas (ports end a move); BIG if none
     nh[K+1, N, N]    the next node on that least-MP route (-1 if none)
-    matrix[7, 7]     Search Matrix: [initiative order, other order] -> SM_NA, SM_VP or k (1..k engages)
+    matrix[7, 8]     Search Matrix: [initiative order, other order] -> SM_NA, SM_VP or k (1..k engages);
+                     column SM_ANCHOR_SEA: the other squadron anchored at sea (5.1 B-C, ruling C41)
     par[P_NF]        options, rule constants, policy families (their knobs: kn[2, KN_NF], policy_layout)
 
 Dynamic arrays (one game)::
@@ -54,6 +55,7 @@ N_TYPES = 6                # unit types BB CA CP CU GB MO (enums.TYPE_NAMES)
 # Search Matrix cells
 SM_NA = -2
 SM_VP = -1
+SM_ANCHOR_SEA = 7   # matrix column of a squadron anchored at sea, in an area with no port (5.1 B-C, C41)
 
 # ---------------------------------------------------------------- unit statics ust[U, :]
 US_SIDE, US_TYPE, US_ATT, US_DEF, US_MOV, US_START, US_ENTRY, US_GERMAN, US_PRIOR, US_NF = range(10)

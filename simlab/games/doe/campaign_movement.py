@@ -196,6 +196,39 @@ def move_leaders_nb(src, dst, LD, lst):
 
 
 @kernel(inline="always")
+def idle_leaders_to_nb(carrier, first, n, mem, active, LD, lst):
+    """Rules 6.2 D, 6.3 A (ruling C42): the leaders aboard ``mem[first:first + n]`` (one side's
+    units of a battle) other than the ``active`` one have no effect and are not in the combat, so
+    they do not share a ship's fate: they go aboard ``carrier`` (a unit of their squadron that
+    stays in the area, or else one that leaves it afloat). ``carrier < 0``: left where they are
+    (every ship of the squadron sunk: a leader is never without a ship, 6.1 D)."""
+    if carrier < 0:
+        return
+    for i in range(lst.shape[0]):
+        if i == active or LD[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
+            continue
+        v = LD[i, lay.LF_UNIT]
+        for j in range(first, first + n):
+            if mem[j] == v:
+                LD[i, lay.LF_UNIT] = carrier
+                break
+
+
+@kernel(inline="always")
+def idle_leaders_off_nb(u, s, active, U, S, SM, LD, lst):
+    """Before unit ``u`` of stack ``s`` sinks or leaves disabled in a port attack: the leaders
+    aboard it other than the ``active`` one go aboard the last other unit of ``s`` (6.2 D, 6.3 A,
+    ruling C42); with none left they stay aboard ``u``."""
+    n = S[s, lay.SF_N]
+    if U[u, lay.UF_STACK] != s or n < 2:
+        return
+    dst = SM[s, n - 1] if SM[s, n - 1] != u else SM[s, n - 2]
+    for i in range(lst.shape[0]):
+        if i != active and LD[i, lay.LF_STATE] == lay.LEADER_IN_PLAY and LD[i, lay.LF_UNIT] == u:
+            LD[i, lay.LF_UNIT] = dst
+
+
+@kernel(inline="always")
 def seat_leaders_nb(s, U, S, SM, LD, lst):
     """Leaders of stack ``s`` (those aboard any of its units): the active one, most stars (ties:
     pack order, 4.1.2 C, 6.2 B-C), aboard the first unit (6.2 A); every other leader aboard the

@@ -68,23 +68,21 @@ def minmov_nb(par):
 
 @kernel
 def port_friendly_nb(nodes, p, side, german_only, par):
-    """True if node ``p`` is a port friendly to ``side`` (Caracas is friendly to German-only stacks
-    under 14.12 B, ruling C23)."""
+    """True if node ``p`` is a port friendly to ``side``. Caracas is neutral for German units too:
+    it only repairs them (14.12 B: "Caracas is otherwise considered neutral", ruling C44), so
+    ``german_only`` (kept for the callers) changes nothing."""
     if p < par[lay.P_NAREAS]:
         return False
-    if nodes[p, lay.NS_PSIDE] == side:
-        return True
-    return german_only and par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0
+    return nodes[p, lay.NS_PSIDE] == side
 
 
 @kernel
 def port_neutral_nb(nodes, p, german_only, par):
-    """True if ``p`` is a neutral port for the stack (7.2.3)."""
+    """True if ``p`` is a neutral port (7.2.3 A), for every stack: Caracas too for German units
+    (14.12 B, ruling C44; ``german_only`` is kept for the callers and changes nothing)."""
     if p < par[lay.P_NAREAS]:
         return False
-    if nodes[p, lay.NS_PSIDE] != lay.PSIDE_NEUTRAL:
-        return False
-    return not (german_only and par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0)
+    return nodes[p, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL
 
 
 @kernel
@@ -121,7 +119,9 @@ def unit_allowed_nb(prev, streak, neutral, transit_max):
     if streak >= transit_max:
         m &= ~(1 << lay.TRANSIT)
     if neutral == 1:
-        m &= (1 << lay.ANCHOR) | (1 << lay.COAL)
+        # 7.2.3 D: "The Orders Phase after entering a neutral port, units must be ordered to
+        # Anchor" (ruling C6)
+        m &= 1 << lay.ANCHOR
     return m
 
 

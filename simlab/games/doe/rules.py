@@ -94,6 +94,7 @@ class SearchRow(BaseModel):
     raid: str = Field(pattern=_CELL.pattern)
     sortie: str = Field(pattern=_CELL.pattern)
     transit: str = Field(pattern=_CELL.pattern)
+    anchor_at_sea: str = Field(pattern=_CELL.pattern)   # anchored at sea where no port borders (5.1 B-C)
 
 
 class MarkerRow(BaseModel):
@@ -290,7 +291,7 @@ class CampaignData:
         node_names: display names of all nodes (areas, then ports).
         unit_names, leader_names: keys of the units and leaders tables, in array order.
         ust: ``int64[U, US_NF]``; lst: ``int64[L, LS_NF]``; nodes: ``int64[N, NS_NF]``.
-        adj: ``int64[N, N]``; cost, nh: ``int64[KMAX + 1, N, N]``; matrix: ``int64[7, 7]``.
+        adj: ``int64[N, N]``; cost, nh: ``int64[KMAX + 1, N, N]``; matrix: ``int64[7, 8]`` (column 7: anchored at sea, ``SM_ANCHOR_SEA``).
         loss_half: half-VPs per type; markers: ``int64[2, 7]``; rules: the ``rules.core`` row.
     """
 
@@ -461,11 +462,12 @@ def compile_campaign(view: PackView, extra_warships: bool = True, germans: bool 
     cost, nh = route_tables(adj, nodes[:, L.NS_MP], is_port)
 
     order_idx = {o: i for i, o in enumerate(ORDERS)}
-    matrix = np.zeros((7, 7), dtype=np.int64)
+    matrix = np.zeros((7, 8), dtype=np.int64)
     for o in ORDERS:
         r = view.row("search_matrix", o)
         for o2 in ORDERS:
             matrix[order_idx[o], order_idx[o2]] = _cell(r[o2])
+        matrix[order_idx[o], L.SM_ANCHOR_SEA] = _cell(r["anchor_at_sea"])
     markers = np.zeros((2, L.N_ORDERS), dtype=np.int64)
     for s, side in enumerate(SIDES):
         r = view.row("order_markers", side)
