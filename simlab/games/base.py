@@ -335,6 +335,16 @@ class Game:
 
     _kernels_fresh: bool = False
 
+    def sweep_kernels(self, scenario: Scenario, options: Mapping[str, Any]) -> Sequence[Any]:
+        """The kernels ``play_batch`` calls from Python for ``scenario`` under ``options`` (numba dispatchers).
+
+        The framework counts what they compile, and only that, for the compile progress of a
+        sweep's first run (:mod:`simlab.compile_progress`): a campaign sweep lists the campaign's
+        loop, not the odds kernels. Importing them loads numba, so only the runner's preflight
+        calls it. The default, none, shows the compile as a count without a total.
+        """
+        return ()
+
     def ensure_kernels_fresh(self) -> bool:
         """Drop numba's cached kernels of :attr:`kernel_modules` if their sources changed since they
         were cached (:func:`simlab.kernel_cache.ensure_fresh`); once per process.

@@ -90,6 +90,11 @@ class DoeBattle(Game):
         return Scenario(name=name, sides=setup.sides, payload=setup, source=source, used=frozenset(view.used),
                         title=setup.title)
 
+    def sweep_kernels(self, scenario: Scenario, options) -> tuple:
+        """The battle kernel :func:`.battle_setup.run_battles` calls (the compile progress's total)."""
+        from .kernels import play_battles_nb
+        return (play_battles_nb,)
+
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
         """Play one battle per seed (see :func:`run_battles`); columns per side: score (Rule 12.1.2
         loss VPs earned, halves kept), units sunk, disabled and escaped, damage points taken, leader fate,
