@@ -166,7 +166,8 @@ class CompileProgress:
     def _start_display(self) -> None:
         self._t0 = time.perf_counter()
         if not self.tty:
-            planned = f" ({len(self.planned)} kernels)" if self.total else ""
+            n = len(self.planned)
+            planned = f" ({n} kernel{'s' if n != 1 else ''})" if self.total else ""
             print(f"simlab: compiling the {self.what} kernels{planned}, once: numba caches them for later runs",
                   file=self.stream or sys.stderr, flush=True)
             return

@@ -126,3 +126,47 @@ def test_without_entries_a_count_and_disabled_silent(tiny):
     with CompileProgress("Tiny", [m.unused_nb], enabled=False, tty=True, stream=out) as cp:
         m.unused_nb(1)
     assert out.getvalue() == "" and cp.compiled == []
+
+
+class _Policy:
+    def to_json(self):
+        return {"name": "p"}
+
+
+class _Cell:
+    def __init__(self, key, options):
+        self.key, self.scenario, self.options, self.policies = key, "s", options, {"a": _Policy()}
+
+
+class _FakeGame:
+    """A game for the runner's preflight: its only kernels are the tiny module's."""
+    name, kernels_name = "fake", "Tiny"
+
+    def __init__(self, mod):
+        self.mod, self.played = mod, []
+
+    def ensure_kernels_fresh(self):
+        return False
+
+    def sweep_kernels(self, scenario, options):
+        return (self.mod.entry_nb,)
+
+    def play_batch(self, scenario, options, policies, seeds):
+        self.played.append((options["n"], int(self.mod.entry_nb(options["n"]))))
+
+
+def test_preflight_shows_the_compile_once_then_nothing(tiny, capsys):
+    from simlab.rng import _game_seeds_nb
+    from simlab.sweeps import runner
+    _game_seeds_nb(1, 0, 0, 1)  # the framework's seed kernel loaded already: the plan is the tiny module's
+    game = _FakeGame(_load(tiny))
+    cells = [_Cell(0, {"n": 1}), _Cell(1, {"n": 1}), _Cell(2, {"n": 2})]
+    spec = type("Spec", (), {"seed": 5})()
+    runner.preflight(game, cells, {"scenarios": {"s": None}}, spec)
+    # one game of each distinct cell (the first two are the same cell), compiled once, before any worker
+    assert game.played == [(1, 5), (2, 8)]
+    assert capsys.readouterr().err == ("simlab: compiling the Tiny kernels (3 kernels), once: numba caches them "
+                                       "for later runs\n")
+    runner.preflight(_FakeGame(_load(tiny)), cells, {"scenarios": {"s": None}}, spec)  # warm: loads from disk
+    runner.preflight(_FakeGame(_load(tiny)), cells, {"scenarios": {"s": None}}, spec, progress=False)
+    assert capsys.readouterr().err == ""

@@ -259,6 +259,9 @@ class Game:
     name: str = ""
     #: one-line title
     title: str = ""
+    #: what the compile progress of a first run calls the game's kernels ("compiling the Dawn of
+    #: Empire kernels, once: 3/9"; :mod:`simlab.compile_progress`); empty: the registry name
+    kernels_name: str = ""
     #: the rulebook file in ``shared/seeds`` (documentation only)
     rulebook: str = ""
     #: fixed side names, or ``None`` when a scenario defines its own

@@ -742,17 +742,13 @@ def preflight(game, cells: list[Cell], info: dict, spec: SweepSpec, progress: bo
             seen.add(key)
             picked.append(c)
     from ..rng import _game_seeds_nb
-    entries = [_game_seeds_nb]
+    entries: list = []
     for c in picked:
         entries.extend(k for k in game.sweep_kernels(info["scenarios"][c.scenario], c.options) if all(k is not e for e in entries))
-    with CompileProgress(kernel_family(game), entries, enabled=progress):
+    if entries:  # a game that declares none: a count without a total
+        entries.insert(0, _game_seeds_nb)
+    with CompileProgress(game.kernels_name or game.name, entries, enabled=progress):
         for c in picked:
             game.play_batch(info["scenarios"][c.scenario], c.options, c.policies, game_seeds(spec.seed, c.key, 0, 1))
 
-
-def kernel_family(game) -> str:
-    """The name the compile progress gives a game's kernels: its title up to a colon
-    (``"Dawn of Empire"`` for both ``doe-battle`` and ``dawn-of-empire``), else its registry name."""
-    title = (getattr(game, "title", "") or "").split(":", 1)[0].strip()
-    return title or game.name
 

@@ -41,6 +41,7 @@ class DoeBattle(Game):
 
     name = "doe-battle"
     title = "Dawn of Empire: one battle between two squadrons (Rules 6.2-6.3, 8.3, 10)"
+    kernels_name = "Dawn of Empire"
     rulebook = "000_965723e62316277e.txt"
     sides = None
     side_colors = {"us": "#1f3f8f", "spain": "#c60b1e"}

@@ -127,6 +127,7 @@ class DawnOfEmpire(Game):
 
     name = "dawn-of-empire"
     title = "Dawn of Empire: the 1898 naval campaign in the Atlantic (Rules 4.0-14.12)"
+    kernels_name = "Dawn of Empire"
     rulebook = "000_965723e62316277e.txt"
     sides = SIDES
     side_colors = {"us": "#1f3f8f", "spain": "#c60b1e"}

@@ -66,6 +66,7 @@ class Dreadnought(Game):
 
     name = "dreadnought"
     title = "Dreadnought: surface combat in the battleship era, 1906-45 (historical scenarios, Rules 4-10)"
+    kernels_name = "Dreadnought"
     rulebook = "002_9de470c512feaeb5.txt"
     sides = None
     #: the scenarios' navies, and the Campaign Game's North (WWI France) and South (Italy)

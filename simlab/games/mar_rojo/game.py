@@ -129,6 +129,7 @@ class MarRojo(Game):
 
     name = "mar-rojo"
     title = "Mar Rojo: naval card game of the Spanish Civil War (Rules 3-12)"
+    kernels_name = "Mar Rojo"
     rulebook = "004_de35405c1f288ce0.txt"
     sides = SIDE_NAMES
     side_colors = {"nationalist": "#b8860b", "republican": "#6a1b9a"}
