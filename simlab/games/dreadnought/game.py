@@ -181,6 +181,15 @@ class Dreadnought(Game):
         return Scenario(name=name, sides=setup.sides, payload=BattlePayload(setup, rules), source=source,
                         used=frozenset(view.used) | used, title=setup.title)
 
+    def sweep_kernels(self, scenario: Scenario, options) -> tuple:
+        """The kernel ``play_batch`` calls for ``scenario``: the campaign's or the scenario's turn loop
+        (the compile progress's total)."""
+        if isinstance(scenario.payload, CampaignPayload):
+            from .kernels.campaign import play_campaign_batch_nb
+            return (play_campaign_batch_nb,)
+        from .kernels.turn import play_batch_nb
+        return (play_batch_nb,)
+
     def play_batch(self, scenario: Scenario, options: Mapping, policies: Mapping[str, Policy | str], seeds) -> Batch:
         """Play one complete scenario, campaign or extended campaign per seed (see the module
         docstring, :func:`.runtime.run_games` and :func:`.runtime.run_campaigns`).

@@ -213,6 +213,11 @@ class MarRojo(Game):
                                                data if data is not None else self.load_data())
         return Scenario(name=name, sides=SIDE_NAMES, payload=setup, source=source, used=used, title=setup.title)
 
+    def sweep_kernels(self, scenario: Scenario, options) -> tuple:
+        """The game loop :func:`.runtime.run_games` calls (the compile progress's total)."""
+        from .engine import play_games_nb
+        return (play_games_nb,)
+
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
         """Play one game per seed (see the module docstring for the columns)."""
         from .runtime import run_games
