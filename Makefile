@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test test-all bench lint soak golden mutate readme-schema clean
+.PHONY: setup demo test check test-all bench lint soak golden mutate readme-schema clean
 
 setup: $(STAMP)
 
@@ -22,6 +22,17 @@ demo: setup
 ## test: the whole test suite (what CI runs)
 test: setup
 	$(BIN)/python -m pytest -q -n 2 -m "not slow"
+
+## check: the quick tier for the inner loop (not what CI runs): `make test` without the slow tests and
+## without the files that mostly exercise machinery rather than rules: several processes or a dask
+## cluster, solves and searches (tune, compare, meta, sensitivity, exploitability), notebooks, start-up
+## timing, mutation runs. Every game's rule, data, policy and golden tests stay in. Tune the list from
+## the slowest files of `make test` (`pytest --durations=50`); CHECK_IGNORE is the one place it lives.
+CHECK_IGNORE := test_sweep_dask test_sweep_faults test_solve test_solved test_exploitability_stale \
+	test_analysis_tune test_analysis_compare_meta test_tune_equilibrium test_sensitivity test_notebooks \
+	test_startup test_mutate test_soak test_sweep_extend test_hostile_inputs
+check: setup
+	$(BIN)/python -m pytest -q -n 2 -m "not slow" --durations=15 $(foreach f,$(CHECK_IGNORE),--ignore=tests/$(f).py)
 
 ## test-all: also the slow statistical and soak tests
 test-all: setup

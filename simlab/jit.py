@@ -46,4 +46,10 @@ def kernel(fn=None, /, *, nrt: bool = False, **options):
     if bad:
         raise TypeError(f"kernel: unknown option(s) {', '.join(bad)}; allowed: nrt, {', '.join(sorted(_ALLOWED))}")
     jit = numba.njit(cache=True, _nrt=bool(nrt), **options)
-    return jit if fn is None else jit(fn)
+
+    def mark(f):
+        d = jit(f)
+        d._simlab_kernel = True  # simlab.compile_progress counts these, not numba's own helpers
+        return d
+
+    return mark if fn is None else mark(fn)

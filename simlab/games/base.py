@@ -259,6 +259,9 @@ class Game:
     name: str = ""
     #: one-line title
     title: str = ""
+    #: what the compile progress of a first run calls the game's kernels ("compiling the Dawn of
+    #: Empire kernels, once: 3/9"; :mod:`simlab.compile_progress`); empty: the registry name
+    kernels_name: str = ""
     #: the rulebook file in ``shared/seeds`` (documentation only)
     rulebook: str = ""
     #: fixed side names, or ``None`` when a scenario defines its own
@@ -334,6 +337,16 @@ class Game:
             cls.play_batch = play_batch  # type: ignore[method-assign]
 
     _kernels_fresh: bool = False
+
+    def sweep_kernels(self, scenario: Scenario, options: Mapping[str, Any]) -> Sequence[Any]:
+        """The kernels ``play_batch`` calls from Python for ``scenario`` under ``options`` (numba dispatchers).
+
+        The framework counts what they compile, and only that, for the compile progress of a
+        sweep's first run (:mod:`simlab.compile_progress`): a campaign sweep lists the campaign's
+        loop, not the odds kernels. Importing them loads numba, so only the runner's preflight
+        calls it. The default, none, shows the compile as a count without a total.
+        """
+        return ()
 
     def ensure_kernels_fresh(self) -> bool:
         """Drop numba's cached kernels of :attr:`kernel_modules` if their sources changed since they

@@ -303,7 +303,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     # play one game of each cell here first: an error that only a scenario together with its options
     # reveals (e.g. a points budget too small for a legal squadron) is bad input, reported before
     # anything is written; it also compiles the kernels before workers start
-    preflight(game, cells, info, spec)
+    preflight(game, cells, info, spec, progress)
     # a scheduler we connect to is reached before anything is written (a wrong address writes nothing)
     ex: Backend | None = kept if kept is not None else (
         make_backend(backend, workers, scheduler, dask_timeout) if scheduler is not None else None)
@@ -717,20 +717,38 @@ def _task(spec: SweepSpec, c: Cell, out: str, start: int, stop: int, grid_option
 PREFLIGHT_CELLS = 2000
 
 
-def preflight(game, cells: list[Cell], info: dict, spec: SweepSpec) -> None:
+def preflight(game, cells: list[Cell], info: dict, spec: SweepSpec, progress: bool = True) -> None:
     """Play one game of each distinct cell (at most :data:`PREFLIGHT_CELLS`) in this process.
+
+    This is where a sweep's kernels compile (or load from numba's cache) before any worker starts,
+    so workers, threads or processes, find them compiled or cached. A compile is shown on stderr
+    (:class:`simlab.compile_progress.CompileProgress`: a progress line on a terminal, one line
+    otherwise, nothing when every kernel is cached or ``progress`` is False), its total from the
+    kernels the game says its sweeps call (:meth:`simlab.games.base.Game.sweep_kernels`) for these
+    cells' options.
 
     Raises:
         InputError: what the game raises for a scenario and options that cannot be played together.
     """
+    from ..compile_progress import CompileProgress
     from ..numba_start import start_numba
     start_numba()  # before the first kernel (game_seeds) loads: numba started cheaply (numba_start)
-    seen = set()
+    game.ensure_kernels_fresh()  # stale cached kernels dropped before the compile is counted
+    picked, seen = [], set()
     for c in cells[:PREFLIGHT_CELLS]:
         key = (c.scenario, json.dumps(c.options, sort_keys=True, default=str),
                json.dumps({s: p.to_json() for s, p in c.policies.items()}, sort_keys=True))
-        if key in seen:
-            continue
-        seen.add(key)
-        game.play_batch(info["scenarios"][c.scenario], c.options, c.policies, game_seeds(spec.seed, c.key, 0, 1))
+        if key not in seen:
+            seen.add(key)
+            picked.append(c)
+    from ..rng import _game_seeds_nb
+    entries: list = []
+    for c in picked:
+        entries.extend(k for k in game.sweep_kernels(info["scenarios"][c.scenario], c.options) if all(k is not e for e in entries))
+    if entries:  # a game that declares none: a count without a total
+        entries.insert(0, _game_seeds_nb)
+    with CompileProgress(game.kernels_name or game.name, entries, enabled=progress):
+        for c in picked:
+            game.play_batch(info["scenarios"][c.scenario], c.options, c.policies, game_seeds(spec.seed, c.key, 0, 1))
+
 

@@ -41,6 +41,7 @@ class DoeBattle(Game):
 
     name = "doe-battle"
     title = "Dawn of Empire: one battle between two squadrons (Rules 6.2-6.3, 8.3, 10)"
+    kernels_name = "Dawn of Empire"
     rulebook = "000_965723e62316277e.txt"
     sides = None
     side_colors = {"us": "#1f3f8f", "spain": "#c60b1e"}
@@ -89,6 +90,11 @@ class DoeBattle(Game):
             )
         return Scenario(name=name, sides=setup.sides, payload=setup, source=source, used=frozenset(view.used),
                         title=setup.title)
+
+    def sweep_kernels(self, scenario: Scenario, options) -> tuple:
+        """The battle kernel :func:`.battle_setup.run_battles` calls (the compile progress's total)."""
+        from .kernels import play_battles_nb
+        return (play_battles_nb,)
 
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
         """Play one battle per seed (see :func:`run_battles`); columns per side: score (Rule 12.1.2

@@ -127,6 +127,7 @@ class DawnOfEmpire(Game):
 
     name = "dawn-of-empire"
     title = "Dawn of Empire: the 1898 naval campaign in the Atlantic (Rules 4.0-14.12)"
+    kernels_name = "Dawn of Empire"
     rulebook = "000_965723e62316277e.txt"
     sides = SIDES
     side_colors = {"us": "#1f3f8f", "spain": "#c60b1e"}
@@ -198,6 +199,11 @@ class DawnOfEmpire(Game):
         cd = compile_scenario(view)
         return Scenario(name=name, sides=SIDES, payload=cd, source=f"builtin:{name}", used=frozenset(view.used),
                         title="The 13.0 set-up: the Spanish-American naval war in the Atlantic, 1898")
+
+    def sweep_kernels(self, scenario: Scenario, options) -> tuple:
+        """The campaign loop :func:`.runtime.run_games` calls (the compile progress's total; not the odds kernels)."""
+        from .campaign_loop import play_campaigns_nb
+        return (play_campaigns_nb,)
 
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
         """Play one campaign per seed (see the module docstring for the columns).

@@ -66,6 +66,7 @@ class Dreadnought(Game):
 
     name = "dreadnought"
     title = "Dreadnought: surface combat in the battleship era, 1906-45 (historical scenarios, Rules 4-10)"
+    kernels_name = "Dreadnought"
     rulebook = "002_9de470c512feaeb5.txt"
     sides = None
     #: the scenarios' navies, and the Campaign Game's North (WWI France) and South (Italy)
@@ -179,6 +180,15 @@ class Dreadnought(Game):
                 f"unknown dreadnought scenario '{name}' (built-in: {', '.join(BUILTIN)}; or a .toml scenario file)")
         return Scenario(name=name, sides=setup.sides, payload=BattlePayload(setup, rules), source=source,
                         used=frozenset(view.used) | used, title=setup.title)
+
+    def sweep_kernels(self, scenario: Scenario, options) -> tuple:
+        """The kernel ``play_batch`` calls for ``scenario``: the campaign's or the scenario's turn loop
+        (the compile progress's total)."""
+        if isinstance(scenario.payload, CampaignPayload):
+            from .kernels.campaign import play_campaign_batch_nb
+            return (play_campaign_batch_nb,)
+        from .kernels.turn import play_batch_nb
+        return (play_batch_nb,)
 
     def play_batch(self, scenario: Scenario, options: Mapping, policies: Mapping[str, Policy | str], seeds) -> Batch:
         """Play one complete scenario, campaign or extended campaign per seed (see the module

@@ -129,6 +129,7 @@ class MarRojo(Game):
 
     name = "mar-rojo"
     title = "Mar Rojo: naval card game of the Spanish Civil War (Rules 3-12)"
+    kernels_name = "Mar Rojo"
     rulebook = "004_de35405c1f288ce0.txt"
     sides = SIDE_NAMES
     side_colors = {"nationalist": "#b8860b", "republican": "#6a1b9a"}
@@ -213,6 +214,11 @@ class MarRojo(Game):
         name, setup, source, used = load_setup(name_or_path or self.default_scenario,
                                                data if data is not None else self.load_data())
         return Scenario(name=name, sides=SIDE_NAMES, payload=setup, source=source, used=used, title=setup.title)
+
+    def sweep_kernels(self, scenario: Scenario, options) -> tuple:
+        """The game loop :func:`.runtime.run_games` calls (the compile progress's total)."""
+        from .engine import play_games_nb
+        return (play_games_nb,)
 
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
         """Play one game per seed (see the module docstring for the columns)."""
