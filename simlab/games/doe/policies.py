@@ -79,6 +79,7 @@ from .campaign_orders import (
     PS_ORDER,
     PS_TARGET,
     budget_commit_nb,
+    eff_att_nb,
     legal_options_nb,
     order_ok_nb,
     stack_facts_nb,
@@ -241,6 +242,76 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
 
 
 # ============================================================================ scripted policies
+@kernel
+def mark_garrisons_nb(side, kn, ng, gmem, ust, UV, nodes, cost, par, vis, pw):
+    """The garrisons of ``side``'s ports (knobs ``garrison``, units, and ``garrison_mp``, MP): in
+    each own port where enemy units are seen (``vis[:, VIS_N]``) in or within ``garrison_mp`` MP of
+    a bordering area, the weakest groups there (least attack dice first) are marked as its garrison
+    in ``pw[PW_GGAR, g]`` (1) until they hold at least ``garrison`` units; a group larger than the
+    need by two or more gives its last (weakest) members, at least two, to a new group (a lone unit
+    is an IU and may not fight, 7.4 C). A marked group is offered Anchor in its port first (5.1 A:
+    a squadron staying in port is anchored; anchored units "defend normally", 5.1 C, so a
+    blockader or raider must win the search, 8.2, before it may attack the port, 8.4).
+
+    Args: ``ng`` groups (``pw`` rows ``PW_GN``, ``PW_GAT``, ``PW_GSTR``, ``PW_GDMG``, ``PW_GKIND``,
+    members ``gmem[MAXSS, MAXPER]``), the map ``nodes``, ``cost``, ``par`` and the side's view
+    ``vis[N, VIS_NF]``. Returns the new number of groups (at most ``MAXSS``)."""
+    gar = pw[pk.PW_GGAR]
+    for j in range(MAXSS):
+        gar[j] = 0
+    want = kn[pk.K_GARRISON]
+    if want <= 0:
+        return ng
+    gn, gat, gstr, gdmg, gkind = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR], pw[pk.PW_GDMG], pw[pk.PW_GKIND]
+    A = par[lay.P_NAREAS]
+    N = nodes.shape[0]
+    reach = kn[pk.K_GARRISON_MP]
+    for p in range(A, N):
+        if nodes[p, lay.NS_PSIDE] != side:
+            continue
+        threatened = False
+        for q in range(N):
+            if vis[q, VIS_N] == 0 or q == p:
+                continue
+            for jj in range(2):
+                a = nodes[p, lay.NS_PAREA1 + jj]
+                if a >= 0 and (q == a or cost[lay.KMAX, q, a] <= reach):
+                    threatened = True
+        if not threatened:
+            continue
+        kept = 0
+        while kept < want:
+            best = -1
+            for h in range(ng):
+                if gat[h] == p and gar[h] == 0 and gn[h] > 0 and (best < 0 or gstr[h] <= gstr[best]):
+                    best = h
+            if best < 0:
+                break
+            take = max(want - kept, 2)
+            if gn[best] - take >= 2 and ng < gmem.shape[0]:
+                h = ng
+                ng += 1
+                gn[h] = 0
+                gat[h] = p
+                gstr[h] = 0
+                gdmg[h] = 0
+                gkind[h] = gkind[best]
+                for i in range(gn[best] - take, gn[best]):
+                    u = gmem[best, i]
+                    gmem[h, gn[h]] = u
+                    gn[h] += 1
+                    e = eff_att_nb(ust, UV, u)
+                    gstr[h] += e
+                    gstr[best] -= e
+                    gdmg[h] += UV[u, lay.UF_DMG]
+                    gdmg[best] -= UV[u, lay.UF_DMG]
+                gn[best] -= take
+                best = h
+            gar[best] = 1
+            kept += gn[best]
+    return ng
+
+
 @kernel(inline="always")
 def coast_threat_nb(side, reach, vis, home, cost, par):
     """The raid threat a side sees on its coast: the enemy attack (tenths, ``vis``) at every
@@ -280,6 +351,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
     N = nodes.shape[0]
     reset_plan_nb(B, pu, pp)
     ng = group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw)
+    ng = mark_garrisons_nb(side, kn, ng, gmem, ust, UV, nodes, cost, par, vis, pw)
     gn, gat, gstr = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR]
     # leaders: the best leader at a place goes to its strongest group (6.2 B)
     gld = pw[pk.PW_GLD]
@@ -292,7 +364,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
     for j in range(ng):
         gkey[j] = -gstr[j] * 64 - gn[j]
         gorder[j] = j
-    if side == lay.US and kn[pk.K_BLOCKADE_ROTATE] != 0:
+    if kn[pk.K_BLOCKADE_ROTATE] != 0:
         for j in range(ng):
             u = gmem[j, 0]
             if gat[j] < par[lay.P_NAREAS] and UV[u, lay.UF_PREV] == lay.BLOCKADE:
@@ -328,6 +400,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
         enemy_n[q] = vis[q, VIS_N]
     for i in range(4):
         acc[i] = 0
+    acc[4] = kn[pk.K_AFTER_PATROL]   # read by policy_missions.add_after_patrol_nb (5.4 D)
     for j in range(ng):
         acc[0] += 10 * gstr[j]
     if side == lay.US and kn[pk.K_GUARD_SIZED] > 0:
@@ -417,4 +490,4 @@ def policy_plan_nb(fam, side, turn, kn, ust, lst, nodes, adj, cost, nh, matrix, 
                             pst, pl, rng, pw, gmem)
 
 
-__all__ = ["policy_plan_nb", "policy_scratch_nb", "random_plan_nb", "scripted_plan_nb"]
+__all__ = ["mark_garrisons_nb", "policy_plan_nb", "policy_scratch_nb", "random_plan_nb", "scripted_plan_nb"]
