@@ -80,7 +80,9 @@ from .campaign_orders import (
     PS_TARGET,
     budget_commit_nb,
     eff_att_nb,
+    eff_mov_nb,
     legal_options_nb,
+    minmov_nb,
     order_ok_nb,
     stack_facts_nb,
     unit_allowed_nb,
@@ -244,21 +246,27 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
 # ============================================================================ scripted policies
 @kernel
 def mark_garrisons_nb(side, kn, ng, gmem, ust, UV, nodes, cost, par, vis, pw):
-    """The garrisons of ``side``'s ports (knobs ``garrison``, units, and ``garrison_mp``, MP): in
-    each own port where enemy units are seen (``vis[:, VIS_N]``) in or within ``garrison_mp`` MP of
-    a bordering area, the weakest groups there (least attack dice first) are marked as its garrison
-    in ``pw[PW_GGAR, g]`` (1) until they hold at least ``garrison`` units; a group larger than the
-    need by two or more gives its last (weakest) members, at least two, to a new group (a lone unit
-    is an IU and may not fight, 7.4 C). A marked group is offered Anchor in its port first (5.1 A:
-    a squadron staying in port is anchored; anchored units "defend normally", 5.1 C, so a
-    blockader or raider must win the search, 8.2, before it may attack the port, 8.4).
+    """The garrisons of ``side``'s ports (knobs ``garrison``, units, ``garrison_mp``, MP, and
+    ``garrison_send``, a flag). A port is threatened when enemy units are seen (``vis[:, VIS_N]``)
+    in or within ``garrison_mp`` MP of an area bordering it. In each threatened own port the weakest
+    groups there (least attack dice first) are marked as its garrison, ``pw[PW_GGAR, g] = 1``,
+    until they hold at least ``garrison`` units; a group larger than the need by two or more gives
+    its last (weakest) members, at least two, to a new group (a lone unit is an IU and may not
+    fight, 7.4 C). With ``garrison_send``, the threatened ports still short, most VP first (a
+    destroyed port pays 3 + its defense, 8.4 L), are filled by the weakest other groups of two or
+    more that may Transit and reach them within two turns (5.7 B; the first move ends in the sea
+    area within reach nearest the port): ``pw[PW_GGAR, g] = 2``, ``pw[PW_GDEST, g]`` the port. A marked group is offered Anchor in its port (or Transit to it) first (5.1 A: a
+    squadron staying in port is anchored; anchored units "defend normally", 5.1 C, so a blockader
+    or raider must win the search, 8.2, before it may attack the port, 8.4).
 
     Args: ``ng`` groups (``pw`` rows ``PW_GN``, ``PW_GAT``, ``PW_GSTR``, ``PW_GDMG``, ``PW_GKIND``,
     members ``gmem[MAXSS, MAXPER]``), the map ``nodes``, ``cost``, ``par`` and the side's view
-    ``vis[N, VIS_NF]``. Returns the new number of groups (at most ``MAXSS``)."""
-    gar = pw[pk.PW_GGAR]
+    ``vis[N, VIS_NF]``; the row ``PW_SENT`` is used as scratch (units still wanted per port; the
+    plan clears it afterwards). Returns the new number of groups (at most ``MAXSS``)."""
+    gar, gdest, need = pw[pk.PW_GGAR], pw[pk.PW_GDEST], pw[pk.PW_SENT]
     for j in range(MAXSS):
         gar[j] = 0
+        gdest[j] = -1
     want = kn[pk.K_GARRISON]
     if want <= 0:
         return ng
@@ -266,6 +274,8 @@ def mark_garrisons_nb(side, kn, ng, gmem, ust, UV, nodes, cost, par, vis, pw):
     A = par[lay.P_NAREAS]
     N = nodes.shape[0]
     reach = kn[pk.K_GARRISON_MP]
+    for p in range(N):
+        need[p] = 0
     for p in range(A, N):
         if nodes[p, lay.NS_PSIDE] != side:
             continue
@@ -309,6 +319,36 @@ def mark_garrisons_nb(side, kn, ng, gmem, ust, UV, nodes, cost, par, vis, pw):
                 best = h
             gar[best] = 1
             kept += gn[best]
+        need[p] = max(want - kept, 0)
+    if kn[pk.K_GARRISON_SEND] == 0:
+        return ng
+    minmov = minmov_nb(par)
+    while True:
+        p = -1
+        for q in range(A, N):
+            if need[q] > 0 and (p < 0 or nodes[q, lay.NS_DEF] > nodes[p, lay.NS_DEF]):
+                p = q
+        if p < 0:
+            break
+        best = -1
+        for h in range(ng):
+            if gar[h] != 0 or gn[h] < 2 or gat[h] == p or ((gkind[h] // 8) >> lay.TRANSIT) & 1 == 0:
+                continue
+            mp = 1 << 20
+            for i in range(gn[h]):
+                m = eff_mov_nb(ust, UV, gmem[h, i], minmov)
+                if m < mp:
+                    mp = m
+            if cost[lay.KMAX, gat[h], p] > 2 * mp:   # 5.7 B: a Transit may last two turns
+                continue
+            if best < 0 or gstr[h] < gstr[best]:
+                best = h
+        if best < 0:
+            need[p] = 0
+            continue
+        gar[best] = 2
+        gdest[best] = p
+        need[p] = max(need[p] - gn[best], 0)
     return ng
 
 

@@ -78,8 +78,9 @@ FAMILY_IDS = {"random-legal": FAM_RANDOM, "us-fleet": FAM_US, "spain-fleet": FAM
     K_GARRISON,         # units: each own port threatened within garrison_mp keeps this many anchored (5.1 A)
     K_GARRISON_MP,      # MP: enemy units seen this near an area off an own port make it threatened (garrison)
     K_AFTER_PATROL,     # 5.4 D after a Patrol: 0 Coal at sea first (within 7.5 C), 1 Anchor in a bordering own port first
+    K_GARRISON_SEND,    # 1: a threatened port short of its garrison is filled by the weakest groups that can reach it
     KN_NF,
-) = range(51)
+) = range(52)
 
 #: knob name (policies.toml) -> slot
 KNOB_SLOTS = {
@@ -101,6 +102,7 @@ KNOB_SLOTS = {
     "guard_sized": K_GUARD_SIZED, "guard_reach": K_GUARD_REACH,
     "disabled_port": K_DISABLED_PORT, "disabled_neutral": K_DISABLED_NEUTRAL,
     "garrison": K_GARRISON, "garrison_mp": K_GARRISON_MP, "after_patrol": K_AFTER_PATROL,
+    "garrison_send": K_GARRISON_SEND,
 }
 
 #: the scale a ``float`` knob is packed with (fraction -> permille)
@@ -136,7 +138,8 @@ FLOAT_SCALE = 1000
     # random-legal: per slot its place and order mask, the units at a place, candidate slots,
     # the slot permutation and its inverse, the new slots' places, one slot's members
     PW_SLOT_LOC, PW_SLOT_MASK, PW_UNITS, PW_CAND, PW_PERM, PW_INV, PW_NEW_LOC, PW_MEMBERS,
-    # per group (< MAXSS): 1 if the group is its port's garrison (knob garrison, policies.mark_garrisons_nb)
-    PW_GGAR,
+    # per group (< MAXSS): 1 the group is its port's garrison, 2 it sails to garrison port PW_GDEST
+    # (knobs garrison, garrison_send; policies.mark_garrisons_nb), 0 neither
+    PW_GGAR, PW_GDEST,
     PW_NF,
-) = range(39)
+) = range(40)

@@ -212,9 +212,20 @@ def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis
             if nodes[q, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
                 nc = add_candidate_nb(pw, nc, lay.TRANSIT, q, NONE)
         return nc, False
-    # ---- a port's garrison (knob garrison, policies.mark_garrisons_nb) stays anchored in it (5.1 A)
-    if pw[pk.PW_GGAR, g] != 0 and at >= A:
+    # ---- a port's garrison (knob garrison, policies.mark_garrisons_nb) stays anchored in it (5.1 A),
+    # or sails to the threatened port it is sent to (garrison_send, 5.7)
+    if pw[pk.PW_GGAR, g] == 1 and at >= A:
         nc = add_candidate_nb(pw, nc, lay.ANCHOR, at, NONE)
+    elif pw[pk.PW_GGAR, g] == 2:
+        dst = pw[pk.PW_GDEST, g]
+        if cost[lay.KMAX, at, dst] <= mp:
+            nc = add_candidate_nb(pw, nc, lay.TRANSIT, dst, NONE)
+            if at < A:
+                nc = add_candidate_nb(pw, nc, lay.ANCHOR, dst, NONE)
+        else:   # in two moves (5.7 B): first to the sea area within reach nearest the port
+            bst = stage_area_nb(at, dst, mp, cost, par)
+            if bst >= 0 and bst != at:
+                nc = add_candidate_nb(pw, nc, lay.TRANSIT, bst, NONE)
     # ---- damaged groups go home to repair; a repairing group stays
     if at >= A and gdmg[g] > 0 and nodes[at, lay.NS_PSIDE] == side and nodes[at, lay.NS_REPAIR] > 0:
         nc = add_candidate_nb(pw, nc, lay.ANCHOR, at, NONE)
