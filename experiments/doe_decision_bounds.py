@@ -21,27 +21,43 @@ import numpy as np
 
 from simlab.games import get_game
 from simlab.rng import game_seeds
-from simlab.testing.decision_bounds import _preset_for, _summary, knob_bounds_effects
+from simlab.testing.decision_bounds import _preset_for, _summary
 
 GAME = "dawn-of-empire"
 
 
-def _with_options(section: str, side: str, knob: str, games: int, seed: int, options: dict) -> dict:
-    """One (entry, side, knob) row of :func:`knob_bounds_effects`, played under ``options``."""
+def knob_rows(games: int, seed: int) -> list[dict]:
+    """One row per (entry, side, knob) of the inventory: ``{section, decision, side, knob, preset, lo,
+    hi, changed, options}``, ``changed`` the games (of ``games``) whose winner differs between the
+    knob's ``lo`` and ``hi`` bounds on the same seeds. (The rows of
+    :func:`simlab.testing.decision_bounds.knob_bounds_effects`, played with resolved options: that
+    function hands the game ``{}``, which the DoE runtime refuses, KeyError 'turns'.)"""
     g = get_game(GAME)
     scen = g.load_scenario(None)
     sides = list(scen.sides)
     seeds = game_seeds(seed, 0, 0, games)
-    preset = _preset_for(g, side, knob)
-    fam = g.policy_book().families[g.policy_book().resolve(side, preset).family]
-    k = fam.knob(knob)
-    winners = []
-    for v in (k.lo, k.hi):
-        pols = g.resolve_policies(sides, {side: preset}, {side: {knob: v}})
-        b = g.play_batch(scen, options, pols, seeds)
-        winners.append(np.asarray(b.games["winner"]))
-    return {"lo": k.lo, "hi": k.hi, "preset": preset, "changed": int(np.count_nonzero(winners[0] != winners[1])),
-            "options": options}
+    book = g.policy_book()
+    out = []
+    for d in g.decisions():
+        for side in (sides if d.side == "*" else [d.side]):
+            for knob in d.knobs:
+                preset = _preset_for(g, side, knob)
+                row = {"section": d.section, "decision": d.decision, "side": side, "knob": knob, "preset": preset}
+                if preset is None:
+                    row.update(changed=None, why="no preset of this side's families holds the knob")
+                    out.append(row)
+                    continue
+                given = {"free_deployment": True} if d.section.startswith("14.11") else {}
+                options = g.resolve_options(given)
+                k = book.families[book.resolve(side, preset).family].knob(knob)
+                winners = []
+                for v in (k.lo, k.hi):
+                    pols = g.resolve_policies(sides, {side: preset}, {side: {knob: v}})
+                    b = g.play_batch(scen, options, pols, seeds)
+                    winners.append(np.asarray(b.games["winner"]))
+                row.update(lo=k.lo, hi=k.hi, options=given, changed=int(np.count_nonzero(winners[0] != winners[1])))
+                out.append(row)
+    return out
 
 
 def main(argv=None) -> int:
@@ -50,10 +66,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=20261202)
     ap.add_argument("--out")
     a = ap.parse_args(argv)
-    rows = knob_bounds_effects(GAME, a.games, None, a.seed)
-    for r in rows:
-        if r["section"].startswith("14.11") and r["changed"] is not None:
-            r.update(_with_options(r["section"], r["side"], r["knob"], a.games, a.seed, {"free_deployment": True}))
+    rows = knob_rows(a.games, a.seed)
     hit, n = _summary(rows)
     for r in rows:
         what = r.get("why") if r["changed"] is None else f"{r['changed']}/{a.games} winners changed"

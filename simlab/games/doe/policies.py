@@ -59,6 +59,13 @@ kernel still dispatches on; the side picks the US or Spanish missions.
   sails for the most heavily mined Caribbean port (Santiago) and anchors, Camara stays in Cadiz,
   the Caribbean squadrons stay in port (sortie only against blockaders).
 
+The player choices of issue 28 (``decisions.toml``), in both scripted families: a port's garrison
+(``garrison``, ``garrison_mp``, ``garrison_send``; :func:`mark_garrisons_nb`, 5.1 A), Blockade
+orders for either side (``blockade`` and its scores; Spain had none) and Raid orders for either
+side (``raids`` and its scores; the US had none), both by the same planning code
+(:func:`policy_missions.missions_nb`), and Coal or Anchor after a Patrol (``after_patrol``, 5.4 D,
+7.5 C). Their defaults keep the plans of before.
+
 Every knob value in ``[lo, hi]`` gives legal plans: a candidate is taken only if the rules allow
 it (:func:`campaign_orders.order_ok_nb`), and the engine checks the whole plan again.
 """
