@@ -161,6 +161,7 @@ class DawnOfEmpire(Game):
     )
     #: families, knobs and presets (the policy lists derive from the presets)
     policy_file = Path(__file__).parent / "policies.toml"
+    decisions_file = Path(__file__).parent / "decisions.toml"
     default_policies = {"us": "hunter", "spain": "raider"}
     scenarios = ("standard",)
     default_scenario = "standard"

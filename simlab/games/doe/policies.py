@@ -59,6 +59,13 @@ kernel still dispatches on; the side picks the US or Spanish missions.
   sails for the most heavily mined Caribbean port (Santiago) and anchors, Camara stays in Cadiz,
   the Caribbean squadrons stay in port (sortie only against blockaders).
 
+The player choices of issue 28 (``decisions.toml``), in both scripted families: a port's garrison
+(``garrison``, ``garrison_mp``, ``garrison_send``; :func:`mark_garrisons_nb`, 5.1 A), Blockade
+orders for either side (``blockade`` and its scores; Spain had none) and Raid orders for either
+side (``raids`` and its scores; the US had none), both by the same planning code
+(:func:`policy_missions.missions_nb`), and Coal or Anchor after a Patrol (``after_patrol``, 5.4 D,
+7.5 C). Their defaults keep the plans of before.
+
 Every knob value in ``[lo, hi]`` gives legal plans: a candidate is taken only if the rules allow
 it (:func:`campaign_orders.order_ok_nb`), and the engine checks the whole plan again.
 """
@@ -79,7 +86,10 @@ from .campaign_orders import (
     PS_ORDER,
     PS_TARGET,
     budget_commit_nb,
+    eff_att_nb,
+    eff_mov_nb,
     legal_options_nb,
+    minmov_nb,
     order_ok_nb,
     stack_facts_nb,
     unit_allowed_nb,
@@ -241,6 +251,114 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
 
 
 # ============================================================================ scripted policies
+@kernel
+def mark_garrisons_nb(side, kn, ng, gmem, ust, UV, nodes, cost, par, vis, pw):
+    """The garrisons of ``side``'s ports (knobs ``garrison``, units, ``garrison_mp``, MP, and
+    ``garrison_send``, a flag). A port is threatened when enemy units are seen (``vis[:, VIS_N]``)
+    in or within ``garrison_mp`` MP of an area bordering it. In each threatened own port the weakest
+    groups there (least attack dice first) are marked as its garrison, ``pw[PW_GGAR, g] = 1``,
+    until they hold at least ``garrison`` units; a group larger than the need by two or more gives
+    its last (weakest) members, at least two, to a new group (a lone unit is an IU and may not
+    fight, 7.4 C). With ``garrison_send``, the threatened ports still short, most VP first (a
+    destroyed port pays 3 + its defense, 8.4 L), are filled by the weakest other groups of two or
+    more that may Transit and reach them within two turns (5.7 B; the first move ends in the sea
+    area within reach nearest the port): ``pw[PW_GGAR, g] = 2``, ``pw[PW_GDEST, g]`` the port. A marked group is offered Anchor in its port (or Transit to it) first (5.1 A: a
+    squadron staying in port is anchored; anchored units "defend normally", 5.1 C, so a blockader
+    or raider must win the search, 8.2, before it may attack the port, 8.4).
+
+    Args: ``ng`` groups (``pw`` rows ``PW_GN``, ``PW_GAT``, ``PW_GSTR``, ``PW_GDMG``, ``PW_GKIND``,
+    members ``gmem[MAXSS, MAXPER]``), the map ``nodes``, ``cost``, ``par`` and the side's view
+    ``vis[N, VIS_NF]``; the row ``PW_SENT`` is used as scratch (units still wanted per port; the
+    plan clears it afterwards). Returns the new number of groups (at most ``MAXSS``)."""
+    gar, gdest, need = pw[pk.PW_GGAR], pw[pk.PW_GDEST], pw[pk.PW_SENT]
+    for j in range(MAXSS):
+        gar[j] = 0
+        gdest[j] = -1
+    want = kn[pk.K_GARRISON]
+    if want <= 0:
+        return ng
+    gn, gat, gstr, gdmg, gkind = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR], pw[pk.PW_GDMG], pw[pk.PW_GKIND]
+    A = par[lay.P_NAREAS]
+    N = nodes.shape[0]
+    reach = kn[pk.K_GARRISON_MP]
+    for p in range(N):
+        need[p] = 0
+    for p in range(A, N):
+        if nodes[p, lay.NS_PSIDE] != side:
+            continue
+        threatened = False
+        for q in range(N):
+            if vis[q, VIS_N] == 0 or q == p:
+                continue
+            for jj in range(2):
+                a = nodes[p, lay.NS_PAREA1 + jj]
+                if a >= 0 and (q == a or cost[lay.KMAX, q, a] <= reach):
+                    threatened = True
+        if not threatened:
+            continue
+        kept = 0
+        while kept < want:
+            best = -1
+            for h in range(ng):
+                if gat[h] == p and gar[h] == 0 and gn[h] > 0 and (best < 0 or gstr[h] <= gstr[best]):
+                    best = h
+            if best < 0:
+                break
+            take = max(want - kept, 2)
+            if gn[best] - take >= 2 and ng < gmem.shape[0]:
+                h = ng
+                ng += 1
+                gn[h] = 0
+                gat[h] = p
+                gstr[h] = 0
+                gdmg[h] = 0
+                gkind[h] = gkind[best]
+                for i in range(gn[best] - take, gn[best]):
+                    u = gmem[best, i]
+                    gmem[h, gn[h]] = u
+                    gn[h] += 1
+                    e = eff_att_nb(ust, UV, u)
+                    gstr[h] += e
+                    gstr[best] -= e
+                    gdmg[h] += UV[u, lay.UF_DMG]
+                    gdmg[best] -= UV[u, lay.UF_DMG]
+                gn[best] -= take
+                best = h
+            gar[best] = 1
+            kept += gn[best]
+        need[p] = max(want - kept, 0)
+    if kn[pk.K_GARRISON_SEND] == 0:
+        return ng
+    minmov = minmov_nb(par)
+    while True:
+        p = -1
+        for q in range(A, N):
+            if need[q] > 0 and (p < 0 or nodes[q, lay.NS_DEF] > nodes[p, lay.NS_DEF]):
+                p = q
+        if p < 0:
+            break
+        best = -1
+        for h in range(ng):
+            if gar[h] != 0 or gn[h] < 2 or gat[h] == p or ((gkind[h] // 8) >> lay.TRANSIT) & 1 == 0:
+                continue
+            mp = 1 << 20
+            for i in range(gn[h]):
+                m = eff_mov_nb(ust, UV, gmem[h, i], minmov)
+                if m < mp:
+                    mp = m
+            if cost[lay.KMAX, gat[h], p] > 2 * mp:   # 5.7 B: a Transit may last two turns
+                continue
+            if best < 0 or gstr[h] < gstr[best]:
+                best = h
+        if best < 0:
+            need[p] = 0
+            continue
+        gar[best] = 2
+        gdest[best] = p
+        need[p] = max(need[p] - gn[best], 0)
+    return ng
+
+
 @kernel(inline="always")
 def coast_threat_nb(side, reach, vis, home, cost, par):
     """The raid threat a side sees on its coast: the enemy attack (tenths, ``vis``) at every
@@ -280,6 +398,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
     N = nodes.shape[0]
     reset_plan_nb(B, pu, pp)
     ng = group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw)
+    ng = mark_garrisons_nb(side, kn, ng, gmem, ust, UV, nodes, cost, par, vis, pw)
     gn, gat, gstr = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR]
     # leaders: the best leader at a place goes to its strongest group (6.2 B)
     gld = pw[pk.PW_GLD]
@@ -292,7 +411,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
     for j in range(ng):
         gkey[j] = -gstr[j] * 64 - gn[j]
         gorder[j] = j
-    if side == lay.US and kn[pk.K_BLOCKADE_ROTATE] != 0:
+    if kn[pk.K_BLOCKADE_ROTATE] != 0:
         for j in range(ng):
             u = gmem[j, 0]
             if gat[j] < par[lay.P_NAREAS] and UV[u, lay.UF_PREV] == lay.BLOCKADE:
@@ -328,6 +447,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
         enemy_n[q] = vis[q, VIS_N]
     for i in range(4):
         acc[i] = 0
+    acc[4] = kn[pk.K_AFTER_PATROL]   # read by policy_missions.add_after_patrol_nb (5.4 D)
     for j in range(ng):
         acc[0] += 10 * gstr[j]
     if side == lay.US and kn[pk.K_GUARD_SIZED] > 0:
@@ -417,4 +537,4 @@ def policy_plan_nb(fam, side, turn, kn, ust, lst, nodes, adj, cost, nh, matrix, 
                             pst, pl, rng, pw, gmem)
 
 
-__all__ = ["policy_plan_nb", "policy_scratch_nb", "random_plan_nb", "scripted_plan_nb"]
+__all__ = ["mark_garrisons_nb", "policy_plan_nb", "policy_scratch_nb", "random_plan_nb", "scripted_plan_nb"]

@@ -74,8 +74,13 @@ FAMILY_IDS = {"random-legal": FAM_RANDOM, "us-fleet": FAM_US, "spain-fleet": FAM
     # both scripted families: where disabled units go (8.3.2.1 B, policy_combat.DP_*)
     K_DISABLED_PORT,    # ties among equally near ports: 0 most repair, 1 most defense + mines
     K_DISABLED_NEUTRAL,  # 14.9: 0 never a neutral port, 1 when nearer than any friendly one, 2 only to escape scuttling (14.8)
+    # both scripted families: the player choices of issue 28 (garrisons, 5.4 D Coal or Anchor)
+    K_GARRISON,         # units: each own port threatened within garrison_mp keeps this many anchored (5.1 A)
+    K_GARRISON_MP,      # MP: enemy units seen this near an area off an own port make it threatened (garrison)
+    K_AFTER_PATROL,     # 5.4 D after a Patrol: 0 Coal at sea first (within 7.5 C), 1 Anchor in a bordering own port first
+    K_GARRISON_SEND,    # 1: a threatened port short of its garrison is filled by the weakest groups that can reach it
     KN_NF,
-) = range(48)
+) = range(52)
 
 #: knob name (policies.toml) -> slot
 KNOB_SLOTS = {
@@ -96,6 +101,8 @@ KNOB_SLOTS = {
     "blockade_rotate": K_BLOCKADE_ROTATE, "blockade_relief": K_BLOCKADE_RELIEF,
     "guard_sized": K_GUARD_SIZED, "guard_reach": K_GUARD_REACH,
     "disabled_port": K_DISABLED_PORT, "disabled_neutral": K_DISABLED_NEUTRAL,
+    "garrison": K_GARRISON, "garrison_mp": K_GARRISON_MP, "after_patrol": K_AFTER_PATROL,
+    "garrison_send": K_GARRISON_SEND,
 }
 
 #: the scale a ``float`` knob is packed with (fraction -> permille)
@@ -122,7 +129,7 @@ FLOAT_SCALE = 1000
     PW_SENT, PW_COAL,   # attack sent (tenths) and units given Coal, per node, this plan
     PW_ENEMY,           # enemy units seen per node (vis[:, VIS_N])
     # candidates and legal options
-    PW_ACC,             # policy_missions.missions_nb's accumulators acc[0:4]
+    PW_ACC,             # policy_missions.missions_nb's accumulators acc[0:4]; acc[4]: the knob after_patrol (read by add_after_patrol_nb)
     PW_CO, PW_CD, PW_CT,  # candidate orders, destinations, targets (MAXC)
     PW_OD, PW_OT,       # legal destinations and targets (campaign_orders.legal_options_nb, 4N)
     PW_CNT,             # legal options per order (random-legal)
@@ -131,5 +138,8 @@ FLOAT_SCALE = 1000
     # random-legal: per slot its place and order mask, the units at a place, candidate slots,
     # the slot permutation and its inverse, the new slots' places, one slot's members
     PW_SLOT_LOC, PW_SLOT_MASK, PW_UNITS, PW_CAND, PW_PERM, PW_INV, PW_NEW_LOC, PW_MEMBERS,
+    # per group (< MAXSS): 1 the group is its port's garrison, 2 it sails to garrison port PW_GDEST
+    # (knobs garrison, garrison_send; policies.mark_garrisons_nb), 0 neither
+    PW_GGAR, PW_GDEST,
     PW_NF,
-) = range(38)
+) = range(40)

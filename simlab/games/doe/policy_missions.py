@@ -66,16 +66,25 @@ def add_port_transits_nb(at, side, german, pw, nodes, cost, par, not_here, nc):
 
 @kernel(inline="always")
 def add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, pw, nc):
-    """After a Patrol (5.4 D): coal where it is at sea (it keeps the area, 11 F bars only Transit),
-    else anchor in a bordering friendly or neutral port, else anchor in place."""
+    """After a Patrol (5.4 D: "must be given Coal or Anchor orders", the owner's choice): coal where
+    it is at sea (it keeps the area, 11 F bars only Transit), else anchor in a bordering friendly or
+    neutral port, else anchor in place. With the knob ``after_patrol`` = 1 (kept by the plan in
+    ``pw[PW_ACC, 4]``) a bordering friendly port is tried before Coal at sea, which leaves the sea
+    coaling limit (7.5 C) to other squadrons."""
     A = par[lay.P_NAREAS]
     NONE = np.int64(-1)
     if at < A:
+        anchor_first = pw[pk.PW_ACC, 4] != 0
+        if anchor_first:
+            for p in range(A, nodes.shape[0]):
+                if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
+                    nc = add_candidate_nb(pw, nc, lay.ANCHOR, p, NONE)
         if B[B_SEA] + n <= par[lay.P_COALSEA0 + side]:
             nc = add_candidate_nb(pw, nc, lay.COAL, at, NONE)
-        for p in range(A, nodes.shape[0]):
-            if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
-                nc = add_candidate_nb(pw, nc, lay.ANCHOR, p, NONE)
+        if not anchor_first:
+            for p in range(A, nodes.shape[0]):
+                if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == side:
+                    nc = add_candidate_nb(pw, nc, lay.ANCHOR, p, NONE)
         for p in range(A, nodes.shape[0]):
             if adj[at, p] != 0 and nodes[p, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
                 nc = add_candidate_nb(pw, nc, lay.ANCHOR, p, NONE)
@@ -188,7 +197,7 @@ def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis
     # ---- forced follow-ups (5.2 D, 5.4 D, 5.5 D)
     if only == (1 << lay.COAL):
         nc = add_candidate_nb(pw, nc, lay.COAL, at, NONE)
-        if side == lay.US and kn[pk.K_BLOCKADE_ROTATE] != 0 and at < A:
+        if kn[pk.K_BLOCKADE_ROTATE] != 0 and at < A:
             # 7.5 D: over the coaling limit the blockaders are relieved: they sail to coal in port
             nc = add_port_transits_nb(at, side, german, pw, nodes, cost, par, np.bool_(False), nc)
             for q in range(A, N):
@@ -203,6 +212,20 @@ def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis
             if nodes[q, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:
                 nc = add_candidate_nb(pw, nc, lay.TRANSIT, q, NONE)
         return nc, False
+    # ---- a port's garrison (knob garrison, policies.mark_garrisons_nb) stays anchored in it (5.1 A),
+    # or sails to the threatened port it is sent to (garrison_send, 5.7)
+    if pw[pk.PW_GGAR, g] == 1 and at >= A:
+        nc = add_candidate_nb(pw, nc, lay.ANCHOR, at, NONE)
+    elif pw[pk.PW_GGAR, g] == 2:
+        dst = pw[pk.PW_GDEST, g]
+        if cost[lay.KMAX, at, dst] <= mp:
+            nc = add_candidate_nb(pw, nc, lay.TRANSIT, dst, NONE)
+            if at < A:
+                nc = add_candidate_nb(pw, nc, lay.ANCHOR, dst, NONE)
+        else:   # in two moves (5.7 B): first to the sea area within reach nearest the port
+            bst = stage_area_nb(at, dst, mp, cost, par)
+            if bst >= 0 and bst != at:
+                nc = add_candidate_nb(pw, nc, lay.TRANSIT, bst, NONE)
     # ---- damaged groups go home to repair; a repairing group stays
     if at >= A and gdmg[g] > 0 and nodes[at, lay.NS_PSIDE] == side and nodes[at, lay.NS_REPAIR] > 0:
         nc = add_candidate_nb(pw, nc, lay.ANCHOR, at, NONE)
@@ -213,45 +236,79 @@ def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis
     aggression = kn[pk.K_AGGRESSION]
     ratio = kn[pk.K_ODDS] - aggression   # permille: how much stronger the group wants to be before it seeks battle
     share_ok = (acc[1] + st10) * 1000 <= aggression * acc[0] + kn[pk.K_SHARE_SLACK] * st10
-    if side == lay.US:
-        # rotate (7.5 C-D): this turn's blockaders must all coal at sea next turn, so no more
-        # units blockade than the side may coal there; a port whose blockaders left it to coal in
-        # port is relieved first; no squadron joins one coaling off a port (7.3 C would merge them)
-        rot = kn[pk.K_BLOCKADE_ROTATE] != 0
-        room = (not rot) or acc[2] + n <= par[lay.P_COALSEA0 + side]
-        if kn[pk.K_BLOCKADE] != 0 and n >= 2 and share_ok and room:
-            # blockade the Spanish port whose destruction pays best, one squadron per port
-            best_p = -1
-            best_a = -1
-            bs = -(1 << 40)
-            for p in range(A, N):
-                if nodes[p, lay.NS_PSIDE] != lay.SPAIN or sent[p] > 0:
+    # rotate (7.5 C-D): this turn's blockaders must all coal at sea next turn, so no more
+    # units blockade than the side may coal there; a port whose blockaders left it to coal in
+    # port is relieved first; no squadron joins one coaling off a port (7.3 C would merge them)
+    rot = kn[pk.K_BLOCKADE_ROTATE] != 0
+    room = (not rot) or acc[2] + n <= par[lay.P_COALSEA0 + side]
+    if kn[pk.K_BLOCKADE] != 0 and n >= 2 and share_ok and room:
+        # blockade the enemy port whose destruction pays best, one squadron per port (5.2; both sides)
+        best_p = -1
+        best_a = -1
+        bs = -(1 << 40)
+        for p in range(A, N):
+            if nodes[p, lay.NS_PSIDE] != 1 - side or sent[p] > 0:
+                continue
+            for j in range(2):
+                a = nodes[p, lay.NS_PAREA1 + j]
+                if a < 0:
                     continue
-                for j in range(2):
-                    a = nodes[p, lay.NS_PAREA1 + j]
-                    if a < 0:
-                        continue
-                    if rot and coaling[a] > 0:
-                        continue
-                    c = 0 if a == at else cost[lay.KMAX, at, a]
-                    if c > mp:
-                        continue
-                    thr = threat[a] + 10 * nodes[p, lay.NS_ATT]
-                    if st10 * 1000 < ratio * thr:
-                        continue
-                    v = (kn[pk.K_BLOCKADE_VALUE] + kn[pk.K_BLOCKADE_DEF] * nodes[p, lay.NS_DEF]
-                         + kn[pk.K_BLOCKADE_GARRISON] * vis[p, VIS_N] - kn[pk.K_BLOCKADE_COST] * c - thr // 10)
-                    if rot and relieved_nb(side, a, ust, UV, coaling):
-                        v += kn[pk.K_BLOCKADE_RELIEF]
-                    if v > bs:
-                        bs = v
-                        best_p = p
-                        best_a = a
-            if best_p >= 0:
-                sent[best_p] += st10
-                acc[1] += st10
-                acc[2] += n
-                nc = add_candidate_nb(pw, nc, lay.BLOCKADE, best_a, best_p)
+                if rot and coaling[a] > 0:
+                    continue
+                c = 0 if a == at else cost[lay.KMAX, at, a]
+                if c > mp:
+                    continue
+                thr = threat[a] + 10 * nodes[p, lay.NS_ATT]
+                if st10 * 1000 < ratio * thr:
+                    continue
+                v = (kn[pk.K_BLOCKADE_VALUE] + kn[pk.K_BLOCKADE_DEF] * nodes[p, lay.NS_DEF]
+                     + kn[pk.K_BLOCKADE_GARRISON] * vis[p, VIS_N] - kn[pk.K_BLOCKADE_COST] * c - thr // 10)
+                if rot and relieved_nb(side, a, ust, UV, coaling):
+                    v += kn[pk.K_BLOCKADE_RELIEF]
+                if v > bs:
+                    bs = v
+                    best_p = p
+                    best_a = a
+        if best_p >= 0:
+            sent[best_p] += st10
+            acc[1] += st10
+            acc[2] += n
+            nc = add_candidate_nb(pw, nc, lay.BLOCKADE, best_a, best_p)
+    # raid the enemy port area that pays best and get home next turn (5.5; both sides). The share is
+    # counted again after any blockade above (the same as share_ok when none was sent)
+    share_ok2 = (acc[1] + st10) * 1000 <= aggression * acc[0] + kn[pk.K_SHARE_SLACK] * st10
+    vp_col = lay.NS_VP_SPAIN if side == lay.SPAIN else lay.NS_VP_US
+    if kn[pk.K_RAIDS] != 0 and n >= 2 and share_ok2:
+        best_a = -1
+        best_p = -1
+        bs = -(1 << 40)
+        for p in range(A, N):
+            if nodes[p, lay.NS_PSIDE] != 1 - side:
+                continue
+            for j in range(2):
+                a = nodes[p, lay.NS_PAREA1 + j]
+                if a < 0 or sent[a] > 0:
+                    continue
+                c = 0 if a == at else cost[lay.KMAX, at, a]
+                if c > mp:
+                    continue
+                # a raider must get home next turn (5.5 D)
+                h = nearest_friendly_memo_nb(a, side, german, np.bool_(False), pw, nodes, cost, par)
+                if h < 0 or cost[lay.KMAX, a, h] > mp:
+                    continue
+                thr = threat[a]
+                if st10 * 1000 < ratio * thr:
+                    continue
+                v = (kn[pk.K_RAID_VP] * nodes[a, vp_col] + kn[pk.K_RAID_VALUE]
+                     + kn[pk.K_RAID_DEF] * nodes[p, lay.NS_DEF] - thr - kn[pk.K_RAID_COST] * c)
+                if v > bs:
+                    bs = v
+                    best_a = a
+                    best_p = p
+        if best_a >= 0:
+            acc[1] += st10
+            nc = add_candidate_nb(pw, nc, lay.RAID, best_a, best_p)
+    if side == lay.US:
         guard = kn[pk.K_GUARD_COAST] != 0
         if kn[pk.K_GUARD_SIZED] > 0:
             # a home guard sized to the raid threat seen: groups guard the coast until their
@@ -289,36 +346,6 @@ def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis
             acc[1] += st10
     else:
         # ---------------- Spain
-        if kn[pk.K_RAIDS] != 0 and n >= 2 and share_ok:
-            best_a = -1
-            best_p = -1
-            bs = -(1 << 40)
-            for p in range(A, N):
-                if nodes[p, lay.NS_PSIDE] != lay.US:
-                    continue
-                for j in range(2):
-                    a = nodes[p, lay.NS_PAREA1 + j]
-                    if a < 0 or sent[a] > 0:
-                        continue
-                    c = 0 if a == at else cost[lay.KMAX, at, a]
-                    if c > mp:
-                        continue
-                    # a raider must get home next turn (5.5 D)
-                    h = nearest_friendly_memo_nb(a, side, german, np.bool_(False), pw, nodes, cost, par)
-                    if h < 0 or cost[lay.KMAX, a, h] > mp:
-                        continue
-                    thr = threat[a]
-                    if st10 * 1000 < ratio * thr:
-                        continue
-                    v = (kn[pk.K_RAID_VP] * nodes[a, lay.NS_VP_SPAIN] + kn[pk.K_RAID_VALUE]
-                         + kn[pk.K_RAID_DEF] * nodes[p, lay.NS_DEF] - thr - kn[pk.K_RAID_COST] * c)
-                    if v > bs:
-                        bs = v
-                        best_a = a
-                        best_p = p
-            if best_a >= 0:
-                acc[1] += st10
-                nc = add_candidate_nb(pw, nc, lay.RAID, best_a, best_p)
         if kn[pk.K_SCREEN] != 0 and at >= A and nodes[at, lay.NS_PSIDE] == lay.SPAIN and n >= 2:
             # screening patrol off a threatened port: any squadron there forces a search on the
             # blockaders or raiders, and a failed search is "no further action" (8.2.1), so no
