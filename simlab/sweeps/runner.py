@@ -57,7 +57,8 @@ from .extend import check_extension, extents_for, grown, renumber
 from .manifest import MANIFEST, check_seal, load_manifest, seal, sweep_schema, sweep_status
 from .plans import DEFAULT_MAX_GAMES, FixedPlan, Plan, PrecisionPlan, _parse_part
 from .progress import Progress as _Progress
-from .spec import Cell, SweepSpec, check_name, expand
+from ..data_axes import data_column, data_column_kind, is_data_name
+from .spec import Cell, SweepSpec, cell_scenario, check_name, expand
 from .store import Store
 from .verify import (
     SWEEP_FORMAT,
@@ -329,7 +330,8 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         for sub in ("games", "events"):
             store.remove(sub)
     store.clean_tmp()
-    grid_options = tuple(k for k in spec.grid if split_knob_name(k) is None)  # knob axes: knob_* columns
+    # knob axes: knob_* columns; data axes: data_* columns
+    grid_options = tuple(k for k in spec.grid if split_knob_name(k) is None and not is_data_name(k))
     sides = info["sides"]
     extents = (grow or {}).get("extents")
     manifest = {
@@ -370,9 +372,11 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
             "crn": spec.crn, "fingerprint": manifest["fingerprint"]}
     plugin = game_target(spec.game)
     knob_columns = sweep_knob_columns(sides, [c.policies for c in cells])  # once per sweep (issue 32)
+    data_columns = tuple((k, data_column(k), data_column_kind(v)) for k, v in spec.grid.items() if is_data_name(k))
 
     def make(c: Cell, start: int, stop: int) -> ChunkTask:
-        return dataclasses.replace(_task(spec, c, store.url, start, stop, grid_options, meta, plugin), knob_columns=knob_columns)
+        return dataclasses.replace(_task(spec, c, store.url, start, stop, grid_options, meta, plugin),
+                                   knob_columns=knob_columns, data_edits=c.data, data_columns=data_columns)
 
     quarantined: list[dict] = []
     if resume:
@@ -484,11 +488,11 @@ def _cell_record(c: Cell, extents: dict | None = None) -> dict:
             "policies": policy_names(c.policies), "policy_families": {s: p.family for s, p in c.policies.items()},
             "knobs": {s: p.as_dict() for s, p in c.policies.items()}, "options": c.options,
             **({"mixes": mixes} if mixes else {}),
+            **({"data": {"edits": {k: v for k, v in c.data}, "hash": c.data_hash}} if c.data else {}),
             **({"extents": extents[c.id]} if extents else {})}
 
-
 #: the fields of a manifest's cell that decide its rows (a resume or extend must find them unchanged)
-_DEFINING = ("seed_key", "scenario", "policies", "policy_families", "knobs", "mixes", "options")
+_DEFINING = ("seed_key", "scenario", "policies", "policy_families", "knobs", "mixes", "options", "data")
 
 
 def _cell_definition_changes(cells: list[Cell], old: dict) -> str:
@@ -512,7 +516,7 @@ def _cell_definition_changes(cells: list[Cell], old: dict) -> str:
             if k == "mixes" and k in was and js(was[k]) != js(now.get(k)):
                 return (f"cell {c.id}'s mixed policies differ ({short(js(was[k]))} there, "
                         f"{short(js(now.get(k)))} now: a @mix directory was edited)")
-            if k != "mixes" and k in was and js(was[k]) != js(now[k]):
+            if k != "mixes" and k in was and js(was[k]) != js(now.get(k)):
                 return f"cell {c.id}'s {k.replace('_', ' ')} differ ({short(js(was[k]))} there, {short(js(now[k]))} now)"
     return ""
 
@@ -718,5 +722,5 @@ def preflight(game, cells: list[Cell], info: dict, spec: SweepSpec) -> None:
         if key in seen:
             continue
         seen.add(key)
-        game.play_batch(info["scenarios"][c.scenario], c.options, c.policies, game_seeds(spec.seed, c.key, 0, 1))
+        game.play_batch(cell_scenario(info, c), c.options, c.policies, game_seeds(spec.seed, c.key, 0, 1))
 
