@@ -244,7 +244,8 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
 
 
 def _flatten_knobs(table: dict, where: str) -> dict:
-    """``{"us": {"share": 0.7}}`` (TOML's dotted key ``us.share = 0.7``) -> ``{"us.share": 0.7}``.
+    """``{"us": {"share": 0.7}}`` (TOML's dotted key ``us.share = 0.7``) -> ``{"us.share": 0.7}``;
+    a data name (``data.ports.havana.defense = 8``) is flattened to any depth.
 
     Raises:
         SpecError: the same knob given both ways.
@@ -252,6 +253,11 @@ def _flatten_knobs(table: dict, where: str) -> dict:
     out: dict = {}
     for k, v in table.items():
         items = [(f"{k}.{kk}", vv) for kk, vv in v.items()] if isinstance(v, dict) else [(k, v)]
+        while any(is_data_name(kk) and isinstance(vv, dict) for kk, vv in items):
+            # a data value written with TOML's dotted keys (data.ports.havana.defense = 8) nests deeper
+            items = [x for kk, vv in items for x in
+                     ([(f"{kk}.{k3}", v3) for k3, v3 in vv.items()] if is_data_name(kk) and isinstance(vv, dict)
+                      else [(kk, vv)])]
         for kk, vv in items:
             if kk in out:
                 raise SpecError(f"{where}: '{kk}' is given twice")
