@@ -43,7 +43,7 @@ from typing import Any
 from .datapack import DataPack, PackSchema, apply_values
 from .errors import DataPackError, SpecError
 
-__all__ = ["DATA_PREFIX", "data_column", "data_column_kind", "is_data_name", "parse_data_value",
+__all__ = ["DATA_PREFIX", "DataParam", "data_column", "data_param", "data_column_kind", "is_data_name", "parse_data_value",
            "resolve_edits", "split_data_name"]
 
 DATA_PREFIX = "data."
@@ -207,3 +207,52 @@ def resolve_edits(pack: DataPack, edits: Sequence[tuple[str, Any]], schema: Pack
             values[(t, k, f)] = (new, f"user:{name}", f"{name}={value} (was {pack.tables[t][k][f].value})")
     label = ", ".join(f"{n}={v}" for n, v in edits)
     return apply_values(pack, values, schema, label)
+
+
+class DataParam:
+    """A data name seen as a numeric option (``simlab tune --param data.ports.havana.defense``).
+
+    Attributes:
+        name: the data name; kind: ``int`` when every value it addresses is an integer, else
+        ``float``; default: the value in the pack (the first one, for a pattern); doc: a line for
+        reports; min, max: None (the pack's schema checks each value played); score_only: False
+        (a data value may change play).
+    """
+
+    score_only = False
+    min = None
+    max = None
+
+    def __init__(self, name: str, kind: type, default: int | float, doc: str):
+        self.name, self.kind, self.default, self.doc = name, kind, default, doc
+
+    def parse(self, v: object) -> int | float:
+        """A value to set, of :attr:`kind`.
+
+        Raises:
+            SpecError: a non-number, or a non-whole number for an integer value.
+        """
+        x = parse_data_value(self.name, v)
+        if isinstance(x, str):
+            raise SpecError(f"{self.name}: a tuned data value is a number, not {x!r}")
+        if self.kind is int:
+            if isinstance(x, float) and not x.is_integer():
+                raise SpecError(f"{self.name}={v}: the pack's value is a whole number")
+            return int(x)
+        return float(x)
+
+
+def data_param(pack: DataPack | None, name: str) -> DataParam:
+    """The :class:`DataParam` of data name ``name`` in ``pack``.
+
+    Raises:
+        SpecError: no pack; DataPackError: an unknown table, key or field or a non-numeric value.
+    """
+    if pack is None:
+        raise SpecError(f"'{name}': this game has no data pack")
+    targets = _targets(pack, name)
+    vals = [pack.tables[t][k][f].value for t, k, f in targets]
+    kind = int if all(isinstance(v, int) for v in vals) else float
+    t, k, f = targets[0]
+    doc = pack.tables[t][k][f].note or f"data-pack value {t}.{k}.{f}"
+    return DataParam(name, kind, vals[0], doc)

@@ -186,8 +186,8 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
     side = side or sides[0]
     warnings = []
     ca0, cb0 = infos[0][0], infos[1][0]
-    if (ca0.scenario, ca0.options, {k: v.to_json() for k, v in ca0.policies.items()}, sa.data) == \
-            (cb0.scenario, cb0.options, {k: v.to_json() for k, v in cb0.policies.items()}, sb.data):
+    if (ca0.scenario, ca0.options, {k: v.to_json() for k, v in ca0.policies.items()}, sa.data, ca0.data_hash) == \
+            (cb0.scenario, cb0.options, {k: v.to_json() for k, v in cb0.policies.items()}, sb.data, cb0.data_hash):
         warnings.append("variants A and B are identical (an A/A check): every game will agree")
     if a is None and b is None and not any((policy_a, policy_b, set_a, set_b, data_a, data_b)):
         raise SpecError("nothing tells variant A from B; give --set-a/--set-b, --policy-a/--policy-b, "
