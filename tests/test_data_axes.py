@@ -18,6 +18,9 @@ from simlab.sweeps.spec import expand, load_spec, spec_from_args
 
 GAME = "dawn-of-empire"
 N = 40  # games per cell: the campaign's rows differ within a few games
+#: the default US preset (hunter) never blockades, so Havana's defense never plays under it; the
+#: blockade preset attacks the Spanish ports (8.4), where the defense decides the port's fate
+POLICY = ["us=blockade"]
 
 
 def _pack():
@@ -139,7 +142,7 @@ def test_bad_data_axes_exit_2_with_one_line_and_write_nothing(grid, tmp_path, ca
 def swept(tmp_path_factory):
     out = tmp_path_factory.mktemp("da") / "s"
     res = simlab.sweep(game=GAME, grid=["data.ports.havana.defense=2,20,8,+0"], set_=["data.ports.cadiz.defense=9"],
-                       games=N, crn=True, out=out, workers=1, progress=False)
+                       games=N, crn=True, out=out, workers=1, progress=False, policy=POLICY)
     return out, res
 
 
@@ -171,7 +174,18 @@ def test_resume_or_extend_refuses_a_changed_data_axis(swept):
     out, _ = swept
     with pytest.raises(SweepStateError, match="differs"):
         simlab.sweep(game=GAME, grid=["data.ports.havana.defense=2,21,8,+0"], set_=["data.ports.cadiz.defense=9"],
-                     games=N, crn=True, out=out, workers=1, progress=False, resume=True)
+                     games=N, crn=True, out=out, workers=1, progress=False, resume=True, policy=POLICY)
     with pytest.raises(SweepStateError, match="differs"):
         simlab.sweep(game=GAME, grid=["data.ports.havana.defense=2,20,8,+0"], set_=["data.ports.cadiz.defense=7"],
-                     games=N, crn=True, out=out, workers=1, progress=False, resume=True)
+                     games=N, crn=True, out=out, workers=1, progress=False, resume=True, policy=POLICY)
+    with pytest.raises(SweepStateError, match="an extension may only"):
+        simlab.sweep(game=GAME, grid=["data.ports.havana.defense=2,20,8,+0,12"], set_=["data.ports.cadiz.defense=7"],
+                     games=N, crn=True, out=out, workers=1, progress=False, extend=True, policy=POLICY)
+    # appending a value to the data axis plays only the new cell, with its own column value and pack
+    res = simlab.sweep(out=out, grid=["data.ports.havana.defense=12"], extend=True, workers=1, progress=False)
+    assert res.games_played == N
+    cells = res.manifest["cells"]
+    assert [c["params"]["data.ports.havana.defense"] for c in cells] == [2, 20, 8, "+0", 12]
+    assert len({c["data"]["hash"] for c in cells}) == 4  # 8 and +0 resolve to the same pack
+    t = pq.read_table(out / "games").to_pandas()
+    assert (t["data_ports_havana_defense"] == "12").sum() == N
