@@ -173,7 +173,7 @@ def test_numeric_axes_give_numeric_columns(swept, tmp_path):
 def test_resume_or_extend_refuses_a_changed_data_axis(swept):
     out, _ = swept
     with pytest.raises(SweepStateError, match="differs"):
-        simlab.sweep(game=GAME, grid=["data.ports.havana.defense=2,21,8,+0"], set_=["data.ports.cadiz.defense=9"],
+        simlab.sweep(game=GAME, grid=["data.ports.havana.defense=2,19,8,+0"], set_=["data.ports.cadiz.defense=9"],
                      games=N, crn=True, out=out, workers=1, progress=False, resume=True, policy=POLICY)
     with pytest.raises(SweepStateError, match="differs"):
         simlab.sweep(game=GAME, grid=["data.ports.havana.defense=2,20,8,+0"], set_=["data.ports.cadiz.defense=7"],
