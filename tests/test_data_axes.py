@@ -168,6 +168,8 @@ def test_numeric_axes_give_numeric_columns(swept, tmp_path):
     assert str(t.schema.field("data_ports_havana_defense").type) == "int64"
     assert sorted(set(t.column("data_ports_havana_defense").to_pylist())) == [2, 20]
     assert res.manifest["data"]["counts"]["user"] == 1
+    with pytest.raises(SweepStateError, match="from int64 to string"):  # one column type per sweep
+        simlab.sweep(out=tmp_path / "n", grid=["data.ports.havana.defense=*2"], extend=True, workers=1, progress=False)
 
 
 def test_resume_or_extend_refuses_a_changed_data_axis(swept):
