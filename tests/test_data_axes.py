@@ -191,3 +191,27 @@ def test_resume_or_extend_refuses_a_changed_data_axis(swept):
     assert len({c["data"]["hash"] for c in cells}) == 4  # 8 and +0 resolve to the same pack
     t = pq.read_table(out / "games").to_pandas()
     assert (t["data_ports_havana_defense"] == "12").sum() == N
+
+
+# ---------------------------------------------------------------- tune and compare
+def test_tune_replays_a_data_value(tmp_path):
+    from simlab.analysis.tune import tune
+    r = tune(GAME, param="data.ports.havana.defense", range_="2:20:9", games=20, policy=POLICY, out=tmp_path / "t",
+             progress=False, workers=1, refine=False, replicates=100)
+    assert r["kind"] == "int" and r["method"] == "replay" and [p["value"] for p in r["points"]] == [2, 11, 20]
+    with pytest.raises(DataPackError, match="no field 'defence'"):
+        tune(GAME, param="data.ports.havana.defence", range_="2:20:9", games=20, out=tmp_path / "u", progress=False)
+    with pytest.raises(SpecError, match="whole-number steps"):
+        tune(GAME, param="data.ports.havana.defense", range_="2:3:0.5", games=20, out=tmp_path / "v", progress=False)
+
+
+def test_compare_takes_data_values_and_sees_an_a_a_check(tmp_path):
+    from simlab.analysis.compare import compare
+    r = compare(game=GAME, set_a=["data.ports.havana.defense=2"], set_b=["data.ports.havana.defense=20"], games=20,
+                policy_a=POLICY, policy_b=POLICY, out=tmp_path / "c", progress=False, workers=1)
+    assert r["variants"]["a"]["data_edits"] == {"data.ports.havana.defense": 2}
+    assert r["variants"]["b"]["data_edits"] == {"data.ports.havana.defense": 20}
+    assert not any("identical" in w for w in r["warnings"])
+    same = compare(game=GAME, set_a=["data.ports.havana.defense=8"], set_b=["data.ports.havana.defense=+0"], games=10,
+                   policy_a=POLICY, policy_b=POLICY, out=tmp_path / "d", progress=False, workers=1)
+    assert any("identical" in w for w in same["warnings"])  # 8 is Havana's value: the same pack

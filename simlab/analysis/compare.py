@@ -257,6 +257,7 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
         "seed": sa.seed, "confidence": confidence, "warnings": warnings,
         "variants": {t: {"file": None if fname is None else str(fname), "policies": policy_names(c.policies),
                          "knobs": {x: p.as_dict() for x, p in c.policies.items()}, "options": c.options, "data": s.data,
+                         **({"data_edits": dict(c.data)} if c.data else {}),
                          "sides": {x: rate(int((codes == i).sum()), n, confidence) for i, x in enumerate(sides)},
                          "draws": rate(int((codes == -1).sum()), n, confidence)}
                      for t, (c, _), s, codes, fname in (("a", infos[0], sa, ca, a), ("b", infos[1], sb, cb, b))},
