@@ -23,7 +23,7 @@ PKG = ROOT / "simlab"
 LAYERS = [
     ("simlab.errors", 0), ("simlab.jit", 0), ("simlab.rng", 0), ("simlab.tomlio", 0), ("simlab.stats", 0), ("simlab._version", 0),
     ("simlab.kernel_cache", 0), ("simlab.numba_start", 0),  # numba's start-up (imports numba only)
-    ("simlab.datapack", 1),
+    ("simlab.datapack", 1), ("simlab.data_axes", 1),
     ("simlab.games", 2),
     ("simlab.sweeps", 3),
     ("simlab.results", 4), ("simlab.views", 4),  # views: filtering, sorting and the matrix of report rows

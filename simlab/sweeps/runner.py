@@ -38,6 +38,7 @@ import numba
 import numpy as np
 
 from .._version import __version__, git_commit, prefetch_git_commit
+from ..data_axes import data_column, data_column_kind, is_data_name
 from ..errors import SpecError, SweepStateError, SweepStopped
 from ..games import game_target
 from ..games.policy import Mixture, policy_names, split_knob_name
@@ -57,7 +58,6 @@ from .extend import check_extension, extents_for, grown, renumber
 from .manifest import MANIFEST, check_seal, load_manifest, seal, sweep_schema, sweep_status
 from .plans import DEFAULT_MAX_GAMES, FixedPlan, Plan, PrecisionPlan, _parse_part
 from .progress import Progress as _Progress
-from ..data_axes import data_column, data_column_kind, is_data_name
 from .spec import Cell, SweepSpec, cell_scenario, check_name, expand
 from .store import Store
 from .verify import (
