@@ -41,7 +41,7 @@ from ..stats.tuning import (
     rates_from_patterns,
 )
 from ..sweeps.runner import DEFAULT_MAX_GAMES, run_sweep
-from ..sweeps.spec import SweepSpec, check_precision, expand, spec_from_args
+from ..sweeps.spec import SweepSpec, cell_scenario, check_precision, expand, spec_from_args
 from .common import (
     clear_out,
     outcome_matrix,
@@ -223,7 +223,7 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
                 raise SpecError(f"tune plays one policy per side; --policy {s}={','.join(lst)} lists several")
         _, cells, info = expand(spec)
         sides = list(info["sides"])
-        sc = info["scenarios"][cells[0].scenario]
+        sc = cell_scenario(info, cells[0])  # compiled from the cell's data values, if any
         options = dict(cells[0].options)
         cell_rec = {"policies": policy_names(cells[0].policies),
                     "knobs": {s: p.as_dict() for s, p in cells[0].policies.items()}}
