@@ -62,7 +62,9 @@ def sweep(experiment: str | Path | SweepSpec | None = None, *, game: str | None 
             (or ``out`` with no experiment and no ``game``) with ``resume`` or ``extend``: the
             spec is the one in its manifest.
         game, scenario, policy, set_, grid: the ad hoc form (see ``simlab sweep --help``); not
-            allowed together with ``experiment``.
+            allowed together with ``experiment``. ``set_``/``grid`` items may name data-pack values,
+            ``data.<table>.<key>.<field>=V`` (``*F`` scales, ``+N`` shifts, ``*`` in the key or field
+            addresses a group: :mod:`simlab.data_axes`).
         games: games per cell (ad hoc default 1,000); seed: master seed (default 0).
         workers: worker threads (or processes with ``backend="processes"``; default all cores; 1 = in this process).
         chunk_size: games per chunk; out: output directory (a path or an fsspec URL); resume,

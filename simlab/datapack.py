@@ -53,6 +53,7 @@ __all__ = [
     "TableSchema",
     "Value",
     "apply_override",
+    "apply_values",
     "load_override",
     "load_pack",
     "provenance_kind",
@@ -456,3 +457,35 @@ def apply_override(base: DataPack, path: str | Path, schema: PackSchema) -> tupl
     if schema.check is not None:
         schema.check(pack)
     return pack, changes
+
+
+def apply_values(base: DataPack, values: Mapping[tuple[str, str, str], tuple[Any, str, str]],
+                 schema: PackSchema, where: str) -> DataPack:
+    """A pack with some existing values replaced (data axes, :mod:`simlab.data_axes`), checked whole.
+
+    Args:
+        base: the pack to change (left untouched).
+        values: ``{(table, key, field): (value, provenance, note)}``; every key must exist in
+            ``base``; provenance is a ``user:`` tag.
+        schema: the game's schema; the new pack must pass it whole and its cross-table check.
+        where: what made the change (starts every error message).
+
+    Returns:
+        The new pack (its version gets ``+data`` and its hash changes).
+
+    Raises:
+        DataPackError: a value the schema or the game's check refuses (one line).
+    """
+    merged: Rows = {t: {k: dict(f) for k, f in body.items()} for t, body in base.tables.items()}
+    for (t, k, f), (v, prov, note) in values.items():
+        if provenance_kind(prov) != "user":
+            raise DataPackError(f"{where}: {t}.{k}.{f}: a changed value's provenance must be user:<source>")
+        merged[t][k][f] = Value(v, prov, note)
+    _validate(merged, schema, where)
+    pack = DataPack(base.game, base.name, base.version + "+data", merged, base.sources, base.overrides)
+    if schema.check is not None:
+        try:
+            schema.check(pack)
+        except DataPackError as e:
+            raise DataPackError(f"{where}: {e}") from None
+    return pack

@@ -24,7 +24,7 @@ LAYERS = [
     ("simlab.errors", 0), ("simlab.jit", 0), ("simlab.rng", 0), ("simlab.tomlio", 0), ("simlab.stats", 0), ("simlab._version", 0),
     ("simlab.kernel_cache", 0), ("simlab.numba_start", 0),  # numba's start-up (imports numba only)
     ("simlab.compile_progress", 0),  # numba's compile events shown as progress (numba and rich only)
-    ("simlab.datapack", 1),
+    ("simlab.datapack", 1), ("simlab.data_axes", 1),
     ("simlab.measured", 1),  # the conditions an exploitability figure was measured under (plain data)
     ("simlab.games", 2),
     ("simlab.sweeps", 3),

@@ -186,8 +186,8 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
     side = side or sides[0]
     warnings = []
     ca0, cb0 = infos[0][0], infos[1][0]
-    if (ca0.scenario, ca0.options, {k: v.to_json() for k, v in ca0.policies.items()}, sa.data) == \
-            (cb0.scenario, cb0.options, {k: v.to_json() for k, v in cb0.policies.items()}, sb.data):
+    if (ca0.scenario, ca0.options, {k: v.to_json() for k, v in ca0.policies.items()}, sa.data, ca0.data_hash) == \
+            (cb0.scenario, cb0.options, {k: v.to_json() for k, v in cb0.policies.items()}, sb.data, cb0.data_hash):
         warnings.append("variants A and B are identical (an A/A check): every game will agree")
     if a is None and b is None and not any((policy_a, policy_b, set_a, set_b, data_a, data_b)):
         raise SpecError("nothing tells variant A from B; give --set-a/--set-b, --policy-a/--policy-b, "
@@ -257,6 +257,7 @@ def compare(a: str | Path | None = None, b: str | Path | None = None, *, game: s
         "seed": sa.seed, "confidence": confidence, "warnings": warnings,
         "variants": {t: {"file": None if fname is None else str(fname), "policies": policy_names(c.policies),
                          "knobs": {x: p.as_dict() for x, p in c.policies.items()}, "options": c.options, "data": s.data,
+                         **({"data_edits": dict(c.data)} if c.data else {}),
                          "sides": {x: rate(int((codes == i).sum()), n, confidence) for i, x in enumerate(sides)},
                          "draws": rate(int((codes == -1).sum()), n, confidence)}
                      for t, (c, _), s, codes, fname in (("a", infos[0], sa, ca, a), ("b", infos[1], sb, cb, b))},

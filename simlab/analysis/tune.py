@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ..data_axes import data_param, is_data_name
 from ..errors import SpecError
 from ..games import Game, get_game
 from ..games.policy import policy_names
@@ -40,7 +41,7 @@ from ..stats.tuning import (
     rates_from_patterns,
 )
 from ..sweeps.runner import DEFAULT_MAX_GAMES, run_sweep
-from ..sweeps.spec import SweepSpec, check_precision, expand, spec_from_args
+from ..sweeps.spec import SweepSpec, cell_scenario, check_precision, expand, spec_from_args
 from .common import (
     clear_out,
     outcome_matrix,
@@ -127,7 +128,9 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
 
     Args:
         game: registered game name.
-        param: the numeric (``int`` or ``float``) option to tune.
+        param: the numeric (``int`` or ``float``) option to tune, or a data-pack value
+            ``data.<table>.<key>.<field>`` (a pattern sets every value it addresses;
+            :mod:`simlab.data_axes`), replayed at every value.
         range_: ``LOW:HIGH[:STEP]`` values to play (:func:`parse_range`).
         scenario, policy, set_, data: as for ``simlab sweep`` (one scenario, one policy per side).
         target: a win rate in ``(0, 1)``; None for equal win rates (two-sided games only).
@@ -173,9 +176,13 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     say = log or (lambda m: None)
     g = get_game(game)
     om = g.option_map()
-    if param not in om:
-        raise SpecError(f"game {game} has no option '{param}' (options: {', '.join(om) or 'none'})")
-    opt = om[param]
+    if is_data_name(param):  # a data-pack value (simlab.data_axes): replayed at every value
+        opt = data_param(g.load_data(str(data) if data else None), param)
+    elif param not in om:
+        raise SpecError(f"game {game} has no option '{param}' (options: {', '.join(om) or 'none'}; "
+                        "a data-pack value is data.<table>.<key>.<field>)")
+    else:
+        opt = om[param]
     if opt.kind not in (int, float):
         raise SpecError(f"option {param} is a {opt.kind.__name__}; --param needs a numeric (int or float) option")
     if fit not in FITS:
@@ -216,7 +223,7 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
                 raise SpecError(f"tune plays one policy per side; --policy {s}={','.join(lst)} lists several")
         _, cells, info = expand(spec)
         sides = list(info["sides"])
-        sc = info["scenarios"][cells[0].scenario]
+        sc = cell_scenario(info, cells[0])  # compiled from the cell's data values, if any
         options = dict(cells[0].options)
         cell_rec = {"policies": policy_names(cells[0].policies),
                     "knobs": {s: p.as_dict() for s, p in cells[0].policies.items()}}
@@ -516,7 +523,8 @@ def _replayed(spec: SweepSpec, param: str, values, path: Path, workers, progress
                             name=f"{spec.name}-{path.name}")
     res = run_sweep(s, path, workers=workers, progress=progress)
     cells, index, codes = read_outcomes(res.path, sides)
-    cell_value = {c["cell"]: c["options"][param] for c in res.manifest["cells"]}
+    cell_value = {c["cell"]: (c["params"] if is_data_name(param) else c["options"])[param]
+                  for c in res.manifest["cells"]}
     y = outcome_matrix(cells, index, codes, len(cell_value))
     vals = [cell_value[i] for i in range(len(cell_value))]
     return vals, y

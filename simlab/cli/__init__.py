@@ -103,8 +103,8 @@ def sweep(
     game: Annotated[str | None, typer.Option(help="game name (ad hoc sweep without a file)")] = None,
     scenario: Annotated[str | None, typer.Option(help="scenario name or file; A,B for a grid axis")] = None,
     policy: Annotated[list[str] | None, typer.Option(help="SIDE=NAME (SIDE=A,B for a grid axis); repeatable")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE; repeatable")] = None,
-    grid: Annotated[list[str] | None, typer.Option(help="OPTION=V1,V2,...; repeatable (the grid is their product)")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, SIDE.KNOB=VALUE or data.TABLE.KEY.FIELD=VALUE (VALUE, *FACTOR or +SHIFT; '*' in KEY or FIELD for a group); repeatable")] = None,
+    grid: Annotated[list[str] | None, typer.Option(help="OPTION=V1,V2,... (a data.TABLE.KEY.FIELD too: data.ports.*.defense=*1,*1.5,+2); repeatable (the grid is their product)")] = None,
     games: Annotated[int | None, typer.Option(help="games per cell (with an experiment file: the file's)", show_default="1,000")] = None,
     seed: Annotated[int | None, typer.Option(help="master seed (with an experiment file: the file's)", show_default="0")] = None,
     workers: Workers = None,
@@ -280,7 +280,7 @@ def verify(
 @app.command()
 def tune(
     game: Annotated[str, typer.Argument(help="game name")],
-    param: Annotated[str, typer.Option(help="the numeric option to tune (a handicap, a bid)")],
+    param: Annotated[str, typer.Option(help="the numeric option to tune (a handicap, a bid), or a data-pack value data.<table>.<key>.<field>")],
     range_: Annotated[str, typer.Option("--range", help="LOW:HIGH[:STEP] values to play")],
     scenario: Annotated[str | None, typer.Option(help="scenario name or file")] = None,
     policy: Annotated[list[str] | None, typer.Option(help="SIDE=NAME; repeatable")] = None,

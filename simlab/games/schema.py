@@ -117,12 +117,20 @@ FRAMEWORK: tuple[Column, ...] = (
     _fw("policy_{side}", "string", "name", "the policy (preset) that side played"),
     Column("{option}", ("bool", "int64", "float64", "string"), "option",
            "a grid option's value in this cell (see `simlab games` for its unit)", when="the option is a grid axis"),
+    Column("data_{table}_{key}_{field}", ("int64", "float64", "string"), "data value",
+           "a data axis' value in this cell (`data.<table>.<key>.<field>`, `*` written `all`, other "
+           "non-alphanumerics `_`): a number, or the text of a scale or shift (`*1.5`, `+2`)",
+           when="a data-pack value is a grid axis"),
     _fw("winner", "string", "side", "the winning side, or draw"),
     Column("knob_{side}_{knob}", ("int64", "float64"), "knob",
            "a knob of that side's policy family in force (`simlab games` gives its unit)",
            when="the side's family has knobs"),
     _fw("mix_{side}", "string", "name", "the preset a mixed policy drew for this game", when="the side plays a mixed policy"),
 )
+
+#: where the game's own columns go in a games table (after ``winner``)
+_WINNER = next(i for i, c in enumerate(FRAMEWORK) if c.name == "winner") + 1
+_DATA = next(c for c in FRAMEWORK if c.name.startswith("data_"))
 
 
 #: the columns the runner writes first in every events table
@@ -205,6 +213,9 @@ def match(columns: Sequence[Column], name: str, sides: Sequence[str], grid_optio
     """
     if name in grid_options:
         return next(c for c in FRAMEWORK if c.name == "{option}")
+    if name.startswith("data_") and not any(c.name != "{option}" and c.pattern(sides).match(name) for c in columns
+                                             if c is not _DATA):
+        return _DATA  # a data axis (simlab.data_axes), whatever its key's characters
     for c in columns:
         if c.name != "{option}" and c.applies(scenario) and c.pattern(sides).match(name):
             return c
@@ -222,7 +233,7 @@ def describe_table(game: Game, fields: Sequence[tuple[str, str]], sides: Sequenc
         table: ``games`` or the name of an events table.
     """
     if table == "games":
-        cols = FRAMEWORK[:9] + game_columns(game) + FRAMEWORK[9:]
+        cols = FRAMEWORK[:_WINNER] + game_columns(game) + FRAMEWORK[_WINNER:]
     else:
         cols, grid_options = EVENTS_FRAMEWORK + game_events(game).get(table, ()), ()
     out = []
@@ -236,7 +247,7 @@ def describe_table(game: Game, fields: Sequence[tuple[str, str]], sides: Sequenc
 def schema_rows(game: Game) -> list[dict]:
     """Every column a game's games table may have, framework columns included, in table order
     (``simlab schema GAME --json``): each :meth:`Column.as_dict` with its ``source``."""
-    cols = FRAMEWORK[:9] + game_columns(game) + FRAMEWORK[9:]
+    cols = FRAMEWORK[:_WINNER] + game_columns(game) + FRAMEWORK[_WINNER:]
     return [{**c.as_dict(), "source": c.source} for c in cols]
 
 

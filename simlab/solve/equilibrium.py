@@ -24,6 +24,7 @@ import numpy as np
 
 from ..analysis.common import write_json
 from ..analysis.tune import parse_range
+from ..data_axes import data_param, is_data_name
 from ..errors import SpecError
 from ..games import get_game
 
@@ -95,7 +96,8 @@ def tune_equilibrium(game: str, *, param: str, range_: str, scenario: str | None
 
     Args:
         game: a two-sided registered game.
-        param: a numeric (int or float) option; ``range_``: its ``LOW:HIGH[:STEP]`` values
+        param: a numeric (int or float) option or a data-pack value
+            ``data.<table>.<key>.<field>``; ``range_``: its ``LOW:HIGH[:STEP]`` values
             (:func:`simlab.analysis.tune.parse_range`).
         scenario, set_, data: as for ``simlab solve`` (``set_`` must not set ``param``).
         budget: games of each value's solve (:func:`simlab.solve.loop.solve`'s budget).
@@ -120,9 +122,13 @@ def tune_equilibrium(game: str, *, param: str, range_: str, scenario: str | None
     from .grid import solve_grid
     g = get_game(game)
     om = g.option_map()
-    if param not in om:
-        raise SpecError(f"game {game} has no option '{param}' (options: {', '.join(om) or 'none'})")
-    opt = om[param]
+    if is_data_name(param):  # a data-pack value (simlab.data_axes)
+        opt = data_param(g.load_data(str(data) if data else None), param)
+    elif param not in om:
+        raise SpecError(f"game {game} has no option '{param}' (options: {', '.join(om) or 'none'}; "
+                        "a data-pack value is data.<table>.<key>.<field>)")
+    else:
+        opt = om[param]
     if opt.kind not in (int, float):
         raise SpecError(f"option {param} is a {opt.kind.__name__}; --param needs a numeric (int or float) option")
     values = parse_range(range_, opt.kind)

@@ -23,6 +23,7 @@ import json
 import re
 import signal
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +61,10 @@ class ChunkTask:
         meta: JSON-able facts stamped into each file's metadata.
         plugin: the game's registry target (``module:attribute``), so that a worker where the game
             is not registered (a plug-in registered at run time) can import it.
+        knob_columns: the sweep's ``knob_*`` columns (:func:`sweep_knob_columns`).
+        data_edits: the cell's data-pack edits ``((data name, value), ...)`` (:mod:`simlab.data_axes`).
+        data_columns: ``((data name, column, kind), ...)``: one games-table column per data axis,
+            ``kind`` ``int64``, ``float64`` or ``string`` (:func:`simlab.data_axes.data_column_kind`).
     """
 
     out: str
@@ -79,6 +84,8 @@ class ChunkTask:
     meta: dict
     plugin: str | None = None
     knob_columns: tuple[tuple[str, str], ...] = ()
+    data_edits: tuple = ()
+    data_columns: tuple = ()
 
 
 def sweep_knob_columns(sides, policies_of_cells) -> tuple[tuple[str, str], ...]:
@@ -153,19 +160,26 @@ def worker_game(name: str, plugin: str | None = None) -> Game:
     return get_game(name)
 
 
-def worker_scenario(game_name: str, scenario: str, data: str | None = None, plugin: str | None = None) -> Scenario:
-    """Scenario ``scenario`` of a game compiled with data-pack override ``data``, compiled once per
-    process and reused by every later chunk (see :func:`worker_game` for ``plugin``).
+def worker_scenario(game_name: str, scenario: str, data: str | None = None, plugin: str | None = None,
+                    edits: Sequence = ()) -> Scenario:
+    """Scenario ``scenario`` of a game compiled with data-pack override ``data`` and then the data
+    edits ``edits`` (``((data name, value), ...)``, :func:`simlab.data_axes.resolve_edits`),
+    compiled once per process and reused by every later chunk (see :func:`worker_game` for ``plugin``).
 
     Raises:
         ScenarioError, DataPackError: what the game's ``load_scenario``/``load_data`` raise.
     """
-    key = (game_name, scenario, data)
+    edits = tuple(tuple(e) for e in edits)  # a task read back from JSON holds lists
+    key = (game_name, scenario, data, edits)
     if key not in _SCENARIOS:
         with _SCENARIOS_LOCK:  # threads of the thread backend: one compiles, the others reuse it
             if key not in _SCENARIOS:
                 game = worker_game(game_name, plugin)
-                _SCENARIOS[key] = game.load_scenario(scenario, game.load_data(data))
+                pack = game.load_data(data)
+                if edits:
+                    from ..data_axes import resolve_edits
+                    pack = resolve_edits(pack, edits, game.data_schema())
+                _SCENARIOS[key] = game.load_scenario(scenario, pack)
     return _SCENARIOS[key]
 
 
@@ -321,6 +335,10 @@ def build_games_table(task: ChunkTask, scenario: Scenario, batch: Batch, seeds: 
         cols[f"policy_{side}"] = _const(task.policies[side].name, n, pa.string())
     for opt in task.grid_options:
         cols[opt] = _const(task.options[opt], n)
+    for name, column, kind in task.data_columns:  # one column per data axis (simlab.data_axes)
+        v = task.params[name]
+        type_ = {"int64": pa.int64(), "float64": pa.float64()}.get(kind, pa.string())
+        cols[column] = _const(str(v) if kind == "string" else v, n, type_)
     cols["winner"] = _labels(g["winner"], scenario.sides, draw="draw")
     for side in scenario.sides:
         cols[f"score_{side}"] = _arrow(g[f"score_{side}"])
@@ -380,7 +398,7 @@ def play_chunk_tables(task: ChunkTask) -> tuple[list[tuple[str, pa.Table]], dict
     """
     start_numba()  # a worker process's first kernel (game_seeds) loads without numba's refresh
     game = worker_game(task.game, task.plugin)
-    scenario = worker_scenario(task.game, task.scenario, task.data, task.plugin)
+    scenario = worker_scenario(task.game, task.scenario, task.data, task.plugin, task.data_edits)
     seeds = game_seeds(task.master_seed, task.cell_key, task.start, task.stop)
     batch = game.play_batch(scenario, task.options, task.policies, seeds)
     table = build_games_table(task, scenario, batch, seeds)

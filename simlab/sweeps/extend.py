@@ -28,6 +28,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from ..data_axes import data_column, data_column_kind, is_data_name
 from ..errors import SpecError, SweepStateError
 from .spec import Cell, SweepSpec, split_kv
 from .verify import cell_extents, lineage
@@ -129,6 +130,11 @@ def check_extension(where: str, old: dict, spec: SweepSpec, status: str) -> bool
         if [_js(v) for v in vals[:len(before)]] != [_js(v) for v in before]:
             raise SweepStateError(f"cannot extend {where}: grid axis {k} had {_js(before)}, now {_js(vals)} "
                                   "(an extension keeps the values there, in order, and appends new ones)")
+        if is_data_name(k):
+            was, now = data_column_kind(before), data_column_kind(vals)
+            if was != now:  # every part of a sweep has the same columns with the same types
+                raise SweepStateError(f"cannot extend {where}: data axis {k} would change its column "
+                                      f"{data_column(k)} from {was} to {now} (all numbers, or none)")
     same = spec.games == had and all(len(ng[k]) == len(og[k]) for k in ng)
     if same:
         if status == "complete":

@@ -38,6 +38,7 @@ import numba
 import numpy as np
 
 from .._version import __version__, git_commit, prefetch_git_commit
+from ..data_axes import data_column, data_column_kind, is_data_name
 from ..errors import SpecError, SweepStateError, SweepStopped
 from ..games import game_target
 from ..games.policy import Mixture, policy_names, split_knob_name
@@ -58,7 +59,7 @@ from .extend import check_extension, extents_for, grown, renumber
 from .manifest import MANIFEST, check_seal, load_manifest, seal, sweep_schema, sweep_status
 from .plans import DEFAULT_MAX_GAMES, FixedPlan, Plan, PrecisionPlan, _parse_part
 from .progress import Progress as _Progress
-from .spec import Cell, SweepSpec, check_name, expand
+from .spec import Cell, SweepSpec, cell_scenario, check_name, expand
 from .store import Store
 from .verify import (
     SWEEP_FORMAT,
@@ -330,7 +331,8 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
         for sub in ("games", "events"):
             store.remove(sub)
     store.clean_tmp()
-    grid_options = tuple(k for k in spec.grid if split_knob_name(k) is None)  # knob axes: knob_* columns
+    # knob axes: knob_* columns; data axes: data_* columns
+    grid_options = tuple(k for k in spec.grid if split_knob_name(k) is None and not is_data_name(k))
     sides = info["sides"]
     extents = (grow or {}).get("extents")
     manifest = {
@@ -374,9 +376,11 @@ def _run_locked(spec, game, cells, info, store: Store, shown, old, resume, overw
             "crn": spec.crn, "fingerprint": manifest["fingerprint"]}
     plugin = game_target(spec.game)
     knob_columns = sweep_knob_columns(sides, [c.policies for c in cells])  # once per sweep (issue 32)
+    data_columns = tuple((k, data_column(k), data_column_kind(v)) for k, v in spec.grid.items() if is_data_name(k))
 
     def make(c: Cell, start: int, stop: int) -> ChunkTask:
-        return dataclasses.replace(_task(spec, c, store.url, start, stop, grid_options, meta, plugin), knob_columns=knob_columns)
+        return dataclasses.replace(_task(spec, c, store.url, start, stop, grid_options, meta, plugin),
+                                   knob_columns=knob_columns, data_edits=c.data, data_columns=data_columns)
 
     quarantined: list[dict] = []
     if resume:
@@ -498,11 +502,11 @@ def _cell_record(c: Cell, extents: dict | None = None) -> dict:
             "policies": policy_names(c.policies), "policy_families": {s: p.family for s, p in c.policies.items()},
             "knobs": {s: p.as_dict() for s, p in c.policies.items()}, "options": c.options,
             **({"mixes": mixes} if mixes else {}),
+            **({"data": {"edits": {k: v for k, v in c.data}, "hash": c.data_hash}} if c.data else {}),
             **({"extents": extents[c.id]} if extents else {})}
 
-
 #: the fields of a manifest's cell that decide its rows (a resume or extend must find them unchanged)
-_DEFINING = ("seed_key", "scenario", "policies", "policy_families", "knobs", "mixes", "options")
+_DEFINING = ("seed_key", "scenario", "policies", "policy_families", "knobs", "mixes", "options", "data")
 
 
 def _cell_definition_changes(cells: list[Cell], old: dict) -> str:
@@ -526,7 +530,7 @@ def _cell_definition_changes(cells: list[Cell], old: dict) -> str:
             if k == "mixes" and k in was and js(was[k]) != js(now.get(k)):
                 return (f"cell {c.id}'s mixed policies differ ({short(js(was[k]))} there, "
                         f"{short(js(now.get(k)))} now: a @mix directory was edited)")
-            if k != "mixes" and k in was and js(was[k]) != js(now[k]):
+            if k != "mixes" and k in was and js(was[k]) != js(now.get(k)):
                 return f"cell {c.id}'s {k.replace('_', ' ')} differ ({short(js(was[k]))} there, {short(js(now[k]))} now)"
     return ""
 
@@ -744,11 +748,11 @@ def preflight(game, cells: list[Cell], info: dict, spec: SweepSpec, progress: bo
     from ..rng import _game_seeds_nb
     entries: list = []
     for c in picked:
-        entries.extend(k for k in game.sweep_kernels(info["scenarios"][c.scenario], c.options) if all(k is not e for e in entries))
+        entries.extend(k for k in game.sweep_kernels(cell_scenario(info, c), c.options) if all(k is not e for e in entries))
     if entries:  # a game that declares none: a count without a total
         entries.insert(0, _game_seeds_nb)
     with CompileProgress(game.kernels_name or game.name, entries, enabled=progress):
         for c in picked:
-            game.play_batch(info["scenarios"][c.scenario], c.options, c.policies, game_seeds(spec.seed, c.key, 0, 1))
+            game.play_batch(cell_scenario(info, c), c.options, c.policies, game_seeds(spec.seed, c.key, 0, 1))
 
 

@@ -48,13 +48,14 @@ from pydantic import (
     ValidationError,
 )
 
+from ..data_axes import data_column, is_data_name, parse_data_value, resolve_edits, split_data_name
 from ..errors import InputError, SpecError
 from ..games import Game, get_game
 from ..games.policy import active_policy_files, split_knob_name, using_policies
 from ..rng import cell_key
 from ..tomlio import read_toml
 
-__all__ = ["Cell", "SweepSpec", "check_name", "expand", "load_spec", "spec_from_args", "split_kv"]
+__all__ = ["Cell", "SweepSpec", "cell_scenario", "check_name", "expand", "load_spec", "spec_from_args", "split_kv"]
 
 MAX_CELLS = 100_000
 MAX_GAMES = 10**12
@@ -145,6 +146,9 @@ class Cell:
         policies: ``{side: Policy}`` (preset name, family and the full knob vector).
         options: every option, resolved and typed.
         params: what varies across the grid, as written to the manifest and the report.
+        data: the data-pack edits of this cell, ``((data name, value), ...)`` (fixed ones first,
+            then the grid's data axes; :mod:`simlab.data_axes`), empty when it plays the pack as is.
+        data_hash: the hash of the cell's resolved pack when it has edits (else ``""``).
     """
 
     id: int
@@ -153,6 +157,8 @@ class Cell:
     policies: dict[str, str]
     options: dict[str, Any]
     params: dict[str, Any]
+    data: tuple = ()
+    data_hash: str = ""
 
 
 class _ExperimentIn(BaseModel):
@@ -238,7 +244,8 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
 
 
 def _flatten_knobs(table: dict, where: str) -> dict:
-    """``{"us": {"share": 0.7}}`` (TOML's dotted key ``us.share = 0.7``) -> ``{"us.share": 0.7}``.
+    """``{"us": {"share": 0.7}}`` (TOML's dotted key ``us.share = 0.7``) -> ``{"us.share": 0.7}``;
+    a data name (``data.ports.havana.defense = 8``) is flattened to any depth.
 
     Raises:
         SpecError: the same knob given both ways.
@@ -246,6 +253,11 @@ def _flatten_knobs(table: dict, where: str) -> dict:
     out: dict = {}
     for k, v in table.items():
         items = [(f"{k}.{kk}", vv) for kk, vv in v.items()] if isinstance(v, dict) else [(k, v)]
+        while any(is_data_name(kk) and isinstance(vv, dict) for kk, vv in items):
+            # a data value written with TOML's dotted keys (data.ports.havana.defense = 8) nests deeper
+            items = [x for kk, vv in items for x in
+                     ([(f"{kk}.{k3}", v3) for k3, v3 in vv.items()] if is_data_name(kk) and isinstance(vv, dict)
+                      else [(kk, vv)])]
         for kk, vv in items:
             if kk in out:
                 raise SpecError(f"{where}: '{kk}' is given twice")
@@ -265,6 +277,8 @@ def _refuse_quoted_values(table: dict, where: str) -> None:
             if not isinstance(x, str):
                 continue
             t = x.strip()
+            if is_data_name(k) and t[:1] in ("*", "+"):
+                continue  # a data value's scale or shift (simlab.data_axes) is text
             quoted = t in ("true", "false")
             if not quoted:
                 try:
@@ -452,6 +466,11 @@ def _expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
                     raise SpecError(why)
     om = game.option_map()
     for k in list(spec.options) + list(spec.grid):
+        if is_data_name(k):
+            split_data_name(k)
+            if pack is None:
+                raise SpecError(f"game {game.name} has no data pack: '{k}' addresses nothing")
+            continue
         sk = split_knob_name(k)
         if sk is not None:
             if sk[0] in om:
@@ -467,9 +486,11 @@ def _expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
     both = set(spec.options) & set(spec.grid)
     if both:
         raise SpecError(f"option '{sorted(both)[0]}' is both fixed and in the grid")
-    fixed_opts, fixed_knobs = game.split_settings(spec.options)
+    fixed_opts, fixed_knobs = game.split_settings({k: v for k, v in spec.options.items() if not is_data_name(k)})
     fixed = {k: om[k].parse(v) for k, v in fixed_opts.items()}
-    typed_options = {k: (fixed[k] if k in fixed else _parse_knob_axis(game, spec, sides, k, [v])[0])
+    fixed_data = tuple((k, parse_data_value(k, v)) for k, v in spec.options.items() if is_data_name(k))
+    typed_options = {k: (fixed[k] if k in fixed else parse_data_value(k, v) if is_data_name(k)
+                         else _parse_knob_axis(game, spec, sides, k, [v])[0])
                      for k, v in spec.options.items()}
     typed_grid: dict[str, list[Any]] = {}
     axes: list[tuple[str, list[Any]]] = []
@@ -482,16 +503,28 @@ def _expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
     for k, vals in spec.grid.items():
         if not vals:
             raise SpecError(f"grid option '{k}' has no values")
-        parsed = [om[k].parse(v) for v in vals] if k in om else _parse_knob_axis(game, spec, sides, k, vals)
+        parsed = ([om[k].parse(v) for v in vals] if k in om else
+                  [parse_data_value(k, v) for v in vals] if is_data_name(k) else
+                  _parse_knob_axis(game, spec, sides, k, vals))
         typed_grid[k] = parsed
         if len(set(map(repr, parsed))) != len(parsed):
             raise SpecError(f"grid option '{k}' lists a value twice")
         axes.append((k, parsed))
+    columns: dict[str, str] = {}
+    for k in spec.grid:
+        if is_data_name(k):
+            col = data_column(k)
+            if col in columns:
+                raise SpecError(f"data axes '{columns[col]}' and '{k}' would both be column {col}")
+            columns[col] = k
     n_cells = 1
     for _, v in axes:
         n_cells *= len(v)
     if n_cells > MAX_CELLS:
         raise SpecError(f"the grid has {n_cells} cells; the limit is {MAX_CELLS}")
+    schema = game.data_schema() if pack is not None else None
+    packs: dict[tuple, Any] = {}
+    data_scenarios: dict[tuple, dict[str, Any]] = {}
     cells = []
     for cid, combo in enumerate(itertools.product(*[v for _, v in axes]) if axes else [()]):
         params = dict(zip([a for a, _ in axes], combo, strict=True))
@@ -499,7 +532,7 @@ def _expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
         pols = {s: params.get(f"policy_{s}", (spec.policies.get(s) or [None])[0]) for s in sides}
         knob_settings = {s: dict(v) for s, v in fixed_knobs.items()}
         for k, v in params.items():
-            sk = split_knob_name(k)
+            sk = None if is_data_name(k) else split_knob_name(k)
             if sk is not None:
                 knob_settings.setdefault(sk[0], {})[sk[1]] = v
         try:
@@ -515,16 +548,39 @@ def _expand(spec: SweepSpec) -> tuple[Game, list[Cell], dict]:
         # the seed key: what varies across the grid (knob axes included; fixed settings are not, as
         # for options), so a grid with one more value leaves the other cells' games unchanged
         key_params = {"scenario": scen, **{f"policy_{s}": p.name for s, p in pols.items()},
-                      **{k: v for k, v in params.items() if k in om or split_knob_name(k) is not None}}
+                      **{k: v for k, v in params.items()
+                         if k in om or split_knob_name(k) is not None or is_data_name(k)}}
         key = 0 if spec.crn else cell_key(key_params)
-        cells.append(Cell(cid, key, scen, pols, opts, params))
+        edits = fixed_data + tuple((k, v) for k, v in params.items() if is_data_name(k))
+        if edits and edits not in packs:
+            # the pack's own checks on every resulting pack, before anything plays
+            packs[edits] = resolve_edits(pack, edits, schema)
+            data_scenarios[edits] = {s: game.load_scenario(s, packs[edits]) for s in scen_names}
+        cells.append(Cell(cid, key, scen, pols, opts, params, edits, packs[edits].hash if edits else ""))
     data_summary = None
     if pack is not None:
-        used = frozenset().union(*(sc.used for sc in scenarios.values()))
-        data_summary = pack.summary(used)
+        # counts over the first cell's pack: a swept or set data value is a user value there
+        shown = packs.get(cells[0].data, pack)
+        shown_sc = data_scenarios.get(cells[0].data, scenarios)
+        used = frozenset().union(*(sc.used for sc in shown_sc.values()))
+        data_summary = shown.summary(used)
+        data_summary["hash"] = pack.hash  # the pack as loaded; each cell's edits are in the spec and its record
+        if packs:
+            data_summary["data_axes"] = {k: data_column(k) for k in spec.grid if is_data_name(k)}
+            data_summary["data_fixed"] = [k for k, _ in fixed_data]
+            data_summary["user_values_used"] = sorted(
+                ".".join(u) for u in used if shown.tables[u[0]][u[1]][u[2]].kind == "user")
         data_summary["values_used"] = len(used)
         data_summary["provisional_used"] = sorted(
-            ".".join(u) for u in used if pack.tables[u[0]][u[1]][u[2]].kind == "provisional")
+            ".".join(u) for u in used if shown.tables[u[0]][u[1]][u[2]].kind == "provisional")
     info = {"sides": sides, "scenarios": scenarios, "data": data_summary, "options": typed_options,
-            "grid": typed_grid}
+            "grid": typed_grid, "data_packs": packs, "data_scenarios": data_scenarios}
     return game, cells, info
+
+
+def cell_scenario(info: dict, cell: Cell):
+    """The :class:`~simlab.games.base.Scenario` a cell plays: compiled from its own data pack when
+    it has data edits (``info`` as :func:`expand` returns it)."""
+    if cell.data:
+        return info["data_scenarios"][cell.data][cell.scenario]
+    return info["scenarios"][cell.scenario]

@@ -79,7 +79,9 @@ class PortRow(BaseModel):
     repair: int = Field(default=0, ge=0, le=20)
     mine: int | None = Field(default=None, ge=0, le=20)
     attack: int | None = Field(default=None, ge=0, le=20)
-    defense: int | None = Field(default=None, ge=0, le=20)
+    # Rule 3.4.5 B: a port marker has attack and defense values "as with ship units" (3.4.1), whose
+    # defense is at least 1 (ruling C40)
+    defense: int | None = Field(default=None, ge=1, le=20)
     repair_germans: int = Field(default=0, ge=0, le=20)
 
 
