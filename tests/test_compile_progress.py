@@ -136,6 +136,7 @@ class _Policy:
 class _Cell:
     def __init__(self, key, options):
         self.key, self.scenario, self.options, self.policies = key, "s", options, {"a": _Policy()}
+        self.data = None  # no data axes (simlab.data_axes): the cell plays the sweep's scenario
 
 
 class _FakeGame:
