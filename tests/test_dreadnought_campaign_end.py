@@ -1,6 +1,7 @@
-"""How a campaign scenario ends (Rules 9.0, 9.42-9.43): no Game-Turn limit; three Game-Turns
-without sighting, a side sunk, wrecked or gone, or both players' agreement (9.43, the policies'
-``agree`` knob); a scenario still going at the loop cap is reported as a hang, not as a rule."""
+"""How a campaign scenario ends (Rules 9.0, 9.41-9.43): no Game-Turn limit; three Game-Turns
+without sighting, a side sunk or gone, or both players' agreement (9.43, the policies' ``agree``
+knob; ``agree_historical`` in a historical scenario); a side left with wrecks only does not end it
+(issue 28); a scenario still going at the loop cap is reported as a hang, not as a rule."""
 
 import numpy as np
 import pytest
@@ -8,7 +9,7 @@ from dreadnought_campaign_helpers import play_turns, position
 
 from simlab.games import get_game
 from simlab.games.dreadnought import layout as L
-from simlab.games.dreadnought.enums import END_REASONS
+from simlab.games.dreadnought.enums import AFLOAT, END_REASONS, SUNK
 from simlab.games.dreadnought.game import rules_for
 from simlab.games.dreadnought.kernels.turn import agreed_nb
 from simlab.games.dreadnought.runtime import policy_book
@@ -16,6 +17,7 @@ from simlab.rng import game_seeds
 
 GAME = get_game("dreadnought")
 AGREEMENT, LOOP_CAP = END_REASONS.index("agreement"), END_REASONS.index("loop_cap")
+SIDE_GONE, GAME_LENGTH = END_REASONS.index("side_gone"), END_REASONS.index("game_length")
 
 
 @pytest.fixture(scope="module")
@@ -43,9 +45,12 @@ def _policy(side, **knobs):
 def test_agreement_is_both_policies_choice_9_43():
     kn = np.zeros((2, L.NKN))
     kn[:, L.K_AGREE] = (4, 6)
-    assert [agreed_nb(kn, idle) for idle in (3, 4, 5, 6, 7)] == [False, False, False, True, True]
+    assert [agreed_nb(kn, idle, True) for idle in (3, 4, 5, 6, 7)] == [False, False, False, True, True]
+    assert not agreed_nb(kn, 1000, False)                      # a historical scenario reads agree_historical
+    kn[:, L.K_AGREE_HIST] = (2, 3)
+    assert [agreed_nb(kn, idle, False) for idle in (1, 2, 3)] == [False, False, True]
     kn[1, L.K_AGREE] = 0                                       # a side that never agrees
-    assert not agreed_nb(kn, 1000)
+    assert not agreed_nb(kn, 1000, True)
 
 
 def test_a_standoff_ends_when_both_sides_agree_not_at_a_turn_limit(rules):
@@ -90,3 +95,40 @@ def test_campaign_scenarios_run_past_48_turns_and_keep_the_shots_wasted_columns(
         w = ev[f"shots_wasted_{side}"]
         assert w.dtype == np.float32 and ((w >= 0) & (w <= 1)).all()
         assert (w[ev[f"shots_{side}"] == 0] == 0).all()
+
+
+def _wrecks_left():
+    """A healthy capital ship three hexes from an enemy wreck (2G, 2S) with no damage control left
+    (5.44): the enemy side has nothing but a wreck."""
+    st, sh, fm, trail, sc = position([dict(side=0, type="capital", x=0, z=0, range=12),
+                                      dict(side=1, type="capital", x=3, z=0, G=2, S=2)])
+    sh[:, L.SH_DC] = st[:, L.ST_DEF]
+    sc[L.SC_CAMPAIGN] = 1
+    return st, sh, fm, trail, sc
+
+
+def test_a_side_left_with_wrecks_does_not_end_a_campaign_scenario_9_42(rules):
+    # 9.41-9.42: no Player is required to end a scenario; the winner may go on firing to sink the
+    # wreck (`wrecks` 1, and it does not agree to end: `agree` 0), and the scenario ends when the
+    # wreck is gone (before: `side_wrecked` at once)
+    st, sh, fm, trail, sc = _wrecks_left()
+    res, out, dy = play_turns(rules, st, sh, fm, trail, sc, 60,
+                              policies=(_policy("side0", wrecks=1, agree=0), _policy("side1")))
+    assert (res[0], res[1]) == (45, SIDE_GONE) and sh[1, L.SH_STATUS] == SUNK
+    assert out[L.O_SHOTS0] > 0
+    # holding fire at wrecks (the default), nobody takes damage: both agree after 8 Game-Turns (9.43)
+    st, sh, fm, trail, sc = _wrecks_left()
+    res, out, dy = play_turns(rules, st, sh, fm, trail, sc, 60, policies=(_policy("side0"), _policy("side1")))
+    assert (res[0], res[1]) == (8, AGREEMENT) and sh[1, L.SH_STATUS] == AFLOAT and out[L.O_SHOTS0] == 0
+
+
+def test_a_historical_scenario_ends_by_agreement_only_when_both_policies_agree_9_43(rules):
+    st, sh, fm, trail, sc = _standoff()
+    sc[L.SC_CAMPAIGN] = 0
+    pols = (_policy("side0", agree_historical=5), _policy("side1", agree_historical=7))
+    res, out, dy = play_turns(rules, st, sh, fm, trail, sc, 12, policies=pols)
+    assert (res[0], res[1]) == (7, AGREEMENT)
+    st, sh, fm, trail, sc = _standoff()
+    sc[L.SC_CAMPAIGN] = 0
+    res, out, dy = play_turns(rules, st, sh, fm, trail, sc, 12, policies=(pols[0], _policy("side1")))
+    assert (res[0], res[1]) == (12, GAME_LENGTH)             # the default never agrees

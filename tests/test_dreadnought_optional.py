@@ -387,3 +387,24 @@ def test_every_optional_rule_plays_random_legal_historical_games_cleanly():
 def test_directions_used_above():
     # the cube steps the tests rely on
     assert (DXA[N], DZA[N]) == (0, -1) and (DXA[NE], DZA[NE]) == (1, -1) and (DXA[SE], DZA[SE]) == (1, 0)
+
+
+def test_a_tow_is_broken_when_an_enemy_comes_within_tow_break_12_41(rules):
+    # 12.41 "a tow may be broken instantaneously at any Game-Turn": the `tow_break` knob
+    from simlab.games.dreadnought.runtime import policy_book
+
+    def run(**knobs):
+        st, sh, fm, trail, sc = position([
+            {"side": 0, "type": "capital", "x": 0, "z": 0, "f": N, "G": 2, "S": 2, "speed": 0},
+            {"side": 0, "type": "CA", "x": 0, "z": 0, "f": N, "speed": 0, "movement": 8},
+            {"side": 1, "type": "capital", "x": 0, "z": -20, "f": N, "speed": 0, "movement": 0, "attack": 0}])
+        sh[1, L.SH_TOW], sh[0, L.SH_TOWED_BY], sh[1, L.SH_TOW_WAIT] = 0, 1, 2      # an established tow
+        pol = (policy_book().resolve("side0", "close-and-engage", knobs), "break-contact")
+        res, out, dy = play_turns(rules, st, sh, fm, trail, sc, 1, vis_base=5, rl=_rl(rules, towing=True),
+                                  policies=pol)
+        return int(sh[1, L.SH_TOW]), int(sh[0, L.SH_TOWED_BY]), (int(sh[0, L.SH_X]), int(sh[0, L.SH_Z]))
+
+    kept = run()
+    assert kept[:2] == (0, 1) and kept[2] != (0, 0)          # the pair moved off together
+    assert run(tow_break=19.0)[:2] == (0, 1)                 # the enemy is 20 hexes away: kept
+    assert run(tow_break=20.0) == (-1, -1, (0, 0))           # within 20: broken, the wreck lies still

@@ -41,7 +41,7 @@ def test_the_presets_are_the_legacy_policies_exactly():
         want = np.zeros(L.NKN, dtype=np.float64)
         for slot, v in {**BASE, **knobs}.items():
             want[slot] = v
-        assert tuple(pc[0]) == codes, name
+        assert tuple(pc[0]) == codes + (0, 0), name          # keep_slow, keep_damaged 0: as before issue 28
         assert kn[0].tobytes() == want.tobytes(), name
         pol = runtime.as_policy(name, "north")
         assert (pol.value("builder"), pol.value("allocation")) == (builder, allocation)
@@ -56,7 +56,7 @@ def test_every_knob_has_one_slot_and_every_slot_one_knob():
     for k in fam.knobs:
         assert k.doc, k.name
         assert k.kind is (int if k.name in runtime.CODE_SLOTS or k.name in runtime.CAMPAIGN_KNOBS
-                          or k.name in ("bombard_hold", "delay", "wrecks", "agree") else float), k.name
+                          or k.name in ("bombard_hold", "delay", "wrecks", "agree", "agree_historical") else float), k.name
 
 
 def test_a_named_knob_reaches_its_slot():

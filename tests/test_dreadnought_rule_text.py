@@ -1,5 +1,6 @@
 """Dreadnought rule text the engine once departed from (issue 14), each on the printed case:
-10.7 (Jutland's starting damage), 10.3 / 9.42 (North Cape's no-sighting count); and the worked
+10.7 (Jutland's starting damage), 10.3 / 9.42 (North Cape's no-sighting count, from a sighting on
+Game-Turn One, 10.0); and the worked
 example of 5.71 (visibility)."""
 
 import numpy as np
@@ -50,9 +51,10 @@ def test_north_cape_ends_after_three_turns_without_sighting_from_game_turn_one_1
     reason = b.games["end_reason"]
     turns = b.games["turns"]
     ns = reason == END_REASONS.index("no_sighting")
-    # 9.42: Scharnhorst starts out of sight (DN-E2) and runs; games end when three consecutive
-    # Game-Turns pass without a sighting, from Game-Turn One (before: all ran the full 20 turns)
-    assert ns.sum() > 0 and (turns[ns] >= 3).all() and (turns[ns] < 20).all()
+    # 10.0: sighted on Game-Turn One (DN-S8); 9.42: Scharnhorst runs, and games end when three
+    # consecutive Game-Turns pass without a sighting (DN-E2), so after Game-Turn 4 at the earliest
+    assert (b.games["first_contact_turn"] == 1).all()
+    assert ns.sum() > 0 and (turns[ns] >= 4).all() and (turns[ns] < 20).any()
     # Scharnhorst neither sunk nor wrecked then: a German win (10.3)
     assert (b.games["winner"][ns & (b.games["sunk_german"] == 0) & (b.games["wrecked_german"] == 0)] == 1).all()
 

@@ -84,9 +84,12 @@ def test_pack_values_and_provenance_of_printed_cells():
     assert t["dpt"]["3"]["41-50"].provenance == "provisional"
     assert t["crt"]["5"]["5-1"].value == "1G,1S" and t["crt"]["5"]["5-1"].provenance == "rulebook:5.9"
     assert t["crt"]["9"]["1-1"].provenance == "provisional"
-    # 5.51 prints rows to 5-12 hexes only; the halving beyond 12 is the 5.5 example's (17 -> 8 at 13)
-    assert [t["range_effects"][k]["max_hexes"].provenance for k in ("1-2", "3-4", "5-12")] == ["rulebook:5.51"] * 3
-    assert t["range_effects"]["13+"]["divide"].value == 2 and t["range_effects"]["13+"]["divide"].provenance == "example:5.5"
+    # the 5.51 chart prints all four rows, "13 or more: halved" included (the 5.5 example agrees: 17 -> 8 at 13)
+    rows = ("1-2", "3-4", "5-12", "13+")
+    assert [t["range_effects"][k]["max_hexes"].provenance for k in rows] == ["rulebook:5.51"] * 4
+    assert [(t["range_effects"][k]["multiply"].value, t["range_effects"][k]["divide"].value) for k in rows] == [
+        (3, 1), (2, 1), (1, 1), (1, 2)]
+    assert t["range_effects"]["13+"]["divide"].provenance == "rulebook:5.51"
 
 
 def test_dpt_and_crt_rise_with_roll_and_strength():

@@ -72,6 +72,8 @@ class Dreadnought(Game):
     #: the scenarios' navies, and the Campaign Game's North (WWI France) and South (Italy)
     side_colors = {"british": "#1f5fa8", "german": "#3a3a3a", "japanese": "#d62728", "us": "#0b2e6b",
                    "north": "#0055a4", "south": "#008c45"}
+    #: every choice the rulebook gives a player and the knobs that make it (issue 28)
+    decisions_file = Path(__file__).parent / "decisions.toml"
 
     @property
     def kernel_modules(self) -> tuple[str, ...]:

@@ -17,7 +17,6 @@ from ..enums import (
     END_NO_SIGHTING,
     END_OBJECTIVE,
     END_SIDE_GONE,
-    END_WRECKED,
     EXITED,
     LEVEL_DECISIVE,
     LEVEL_DRAW,
@@ -209,34 +208,23 @@ def final_result_nb(st, sh, n, sc, vp_pct, out, g, ended_by, contact_at_end, exi
 
 @kernel(error_model="numpy")
 def campaign_end_nb(st, sh, n):
-    """Campaign scenario ends beyond Rule 9.42 (9.43, by agreement): a side with nothing but wrecks
-    left (``END_WRECKED``), or no unit of either side able to fire or launch torpedoes
-    (``END_EXHAUSTED``); -1 if the scenario goes on. Units of a delayed Task Force still to come
-    count as fresh and able."""
-    fresh0 = 0
-    fresh1 = 0
+    """Campaign scenario ends beyond Rule 9.42: no unit of either side able to fire or launch
+    torpedoes (``END_EXHAUSTED``, 9.43's "neither can inflict further injury on the other"); -1 if
+    the scenario goes on. Units of a delayed Task Force still to come count as able. A side with
+    nothing but wrecks left does not end it (9.41-9.42: no Player is required to end a scenario,
+    the winner may go on firing to sink the wrecks; it ends by 9.42, by agreement or when the
+    wrecks are gone; ruling DN-C9)."""
     able = 0
     for i in range(n):
         s = sh[i, L.SH_STATUS]
         if s == WAITING:
-            if st[i, L.ST_SIDE] == 0:
-                fresh0 += 1
-            else:
-                fresh1 += 1
             able += 1
             continue
         if s != AFLOAT:
             continue
-        if not wrecked_nb(sh, i):
-            if st[i, L.ST_SIDE] == 0:
-                fresh0 += 1
-            else:
-                fresh1 += 1
         if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) > 0 or \
                 (st[i, L.ST_TORP] > 0 and sh[i, L.SH_TLEFT] > 0 and sh[i, L.SH_G] < 2):
             able += 1
-    if fresh0 == 0 or fresh1 == 0:
-        return END_WRECKED
     if able == 0:
         return END_EXHAUSTED
     return -1
@@ -247,8 +235,8 @@ def scenario_end_nb(st, sh, n, sc, rl, turn, nosight):
     """Does the scenario end at the end of this Game-Turn, and why (Rules 9.42, 10.4; campaign 9.43)?
 
     In order: an exit objective met by its deadline (``END_OBJECTIVE``, 10.4); a side with no
-    unit afloat or waiting to enter (``END_SIDE_GONE``); in a campaign, a side with only wrecks
-    left or neither side able to hurt the other (:func:`campaign_end_nb`); ``nosight`` Game-Turns
+    unit afloat or waiting to enter (``END_SIDE_GONE``); in a campaign, neither side able to hurt
+    the other (:func:`campaign_end_nb`); ``nosight`` Game-Turns
     without sighting after contact reaching the limit (``END_NO_SIGHTING``, 9.42).
 
     Returns:

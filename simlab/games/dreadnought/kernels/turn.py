@@ -124,13 +124,15 @@ def harm_nb(sh, n):
 
 
 @kernel(error_model="numpy")
-def agreed_nb(kn, idle):
-    """Do both players agree to conclude a campaign scenario (Rule 9.43: "neither can inflict
-    further injury on the other")? Each side's policy agrees after ``kn[side, K_AGREE]``
-    Game-Turns in a row in which no ship of either side took damage (``idle``: no damage step
-    from gunfire or torpedoes, no sinking); 0 never agrees (ruling DN-C9)."""
+def agreed_nb(kn, idle, campaign):
+    """Do both players agree to conclude the scenario (Rule 9.43: "by mutual agreement of the
+    Players at any time", "neither can inflict further injury on the other")? Each side's policy
+    agrees after ``kn[side, K_AGREE]`` (a campaign scenario) or ``kn[side, K_AGREE_HIST]`` (a
+    historical one) Game-Turns in a row in which no ship of either side took damage (``idle``: no
+    damage step from gunfire or torpedoes, no sinking); 0 never agrees (rulings DN-C9, DN-E12)."""
+    slot = L.K_AGREE if campaign else L.K_AGREE_HIST
     for side in range(2):
-        k = kn[side, L.K_AGREE]
+        k = kn[side, slot]
         if k <= 0.0 or idle < k:
             return False
     return True
@@ -536,7 +538,7 @@ def play_on_nb(st, sc, tb, pol, gs, scr, io, run):
         damage_control_nb(st, sh, n, rl, rng)
         # ---- end of the Game-Turn
         r = scenario_end_nb(st, sh, n, sc, rl, turn, nosight)
-        if r < 0 and campaign and agreed_nb(kn, idle):
+        if r < 0 and agreed_nb(kn, idle, campaign):
             r = END_AGREEMENT
         if r >= 0:
             reason = r

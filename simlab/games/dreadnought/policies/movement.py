@@ -513,10 +513,15 @@ def plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz,
 @kernel(error_model="numpy", no_cpython_wrapper=True)
 def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
     """Start of a Movement Plot: drop dead members, detach ships that cannot keep the pace
-    (their Movement Allowance below the best of the formation), apply the policy's preferred mode
-    where the formation stands in a straight line (Rules 6.24-6.28)."""
+    (their Movement Allowance below the best of the formation) unless policy code ``PC_KEEP_SLOW``
+    is 1 (they stay and the formation moves at their pace), detach ships with ``3 +
+    PC_KEEP_DAMAGED`` damage steps or more (0: three, 1: four, a wreck, 2: never; 6.27-6.28:
+    dividing a formation is the player's choice), apply the policy's preferred
+    mode where the formation stands in a straight line (Rules 6.24-6.28)."""
     code = pc[L.PC_MOVE]
     pref = pc[L.PC_MODE]
+    drop_slow = pc[L.PC_KEEP_SLOW] == 0
+    drop_damage = 3 + pc[L.PC_KEEP_DAMAGED]
     for f in range(n):
         if fm[f, L.FM_MEMBERS] == 0:
             continue
@@ -541,7 +546,7 @@ def maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf):
             for i in range(n):
                 if sh[i, L.SH_FORM] == f and alive_nb(sh, i) and fm[f, L.FM_MEMBERS] > 1:
                     a, b = speed_bounds_nb(st, sh, i, rl)
-                    if b < pace or sh[i, L.SH_G] + sh[i, L.SH_S] >= 3:
+                    if (drop_slow and b < pace) or sh[i, L.SH_G] + sh[i, L.SH_S] >= drop_damage:
                         detach_nb(sh, fm, i, n)
             refresh_formation_nb(sh, fm, f, n)
         if fm[f, L.FM_MEMBERS] > 1 and pref != fm[f, L.FM_MODE] and pref >= 0:

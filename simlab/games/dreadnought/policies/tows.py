@@ -76,6 +76,16 @@ def assign_tows_nb(side, st, sh, n, vis, rl, withdrawing, code, rng):
             sh[best, L.SH_TOW_WAIT] = 0
 
 
+@kernel(error_model="numpy")
+def _enemy_within_nb(side, st, sh, n, i, d):
+    """True if a unit in play not of ``side`` is within ``d`` hexes of unit ``i``."""
+    for e in range(n):
+        if st[e, L.ST_SIDE] != side and alive_nb(sh, e) and \
+                hex_dist_nb(sh[e, L.SH_X], sh[e, L.SH_Z], sh[i, L.SH_X], sh[i, L.SH_Z]) <= d:
+            return True
+    return False
+
+
 @kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates: reference counting kept under a nrt=False caller
 def _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, exit_mp, tk):
     """Plot towing ship ``i`` toward the hex of ``j``, arriving at 1 MP or less so that it can lie
@@ -131,12 +141,19 @@ def _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, ex
 def plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn, pred, px, pz, pf, planned, exit_mp, cand, scores, tk):
     """Movement plots of ``side``'s tows (Rule 12.41): the towed ship lies still; the towing ship
     closes on it, lies still beside it for two Game-Turns, then moves at most 2 MP away from the
-    enemy with the towed ship in its hex (same path)."""
+    enemy with the towed ship in its hex (same path). 12.41 "a tow may be broken instantaneously
+    at any Game-Turn": the policy breaks it when an enemy unit in play stands within
+    ``kn[K_TOW_BREAK]`` hexes of the towing ship (0: never); the towing ship then plots as any
+    other unit."""
+    brk = kn[L.K_TOW_BREAK]
     for i in range(n):
         if st[i, L.ST_SIDE] != side or sh[i, L.SH_TOW] < 0:
             continue
         j = sh[i, L.SH_TOW]
         if not alive_nb(sh, i) or wrecked_nb(sh, i) or not alive_nb(sh, j):
+            release_tow_nb(sh, i)
+            continue
+        if brk > 0.0 and _enemy_within_nb(side, st, sh, n, i, brk):
             release_tow_nb(sh, i)
             continue
         if fm[sh[i, L.SH_FORM], L.FM_MEMBERS] > 1:
