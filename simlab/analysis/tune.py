@@ -116,6 +116,29 @@ def _empty_columns(sides: Sequence[str]) -> dict[str, np.ndarray]:
     return cols
 
 
+def tuned_param(g: Game, param: str, data: str | Path | None = None):
+    """The numeric parameter ``--param`` names: an option of ``g``, or a data-pack value
+    ``data.<table>.<key>.<field>`` (:mod:`simlab.data_axes`; read from the pack with ``data`` applied).
+
+    Returns:
+        an object with ``kind`` (``int`` or ``float``) and ``parse(value)`` (an :class:`Option`).
+
+    Raises:
+        SpecError: an unknown option or data value, or one that is not numeric.
+    """
+    om = g.option_map()
+    if is_data_name(param):  # a data-pack value (simlab.data_axes): replayed at every value
+        opt = data_param(g.load_data(str(data) if data else None), param)
+    elif param not in om:
+        raise SpecError(f"game {g.name} has no option '{param}' (options: {', '.join(om) or 'none'}; "
+                        "a data-pack value is data.<table>.<key>.<field>)")
+    else:
+        opt = om[param]
+    if opt.kind not in (int, float):
+        raise SpecError(f"option {param} is a {opt.kind.__name__}; --param needs a numeric (int or float) option")
+    return opt
+
+
 def tune(game: str, *, param: str, range_: str, scenario: str | None = None, policy: Sequence[str] = (),
          set_: Sequence[str] = (), data: str | Path | None = None, target: float | None = None,
          side: str | None = None, games: int | None = None, precision: float | None = None,
@@ -175,16 +198,7 @@ def tune(game: str, *, param: str, range_: str, scenario: str | None = None, pol
     """
     say = log or (lambda m: None)
     g = get_game(game)
-    om = g.option_map()
-    if is_data_name(param):  # a data-pack value (simlab.data_axes): replayed at every value
-        opt = data_param(g.load_data(str(data) if data else None), param)
-    elif param not in om:
-        raise SpecError(f"game {game} has no option '{param}' (options: {', '.join(om) or 'none'}; "
-                        "a data-pack value is data.<table>.<key>.<field>)")
-    else:
-        opt = om[param]
-    if opt.kind not in (int, float):
-        raise SpecError(f"option {param} is a {opt.kind.__name__}; --param needs a numeric (int or float) option")
+    opt = tuned_param(g, param, data)
     if fit not in FITS:
         raise SpecError(f"--fit {fit!r}: choose one of {', '.join(FITS)}")
     if method not in METHODS:

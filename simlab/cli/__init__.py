@@ -333,13 +333,7 @@ def tune(
                                    budget=100_000 if budget is None else budget, seed=seed, out=out,
                                    overwrite=overwrite, workers=workers, progress=progress,
                                    replicates=200 if replicates == 1000 else replicates)  # solve's default
-        for w in res.get("warnings", []):
-            print(f"simlab: warning: {w}", file=sys.stderr)
-        if json_:
-            _print_json(res)
-            return
-        err_console.print(f"wrote {res['path']}")
-        print_equilibrium(res)
+        _analysis_output(res, json_, print_equilibrium)
         return
     with sweep_backend(backend, scheduler, workers), using_policies(*(policies_file or [])):
         res = run(game, param=param, range_=range_, scenario=scenario, policy=policy or [], set_=set_ or [],
@@ -353,13 +347,18 @@ def tune(
     if bids:
         from ..analysis import bid_table
         res["bids"] = {s: bid_table(res, s) for s in res["sides"]}
+    _analysis_output(res, json_, print_tune)
+
+
+def _analysis_output(res: dict, json_: bool, render) -> None:
+    """An analysis's warnings on stderr, then its JSON, or "wrote DIR" and its tables."""
     for w in res.get("warnings", []):
         print(f"simlab: warning: {w}", file=sys.stderr)
     if json_:
         _print_json(res)
         return
     err_console.print(f"wrote {res['path']}")
-    print_tune(res)
+    render(res)
 
 
 # --------------------------------------------------------------------------- sensitivity

@@ -23,8 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..analysis.common import write_json
-from ..analysis.tune import parse_range
-from ..data_axes import data_param, is_data_name
+from ..analysis.tune import parse_range, tuned_param
 from ..errors import SpecError
 from ..games import get_game
 
@@ -121,16 +120,7 @@ def tune_equilibrium(game: str, *, param: str, range_: str, scenario: str | None
     """
     from .grid import solve_grid
     g = get_game(game)
-    om = g.option_map()
-    if is_data_name(param):  # a data-pack value (simlab.data_axes)
-        opt = data_param(g.load_data(str(data) if data else None), param)
-    elif param not in om:
-        raise SpecError(f"game {game} has no option '{param}' (options: {', '.join(om) or 'none'}; "
-                        "a data-pack value is data.<table>.<key>.<field>)")
-    else:
-        opt = om[param]
-    if opt.kind not in (int, float):
-        raise SpecError(f"option {param} is a {opt.kind.__name__}; --param needs a numeric (int or float) option")
+    opt = tuned_param(g, param, data)
     values = parse_range(range_, opt.kind)
     for v in values:
         opt.parse(v)
