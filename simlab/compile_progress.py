@@ -166,11 +166,7 @@ class CompileProgress:
     def _start_display(self) -> None:
         self._t0 = time.perf_counter()
         if not self.tty:
-            n = len(self.planned)
-            planned = f" ({n} kernel{'s' if n != 1 else ''})" if self.total else ""
-            print(f"simlab: compiling the {self.what} kernels{planned}, once: numba caches them for later runs",
-                  file=self.stream or sys.stderr, flush=True)
-            return
+            return  # one line at the end, once the compile has worked (__exit__): an error stays one line
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
         console = Console(file=self.stream or sys.stderr, force_terminal=True) if self.stream else Console(stderr=True)
@@ -230,7 +226,13 @@ class CompileProgress:
             self._listener = None
         if self._t0 is not None:
             self.seconds = time.perf_counter() - self._t0
+            if not self.tty and exc[0] is None:
+                n = len(self._done)
+                print(f"simlab: compiled the {self.what} kernels ({n} kernel{'s' if n != 1 else ''}) once, in "
+                      f"{self.seconds:.0f} s: numba caches them for later runs", file=self.stream or sys.stderr, flush=True)
         if self._bar is not None:
+            if exc[0] is not None:  # bad input found while compiling: its one line replaces the bar
+                self._bar.live.transient = True
             if exc[0] is None:  # a plan's kernel numba never compiled (a pruned branch): the line ends full
                 self._extra -= max((self.total or 0) - len(self._done), 0)
             self._update()

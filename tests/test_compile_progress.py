@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import re
 import sys
 
 import pytest
@@ -88,7 +89,18 @@ def test_not_a_terminal_gives_one_line(tiny):
     out = io.StringIO()
     with CompileProgress("Tiny", [m.entry_nb], tty=False, stream=out):
         m.entry_nb(1)
-    assert out.getvalue() == "simlab: compiling the Tiny kernels (3 kernels), once: numba caches them for later runs\n"
+    assert re.fullmatch(r"simlab: compiled the Tiny kernels \(3 kernels\) once, in \d+ s: numba caches them for "
+                        r"later runs\n", out.getvalue()), out.getvalue()
+
+
+def test_an_error_while_compiling_leaves_stderr_to_the_errors_one_line(tiny):
+    # bad input found by the preflight's first game (after or during the compile) must stay one line
+    m = _load(tiny)
+    out = io.StringIO()
+    with pytest.raises(ValueError), CompileProgress("Tiny", [m.entry_nb], tty=False, stream=out):
+        m.entry_nb(1)
+        raise ValueError("bad input")
+    assert out.getvalue() == ""
 
 
 def test_warm_cache_prints_nothing(tiny):
@@ -166,8 +178,8 @@ def test_preflight_shows_the_compile_once_then_nothing(tiny, capsys):
     runner.preflight(game, cells, {"scenarios": {"s": None}}, spec)
     # one game of each distinct cell (the first two are the same cell), compiled once, before any worker
     assert game.played == [(1, 5), (2, 8)]
-    assert capsys.readouterr().err == ("simlab: compiling the Tiny kernels (3 kernels), once: numba caches them "
-                                       "for later runs\n")
+    assert re.fullmatch(r"simlab: compiled the Tiny kernels \(3 kernels\) once, in \d+ s: numba caches them "
+                        r"for later runs\n", capsys.readouterr().err)
     runner.preflight(_FakeGame(_load(tiny)), cells, {"scenarios": {"s": None}}, spec)  # warm: loads from disk
     runner.preflight(_FakeGame(_load(tiny)), cells, {"scenarios": {"s": None}}, spec, progress=False)
     assert capsys.readouterr().err == ""

@@ -227,6 +227,12 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, workers: int | 
     old = None
     if store.exists() and not store.is_dir():
         raise SweepStateError(f"{store.display} exists and is not a directory")
+    if store.local and not store.exists():  # bad input before the preflight compiles anything
+        up = Path(store.root).parent
+        while not up.exists() and up != up.parent:
+            up = up.parent
+        if not up.is_dir():
+            raise SweepStateError(f"{store.display}: Not a directory ({up} is a file)")
     store.check_free()
     if not store.is_empty():
         if store.exists(MANIFEST):
