@@ -17,47 +17,17 @@ import argparse
 import json
 import sys
 
-import numpy as np
-
-from simlab.games import get_game
-from simlab.rng import game_seeds
-from simlab.testing.decision_bounds import _preset_for, _summary
+from simlab.testing.decision_bounds import _summary, knob_bounds_effects
 
 GAME = "dawn-of-empire"
 
 
 def knob_rows(games: int, seed: int) -> list[dict]:
-    """One row per (entry, side, knob) of the inventory: ``{section, decision, side, knob, preset, lo,
-    hi, changed, options}``, ``changed`` the games (of ``games``) whose winner differs between the
-    knob's ``lo`` and ``hi`` bounds on the same seeds. (The rows of
-    :func:`simlab.testing.decision_bounds.knob_bounds_effects`, played with resolved options: that
-    function hands the game ``{}``, which the DoE runtime refuses, KeyError 'turns'.)"""
-    g = get_game(GAME)
-    scen = g.load_scenario(None)
-    sides = list(scen.sides)
-    seeds = game_seeds(seed, 0, 0, games)
-    book = g.policy_book()
-    out = []
-    for d in g.decisions():
-        for side in (sides if d.side == "*" else [d.side]):
-            for knob in d.knobs:
-                preset = _preset_for(g, side, knob)
-                row = {"section": d.section, "decision": d.decision, "side": side, "knob": knob, "preset": preset}
-                if preset is None:
-                    row.update(changed=None, why="no preset of this side's families holds the knob")
-                    out.append(row)
-                    continue
-                given = {"free_deployment": True} if d.section.startswith("14.11") else {}
-                options = g.resolve_options(given)
-                k = book.families[book.resolve(side, preset).family].knob(knob)
-                winners = []
-                for v in (k.lo, k.hi):
-                    pols = g.resolve_policies(sides, {side: preset}, {side: {knob: v}})
-                    b = g.play_batch(scen, options, pols, seeds)
-                    winners.append(np.asarray(b.games["winner"]))
-                row.update(lo=k.lo, hi=k.hi, options=given, changed=int(np.count_nonzero(winners[0] != winners[1])))
-                out.append(row)
-    return out
+    """One row per (entry, side, knob) of the inventory
+    (:func:`simlab.testing.decision_bounds.knob_bounds_effects`), the 14.11 entries played with
+    ``free_deployment`` on."""
+    return knob_bounds_effects(GAME, games, seed=seed,
+                               options_for=lambda d: {"free_deployment": True} if d.section.startswith("14.11") else {})
 
 
 def main(argv=None) -> int:

@@ -43,7 +43,7 @@ def _preset_for(game, side: str, knob: str) -> str | None:
 
 
 def knob_bounds_effects(game_name: str, games: int = 300, scenario: str | None = None,
-                        seed: int = 20261202) -> list[dict]:
+                        seed: int = 20261202, options_for=None) -> list[dict]:
     """Winners changed by each inventory knob at its bounds.
 
     Args:
@@ -51,10 +51,12 @@ def knob_bounds_effects(game_name: str, games: int = 300, scenario: str | None =
         games: games per bound (the same seeds at both bounds: common random numbers).
         scenario: the scenario (default: the game's default scenario).
         seed: master seed of the games' streams (cell 0).
+        options_for: ``Decision -> {option: value}``, the options an entry is played under (e.g. a
+            set-up choice that only an optional rule offers); None: the game's defaults for every entry.
 
     Returns:
         one dict per (entry, side, knob): ``{section, decision, side, knob, preset, lo, hi,
-        changed}`` where ``changed`` is the number of games (of ``games``) whose winner differs, or
+        changed, options}`` where ``changed`` is the number of games (of ``games``) whose winner differs, or
         ``None`` with ``why`` where no preset of the side's families holds the knob.
 
     Raises:
@@ -64,11 +66,12 @@ def knob_bounds_effects(game_name: str, games: int = 300, scenario: str | None =
     scen = g.load_scenario(scenario or g.default_scenario or None)
     sides = list(scen.sides)
     seeds = game_seeds(seed, 0, 0, games)
-    options = g.resolve_options({})
     out = []
     for d in g.decisions():
         if not d.knobs:
             continue
+        given = dict(options_for(d)) if options_for is not None else {}
+        options = g.resolve_options(given)
         for side in (sides if d.side == "*" else [d.side]):
             if side not in sides:
                 continue
@@ -86,7 +89,7 @@ def knob_bounds_effects(game_name: str, games: int = 300, scenario: str | None =
                     pols = g.resolve_policies(sides, {side: preset}, {side: {knob: v}})
                     b = g.play_batch(scen, options, pols, seeds)
                     winners.append(np.asarray(b.games["winner"]))
-                row.update(lo=k.lo, hi=k.hi, changed=int(np.count_nonzero(winners[0] != winners[1])))
+                row.update(lo=k.lo, hi=k.hi, options=given, changed=int(np.count_nonzero(winners[0] != winners[1])))
                 out.append(row)
     return out
 
