@@ -23,8 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover - pandas is imported where a DataFrame is 
     import pandas as pd  # pyarrow.dataset imports pandas too: it is imported where a dataset is made
     import pyarrow.dataset as ds
 
-__all__ = ["end_reason_rates", "length_distribution", "load", "load_table", "report", "report_rows", "side_advantage",
-           "sweep_report"]
+__all__ = ["end_reason_rates", "length_distribution", "load", "load_table", "preset_figures", "report", "report_rows",
+           "side_advantage", "sweep_report"]
 
 
 def _checked_files(store: Store, table: str, man: dict | None = None, partial: bool | str = False) -> list[str]:
@@ -452,6 +452,49 @@ def shipped_solution(game, scenario: str, options: dict) -> dict | None:
     return {"path": where, "value": final.get("value"), "value_ci": final.get("value_ci"),
             "exploitability": (final.get("exploitability") or {}).get("estimate"),
             "stop": (run.get("stop") or {}).get("reason"), "presets": presets}
+
+
+def preset_figures(game) -> dict[str, dict[str, dict[str, dict]]]:
+    """Each preset's measured exploitability in every scenario the game ships a solved population
+    for (``<game package>/solved/<scenario>/``), checked as a sweep's cells are checked: a figure
+    is given only where that solve played under the conditions a default sweep of the preset in
+    that scenario plays (game version, built-in scenario, default options, the game's data pack,
+    the preset's full knob vector); otherwise the figure is unmeasured and ``reason`` names the
+    first condition that differs (issue 29, "Never stale"). What ``simlab games`` prints.
+
+    Args:
+        game: a :class:`~simlab.games.base.Game`.
+
+    Returns:
+        ``{side: {preset: {scenario: figure}}}``, ``figure`` as in :func:`policy_exploitability`
+        (``gain``, ``ci``, ``max_gain``, ``value``, ``source``, ``reason``); ``side`` is each side
+        the scenario defines. Scenarios with no shipped population are left out; ``{}`` for a
+        game that ships none. A population whose scenario no longer expands is left out too.
+    """
+    from .errors import InputError
+    from .sweeps.runner import planned_manifest
+    from .sweeps.spec import SweepSpec
+    pf = getattr(game, "policy_file", None)
+    if pf is None:
+        return {}
+    out: dict[str, dict[str, dict[str, dict]]] = {}
+    for scen in game.scenarios:
+        if not (Path(pf).parent / "solved" / scen / "policies.toml").is_file():
+            continue
+        try:
+            sides = game.load_scenario(scen, game.load_data(None)).sides
+        except (InputError, ValueError, OSError):
+            continue
+        for side in sides:
+            for preset in game.side_policies(side):
+                try:  # one preset at a time: a scenario may not offer a preset to a side
+                    man = planned_manifest(SweepSpec(name="presets", game=game.name, scenarios=[scen],
+                                                     policies={side: [preset]}, games=1))
+                except (InputError, ValueError, OSError):
+                    continue
+                for per in policy_exploitability(man).values():
+                    out.setdefault(side, {}).setdefault(preset, {})[scen] = per[side]
+    return out
 
 
 def shipped_exploitability(game, scenario: str, options: dict) -> dict[str, dict[str, dict]]:

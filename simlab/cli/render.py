@@ -264,6 +264,17 @@ def render_bids(bt: dict, unit: str = "") -> Table:
     return t
 
 
+def _figure_text(v: dict) -> str:
+    """``"0.012 [0.004, 0.020] of 1.97"`` (gain, interval, the side's maximum gain) or
+    ``"unmeasured (knob raids 1→0 differs from the solve's)"``."""
+    if v.get("gain") is None:
+        return f"unmeasured ({v['reason']})" if v.get("reason") else "unmeasured"
+    ci = v.get("ci")
+    ci = f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""
+    top = f" of {v['max_gain']:.2f}" if v.get("max_gain") is not None else ""
+    return f"{v['gain']:.3f}{ci}{top}"
+
+
 def _print_policy_tables(g: dict) -> None:
     """The game's presets (family and knob values, by side) and its families' knobs, as tables."""
     t = Table(title=f"{g['name']}: policies (presets)", title_justify="left")
@@ -273,7 +284,7 @@ def _print_policy_tables(g: dict) -> None:
         for r in rows:
             knobs = ", ".join(f"{k}={v:g}" for k, v in r["knobs"].items()) or "-"
             ex = r["exploitability"]
-            ex = ex if isinstance(ex, str) else ", ".join(f"{sc}: {v.get('gain', '?')}" for sc, v in ex.items())
+            ex = ex if isinstance(ex, str) else "; ".join(f"{sc}: {_figure_text(v)}" for sc, v in ex.items())
             t.add_row("any" if side == "*" else side, r["name"], r["family"], knobs, ex)
     out_console.print(t)
     for f in g["policy_families"]:

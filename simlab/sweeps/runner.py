@@ -73,7 +73,7 @@ from .verify import (
 )
 
 __all__ = ["PREFLIGHT_CELLS", "SweepResult", "auto_chunk_size", "default_workers", "game_min_chunk", "load_manifest",
-           "preflight", "run_sweep"]
+           "planned_manifest", "preflight", "run_sweep"]
 
 def auto_chunk_size(games: int, workers: int, floor: int = 1_000) -> int:
     """Games per chunk when none is given: about four chunks per worker per cell, ``floor`` to 50,000.
@@ -497,6 +497,23 @@ def _disk_error_tail(error: str) -> str:
         if m in error:
             return m
     return error[:120]
+
+
+def planned_manifest(spec: SweepSpec) -> dict:
+    """The fields a sweep of ``spec`` would record about its cells in its manifest, without
+    playing a game or writing anything: ``{"game", "sides", "spec", "cells", "scenarios", "data",
+    "game_version"}`` as JSON-plain values (what :func:`simlab.results.policy_exploitability` reads
+    to say whether a solve's figure applies to those cells).
+
+    Raises:
+        SpecError, ScenarioError, DataPackError: as :func:`simlab.sweeps.spec.expand`.
+    """
+    import json as _json
+    game, cells, info = expand(spec)
+    return {"game": spec.game, "sides": list(info["sides"]), "spec": spec.to_dict(),
+            "cells": [_json.loads(_json.dumps(_cell_record(c), default=str)) for c in cells],
+            "scenarios": {k: {"name": v.name, "source": v.source} for k, v in info["scenarios"].items()},
+            "data": info["data"], "game_version": game_version(game)}
 
 
 def _cell_record(c: Cell, extents: dict | None = None) -> dict:
