@@ -250,3 +250,21 @@ def test_a_lost_events_part_is_named_by_verify_and_resume_plays_its_chunk_again(
     assert [q["reason"] for q in man["quarantined"]] == [f"its chunk's events part {lost} is missing"]
     assert load_table(d).equals(games) and load_table(d, "battles").equals(battles)
     assert _verify(d, capsys)[0] == 0
+
+
+def test_verify_notes_an_edited_policies_file_and_keeps_its_exit_status(tmp_path, capsys):
+    pf = _policies(tmp_path / "policies.toml", 0.5)
+    d = _sweep(tmp_path / "duel", "--policies-file", str(pf), "--policy", "red=mine", game="synthetic-duel")
+    capsys.readouterr()
+    assert main(["verify", str(d), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["inputs_changed"] is None
+    _policies(pf, 0.9)
+    assert main(["verify", str(d)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "simlab: note: the inputs of" in err and "cell 0's knobs differ" in err, err
+    assert '"aim": 0.5' in err and '"aim": 0.9' in err
+    assert main(["verify", str(d), "--json"]) == 0
+    assert "cell 0's knobs differ" in json.loads(capsys.readouterr().out)["inputs_changed"]
+    pf.unlink()
+    assert main(["verify", str(d), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["inputs_changed"].startswith("its inputs no longer load (")

@@ -242,6 +242,9 @@ def verify(
     """Check that every Parquet part of a sweep belongs to it (fingerprint, cell, game range, seeds,
     row count, chunking); name each one that does not.
 
+    Also says (a note, exit status unchanged) when the sweep's inputs resolve differently now: an
+    edited --policies-file, @mix directory, data pack or scenario file, or another game version.
+
     Exit status: 0 when every part passes; 1 when any does not (`simlab sweep ... --resume` moves
     those into DIR/quarantine/ and plays their chunks again); 2 when DIR is not a sweep.
     """
@@ -263,12 +266,18 @@ def verify(
     problems = ([PartProblem("manifest.json", edited.split(" ", 1)[1])] if edited else []) + problems + [
         PartProblem(*line.split(": ", 1)) for line in check_accounting(man, good, status == "complete")] + \
         missing_events(store, man)
+    from ..sweeps.runner import input_changes
+    changed = input_changes(man, str(directory))
     if json_:
         _print_json({"directory": str(directory), "status": status, "parts_ok": len(good),
-                     "problems": [{"part": p.rel, "reason": p.reason} for p in problems]})
+                     "problems": [{"part": p.rel, "reason": p.reason} for p in problems],
+                     "inputs_changed": changed})
     else:
         for p in problems:
             print(f"simlab: {p.line()}", file=sys.stderr)
+        if changed:
+            print(f"simlab: note: the inputs of {directory} changed since it was played: {changed}; its parts are "
+                  "still its own, but --resume and --extend will refuse", file=sys.stderr)
         out_console.print(f"{directory}: {len(good):,} part(s) ok, {len(problems):,} problem(s); sweep {status}")
     if problems:
         raise typer.Exit(1)

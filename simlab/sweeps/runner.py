@@ -55,6 +55,7 @@ from .backends import (
     make_backend,
 )
 from .chunks import ChunkTask, games_part_rel, sweep_knob_columns
+from .isolate import one_line
 from .extend import check_extension, extents_for, grown, renumber
 from .manifest import MANIFEST, check_seal, load_manifest, seal, sweep_schema, sweep_status
 from .plans import DEFAULT_MAX_GAMES, FixedPlan, Plan, PrecisionPlan, _parse_part
@@ -72,8 +73,8 @@ from .verify import (
     quarantine,
 )
 
-__all__ = ["PREFLIGHT_CELLS", "SweepResult", "auto_chunk_size", "default_workers", "game_min_chunk", "load_manifest",
-           "planned_manifest", "preflight", "run_sweep"]
+__all__ = ["PREFLIGHT_CELLS", "SweepResult", "auto_chunk_size", "default_workers", "game_min_chunk", "input_changes",
+           "load_manifest", "planned_manifest", "preflight", "run_sweep"]
 
 def auto_chunk_size(games: int, workers: int, floor: int = 1_000) -> int:
     """Games per chunk when none is given: about four chunks per worker per cell, ``floor`` to 50,000.
@@ -514,6 +515,43 @@ def planned_manifest(spec: SweepSpec) -> dict:
             "cells": [_json.loads(_json.dumps(_cell_record(c), default=str)) for c in cells],
             "scenarios": {k: {"name": v.name, "source": v.source} for k, v in info["scenarios"].items()},
             "data": info["data"], "game_version": game_version(game)}
+
+
+def input_changes(man: dict, where: str) -> str | None:
+    """What has changed, since a sweep was played, among the inputs it was played from (the
+    checks ``--resume`` and ``--extend`` make before they play, without playing): its data pack
+    override, its scenario files, the presets and knob vectors its cells resolve to (an edited
+    ``--policies-file`` or ``policies.toml``), its ``@mix`` directories, and the game version (the
+    rows the game's rules code plays, :func:`simlab.measured.game_version`). ``simlab verify``
+    prints it; the parts are still the sweep's own either way.
+
+    Args:
+        man: the sweep's manifest; where: how to name the sweep in the text.
+
+    Returns:
+        None when the inputs resolve as they did; else one line, e.g. ``"cell 0's knobs differ
+        ({...} there, {...} now)"`` or ``"its inputs no longer load (...)"``.
+    """
+    from ..errors import InputError
+    from .extend import spec_from_manifest
+    try:
+        spec = spec_from_manifest(man, where)
+        game, cells, info = expand(spec)
+    except (InputError, ValueError, OSError) as e:
+        return f"its inputs no longer load ({one_line(e)})"
+    if (info["data"] or {}).get("hash") != (man.get("data") or {}).get("hash"):
+        return (f"the data pack differs ({(man.get('data') or {}).get('hash')} there, "
+                f"{(info['data'] or {}).get('hash')} now)")
+    if _scenario_hash(info["scenarios"]) != man.get("scenario_hash"):
+        return "a scenario file differs from the one the sweep played"
+    changed = _cell_definition_changes(renumber(cells, man), man)
+    if changed:
+        return changed
+    now = game_version(game)
+    if man.get("game_version") is not None and now != man["game_version"]:
+        return (f"the game version differs (golden rows {man['game_version'][:12]} there, "
+                f"{(now or 'none')[:12]} now): the rules code plays other rows since")
+    return None
 
 
 def _cell_record(c: Cell, extents: dict | None = None) -> dict:
