@@ -93,6 +93,22 @@ def test_iid_percentiles_match_a_brute_force_convolution():
     assert iid_mid_percentiles(DIE_DAMAGE_PMF, [0], [0])[0] == 0.5  # no dice: neither lucky nor not
 
 
+def test_doe_luck_is_icepools_exact_enumeration_of_rule_8_3_2_dice():
+    """The luck percentiles of Dawn of Empire against an independent enumerator: icepool builds one
+    gunfire die from Rule 8.3.2 (a d6; a 6 hits and rolls a d6 for the damage points, else 0) and
+    sums n of them exactly; the game's declared luck_die_pmf and every mid-percentile agree."""
+    import icepool
+    die = icepool.d6.map(lambda r: icepool.d6 if r == 6 else 0)
+    assert get_game("dawn-of-empire").luck_die_pmf == pytest.approx(
+        [float(die.probability(k)) for k in range(7)], abs=1e-15)
+    for n in (1, 2, 3, 5, 8, 13):
+        total = n @ die
+        xs = np.arange(0, 6 * n + 1)
+        want = [float(Fraction(total.probability("<", int(x))) + Fraction(total.probability(int(x))) / 2) for x in xs]
+        got = iid_mid_percentiles(DIE_DAMAGE_PMF, np.full(xs.size, n), xs)
+        assert np.abs(got - np.asarray(want)).max() < 1e-12, n
+
+
 # --------------------------------------------------------------------------- Dreadnought per shot
 @pytest.fixture(scope="module")
 def dn_rules():
