@@ -7,6 +7,8 @@ presets were played; what they lack is each preset's full knob vector and the da
 This module computes those from the code it runs on, without playing a game:
 
     python -m simlab.testing.solved_conditions FOLDER [--commit C] [--write]
+    python -m simlab.testing.solved_conditions FOLDER --added-knobs
+
 
 prints (or writes, with ``--write``) the stamp. It is valid only when run on code whose presets
 and data pack are the solve's: ``--commit C`` names the commit whose code it was checked against
@@ -27,7 +29,7 @@ from ..games import get_game
 from ..games.policy import MIX_PREFIX, using_policies
 from ..measured import STAMP, solve_conditions
 
-__all__ = ["shipped_conditions"]
+__all__ = ["restamp_added_knobs", "shipped_conditions"]
 
 
 def shipped_conditions(folder: str | Path, recorded: str = "") -> dict:
@@ -69,12 +71,90 @@ def shipped_conditions(folder: str | Path, recorded: str = "") -> dict:
     return stamp
 
 
+def restamp_added_knobs(folder: str | Path, when: str) -> list[str]:
+    """Re-stamp a shipped solve whose families gained knobs since it was played, where nothing
+    else changed: every knob the running code adds to a recorded preset sits at its family's
+    default, each default being the play the knob did not exist for (issue 28: a new decision
+    knob's default replays the old play, which the unchanged golden rows prove for the presets
+    they play), and the game version, scenario, options and data pack are the stamp's. Writes
+    the new stamp to ``solve.json``'s ``"conditions"`` (where it has one) and ``conditions.json``,
+    its ``recorded`` saying which knobs were added and when.
+
+    Args:
+        folder: a solved population; when: the date written into ``recorded``.
+
+    Returns:
+        ``["side preset: knob=default", ...]``, the knobs added (``[]``: the stamp was current,
+        nothing written).
+
+    Raises:
+        ValueError: a condition other than added knobs differs, a recorded knob changed value, or
+            an added knob is not at its default: the solve must be re-run (one line, nothing written).
+    """
+    from ..measured import stamp_of
+    folder = Path(folder)
+    old = stamp_of(folder)
+    if old is None:
+        raise ValueError(f"{folder}: no conditions stamp to re-stamp")
+    new = shipped_conditions(folder, old["recorded"])
+    if new == old:
+        return []
+    for k in set(old) | set(new):
+        if k != "policies" and old.get(k) != new.get(k):
+            raise ValueError(f"{folder}: the {k} differs from the solve's ({old.get(k)!r} there, {new.get(k)!r} now): "
+                             "re-run the solve")
+    g = get_game(old["game"])
+    fams = g.policy_book().families
+    added = []
+    for side in sorted(set(old["policies"]) | set(new["policies"])):
+        was, now = old["policies"].get(side, {}), new["policies"].get(side, {})
+        if set(was) != set(now):
+            raise ValueError(f"{folder}: {side}'s policies differ ({sorted(was)} there, {sorted(now)} now)")
+        for name in sorted(now):
+            a, b = was[name], now[name]
+            if a["family"] != b["family"]:
+                raise ValueError(f"{folder}: {side} {name}'s family differs ({a['family']} there, {b['family']} now)")
+            for knob, v in a["knobs"].items():
+                if b["knobs"].get(knob) != v:
+                    raise ValueError(f"{folder}: {side} {name}'s knob {knob} differs ({v} there, "
+                                     f"{b['knobs'].get(knob, 'absent')} now): re-run the solve")
+            for knob in sorted(set(b["knobs"]) - set(a["knobs"])):
+                default = fams[b["family"]].knob(knob).default
+                if b["knobs"][knob] != default:
+                    raise ValueError(f"{folder}: {side} {name}'s added knob {knob} is {b['knobs'][knob]}, not its "
+                                     f"default {default}: re-run the solve")
+                added.append(f"{side} {name}: {knob}={default}")
+    knobs = sorted({a.split(": ")[1] for a in added})
+    new["recorded"] = (f"{old['recorded']}; re-stamped {when} by simlab.testing.solved_conditions --added-knobs: "
+                       f"knobs {', '.join(knobs)} were added to the families since, at their defaults, which "
+                       "replay the play the solve measured (the game version, its golden rows, is unchanged)")
+    import json as _json
+    run_path = folder / "solve.json"
+    run = _json.loads(run_path.read_text())
+    if "conditions" in run:
+        run["conditions"] = new
+        run_path.write_text(_json.dumps(run, indent=2, default=str) + "\n")
+    (folder / STAMP).write_text(_json.dumps(new, indent=1, sort_keys=True) + "\n")
+    return added
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m simlab.testing.solved_conditions", description=__doc__.split("\n")[0])
     ap.add_argument("folder")
     ap.add_argument("--commit", default="", help="the commit whose code gave the same stamp (recorded)")
     ap.add_argument("--write", action="store_true", help=f"write FOLDER/{STAMP}")
+    ap.add_argument("--added-knobs", action="store_true",
+                    help="re-stamp a solve whose families only gained knobs at their defaults since")
     a = ap.parse_args(argv)
+    if a.added_knobs:
+        import datetime
+        try:
+            added = restamp_added_knobs(a.folder, datetime.date.today().isoformat())
+        except (OSError, ValueError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print(f"{a.folder}: " + (f"re-stamped, {len(added)} knob values added" if added else "the stamp is current"))
+        return 0
     how = ("added after the solve (issue 29) without re-running it: computed by simlab.testing.solved_conditions "
            "from the code of the commit that shipped the solve"
            + (f" ({a.commit}, read with git archive)" if a.commit else "")
