@@ -114,10 +114,11 @@ def general_quarters_nb(rt, cs, st, g, side):
 
 
 @kernel
-def mines_nb(rt, cs, st, g, side_passive, rng, scr):
+def mines_nb(rt, cs, st, g, pp, side_passive, rng, scr):
     """Mines (provisional effect, resolved after the action card): one of the active player's
-    ships in his short row takes one die, a hit on 5+, saves by armour."""
-    s = choose_mines_target_nb(cs, st, g, side_passive, rng)
+    ships in his short row, the one the passive side's policy picks
+    (``policy_cards.choose_mines_target_nb``), takes one die, a hit on 5+, saves by armour."""
+    s = choose_mines_target_nb(cs, st, g, pp, side_passive, rng)
     if s < 0:
         return
     if d6_nb(rng, scr) >= rt[R_MINES_HIT]:
@@ -126,11 +127,11 @@ def mines_nb(rt, cs, st, g, side_passive, rng, scr):
 
 
 @kernel
-def fog_nb(rt, cs, st, g, side_passive, rng):
+def fog_nb(rt, cs, st, g, pp, side_passive, rng):
     """Fog (provisional effect, resolved after the action card): the passive player covers up
-    to two of his uncovered cards."""
+    to two of his uncovered cards, those his policy picks (``policy_cards.choose_fog_card_nb``)."""
     for _ in range(rt[R_FOG_COVER]):
-        s = choose_fog_card_nb(cs, st, g, side_passive, rng)
+        s = choose_fog_card_nb(cs, st, g, pp, side_passive, rng)
         if s < 0:
             break
         st[s, S_UP] = 0
@@ -148,14 +149,14 @@ def declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, side_passive, mod
 
 
 @kernel
-def resolve_pending_nb(rt, cs, st, g, side_passive, rng, scr):
+def resolve_pending_nb(rt, cs, st, g, pp, side_passive, rng, scr):
     """The declared Mines or Fog, once the action card has been resolved (Rule 5 step 4)."""
     if g[G_PENDING] < 0:
         return
     if g[G_PENDING] == K_MINES:
-        mines_nb(rt, cs, st, g, side_passive, rng, scr)
+        mines_nb(rt, cs, st, g, pp, side_passive, rng, scr)
     else:
-        fog_nb(rt, cs, st, g, side_passive, rng)
+        fog_nb(rt, cs, st, g, pp, side_passive, rng)
     g[G_PENDING] = -1
 
 

@@ -358,7 +358,7 @@ def attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, a, t, rng, scr):
                 if g[G_POL0 + passive] == FAM_RANDOM:
                     o = random_collateral_target_nb(rt, cs, st, g, passive, a, t, w, rng)
                 else:
-                    o = collateral_target_nb(rt, cs, st, g, passive, a, t, w)
+                    o = collateral_target_nb(rt, cs, st, g, pp, passive, a, t, w)
                 if o >= 0:
                     t = o
     # step 7: light AA fire at a bombing aircraft

@@ -344,7 +344,7 @@ def player_subturn_nb(T, K, S, side):
         g[G_CB_OK] = 0  # only an actions activation starts from the state choose_play evaluated
     declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, passive, mode, rng)
     resolve_card_nb(T, K, S, side, kind, mode)
-    resolve_pending_nb(rt, cs, st, g, passive, rng, scr)
+    resolve_pending_nb(rt, cs, st, g, pp, passive, rng, scr)
     discard_table_nb(piles, g)
 
 

@@ -500,5 +500,5 @@ def ai_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr):
             if not ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, np.int64(-1), kind == K_MERCHANT_SHIPS, rng, scr):
                 # the action is lost; the next ones would find the same situation
                 break
-    resolve_pending_nb(rt, cs, st, g, passive, rng, scr)
+    resolve_pending_nb(rt, cs, st, g, pp, passive, rng, scr)
     discard_table_nb(piles, g)
