@@ -161,15 +161,17 @@ def resolve_pending_nb(rt, cs, st, g, pp, side_passive, rng, scr):
 
 
 @kernel
-def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1, p2, effect_mode, rng, scr):
+def perform_action_nb(B, slot, act, p1, p2, effect_mode, rng, scr):
     """Carry out one activation of fleet card ``slot`` (Rules 5.1-5.5); the caller has checked it
     with ``legality.action_legal_nb``.
 
     Args:
+        B: the :class:`~.bundles.Board` (rt, cs, st, g, piles, hands, akind, ak, pp).
         act: enums.ACT_*; p1, p2: its arguments (attack: target slot; move: destination row;
             exchange: the other card's slot; discover: the rows of the first and second card).
         effect_mode: the card acts on actions given by an effect (counts down ``S_MASK``).
     """
+    rt, cs, st, g, piles, hands, akind, ak, pp = B
     side = slot // MAXC
     g[G_CB_OK] = 0
     first = st[slot, S_ACTS] == 0
@@ -186,7 +188,7 @@ def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1,
             if effect_mode:
                 st[slot, S_MASK] += 1
     elif act == ACT_ATTACK:
-        attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, p1, rng, scr)
+        attack_nb(B, slot, p1, rng, scr)
     elif act == ACT_COVER:
         st[slot, S_UP] = 0
     elif act == ACT_MOVE:

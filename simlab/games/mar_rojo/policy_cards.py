@@ -202,12 +202,14 @@ def _hand_held_nb(hands, g, akind, ak, side):
 
 
 @kernel
-def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, rng, wk, fw):
-    """Step 1-2 of a sub-turn (Rule 5): draw, or play a card from hand in one mode.
+def choose_play_nb(B, side, can_draw, rng, wk, fw):
+    """Step 1-2 of a sub-turn (Rule 5): draw, or play a card from hand in one mode. ``B``: the
+    :class:`~.bundles.Board` (rt, cs, st, g, piles, hands, akind, ak, pp).
 
     Returns:
         ``(hand_index, mode)``; hand_index -1 means draw.
     """
+    rt, cs, st, g, piles, hands, akind, ak, pp = B
     hn = g[G_HAND0_N + side]
     pol = g[G_POL0 + side]
     if pol == FAM_RANDOM:

@@ -206,10 +206,11 @@ def _find_in_hand_nb(hands, g, akind, side, kind):
 
 
 @kernel
-def choose_support_nb(rt, cs, st, g, hands, akind, ak, pp, side, a, t, w, d, rng):
+def choose_support_nb(B, side, a, t, w, d, rng):
     """Step 5 (5.3.1): the active player's support card for this combat, as a hand index (-1:
     none). Legal: at night only Flares (10.2); on a torpedo attack only Cabo Palos (step 5);
-    otherwise Optics. One-side cards only by their side."""
+    otherwise Optics. One-side cards only by their side. ``B``: the :class:`~.bundles.Board`."""
+    rt, cs, st, g, piles, hands, akind, ak, pp = B
     pol = g[G_POL0 + side]
     if pol == FAM_SOLO:
         return -1
@@ -291,9 +292,11 @@ def random_collateral_target_nb(rt, cs, st, g, side_passive, a, t, w, rng):
 
 
 @kernel
-def choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, side_passive, a, t, w, d, rng):
+def choose_interruption_nb(B, side_passive, a, t, w, d, rng):
     """Step 6 (5.3.1): the passive player's Smoke, Surprise or Collateral for this combat, as a
-    hand index (-1: none). One interruption per sub-turn (Rule 5 step 4)."""
+    hand index (-1: none). One interruption per sub-turn (Rule 5 step 4). ``B``: the
+    :class:`~.bundles.Board`."""
+    rt, cs, st, g, piles, hands, akind, ak, pp = B
     if g[G_INTERRUPT_USED] == 1:
         return -1
     pol = g[G_POL0 + side_passive]
