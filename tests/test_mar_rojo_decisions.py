@@ -43,7 +43,7 @@ NEW_KNOBS = ("discover_order", "main_discovery", "reorg_pick", "escort_attack_su
 def test_inventory_is_sound_and_names_every_greedy_knob():
     d = GAME.decisions()
     assert check_decisions(GAME, d) == []
-    assert len(d) == 35 and sum(1 for x in d if x.knobs) == 27
+    assert len(d) == 35 and sum(1 for x in d if x.knobs) == 32
     fam = GAME.policy_book().families["greedy"]
     named = {k for x in d for k in x.knobs}
     assert named == {k.name for k in fam.knobs}

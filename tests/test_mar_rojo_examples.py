@@ -12,6 +12,7 @@ import pytest
 
 from simlab.games import get_game
 from simlab.games.mar_rojo import engine
+from simlab.games.mar_rojo.bundles import Board
 from simlab.games.mar_rojo.combat import attack_nb, fire_hits_nb
 from simlab.games.mar_rojo.dice import d6_nb, lucky_hit_nb, script, torpedo_effect_rolls_nb
 from simlab.games.mar_rojo.enums import (
@@ -155,7 +156,7 @@ def test_example_5_5_lepanto_torpedo_sinks_velasco(tables):
     akind = np.zeros(1, np.int64)
     _, pp = pack_policies({"nationalist": "aggressive", "republican": "aggressive"})
     scr = script([5, 4, 5])
-    w = attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, lep, vel, rng, scr)
+    w = attack_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), lep, vel, rng, scr)
     assert w == W_TORPEDO
     assert scr[0] == 3
     assert st[vel, S_STATUS] == ST_SUNK
@@ -194,7 +195,7 @@ def test_example_5_5_ciscar_optics_saved_by_teruel(tables):
     # the Speed choice itself: Short (the secondary armament loses one at Medium)
     assert choose_distance_nb(rt, cs, st, g, pp, 1, 1, cis, ter, rng) == SHORT
     scr = script([2, 3, 3, 5, 6])
-    w = attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, cis, ter, rng, scr)
+    w = attack_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), cis, ter, rng, scr)
     assert ACTION_NAMES[K_OPTICS] == "Optics"
     assert w == W_SECONDARY
     assert g[G_HAND0_N + 1] == 0  # Optics was played
@@ -213,7 +214,7 @@ def test_example_5_5_ciscar_dice_that_tell_the_distance(tables):
     assert fire_hits_nb(rt, cs, st, g, cis, W_SECONDARY, SHORT, 1, 0, rng, script([2, 3, 4, 5])) == 2
     _, pp = pack_policies({"nationalist": "aggressive", "republican": "aggressive"})
     scr = script([2, 3, 4, 5, 1, 1])
-    w = attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, cis, ter, rng, scr)
+    w = attack_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), cis, ter, rng, scr)
     assert w == W_SECONDARY and scr[0] == 6
     assert min(st[ter, S_DMG], cs[ter, C_HULL]) == 2
 
@@ -256,7 +257,7 @@ def test_example_5_5_the_whole_activation_replayed(tables):
         if act == ACT_ATTACK and s == lep:
             g[G_RESTRICT] = W_TORPEDO  # the example's player chose a torpedo attack for Lepanto
         scr = script(dice) if dice else script([1])
-        perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, s, np.int64(act), p1, none, eff, rng, scr)
+        perform_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), s, np.int64(act), p1, none, eff, rng, scr)
         g[G_RESTRICT] = -1
         if dice:
             assert scr[0] == len(dice)

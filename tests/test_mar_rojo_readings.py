@@ -11,6 +11,7 @@ import pytest
 from simlab.games import get_game
 from simlab.games.mar_rojo import engine
 from simlab.games.mar_rojo.actions import perform_action_nb
+from simlab.games.mar_rojo.bundles import Board
 from simlab.games.mar_rojo.deck import deal_nb, new_deck_nb, retreat_nb
 from simlab.games.mar_rojo.enums import (
     ACT_ATTACK,
@@ -142,11 +143,11 @@ def test_5_2_uncovering_gives_no_extra_action_to_aircraft(tables):
     scr = np.zeros(2, np.int64)
     for name, total in (("SM-79", 2), ("Teruel", 2)):
         s = slots[name]
-        perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, s, np.int64(ACT_UNCOVER), NONE, NONE,
+        perform_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), s, np.int64(ACT_UNCOVER), NONE, NONE,
                           np.bool_(False), rng, scr)
         n = 1
         while can_activate_nb(rt, cs, st, s, np.bool_(False)):
-            perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, s, np.int64(ACT_REORG), NONE, NONE,
+            perform_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), s, np.int64(ACT_REORG), NONE, NONE,
                               np.bool_(False), rng, scr)
             n += 1
         # the aircraft's two actions (5.1) include the uncovering; a ship's one action is followed by one more
@@ -271,6 +272,6 @@ def test_5_3_2_overstressed_ship_cannot_fire_back_under_surprise(tables, stress,
     akind = np.array([K_SURPRISE], np.int64)
     hands[1, 0] = 0
     g[G_HAND0_N + 1] = 1
-    i = choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, np.int64(1), np.int64(ter), np.int64(lep),
+    i = choose_interruption_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), np.int64(1), np.int64(ter), np.int64(lep),
                                np.int64(W_SECONDARY), np.int64(SHORT), rng)
     assert i == (0 if fires else -1)

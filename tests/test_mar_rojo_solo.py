@@ -12,6 +12,7 @@ import pytest
 
 from simlab.games import get_game
 from simlab.games.mar_rojo import engine
+from simlab.games.mar_rojo.bundles import Board
 from simlab.games.mar_rojo.enums import (
     CAPITAL,
     DESTROYER,
@@ -82,7 +83,7 @@ def _act(tables, cs, st, g, piles, hands, rng, merchants=False, only=NONE):
     rt, ak, view, pp = tables
     akind = np.zeros(1, np.int64)
     scr = np.zeros(2, np.int64)
-    return ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, np.int64(AI), only, np.bool_(merchants), rng, scr)
+    return ai_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), np.int64(AI), only, np.bool_(merchants), rng, scr)
 
 
 def _tol(p, n):

@@ -114,10 +114,11 @@ def general_quarters_nb(rt, cs, st, g, side):
 
 
 @kernel
-def mines_nb(rt, cs, st, g, side_passive, rng, scr):
+def mines_nb(rt, cs, st, g, pp, side_passive, rng, scr):
     """Mines (provisional effect, resolved after the action card): one of the active player's
-    ships in his short row takes one die, a hit on 5+, saves by armour."""
-    s = choose_mines_target_nb(cs, st, g, side_passive, rng)
+    ships in his short row, the one the passive side's policy picks
+    (``policy_cards.choose_mines_target_nb``), takes one die, a hit on 5+, saves by armour."""
+    s = choose_mines_target_nb(cs, st, g, pp, side_passive, rng)
     if s < 0:
         return
     if d6_nb(rng, scr) >= rt[R_MINES_HIT]:
@@ -126,11 +127,11 @@ def mines_nb(rt, cs, st, g, side_passive, rng, scr):
 
 
 @kernel
-def fog_nb(rt, cs, st, g, side_passive, rng):
+def fog_nb(rt, cs, st, g, pp, side_passive, rng):
     """Fog (provisional effect, resolved after the action card): the passive player covers up
-    to two of his uncovered cards."""
+    to two of his uncovered cards, those his policy picks (``policy_cards.choose_fog_card_nb``)."""
     for _ in range(rt[R_FOG_COVER]):
-        s = choose_fog_card_nb(cs, st, g, side_passive, rng)
+        s = choose_fog_card_nb(cs, st, g, pp, side_passive, rng)
         if s < 0:
             break
         st[s, S_UP] = 0
@@ -148,27 +149,29 @@ def declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, side_passive, mod
 
 
 @kernel
-def resolve_pending_nb(rt, cs, st, g, side_passive, rng, scr):
+def resolve_pending_nb(rt, cs, st, g, pp, side_passive, rng, scr):
     """The declared Mines or Fog, once the action card has been resolved (Rule 5 step 4)."""
     if g[G_PENDING] < 0:
         return
     if g[G_PENDING] == K_MINES:
-        mines_nb(rt, cs, st, g, side_passive, rng, scr)
+        mines_nb(rt, cs, st, g, pp, side_passive, rng, scr)
     else:
-        fog_nb(rt, cs, st, g, side_passive, rng)
+        fog_nb(rt, cs, st, g, pp, side_passive, rng)
     g[G_PENDING] = -1
 
 
 @kernel
-def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1, p2, effect_mode, rng, scr):
+def perform_action_nb(B, slot, act, p1, p2, effect_mode, rng, scr):
     """Carry out one activation of fleet card ``slot`` (Rules 5.1-5.5); the caller has checked it
     with ``legality.action_legal_nb``.
 
     Args:
+        B: the :class:`~.bundles.Board` (rt, cs, st, g, piles, hands, akind, ak, pp).
         act: enums.ACT_*; p1, p2: its arguments (attack: target slot; move: destination row;
             exchange: the other card's slot; discover: the rows of the first and second card).
         effect_mode: the card acts on actions given by an effect (counts down ``S_MASK``).
     """
+    rt, cs, st, g, piles, hands, akind, ak, pp = B
     side = slot // MAXC
     g[G_CB_OK] = 0
     first = st[slot, S_ACTS] == 0
@@ -185,7 +188,7 @@ def perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1,
             if effect_mode:
                 st[slot, S_MASK] += 1
     elif act == ACT_ATTACK:
-        attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, p1, rng, scr)
+        attack_nb(B, slot, p1, rng, scr)
     elif act == ACT_COVER:
         st[slot, S_UP] = 0
     elif act == ACT_MOVE:

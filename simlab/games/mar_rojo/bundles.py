@@ -28,6 +28,8 @@ Shapes (one game; a *batch* state stacks ``n`` games on a leading axis of every 
         lim int64[2, NPT]; builders int64[2]; akind int64[ncards]; included int8[ncards];
         ak int64[nkinds, NAK]; rt int64[NRT]; setup int64[NQ] (layout Q_*)
     Knobs: pp float64[2, NPP] (layout PP_*); pols int64[2] (enums.FAM_*); debug int (1: check invariants)
+    Board: rt, cs, st, g, piles, hands, akind, ak, pp as above (one game's: what a move reads and
+        writes; kernels build it from the other three, tests from loose arrays)
 """
 
 from __future__ import annotations
@@ -39,13 +41,17 @@ import numpy as np
 from ...rng import STATE_WORDS
 from .layout import HAND_CAP, NC, NFW, NG, NOUT, NPILES, NS, NSLOT, NWK, PILE_CAP
 
-__all__ = ["GameState", "Knobs", "Tables", "copy_state", "new_state"]
+__all__ = ["Board", "GameState", "Knobs", "Tables", "copy_state", "new_state"]
 
 GameState = namedtuple("GameState", ["cs", "st", "g", "piles", "hands", "wk", "fw", "rng", "seed", "taken", "tmp",
                                      "scr", "out", "sq"])
 Tables = namedtuple("Tables", ["pool", "squads", "reinf", "avail", "lim", "builders", "akind", "included", "ak", "rt",
                                "setup"])
 Knobs = namedtuple("Knobs", ["pp", "pols", "debug"])
+#: the arrays one move reads and writes (issue 27: the activation, combat and card-choice kernels
+#: take it instead of nine loose arrays): Tables.rt, the state's cs, st, g, piles, hands, the
+#: Tables' akind and ak, and Knobs.pp
+Board = namedtuple("Board", ["rt", "cs", "st", "g", "piles", "hands", "akind", "ak", "pp"])
 
 
 def new_state(n_pool: int, n: int | None = None) -> GameState:

@@ -287,14 +287,16 @@ def _stress_for_nb(rt, w):
 
 
 @kernel
-def attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, a, t, rng, scr):
+def attack_nb(B, a, t, rng, scr):
     """One combat action of card ``a`` against enemy card ``t`` (Rule 5.3.1, see the module
-    docstring). ``a`` and ``t`` must pass ``fleet.attack_possible_nb``.
+    docstring). ``a`` and ``t`` must pass ``fleet.attack_possible_nb``; ``B``: the
+    :class:`~.bundles.Board` (rt, cs, st, g, piles, hands, akind, ak, pp).
 
     Returns:
         The weapon fired (enums.W_*), or -1 when the combat ended before the hit roll (no weapon
         at the combat distance, evasion, the attacker sunk first); stress is then not taken.
     """
+    rt, cs, st, g, piles, hands, akind, ak, pp = B
     side = a // MAXC
     passive = 1 - side
     g[G_ATTACKS0 + side] += 1
@@ -327,7 +329,7 @@ def attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, a, t, rng, scr):
     bonus = np.int64(0)
     night_mod = rt[R_NIGHT_MOD] if night else 0
     if g[G_SUPPORT_USED] == 0:
-        i = choose_support_nb(rt, cs, st, g, hands, akind, ak, pp, side, a, t, w, d, rng)
+        i = choose_support_nb(B, side, a, t, w, d, rng)
         if i >= 0:
             k = akind[play_from_hand_nb(piles, hands, g, side, i)]
             g[G_SUPPORT_USED] = 1
@@ -339,7 +341,7 @@ def attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, a, t, rng, scr):
                 g[G_CABO] = 1
     # step 6: interruption card
     if g[G_INTERRUPT_USED] == 0:
-        i = choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, passive, a, t, w, d, rng)
+        i = choose_interruption_nb(B, passive, a, t, w, d, rng)
         if i >= 0:
             k = akind[play_from_hand_nb(piles, hands, g, passive, i)]
             g[G_INTERRUPT_USED] = 1
@@ -358,7 +360,7 @@ def attack_nb(rt, cs, st, g, piles, hands, akind, ak, pp, a, t, rng, scr):
                 if g[G_POL0 + passive] == FAM_RANDOM:
                     o = random_collateral_target_nb(rt, cs, st, g, passive, a, t, w, rng)
                 else:
-                    o = collateral_target_nb(rt, cs, st, g, passive, a, t, w)
+                    o = collateral_target_nb(rt, cs, st, g, pp, passive, a, t, w)
                 if o >= 0:
                     t = o
     # step 7: light AA fire at a bombing aircraft

@@ -28,7 +28,7 @@ from .actions import (
     resolve_pending_nb,
 )
 from .build import build_squadron_nb, solo_deploy_nb
-from .bundles import GameState
+from .bundles import Board, GameState
 from .combat import uncover_nb
 from .deck import (
     conservation_ok_nb,
@@ -282,7 +282,7 @@ def run_activations_nb(T, K, S, side, budget, effect_mode):
             break
         if g[G_DEBUG] == 1 and act == ACT_ATTACK and st[slot, S_UP] == 0 and g[G_VIOLATION] == 0:
             g[G_VIOLATION] = V_COVERED_FIRE
-        perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, slot, act, p1, p2, effect_mode, rng, scr)
+        perform_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), slot, act, p1, p2, effect_mode, rng, scr)
         done += 1
         _debug_check_nb(rt, cs, st, g, piles, hands, wk)
 
@@ -333,7 +333,7 @@ def player_subturn_nb(T, K, S, side):
             draw_nb(piles, hands, g, akind, side, np.bool_(True), rng)
             apply_specials_nb(rt, cs, st, g, pp, rng)
         return
-    i, mode = choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, rng, wk, fw)
+    i, mode = choose_play_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), side, can_draw, rng, wk, fw)
     if i < 0:
         draw_nb(piles, hands, g, akind, side, np.bool_(True), rng)
         apply_specials_nb(rt, cs, st, g, pp, rng)
@@ -344,7 +344,7 @@ def player_subturn_nb(T, K, S, side):
         g[G_CB_OK] = 0  # only an actions activation starts from the state choose_play evaluated
     declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, passive, mode, rng)
     resolve_card_nb(T, K, S, side, kind, mode)
-    resolve_pending_nb(rt, cs, st, g, passive, rng, scr)
+    resolve_pending_nb(rt, cs, st, g, pp, passive, rng, scr)
     discard_table_nb(piles, g)
 
 

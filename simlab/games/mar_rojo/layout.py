@@ -163,6 +163,7 @@ PP_NAMES = (
     "discover_order", "main_discovery", "reorg_pick", "escort_attack_sub", "dive", "reveal_row", "mines_play",
     "fog_play", "faccioso_play", "collateral_first", "transfer_covered", "deploy_air_short",
     "deploy_escorts_back",
+    "fog_pick", "mines_target", "exchange", "speed_distance", "collateral_pick",
 )
 (
     PP_DRAW, PP_HOLD, PP_HOLD_VALUE, PP_FORWARD, PP_RETREAT, PP_REORG_AT, PP_TORP, PP_MERCH, PP_COVER,
@@ -178,7 +179,7 @@ PP_NAMES = (
     PP_BACK_WEIGHT, PP_EXPOSE_WEIGHT, PP_HIDDEN_THREAT, PP_COVERED_SHARE, PP_THREAT_KILL, PP_RETREAT_DANGER,
     PP_DISCOVER_ORDER, PP_MAIN_DISCOVERY, PP_REORG_PICK, PP_ESCORT_ATTACK_SUB, PP_DIVE, PP_REVEAL_ROW, PP_MINES_PLAY,
     PP_FOG_PLAY, PP_FACCIOSO_PLAY, PP_COLLATERAL_FIRST, PP_TRANSFER_COVERED, PP_DEPLOY_AIR_SHORT,
-    PP_DEPLOY_ESCORTS_BACK
+    PP_DEPLOY_ESCORTS_BACK, PP_FOG_PICK, PP_MINES_TARGET, PP_EXCHANGE, PP_SPEED_DISTANCE, PP_COLLATERAL_PICK
 ) = range(len(PP_NAMES))
 #: discover_order: the order in which a discovery (5.4) and Scout look at the enemy rows
 DISCOVER_ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))

@@ -5,7 +5,8 @@ effect: ``random-legal`` uniformly among the legal activations and stopping; ``g
 card whose best action (``card_best_nb``) is worth most, if worth at least ``min_act``.
 A card's best action weighs attacking (5.3) or uncovering to attack (5.1), reorganising (5.5),
 moving: closing the distance, pulling badly damaged cards back, merchants to or from the short
-row (5.2; 8.2, 8.3 score merchants at short), covering (5.1), and discovering (5.4).
+row (5.2; 8.2, 8.3 score merchants at short), exchanging two cards' rows (5.2, by the knob
+``exchange``; 0 never), covering (5.1), and discovering (5.4).
 
 Knobs (``pp[side, PP_*]``, ``policies.toml`` family ``greedy``): every weight of these values.
 """
@@ -21,6 +22,7 @@ from .enums import (
     ACT_ATTACK,
     ACT_COVER,
     ACT_DISCOVER,
+    ACT_EXCHANGE,
     ACT_MOVE,
     ACT_REORG,
     ACT_UNCOVER,
@@ -64,6 +66,7 @@ from .layout import (
     PP_DISCOVER_BLIND,
     PP_DISCOVER_ORDER,
     PP_DISCOVER_SEEN,
+    PP_EXCHANGE,
     PP_EXPOSE_WEIGHT,
     PP_FORWARD,
     PP_MERCH,
@@ -93,6 +96,7 @@ from .legality import (
     can_activate_nb,
     can_discover_nb,
     discover_legal_nb,
+    exchange_legal_nb,
     legal_actions_nb,
     move_legal_nb,
     only_reorganise_nb,
@@ -277,6 +281,35 @@ def card_best_nb(rt, cs, st, g, pp, fw, side, s, effect_mode):
                 bv = v
                 ba = ACT_MOVE
                 b1 = r
+    # exchange (5.2): swap rows with another own card (one of the two with movement 3), valued by
+    # what both gain in best shot and shed in danger in their new rows, times the knob (0: never)
+    ex = pp[side, PP_EXCHANGE]
+    if ex > 0.0:
+        base = side * MAXC
+        v0 = 0.0
+        if up:
+            v, t = fast_best_target_nb(rt, cs, st, g, pp, fw, side, s, row, np.int64(-1))
+            v0 = v if t >= 0 else 0.0
+        for o in range(base, base + MAXC):
+            if not exchange_legal_nb(cs, st, g, s, o):
+                continue
+            ro = st[o, S_ROW]
+            v = 0.0
+            if up:
+                vn, t = fast_best_target_nb(rt, cs, st, g, pp, fw, side, s, ro, np.int64(-1))
+                v += (vn if t >= 0 else 0.0) - v0
+            if st[o, S_UP] == 1:
+                vo, t = fast_best_target_nb(rt, cs, st, g, pp, fw, side, o, ro, np.int64(-1))
+                vn, tn = fast_best_target_nb(rt, cs, st, g, pp, fw, side, o, row, np.int64(-1))
+                v += (vn if tn >= 0 else 0.0) - (vo if t >= 0 else 0.0)
+            dio = FW_DANGER + 3 * (o - base)
+            upo = 1.0 if st[o, S_UP] == 1 else csh
+            v += bw * (upf * (here - fw[di + ro]) + upo * (fw[dio + ro] - fw[dio + row]))
+            v *= ex
+            if v > bv:
+                bv = v
+                ba = ACT_EXCHANGE
+                b1 = o
     # discover
     if can_discover_nb(cs, st, s):
         cs_ = np.int64(fw[FW_COV])

@@ -59,9 +59,11 @@ from .layout import (
     PP_COVERED_SHARE,
     PP_DISCOVER_ORDER,
     PP_DRAW,
+    PP_FOG_PICK,
     PP_HOLD,
     PP_HOLD_CABO,
     PP_HOLD_VALUE,
+    PP_MINES_TARGET,
     PP_PLANES_WEIGHT,
     PP_REORG_MARKER,
     PP_REORG_OVER,
@@ -200,12 +202,14 @@ def _hand_held_nb(hands, g, akind, ak, side):
 
 
 @kernel
-def choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, rng, wk, fw):
-    """Step 1-2 of a sub-turn (Rule 5): draw, or play a card from hand in one mode.
+def choose_play_nb(B, side, can_draw, rng, wk, fw):
+    """Step 1-2 of a sub-turn (Rule 5): draw, or play a card from hand in one mode. ``B``: the
+    :class:`~.bundles.Board` (rt, cs, st, g, piles, hands, akind, ak, pp).
 
     Returns:
         ``(hand_index, mode)``; hand_index -1 means draw.
     """
+    rt, cs, st, g, piles, hands, akind, ak, pp = B
     hn = g[G_HAND0_N + side]
     pol = g[G_POL0 + side]
     if pol == FAM_RANDOM:
@@ -336,9 +340,11 @@ def choose_scout_rows_nb(st, g, pp, side, rng):
 
 
 @kernel
-def choose_fog_card_nb(cs, st, g, side, rng):
-    """Fog (provisional): the next own uncovered card to cover (-1: stop). Badly damaged cards
-    first, then the most valuable; random-legal any or stop."""
+def choose_fog_card_nb(cs, st, g, pp, side, rng):
+    """Fog (provisional; Rule 5 step 4 "cover up to two own cards"): the next own uncovered card
+    to cover (slot, -1: stop). Random-legal any or stop. Greedy by ``fog_pick``: 0 badly damaged
+    cards first, then the dearest (as before issue 28's gap closing); 1 the dearest first,
+    damaged or not; 2 badly damaged cards only, the dearest first (then stop)."""
     pol = g[G_POL0 + side]
     base = side * MAXC
     if pol == FAM_RANDOM:
@@ -350,11 +356,15 @@ def choose_fog_card_nb(cs, st, g, side, rng):
                 if roll_nb(rng, n) == 1:
                     pick = s
         return pick
+    how = np.int64(pp[side, PP_FOG_PICK])
     best = np.int64(-1)
     bv = np.int64(-1)
     for s in range(base, base + MAXC):
         if st[s, S_STATUS] == ST_IN_PLAY and st[s, S_UP] == 1:
-            v = cs[s, C_COST] + (100 if badly_damaged_nb(cs, st, s) else 0)
+            bad = badly_damaged_nb(cs, st, s)
+            if how >= 2 and not bad:
+                continue
+            v = cs[s, C_COST] + (100 if bad and how != 1 else 0)
             if v > bv:
                 bv = v
                 best = s
@@ -362,15 +372,21 @@ def choose_fog_card_nb(cs, st, g, side, rng):
 
 
 @kernel
-def choose_mines_target_nb(cs, st, g, side_passive, rng):
-    """Mines (provisional): the active player's ship in his short row that the mine attacks:
-    the most valuable uncovered one, else any covered one (-1: none)."""
+def choose_mines_target_nb(cs, st, g, pp, side_passive, rng):
+    """Mines (provisional): the active player's ship in his short row that the mine attacks
+    (slot, -1: none). Random-legal any of them. Greedy by ``mines_target``: 0 the dearest
+    uncovered one, else the first covered one (as before issue 28's gap closing); 1 the cheapest
+    uncovered one, else the first covered one; 2 a covered one at random (the passive player
+    does not know them), else the dearest uncovered one."""
     active = 1 - side_passive
     base = active * MAXC
     pol = g[G_POL0 + side_passive]
+    how = np.int64(pp[side_passive, PP_MINES_TARGET]) if pol != FAM_RANDOM else np.int64(0)
     best = np.int64(-1)
     bv = np.int64(-1)
     n = np.int64(0)
+    nc = np.int64(0)
+    pc = np.int64(-1)
     for s in range(base, base + MAXC):
         if st[s, S_STATUS] != ST_IN_PLAY or st[s, S_ROW] != SHORT or cs[s, C_TYPE] == AIRCRAFT:
             continue
@@ -379,8 +395,18 @@ def choose_mines_target_nb(cs, st, g, side_passive, rng):
             if roll_nb(rng, n) == 1:
                 best = s
             continue
-        v = (cs[s, C_COST] + 10) if st[s, S_UP] == 1 else 0
+        if how == 2 and st[s, S_UP] == 0:
+            nc += 1
+            if roll_nb(rng, nc) == 1:
+                pc = s
+            continue
+        if st[s, S_UP] == 1:
+            v = (cs[s, C_COST] + 10) if how != 1 else (1000 - cs[s, C_COST])
+        else:
+            v = 0
         if v > bv:
             bv = v
             best = s
+    if pc >= 0:
+        return pc
     return best

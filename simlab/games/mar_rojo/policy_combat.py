@@ -67,6 +67,7 @@ from .layout import (
     G_RESTRICT,
     MAXC,
     PP_COLLATERAL_FIRST,
+    PP_COLLATERAL_PICK,
     PP_COVER,
     PP_DIVE,
     PP_ESCORT_ATTACK_SUB,
@@ -76,6 +77,7 @@ from .layout import (
     PP_INTERRUPT_MIN,
     PP_MAIN_DISCOVERY,
     PP_MINES_PLAY,
+    PP_SPEED_DISTANCE,
     PP_SUPPORT_MIN,
     R_OPTICS,
     S_DMG,
@@ -142,7 +144,9 @@ def choose_distance_nb(rt, cs, st, g, pp, chooser_side, active_side, a, t, rng):
     A shot is valued by what the active side fires: a greedy attacker's shot by its own knob row
     (``policy_value.best_weapon_at_nb``); a solo-AI or random-legal attacker's by the expected
     damage of the weapon it fires there (``unscripted_shot_nb``: the AI's 12.4.2 weapon), so
-    that neither is read from a row of zero knobs. A random-legal chooser picks either row."""
+    that neither is read from a row of zero knobs. A random-legal chooser picks either row. A
+    greedy chooser by ``speed_distance``: 0 by the shot as above; 1 the shorter of the two rows
+    (the one nearer the short row); 2 the longer."""
     r1 = st[a, S_ROW]
     r2 = st[t, S_ROW]
     if r1 == r2:
@@ -150,6 +154,12 @@ def choose_distance_nb(rt, cs, st, g, pp, chooser_side, active_side, a, t, rng):
     pol = g[G_POL0 + chooser_side]
     if pol == FAM_RANDOM:
         return r1 if roll_nb(rng, np.int64(2)) == 1 else r2
+    if pol == FAM_GREEDY:
+        how = np.int64(pp[chooser_side, PP_SPEED_DISTANCE])
+        if how == 1:
+            return r1 if r1 < r2 else r2
+        if how >= 2:
+            return r1 if r1 > r2 else r2
     apol = g[G_POL0 + active_side]
     if apol == FAM_SOLO or apol == FAM_RANDOM:
         v1 = unscripted_shot_nb(rt, cs, st, g, a, t, r1, g[G_RESTRICT])
@@ -196,10 +206,11 @@ def _find_in_hand_nb(hands, g, akind, side, kind):
 
 
 @kernel
-def choose_support_nb(rt, cs, st, g, hands, akind, ak, pp, side, a, t, w, d, rng):
+def choose_support_nb(B, side, a, t, w, d, rng):
     """Step 5 (5.3.1): the active player's support card for this combat, as a hand index (-1:
     none). Legal: at night only Flares (10.2); on a torpedo attack only Cabo Palos (step 5);
-    otherwise Optics. One-side cards only by their side."""
+    otherwise Optics. One-side cards only by their side. ``B``: the :class:`~.bundles.Board`."""
+    rt, cs, st, g, piles, hands, akind, ak, pp = B
     pol = g[G_POL0 + side]
     if pol == FAM_SOLO:
         return -1
@@ -231,9 +242,15 @@ def choose_support_nb(rt, cs, st, g, hands, akind, ak, pp, side, a, t, w, d, rng
 
 
 @kernel
-def collateral_target_nb(rt, cs, st, g, side_passive, a, t, w):
-    """Step 6, Collateral (provisional effect): the passive player's cheapest other uncovered card
-    in the target's row that weapon ``w`` can hit (-1: none)."""
+def collateral_target_nb(rt, cs, st, g, pp, side_passive, a, t, w):
+    """Step 6, Collateral (provisional effect): the passive player's other uncovered card in the
+    target's row that weapon ``w`` can hit and that the attack turns on (-1: none). Greedy by
+    ``collateral_pick``: 0 the cheapest, capital ships and merchants last (as before issue 28's
+    gap closing); 1 the one with most hull left (ties: the cheapest), capital ships and merchants
+    last; 2 the one with most hull left, whatever its type. Random-legal plays
+    :func:`random_collateral_target_nb`; any other caller (the legality test of the card) gets
+    the greedy pick of the side's knob row."""
+    how = np.int64(pp[side_passive, PP_COLLATERAL_PICK])
     best = np.int64(-1)
     bc = 1 << 30
     base = side_passive * MAXC
@@ -244,9 +261,12 @@ def collateral_target_nb(rt, cs, st, g, side_passive, a, t, w):
             continue
         if not attack_possible_nb(rt, cs, st, g, a, o):
             continue
-        c = cs[o, C_COST] * 4 + (cs[o, C_HULL] - st[o, S_DMG] > 0) * 0
-        if cs[o, C_TYPE] == CAPITAL or cs[o, C_TYPE] == MERCHANT:
-            c += 100
+        if how == 0:
+            c = cs[o, C_COST] * 4
+        else:
+            c = (100 - (cs[o, C_HULL] - st[o, S_DMG])) * 100 + cs[o, C_COST]
+        if how < 2 and (cs[o, C_TYPE] == CAPITAL or cs[o, C_TYPE] == MERCHANT):
+            c += 100 if how == 0 else 100000
         if c < bc:
             bc = c
             best = o
@@ -272,9 +292,11 @@ def random_collateral_target_nb(rt, cs, st, g, side_passive, a, t, w, rng):
 
 
 @kernel
-def choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, side_passive, a, t, w, d, rng):
+def choose_interruption_nb(B, side_passive, a, t, w, d, rng):
     """Step 6 (5.3.1): the passive player's Smoke, Surprise or Collateral for this combat, as a
-    hand index (-1: none). One interruption per sub-turn (Rule 5 step 4)."""
+    hand index (-1: none). One interruption per sub-turn (Rule 5 step 4). ``B``: the
+    :class:`~.bundles.Board`."""
+    rt, cs, st, g, piles, hands, akind, ak, pp = B
     if g[G_INTERRUPT_USED] == 1:
         return -1
     pol = g[G_POL0 + side_passive]
@@ -292,7 +314,7 @@ def choose_interruption_nb(rt, cs, st, g, hands, akind, ak, pp, side_passive, a,
             ism = i
         elif k == K_SURPRISE and can_return_fire_nb(rt, cs, st, g, t, a, d):
             isu = i
-        elif k == K_COLLATERAL and collateral_target_nb(rt, cs, st, g, side_passive, a, t, w) >= 0:
+        elif k == K_COLLATERAL and collateral_target_nb(rt, cs, st, g, pp, side_passive, a, t, w) >= 0:
             ico = i
     if ism < 0 and isu < 0 and ico < 0:
         return -1

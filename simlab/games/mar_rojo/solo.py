@@ -30,6 +30,7 @@ from simlab.jit import kernel
 
 from ...rng import roll_nb
 from .actions import apply_specials_nb, declare_pending_nb, discover_nb, perform_action_nb, resolve_pending_nb
+from .bundles import Board
 from .combat import uncover_nb
 from .deck import discard_table_nb, draw_nb
 from .enums import (
@@ -304,10 +305,12 @@ def _fighting_move_nb(rt, cs, st, g, side, only):
 
 
 @kernel
-def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchants, rng, scr):
+def ai_action_nb(B, side, only, merchants, rng, scr):
     """One AI action by the 12.4.1 priorities and the 12.5 chart. ``only`` >= 0 limits it to
     that card (an effect activating one card after another); ``merchants`` lets the AI's merchant
-    ships act (the Merchant Ships card, 12.4). Returns True if an action was performed."""
+    ships act (the Merchant Ships card, 12.4). ``B``: the :class:`~.bundles.Board`. Returns True
+    if an action was performed."""
+    rt, cs, st, g, piles, hands, akind, ak, pp = B
     base = side * MAXC
     # 12.4: merchants swap with a card at long distance, or cover if already there
     if merchants:
@@ -321,10 +324,10 @@ def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchan
                         o = x
                         break
                 if o >= 0:
-                    perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, s, np.int64(ACT_EXCHANGE), o, np.int64(-1), np.bool_(False), rng, scr)
+                    perform_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), s, np.int64(ACT_EXCHANGE), o, np.int64(-1), np.bool_(False), rng, scr)
                     return True
             elif st[s, S_UP] == 1:
-                perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, s, np.int64(ACT_COVER), np.int64(-1), np.int64(-1), np.bool_(False), rng, scr)
+                perform_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), s, np.int64(ACT_COVER), np.int64(-1), np.int64(-1), np.bool_(False), rng, scr)
                 return True
     # Any AI card with a player card in combat range?
     in_range = False
@@ -351,7 +354,7 @@ def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchan
                     bs = s
         if bs >= 0 and roll_nb(rng, np.int64(6)) <= 3:
             act, arg = _retreat_option_nb(cs, st, g, bs)
-            perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, bs, act, arg, np.int64(-1), np.bool_(False), rng, scr)
+            perform_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), bs, act, arg, np.int64(-1), np.bool_(False), rng, scr)
             return True
         # combat: the attacker by 12.4.2, the target by 12.4.3
         ba = np.int64(-1)
@@ -370,7 +373,7 @@ def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchan
         t = _target_nb(rt, cs, st, g, ba, rng)
         if t < 0:
             return False
-        perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, ba, np.int64(ACT_ATTACK), t, np.int64(-1), np.bool_(False), rng, scr)
+        perform_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), ba, np.int64(ACT_ATTACK), t, np.int64(-1), np.bool_(False), rng, scr)
         if cs[ba, C_TYPE] == SUBMARINE and st[ba, S_STATUS] == ST_IN_PLAY:
             st[ba, S_UP] = 0
         return True
@@ -397,7 +400,7 @@ def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchan
         r2 = np.int64(-1)
         if r != LONG or cs[bd, C_SEAPLANE] == 1:
             r2 = r if covered_in_row_nb(st, 1 - side, r) >= 2 else -1
-        perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, bd, np.int64(ACT_DISCOVER), r, r2, np.bool_(False), rng, scr)
+        perform_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), bd, np.int64(ACT_DISCOVER), r, r2, np.bool_(False), rng, scr)
         return True
     # 12.4.1: "the AI moves its fastest card to within fighting distance of the nearest player's
     # card"; if no card can get there in one move, the 12.5 chart's "the fastest non-merchant ship
@@ -418,7 +421,7 @@ def ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, only, merchan
                 dst = row - 1
     if bm < 0:
         return False
-    perform_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, bm, np.int64(ACT_MOVE), dst, np.int64(-1), np.bool_(False), rng, scr)
+    perform_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), bm, np.int64(ACT_MOVE), dst, np.int64(-1), np.bool_(False), rng, scr)
     return True
 
 
@@ -494,11 +497,11 @@ def ai_subturn_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, rng, scr):
             if bs < 0:
                 break
             st[bs, S_MASK] -= 1
-            ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, bs, np.bool_(False), rng, scr)
+            ai_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), side, bs, np.bool_(False), rng, scr)
     else:
         for _ in range(ak[kind, AK_RED]):
-            if not ai_action_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, np.int64(-1), kind == K_MERCHANT_SHIPS, rng, scr):
+            if not ai_action_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), side, np.int64(-1), kind == K_MERCHANT_SHIPS, rng, scr):
                 # the action is lost; the next ones would find the same situation
                 break
-    resolve_pending_nb(rt, cs, st, g, passive, rng, scr)
+    resolve_pending_nb(rt, cs, st, g, pp, passive, rng, scr)
     discard_table_nb(piles, g)
