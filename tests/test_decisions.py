@@ -106,3 +106,43 @@ def test_knob_bounds_effects_counts_the_winners_a_knob_moves(tmp_path, monkeypat
     d_range = abs(float(duel_payoff((red[0], 0), blue)) - float(duel_payoff((red[0], 10), blue))) / 2
     assert abs(rows[1]["changed"] - n * d_range) <= 4 * math.sqrt(n * d_range * (1 - d_range)) + 1
     assert _summary(rows) == (2, 2)
+
+
+def test_measure_names_where_a_choice_arises_and_is_checked(tmp_path):
+    p = tmp_path / "decisions.toml"
+    p.write_text('[[decisions]]\nsection = "5.3.1"\ndecision = "Speed distance"\nside = "republican"\n'
+                 'knobs = ["speed_distance"]\n'
+                 'measure = { scenario = "mediterranean-campaign", preset = "cautious", opponent = "aggressive",'
+                 ' options = { night_combat = true } }\n')
+    (d,) = load_decisions(p)
+    assert d.measured_under() == {"scenario": "mediterranean-campaign", "preset": "cautious",
+                                  "opponent": "aggressive", "options": {"night_combat": True}}
+    assert d.to_json()["measure"]["options"] == {"night_combat": True}
+    g = get_game("mar-rojo")
+    assert check_decisions(g, (d,)) == []
+    bad = Decision("5.3.1", "x", "republican", ("speed_distance",),
+                   measure=(("opponent", "nobody"), ("options", (("no_option", 1),)), ("preset", "random-legal"),
+                            ("scenario", "atlantis")))
+    assert check_decisions(g, (bad,)) == [
+        "5.3.1: measure.scenario 'atlantis' is not a scenario of mar-rojo",
+        "5.3.1: measure.preset 'random-legal' is not a preset whose family holds speed_distance",
+        "5.3.1: measure.opponent 'nobody' is not a preset of mar-rojo",
+        "5.3.1: measure.options names 'no_option', not an option of mar-rojo"]
+    p.write_text('[[decisions]]\nsection = "1"\ndecision = "d"\nside = "us"\nknobs = ["a"]\nmeasure = { map = 1 }\n')
+    with pytest.raises(SpecError, match="'measure' must be a table of"):
+        load_decisions(p)
+
+
+def test_decision_bounds_plays_an_entry_where_its_measure_says(monkeypatch):
+    from simlab.testing import decision_bounds as db
+    g = get_game("synthetic-duel")
+    fam = next(f for f in g.policy_book().families.values() if f.knobs)
+    knob = fam.knobs[0].name
+    preset = next(p.name for p in g.policy_book().presets.values() if p.family == fam.name)
+    other = next(p.name for p in g.policy_book().presets.values() if p.family == fam.name and p.name != preset)
+    side = g.sides[0]
+    entry = Decision("1", "aim", side, (knob,), measure=(("opponent", other), ("preset", preset)))
+    monkeypatch.setattr(type(g), "decisions", lambda self: (entry,))
+    (row,) = db.knob_bounds_effects("synthetic-duel", games=50)
+    assert (row["preset"], row["opponent"], row["scenario"]) == (preset, {g.sides[1]: other}, g.load_scenario(None).name)
+    assert row["changed"] is not None

@@ -10,6 +10,12 @@ Each game keeps the inventory as data in its own folder (``decisions.toml``, the
     knobs = ["blockade", "blockade_value"]  # knobs of a (non random-legal) family of that side
     doc = "what the knob means, with its unit"
     gap = "why no knob yet"                 # only where knobs = []: the engine or a fixed rule decides
+    measure = { scenario = "...", preset = "...", opponent = "...", options = { ... } }  # optional
+
+``measure`` says where the choice arises, for :mod:`simlab.testing.decision_bounds` (a choice
+that only a scenario, an optional rule or a preset's plan ever reaches): ``scenario`` the
+scenario to play, ``preset`` the side's preset (its family must hold the knobs), ``opponent``
+the other side's preset, ``options`` the rules options. Every key is optional.
 
 An entry with ``knobs = []`` is a choice the rules give a player that no policy can play yet: it
 must say why in ``gap`` (an honest gap, never a hidden one). ``simlab games`` prints the inventory
@@ -31,7 +37,8 @@ from ..tomlio import read_toml
 
 __all__ = ["Decision", "load_decisions", "check_decisions", "decision_sides"]
 
-_FIELDS = {"section", "decision", "side", "knobs", "doc", "gap"}
+_FIELDS = {"section", "decision", "side", "knobs", "doc", "gap", "measure"}
+_MEASURE = {"scenario", "preset", "opponent", "options"}
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,9 @@ class Decision:
         knobs: the knob names, of a family of that side, that make the choice; empty: none yet.
         doc: what the knobs mean, with their units.
         gap: why no knob makes the choice yet (only where ``knobs`` is empty).
+        measure: where the choice arises (``(key, value)`` pairs of ``scenario``, ``preset``,
+            ``opponent`` and ``options``, the last a tuple of ``(option, value)`` pairs); empty:
+            the game's default scenario, options and presets.
     """
 
     section: str
@@ -53,13 +63,23 @@ class Decision:
     knobs: tuple[str, ...]
     doc: str = ""
     gap: str = ""
+    measure: tuple = ()
+
+    def measured_under(self) -> dict:
+        """``measure`` as a dict (``options`` as a dict): ``{}`` where the entry gives none."""
+        m = dict(self.measure)
+        if "options" in m:
+            m["options"] = dict(m["options"])
+        return m
 
     def to_json(self) -> dict:
-        """``{section, decision, side, knobs, doc}`` plus ``gap`` where there is one."""
+        """``{section, decision, side, knobs, doc}`` plus ``gap`` and ``measure`` where there are."""
         d = {"section": self.section, "decision": self.decision, "side": self.side,
              "knobs": list(self.knobs), "doc": self.doc}
         if self.gap:
             d["gap"] = self.gap
+        if self.measure:
+            d["measure"] = self.measured_under()
         return d
 
 
@@ -102,8 +122,17 @@ def load_decisions(path: str | Path) -> tuple[Decision, ...]:
             raise SpecError(f"{where} ({r['section']}): no knobs and no 'gap' saying why")
         if knobs and gap:
             raise SpecError(f"{where} ({r['section']}): knobs and a 'gap' (a gap is for a choice no knob makes)")
+        m = r.get("measure", {})
+        if not isinstance(m, dict) or set(m) - _MEASURE:
+            raise SpecError(f"{where} ({r['section']}): 'measure' must be a table of {', '.join(sorted(_MEASURE))}")
+        for f in ("scenario", "preset", "opponent"):
+            if f in m and (not isinstance(m[f], str) or not m[f]):
+                raise SpecError(f"{where} ({r['section']}): measure.{f} must be a non-empty string")
+        if "options" in m and not isinstance(m["options"], dict):
+            raise SpecError(f"{where} ({r['section']}): measure.options must be a table of option values")
+        measure = tuple(sorted((k, tuple(sorted(v.items())) if k == "options" else v) for k, v in m.items()))
         out.append(Decision(r["section"].strip(), r["decision"].strip(), r["side"].strip(), tuple(knobs),
-                            r.get("doc", "").strip(), gap))
+                            r.get("doc", "").strip(), gap, measure))
     return tuple(out)
 
 
@@ -141,4 +170,18 @@ def check_decisions(game: Any, decisions: tuple[Decision, ...]) -> list[str]:
             for s in check:
                 if not any(f.for_side(s) and any(kn.name == k for kn in f.knobs) for f in fams):
                     problems.append(f"{d.section}: knob {k!r} is not a knob of any family of side {s!r}")
+        m = d.measured_under()
+        if "scenario" in m and m["scenario"] not in game.scenarios:
+            problems.append(f"{d.section}: measure.scenario {m['scenario']!r} is not a scenario of {game.name}")
+        if "preset" in m:
+            p = book.presets.get(m["preset"])
+            held = {kn.name for kn in book.families[p.family].knobs} if p is not None else set()
+            if p is None or not set(d.knobs) <= held:
+                problems.append(f"{d.section}: measure.preset {m['preset']!r} is not a preset whose family holds "
+                                f"{', '.join(d.knobs)}")
+        if "opponent" in m and m["opponent"] not in book.presets:
+            problems.append(f"{d.section}: measure.opponent {m['opponent']!r} is not a preset of {game.name}")
+        for o in m.get("options", {}):
+            if o not in {opt.name for opt in game.options}:
+                problems.append(f"{d.section}: measure.options names {o!r}, not an option of {game.name}")
     return problems

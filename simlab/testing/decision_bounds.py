@@ -3,7 +3,8 @@
 For every entry of a game's decision inventory (:mod:`simlab.games.decisions`) that names knobs,
 and every side it applies to, the side plays a preset of a family holding the knob twice over the
 same seeds: once with the knob at its ``lo`` bound and once at its ``hi`` bound (every other knob as
-the preset sets it; the other side at its default policy). An entry *matters* when some knob of it
+the preset sets it; the other side at its default policy). An entry's ``measure`` names where its
+choice arises (a scenario, an option, the side's preset, the opponent's): the entry is played there. An entry *matters* when some knob of it
 changes at least one game's winner. Issue 28 asks that at least 90% of the entries with knobs do, in
 300 games.
 
@@ -57,27 +58,39 @@ def knob_bounds_effects(game_name: str, games: int = 300, scenario: str | None =
     Returns:
         one dict per (entry, side, knob): ``{section, decision, side, knob, preset, lo, hi,
         changed, options}`` where ``changed`` is the number of games (of ``games``) whose winner differs, or
-        ``None`` with ``why`` where no preset of the side's families holds the knob.
+        ``None`` with ``why`` where no preset of the side's families holds the knob; ``scenario``
+        and ``opponent`` say where it was played (the entry's ``measure``, else the defaults).
 
     Raises:
         SpecError: an unknown game or scenario.
     """
     g = get_game(game_name)
-    scen = g.load_scenario(scenario or g.default_scenario or None)
-    sides = list(scen.sides)
+    scens: dict[str, object] = {}
+
+    def scenario_of(name: str):
+        if name not in scens:
+            scens[name] = g.load_scenario(name)
+        return scens[name]
+
+    base = scenario or g.default_scenario or None
     seeds = game_seeds(seed, 0, 0, games)
     out = []
     for d in g.decisions():
         if not d.knobs:
             continue
-        given = dict(options_for(d)) if options_for is not None else {}
+        m = d.measured_under()
+        given = {**m.get("options", {}), **(dict(options_for(d)) if options_for is not None else {})}
         options = g.resolve_options(given)
+        scen = scenario_of(m.get("scenario", base))
+        sides = list(scen.sides)
         for side in (sides if d.side == "*" else [d.side]):
             if side not in sides:
                 continue
+            others = {s: m["opponent"] for s in sides if s != side} if "opponent" in m else {}
             for knob in d.knobs:
-                preset = _preset_for(g, side, knob)
-                row = {"section": d.section, "decision": d.decision, "side": side, "knob": knob, "preset": preset}
+                preset = m["preset"] if "preset" in m else _preset_for(g, side, knob)
+                row = {"section": d.section, "decision": d.decision, "side": side, "knob": knob, "preset": preset,
+                       "scenario": scen.name}
                 if preset is None:
                     row.update(changed=None, why="no preset of this side's families holds the knob")
                     out.append(row)
@@ -86,10 +99,11 @@ def knob_bounds_effects(game_name: str, games: int = 300, scenario: str | None =
                 k = fam.knob(knob)
                 winners = []
                 for v in (k.lo, k.hi):
-                    pols = g.resolve_policies(sides, {side: preset}, {side: {knob: v}})
+                    pols = g.resolve_policies(sides, {**others, side: preset}, {side: {knob: v}})
                     b = g.play_batch(scen, options, pols, seeds)
                     winners.append(np.asarray(b.games["winner"]))
-                row.update(lo=k.lo, hi=k.hi, options=given, changed=int(np.count_nonzero(winners[0] != winners[1])))
+                row.update(lo=k.lo, hi=k.hi, options=given, opponent=others or None,
+                           changed=int(np.count_nonzero(winners[0] != winners[1])))
                 out.append(row)
     return out
 
@@ -118,7 +132,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     for r in rows:
         what = r.get("why") if r["changed"] is None else f"{r['changed']}/{a.games} winners changed"
-        print(f"{r['section']:>10} {r['side']:>12} {r['knob']:<24} {what}")
+        where = f" ({r['scenario']}, {r['preset']})"
+        print(f"{r['section']:>10} {r['side']:>12} {r['knob']:<24} {what}{where}")
     print(f"{hit} of {n} entries with knobs change a winner at their bounds "
           f"({100 * hit / max(n, 1):.0f}%; issue 28 asks >= 90%)")
     return 0
