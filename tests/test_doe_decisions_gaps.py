@@ -70,6 +70,16 @@ def test_the_plan_says_whether_independent_units_join():  # 7.4 E
     assert [s[3] for s in p[2]] == [0]
 
 
+def test_a_unit_alone_in_its_group_stays_independent_if_the_side_chooses():  # 7.4 A, E
+    # Terror (3 MP, slow_mp) is alone in its group at Key West: by default it joins the battleships
+    keep = {"Indiana": "key-west", "Iowa": "key-west", "Terror": "key-west"}
+    pu, _, pst, _ = plan(policy_position(keep), 0, BOOK.resolve("us", "hunter"))[0]
+    assert pu[DATA.unit("Terror")] == pu[DATA.unit("Indiana")] == pu[DATA.unit("Iowa")]
+    pu, _, pst, _ = plan(policy_position(keep), 0, BOOK.resolve("us", "hunter", {"iu_join": 0}))[0]
+    assert pu[DATA.unit("Terror")] != pu[DATA.unit("Indiana")] == pu[DATA.unit("Iowa")]
+    assert pst[pu[DATA.unit("Terror")]][0] in (lay.TRANSIT, lay.ANCHOR, lay.COAL)   # an IU's orders (7.4 A, C4)
+
+
 @pytest.mark.parametrize("join, stack", [(True, ["Indiana", "Iowa", "Montgomery"]), (False, ["Montgomery"])])
 def test_an_independent_unit_stacks_with_friends_only_if_its_plan_says_so(join, stack):  # 7.4 E
     cs = position({"Indiana": "key-west", "Iowa": "key-west", "Montgomery": "florida-strait"})
