@@ -29,9 +29,20 @@ from .campaign_orders import (
     port_neutral_nb,
 )
 from .dice import d6_nb
-from .enums import DISABLED, END_SPEED, ESCAPED, IN_LINE, LEADER_KILLED, SPEED_NEVER, SPEED_STOP, SUNK
+from .enums import (
+    DISABLED,
+    END_SPEED,
+    ESCAPED,
+    IN_LINE,
+    LEADER_KILLED,
+    RO_RANDOM,
+    RO_STRONG,
+    SPEED_NEVER,
+    SPEED_STOP,
+    SUNK,
+)
 from .kernels import battle_nb, effective_movement_nb
-from .policy_combat import combat_order_nb, disabled_port_nb
+from .policy_combat import combat_order_nb, disabled_port_nb, repair_key_nb
 
 _BATTLE_WORK = 6
 
@@ -674,9 +685,11 @@ def close_orders_nb(ust, U):
 
 
 @kernel
-def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key, dl, nd):
+def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key, dl, nd, rng):
     """Repairs at port ``p`` (:func:`repair_phase_nb`); ``dl[:nd]``: the damaged units in ports,
-    in unit order."""
+    in unit order. The units are repaired in the order their side chooses (9.0 B-C,
+    ``par[P_REPORD0 + side]``, :func:`policy_combat.repair_key_nb`), each as fully as the points left
+    allow (9.0 C)."""
     k = 0
     for i in range(nd):
         u = dl[i]
@@ -688,8 +701,14 @@ def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key, dl, nd):
                                         or U[u, lay.UF_OUT] != 0):
             continue
         cand[k] = u
-        key[u] = -(ust[u, lay.US_ATT] * 64 + ust[u, lay.US_DEF])
         k += 1
+    if k == 0:
+        return
+    mode = par[lay.P_REPORD0 + ust[cand[0], lay.US_SIDE]]   # a port holds one side's units (7.4 D)
+    if mode == RO_RANDOM and k == 1:
+        mode = RO_STRONG   # no choice to draw
+    for i in range(k):
+        key[cand[i]] = repair_key_nb(mode, ust, U, cand[i], rng)
     for i in range(1, k):
         u = cand[i]
         j = i - 1
@@ -707,10 +726,11 @@ def _repair_at_nb(p, pts, german_only, ust, U, par, cand, key, dl, nd):
 
 
 @kernel
-def repair_phase_nb(ust, nodes, par, U, ND, cw):
+def repair_phase_nb(ust, nodes, par, U, ND, cw, rng):
     """Repairs Phase (Rules 4.5, 9.0): each friendly port removes up to its repair value in damage
-    points from units in it, strongest units first (ruling C20); a port damaged this turn repairs
-    nothing (9 E, 8.4 I); neutral ports repair nothing (7.2.3 C) except Caracas for German units
+    points from units in it, in the order its side chooses (9.0 B-C, the ``repair_order`` knob:
+    by default the strongest units first, ruling C20; ``rng``: random-legal's draws); a port
+    damaged this turn repairs nothing (9 E, 8.4 I); neutral ports repair nothing (7.2.3 C) except Caracas for German units
     (14.12 B). With 14.2 only units that stayed in the port all turn are repaired, and a damaged
     port spends its repair value on itself first. Disabled markers are removed. ``cw``: the
     combat scratch (:func:`combat_scratch_nb`)."""
@@ -726,7 +746,7 @@ def repair_phase_nb(ust, nodes, par, U, ND, cw):
         side = nodes[p, lay.NS_PSIDE]
         if side == lay.PSIDE_NEUTRAL:
             if par[lay.P_GERMANS] != 0 and nodes[p, lay.NS_REPAIR_GER] > 0:
-                _repair_at_nb(p, nodes[p, lay.NS_REPAIR_GER], np.bool_(True), ust, U, par, cand, key, dl, nd)
+                _repair_at_nb(p, nodes[p, lay.NS_REPAIR_GER], np.bool_(True), ust, U, par, cand, key, dl, nd, rng)
             continue
         pts = nodes[p, lay.NS_REPAIR]
         if par[lay.P_DELAYED] != 0:
@@ -736,7 +756,7 @@ def repair_phase_nb(ust, nodes, par, U, ND, cw):
                 continue
         elif ND[p, lay.ND_PHIT] != 0:
             continue
-        _repair_at_nb(p, pts, np.bool_(False), ust, U, par, cand, key, dl, nd)
+        _repair_at_nb(p, pts, np.bool_(False), ust, U, par, cand, key, dl, nd, rng)
     for u in range(nu):
         U[u, lay.UF_OUT] = 0
 

@@ -141,7 +141,7 @@ def play_on_nb(tb, st, sc, stop):
                         sc.work, sc.att, sc.dfn, sc.mov, sc.dmg, sc.status, sc.mem, sc.cw)
         control_vp_phase_nb(nodes, par, S, ND, G, st.ledger)
         close_orders_nb(ust, U)
-        repair_phase_nb(ust, nodes, par, U, ND, sc.cw)
+        repair_phase_nb(ust, nodes, par, U, ND, sc.cw, rng)
         if par[lay.P_MAINT] != 0:
             maintenance_phase_nb(turn, ust, nodes, par, U)
         G[lay.G_TURNS] = turn

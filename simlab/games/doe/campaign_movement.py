@@ -33,6 +33,7 @@ from .campaign_orders import (
     stack_facts_nb,
 )
 from .dice import die_nb
+from .enums import MK_FIRST, MK_LAST
 
 
 # ============================================================================ set-up
@@ -478,7 +479,8 @@ def merge_into_nb(keep, other, ust, lst, S, SM, U, LD, G):
 
 @kernel
 def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng, nslots):
-    """End of a side's movement: squadrons in one place combine (7.3 C), independent units join a
+    """End of a side's movement: squadrons in one place combine (7.3 C; of two of the same size, the
+    one whose order is kept is the side's choice, ``par[P_MERGE0 + side]``), independent units join a
     squadron where they end their move if their plan says so (7.4 E), independent units ending at
     sea in one area combine into a Transit squadron while a Transit marker is left (7.4 H).
     ``nslots``: the side's stack slots in use (:func:`live_slots_nb`; combining only empties
@@ -497,12 +499,20 @@ def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng, nslots):
             if nt > ns:
                 keep_s = False
             elif nt == ns:
-                st_s, _ = stack_leader_stars_nb(s, S, SM, LD, lst)
-                st_t, _ = stack_leader_stars_nb(t, S, SM, LD, lst)
-                if st_t > st_s:
+                # 7.3 C: "the owning side decides" (par[P_MERGE0 + side], enums.MK_*); the rule's
+                # default: the squadron with a leader, then the most stars, then a coin
+                mk = par[lay.P_MERGE0 + side]
+                if mk == MK_FIRST:
+                    keep_s = True
+                elif mk == MK_LAST:
                     keep_s = False
-                elif st_t == st_s:
-                    keep_s = die_nb(rng, 2) == 1
+                else:
+                    st_s, _ = stack_leader_stars_nb(s, S, SM, LD, lst)
+                    st_t, _ = stack_leader_stars_nb(t, S, SM, LD, lst)
+                    if st_t > st_s:
+                        keep_s = False
+                    elif st_t == st_s:
+                        keep_s = die_nb(rng, 2) == 1
             if keep_s:
                 merge_into_nb(s, t, ust, lst, S, SM, U, LD, G)
             else:

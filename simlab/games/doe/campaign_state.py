@@ -181,7 +181,7 @@ class CampaignState:
         """Repairs Phase (4.5, 9.0), maintenance under 14.3, and the end of the turn's orders."""
         d = self.data
         close_orders_nb(d.ust, self.U)
-        repair_phase_nb(d.ust, d.nodes, self.par, self.U, self.ND, self._cw)
+        repair_phase_nb(d.ust, d.nodes, self.par, self.U, self.ND, self._cw, self.rng)
         if self.par[lay.P_MAINT]:
             maintenance_phase_nb(int(self.G[lay.G_TURN]), d.ust, d.nodes, self.par, self.U)
         self.G[lay.G_TURNS] = self.G[lay.G_TURN]

@@ -47,3 +47,11 @@ DP_REPAIR, DP_SAFE, DP_RANDOM = 0, 1, 2
 #: under 14.9, the nearest neutral port (``disabled_neutral``): never, when nearer than every
 #: friendly port, only when the unit would be scuttled on the way to a friendly one (14.8 A)
 DN_NEVER, DN_NEARER, DN_ESCAPE = 0, 1, 2
+
+#: which damaged units a port repairs first (9.0 B-C, ``repair_order``): the strongest (ruling C20),
+#: the least damaged (most units made whole), the most damaged; a uniformly random order (random-legal)
+RO_STRONG, RO_LEAST, RO_MOST, RO_RANDOM = 0, 1, 2, 3
+#: whose order two combining squadrons of the same size keep (7.3 C, ``merge_keep``): the rule's
+#: default (the one with a leader, then the most stars, then a coin), the one planned first (lower
+#: stack slot: the scripted families plan their strongest group first), the one planned last
+MK_RULE, MK_FIRST, MK_LAST = 0, 1, 2

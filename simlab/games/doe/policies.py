@@ -64,7 +64,15 @@ The player choices of issue 28 (``decisions.toml``), in both scripted families: 
 orders for either side (``blockade`` and its scores; Spain had none) and Raid orders for either
 side (``raids`` and its scores; the US had none), both by the same planning code
 (:func:`policy_missions.missions_nb`), and Coal or Anchor after a Patrol (``after_patrol``, 5.4 D,
-7.5 C). Their defaults keep the plans of before.
+7.5 C). The gaps closed next (both families): the line order of each stack (``line_order``,
+4.1.2 B, D: strongest or weakest on top), the stack each leader goes with (``leader_group``,
+4.1.2 C), whether an independent unit joins the friends it meets (``iu_join``, 7.4 E: the plan's
+join flag), the port a raider goes home to (``raid_home``, 5.5 D,
+:func:`policy_missions.missions_nb`), and two choices the engine applies for the side from ``par``
+(set by :func:`runtime.build_par`): which units its ports repair first (``repair_order``, 9.0 B-C,
+:func:`policy_combat.repair_key_nb`) and whose order two equal combining squadrons keep
+(``merge_keep``, 7.3 C, :func:`campaign_movement.combine_side_nb`). Their defaults keep the plans
+of before.
 
 Every knob value in ``[lo, hi]`` gives legal plans: a candidate is taken only if the rules allow
 it (:func:`campaign_orders.order_ok_nb`), and the engine checks the whole plan again.
@@ -400,7 +408,8 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
     ng = group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw)
     ng = mark_garrisons_nb(side, kn, ng, gmem, ust, UV, nodes, cost, par, vis, pw)
     gn, gat, gstr = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR]
-    # leaders: the best leader at a place goes to its strongest group (6.2 B)
+    # leaders: the best leader at a place goes to its strongest group (6.2 B), or with the knob
+    # leader_group = 1 to its weakest (4.1.2 C: the owner places each leader with a stack)
     gld = pw[pk.PW_GLD]
     for j in range(MAXSS):
         gld[j] = -1
@@ -419,13 +428,14 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
     sort_line_nb(gorder, ng, gkey)   # stable: ties keep the groups' order
     for i in range(lst.shape[0]):
         pl[i] = -1
+    weakest_led = kn[pk.K_LEADER_GROUP] != 0   # 4.1.2 C: leaders go with the weakest groups first
     for i in range(lst.shape[0]):
         if lst[i, lay.LS_SIDE] != side or LV[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
             continue
         loc = UV[LV[i, lay.LF_UNIT], lay.UF_LOC]
         best = -1
         for jj in range(ng):
-            j = gorder[jj]
+            j = gorder[ng - 1 - jj] if weakest_led else gorder[jj]
             if gat[j] != loc:
                 continue
             if best < 0:
@@ -511,11 +521,12 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
             pst[jj, PS_ORDER] = lay.HOLD
             pst[jj, PS_DEST] = at
             pst[jj, PS_TARGET] = -1
-        pst[jj, PS_JOIN] = 1
+        pst[jj, PS_JOIN] = 1 if kn[pk.K_IU_JOIN] != 0 else 0   # 7.4 E: an IU stacks with friends it meets
+        weakest_top = kn[pk.K_LINE_ORDER] != 0   # 4.1.2 B, D: the line order (members are strongest first)
         for i in range(n):
             u = gmem[g, i]
             pu[u] = jj
-            pp[u] = i
+            pp[u] = n - 1 - i if weakest_top else i
     for i in range(lst.shape[0]):
         if pl[i] >= 0:
             pl[i] = slot[pl[i]]

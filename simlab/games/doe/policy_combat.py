@@ -10,16 +10,35 @@
   (:func:`campaign_combat.disabled_ports_nb`: the nearest friendly ports, and under 14.9 the
   nearest neutral ones) — :func:`disabled_port_nb`, by the side's ``disabled_port`` and
   ``disabled_neutral`` knobs (``par[P_DISPORT0 + side]``, ``par[P_DISNEU0 + side]``).
+* Rule 9.0 B-C: "each side simply removes damage from units of its choice" — :func:`repair_key_nb`
+  orders the damaged units in a port by the side's ``repair_order`` knob (``par[P_REPORD0 + side]``);
+  the port repairs them in that order, each as fully as its points allow
+  (:func:`campaign_combat.repair_phase_nb`).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from simlab.jit import kernel
 
 from . import campaign_layout as lay
 from .campaign_orders import port_neutral_nb
 from .dice import die_nb
-from .enums import CO_MAP, CO_RANDOM, CO_STRONG_FIRST, CO_WEAK_FIRST, DN_ESCAPE, DN_NEARER, DP_RANDOM, DP_SAFE  # noqa: E402,F401  (4.3 B modes)  # noqa: E402  (8.3.2.1 B modes)
+from .enums import (  # noqa: F401  (the 4.3 B, 8.3.2.1 B and 9.0 B modes)
+    CO_MAP,
+    CO_RANDOM,
+    CO_STRONG_FIRST,
+    CO_WEAK_FIRST,
+    DN_ESCAPE,
+    DN_NEARER,
+    DP_RANDOM,
+    DP_SAFE,
+    RO_LEAST,
+    RO_MOST,
+    RO_RANDOM,
+    RO_STRONG,
+)
 
 
 @kernel
@@ -109,4 +128,22 @@ def disabled_port_nb(tie, neu, mov, cand, cc, k, side, german, nodes, par, rng):
     return f
 
 
-__all__ = ["CO_MAP", "CO_RANDOM", "CO_STRONG_FIRST", "CO_WEAK_FIRST", "combat_order_nb", "disabled_port_nb"]
+@kernel(inline="always")
+def repair_key_nb(mode, ust, U, u, rng):
+    """The sort key (``int64``, lowest repaired first) of damaged unit ``u`` in a port (Rule 9.0 B-C,
+    the owner's choice): by ``mode`` (``RO_*``) the strongest first (attack, then defense: ruling
+    C20), the least damaged first (ties: the strongest), the most damaged first (ties: the
+    strongest), or (``RO_RANDOM``, random-legal) one die of ``2**20`` per unit, ties in unit order.
+    The policy reads only its own units' printed values and damage."""
+    strength = ust[u, lay.US_ATT] * 64 + ust[u, lay.US_DEF]
+    if mode == RO_RANDOM:
+        return np.int64(die_nb(rng, 1 << 20))
+    if mode == RO_LEAST:
+        return U[u, lay.UF_DMG] * 4096 - strength
+    if mode == RO_MOST:
+        return -U[u, lay.UF_DMG] * 4096 - strength
+    return -strength
+
+
+__all__ = ["CO_MAP", "CO_RANDOM", "CO_STRONG_FIRST", "CO_WEAK_FIRST", "combat_order_nb", "disabled_port_nb",
+           "repair_key_nb"]

@@ -79,8 +79,15 @@ FAMILY_IDS = {"random-legal": FAM_RANDOM, "us-fleet": FAM_US, "spain-fleet": FAM
     K_GARRISON_MP,      # MP: enemy units seen this near an area off an own port make it threatened (garrison)
     K_AFTER_PATROL,     # 5.4 D after a Patrol: 0 Coal at sea first (within 7.5 C), 1 Anchor in a bordering own port first
     K_GARRISON_SEND,    # 1: a threatened port short of its garrison is filled by the weakest groups that can reach it
+    # both scripted families: the gaps of issue 28 closed (stack order, leaders, IUs, 5.5 D, repairs, 7.3 C)
+    K_LINE_ORDER,       # 4.1.2 B, D: 0 strongest unit on top of each stack (first in line), 1 weakest on top
+    K_LEADER_GROUP,     # 4.1.2 C: the best leader at a place goes with 0 its strongest group, 1 its weakest
+    K_IU_JOIN,          # 7.4 E: 1 an IU ending its move with friendly units stacks with them, 0 it stays separate
+    K_RAID_HOME,        # 5.5 D after a Raid: 0 the nearest port, 1 most repair in reach, 2 most defense + mines in reach
+    K_REPAIR_ORDER,     # 9.0 B-C (par[P_REPORD0 + side]): 0 strongest first, 1 least damage first, 2 most damage first
+    K_MERGE_KEEP,       # 7.3 C equal stacks (par[P_MERGE0 + side]): 0 leader, stars, coin; 1 first-planned; 2 last-planned
     KN_NF,
-) = range(52)
+) = range(58)
 
 #: knob name (policies.toml) -> slot
 KNOB_SLOTS = {
@@ -103,6 +110,8 @@ KNOB_SLOTS = {
     "disabled_port": K_DISABLED_PORT, "disabled_neutral": K_DISABLED_NEUTRAL,
     "garrison": K_GARRISON, "garrison_mp": K_GARRISON_MP, "after_patrol": K_AFTER_PATROL,
     "garrison_send": K_GARRISON_SEND,
+    "line_order": K_LINE_ORDER, "leader_group": K_LEADER_GROUP, "iu_join": K_IU_JOIN,
+    "raid_home": K_RAID_HOME, "repair_order": K_REPAIR_ORDER, "merge_keep": K_MERGE_KEEP,
 }
 
 #: the scale a ``float`` knob is packed with (fraction -> permille)

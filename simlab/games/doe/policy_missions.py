@@ -207,6 +207,22 @@ def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis
     if only == ((1 << lay.COAL) | (1 << lay.ANCHOR)) or only == (1 << lay.ANCHOR):
         return add_after_patrol_nb(side, at, n, german, nodes, adj, par, B, pw, nc), False
     if only == (1 << lay.TRANSIT) and UV[gmem[g, 0], lay.UF_PREV] == lay.RAID:
+        # 5.5 D: home to a friendly or neutral port, the owner's choice (knob raid_home): first the
+        # friendly port within the group's move of most repair (1) or most defense + mines (2), ties
+        # the nearest, then in map order; then (0: only) the nearest that repairs, the nearest, neutrals
+        home = kn[pk.K_RAID_HOME]
+        if home != 0:
+            bp = -1
+            bv = -1
+            for q in range(A, N):
+                if nodes[q, lay.NS_PSIDE] != side or cost[lay.KMAX, at, q] > mp:
+                    continue
+                v = nodes[q, lay.NS_REPAIR] if home == 1 else nodes[q, lay.NS_DEF] + nodes[q, lay.NS_MINE]
+                if v > bv or (v == bv and cost[lay.KMAX, at, q] < cost[lay.KMAX, at, bp]):
+                    bp = q
+                    bv = v
+            if bp >= 0:
+                nc = add_candidate_nb(pw, nc, lay.TRANSIT, bp, NONE)
         nc = add_port_transits_nb(at, side, german, pw, nodes, cost, par, np.bool_(False), nc)
         for q in range(A, N):
             if nodes[q, lay.NS_PSIDE] == lay.PSIDE_NEUTRAL:

@@ -129,7 +129,9 @@ def group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw):
     """Groups as described above; returns how many (members in ``gmem[g, :gn[g]]``, with ``gn``,
     ``gat``, ``gstr``, ``gdmg`` the rows ``PW_GN``... of the policy scratch ``pw``,
     :mod:`policy_layout`). Knobs ``kn[K_SLOW_MP]`` (MP: slow units are grouped apart) and
-    ``kn[K_SPLIT_ABOVE]`` (units: a larger group is split in two of even strength)."""
+    ``kn[K_SPLIT_ABOVE]`` (units: a larger group is split in two of even strength); with
+    ``kn[K_IU_JOIN]`` = 0 a unit alone in its group is not added to a larger one (it stays an IU,
+    7.4 A, E)."""
     nu = ust.shape[0]
     N = nodes.shape[0]
     A = par[lay.P_NAREAS]
@@ -197,9 +199,11 @@ def group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw):
             gn[g] += 1
             gstr[g] += eff_att_nb(ust, UV, u)
             gdmg[g] += UV[u, lay.UF_DMG]
-        # a lone unit joins the largest group here whose orders it does not restrict
+        # a lone unit joins the largest group here whose orders it does not restrict; with the knob
+        # iu_join = 0 it stays an independent unit (7.4 E: "remain separate to continue with
+        # Transit orders in a following turn")
         for h in range(first, ng):
-            if gn[h] != 1:
+            if gn[h] != 1 or kn[pk.K_IU_JOIN] == 0:
                 continue
             mh = gkey[h] // 8
             best = -1

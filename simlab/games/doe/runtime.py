@@ -40,6 +40,9 @@ from .enums import (
     DP_REPAIR,
     FLEE_ALWAYS,
     FLEE_COIN,
+    MK_RULE,
+    RO_RANDOM,
+    RO_STRONG,
     SPEED_NEVER,
     SPEED_WHEN_ABLE,
 )
@@ -175,6 +178,16 @@ def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
         else:
             par[lay.P_DISPORT0 + s] = kn[s, pk.K_DISABLED_PORT]
             par[lay.P_DISNEU0 + s] = kn[s, pk.K_DISABLED_NEUTRAL]
+    # 9.0 B-C: which units each side's ports repair first; 7.3 C: whose order two equal combining
+    # squadrons keep (a scripted test side: the strongest first, and the rule's leader-stars-coin)
+    for s in range(2):
+        if fam[s] == pk.FAM_RANDOM:
+            par[lay.P_REPORD0 + s], par[lay.P_MERGE0 + s] = RO_RANDOM, MK_RULE
+        elif fam[s] == pk.FAM_SCRIPT:
+            par[lay.P_REPORD0 + s], par[lay.P_MERGE0 + s] = RO_STRONG, MK_RULE
+        else:
+            par[lay.P_REPORD0 + s] = kn[s, pk.K_REPAIR_ORDER]
+            par[lay.P_MERGE0 + s] = kn[s, pk.K_MERGE_KEEP]
     for slot, field in _RULES_PAR:
         par[slot] = r[field]
     par[lay.P_MAX_ROUNDS] = 1000
