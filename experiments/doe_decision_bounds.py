@@ -5,7 +5,8 @@ its ``hi`` bound for the side that makes the choice (its default preset, US ``hu
 ``raider``, where that preset's family holds the knob; the other side at its default), and 300
 games are played at each bound on the same seeds (common random numbers,
 :func:`simlab.testing.decision_bounds.knob_bounds_effects`). The 14.11 entries (free deployment)
-are played with the ``free_deployment`` option on, since the set-up knobs do nothing without it.
+are played with the ``free_deployment`` option on, as their ``measure`` in decisions.toml says,
+since the set-up knobs do nothing without it.
 
 Run: ``python experiments/doe_decision_bounds.py [--games 300] [--seed 20261202] [--out FILE.json]``;
 prints one line per (entry, side, knob) and the fraction of entries where some knob changed a winner.
@@ -24,10 +25,9 @@ GAME = "dawn-of-empire"
 
 def knob_rows(games: int, seed: int) -> list[dict]:
     """One row per (entry, side, knob) of the inventory
-    (:func:`simlab.testing.decision_bounds.knob_bounds_effects`), the 14.11 entries played with
-    ``free_deployment`` on."""
-    return knob_bounds_effects(GAME, games, seed=seed,
-                               options_for=lambda d: {"free_deployment": True} if d.section.startswith("14.11") else {})
+    (:func:`simlab.testing.decision_bounds.knob_bounds_effects`), each entry played where its
+    ``measure`` says (the 14.11 entries with ``free_deployment`` on)."""
+    return knob_bounds_effects(GAME, games, seed=seed)
 
 
 def main(argv=None) -> int:
