@@ -172,6 +172,19 @@ def advance_to_decision_nb(T, K, S, side):
 
 
 @kernel
+def _prelude_nb(S, active):
+    """The start of a sub-turn of ``active`` as ``engine.play_on_nb`` does it (Rule 5: the counts of
+    the sub-turn cleared)."""
+    g = S.g
+    g[G_ACTIVE] = active
+    g[G_SUBTURN] += 1
+    if g[G_NIGHT] == 1:
+        g[G_NIGHT_SUBTURNS] += 1
+    _reset_subturn_nb(S.st, g)
+    g[G_AI_CAPFOUND0 + 1 - active] = 0
+
+
+@kernel
 def forced_subturn_nb(T, K, S, side, hand_index, mode):
     """One sub-turn of ``side`` (Rule 5 steps 1-5) with its step 1-2 choice given: ``hand_index``
     -1 to draw, else the hand position of the card played in ``mode`` (enums.MODE_*). The same
@@ -181,12 +194,7 @@ def forced_subturn_nb(T, K, S, side, hand_index, mode):
     rt, akind, ak, pp = T.rt, T.akind, T.ak, K.pp
     cs, st, g, piles, hands, rng, scr, wk, fw = S.cs, S.st, S.g, S.piles, S.hands, S.rng, S.scr, S.wk, S.fw
     active = side
-    g[G_ACTIVE] = active
-    g[G_SUBTURN] += 1
-    if g[G_NIGHT] == 1:
-        g[G_NIGHT_SUBTURNS] += 1
-    _reset_subturn_nb(st, g)
-    g[G_AI_CAPFOUND0 + 1 - active] = 0
+    _prelude_nb(S, side)
     hn = g[G_HAND0_N + side]
     can_draw = g[G_FINAL] == 0 and hn < rt[R_HAND_LIMIT]
     if hn == 0:
@@ -352,7 +360,8 @@ def _rollout_key_nb(S, R, r):
 
 @kernel
 def rollout_choice_nb(T, K, S, R):
-    """The exploiter's step 1-2 choice now: ``(hand_index, mode, n_candidates, base_index)``, the
+    """The exploiter's step 1-2 choice now: ``(hand_index, mode, n_candidates, base_index)`` (the
+    base policy's own hand index where its option is kept), the
     candidates in ``R.cand[:, :n]`` and their summed outcomes over the rollouts in ``R.vals[:n]``.
     ``S`` (left unchanged) is just before a sub-turn of side ``R.params[RP_SIDE]`` that holds a
     hand. With 0 rollouts, or a single candidate, the base policy's choice."""
@@ -360,8 +369,10 @@ def rollout_choice_nb(T, K, S, R):
     nr = R.params[RP_ROLLOUTS]
     W, D = R.work, R.world
     n = candidates_nb(T, S, side, R.cand)
-    # the base policy's own choice, on a copy (its scratch and random draws stay off S)
+    # the base policy's own choice, on a copy at the start of the sub-turn (its scratch and random
+    # draws stay off S)
     copy_into_nb(S, W)
+    _prelude_nb(W, side)
     hn = W.g[G_HAND0_N + side]
     can_draw = W.g[G_FINAL] == 0 and hn < T.rt[R_HAND_LIMIT]
     bi, bm = choose_play_nb(T.rt, W.cs, W.st, W.g, W.piles, W.hands, T.akind, T.ak, K.pp, side, can_draw, W.rng, W.wk,
@@ -376,7 +387,7 @@ def rollout_choice_nb(T, K, S, R):
     for j in range(n):
         R.vals[j] = 0.0
     if nr <= 0 or n <= 1:
-        return R.cand[0, base], R.cand[1, base], n, base
+        return bi, bm, n, base
     for r in range(nr):
         key = _rollout_key_nb(S, R, r)
         copy_into_nb(S, D)
@@ -392,6 +403,8 @@ def rollout_choice_nb(T, K, S, R):
     for j in range(n):
         if R.vals[j] > R.vals[best]:
             best = j
+    if best == base:
+        return bi, bm, n, base  # the base's own card (of its kind, the copy it chose)
     return R.cand[0, best], R.cand[1, best], n, base
 
 
