@@ -24,7 +24,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..errors import SpecError
-from ..games.policy import ROLLOUT_PREFIX, Preset, write_policy_file
+from ..games.policy import ROLLOUT_PREFIX, Preset, using_policies, write_policy_file
 from ..rng import mix64
 
 __all__ = ["METHODS", "miss_line", "rollout_response"]
@@ -40,6 +40,13 @@ def _interval(d: np.ndarray) -> tuple[float, float, float]:
     m = float(d.mean())
     h = 1.959963984540054 * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else float("inf")
     return m, m - h, m + h
+
+
+def _weights(mix: Mapping[str, float], cut: float = 1e-6) -> dict[str, float]:
+    """The mix's support (weights above ``cut``), renormalised (as :mod:`.loop` weighs a mix)."""
+    w = {k: float(v) for k, v in mix.items() if v > cut}
+    t = sum(w.values())
+    return {k: v / t for k, v in w.items()}
 
 
 def _score(codes: np.ndarray) -> np.ndarray:
@@ -67,7 +74,6 @@ def rollout_response(solver, it: int, side: str, base: Mapping | None, mixes: Ma
     Raises:
         SpecError: the game has no rollout exploiter (raised by the game before anything plays).
     """
-    from .loop import _weights
     s0, s1 = solver.sides
     first = side == s0
     other = s1 if first else s0
@@ -88,7 +94,8 @@ def rollout_response(solver, it: int, side: str, base: Mapping | None, mixes: Ma
         bname = max(own, key=own.get)
     rname = f"{ROLLOUT_PREFIX}{bname}:{int(rollouts)}"
     try:
-        solver.g.resolve_rollout(side, rname)
+        with using_policies(*files):
+            solver.g.resolve_rollout(side, rname)
     except SpecError as e:
         raise SpecError(f"--method rollout: {e}") from None
     mine = [rname, bname] + [p for p in own if p not in (rname, bname)]
