@@ -52,10 +52,9 @@ from .deck import discard_table_nb, draw_nb, play_from_hand_nb, shuffle_nb
 from .engine import NO_STOP, _debug_check_nb, _reset_subturn_nb, init_game_nb, play_on_nb, resolve_card_nb
 from .enums import FAM_SOLO, K_DAY_NIGHT, K_RETREAT, K_THE_END, MODE_ACTIONS, MODE_EFFECT, ST_IN_PLAY
 from .layout import (
-    C_HULL,
     C_POOL,
-    G_AI_CAPFOUND0,
     G_ACTIVE,
+    G_AI_CAPFOUND0,
     G_CB_OK,
     G_DECK_N,
     G_FINAL,
@@ -405,6 +404,26 @@ def rollout_choice_nb(T, K, S, R):
             best = j
     if best == base:
         return bi, bm, n, base  # the base's own card (of its kind, the copy it chose)
+    # the best of n noisy means is biased upwards (the winner's curse): it replaces the base's choice
+    # only if it also beats it on 2R fresh rollouts (keys R .. 3R - 1), compared on those alone
+    vb = 0.0
+    vc = 0.0
+    for r in range(nr, 3 * nr):
+        key = _rollout_key_nb(S, R, r)
+        copy_into_nb(S, D)
+        new_state_nb(key, D.rng)
+        resample_hidden_nb(T, D, side, R.buf, R.ids, D.rng)
+        new_state_nb(mix64_nb(key + np.uint64(0x9E3779B97F4A7C15)), D.rng)
+        copy_into_nb(D, W)
+        forced_subturn_nb(T, K, W, side, R.cand[0, base], R.cand[1, base])
+        play_on_nb(T, K, W, NO_STOP)
+        vb += _outcome_nb(W, side)
+        copy_into_nb(D, W)
+        forced_subturn_nb(T, K, W, side, R.cand[0, best], R.cand[1, best])
+        play_on_nb(T, K, W, NO_STOP)
+        vc += _outcome_nb(W, side)
+    if vc <= vb:
+        return bi, bm, n, base
     return R.cand[0, best], R.cand[1, best], n, base
 
 
