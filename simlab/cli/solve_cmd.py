@@ -60,6 +60,28 @@ def render_solve(res: dict) -> list:
     if ex["estimate"] is not None:
         per = "; ".join(f"{s} {v['gain']:+.4f}" for s, v in ex["per_side"].items())
         out.append(f"[bold]exploitability estimate: {ex['estimate']:.4f}[/bold] ({per}) — {LOWER}")
+    out += _rollout_lines(ex)
+    return out
+
+
+def _rollout_lines(ex: dict) -> list[str]:
+    """The rollout response's lines of a summary's ``exploitability`` (``--method rollout|both``)."""
+    out = []
+    for s, r in (ex.get("rollout_per_side") or {}).items():
+        if r.get("gain") is None:
+            out.append(f"rollout response of {s}: {r.get('note', 'not measured')}")
+            continue
+        o = r["over_knobs"]
+        out.append(f"rollout response of {s} ({r['rollouts']} rollouts from {r['base']}, {r['games']:,} games per "
+                   f"opponent): gain {r['gain']:+.4f} [{r['ci'][0]:+.4f}, {r['ci'][1]:+.4f}]; its base on the same "
+                   f"games {r['knob_gain']:+.4f} [{r['knob_ci'][0]:+.4f}, {r['knob_ci'][1]:+.4f}]; rollout - base "
+                   f"{o['gain']:+.4f} [{o['ci'][0]:+.4f}, {o['ci'][1]:+.4f}]")
+    pm = ex.get("per_method")
+    if pm:
+        k = "-" if pm["knobs"] is None else f"{pm['knobs']:.4f}"
+        r = "-" if pm["rollout"] is None else f"{pm['rollout']:.4f}"
+        out.append(f"exploitability by method: knobs {k}, rollout {r}; reported: the larger")
+    out += list(ex.get("misses") or [])
     return out
 
 
@@ -90,6 +112,11 @@ def solve(
     epsilon: Annotated[float, typer.Option(help="stop when no best response gains significantly more (payoff units)")] = 0.01,
     seed: Annotated[int, typer.Option(help="the seed of every sweep and of the optimiser")] = 0,
     exploit: Annotated[str | None, typer.Option(help="SIDE=POLICY: measure one policy (a best response against it)")] = None,
+    method: Annotated[str, typer.Option(
+        help="knobs: the knob search; rollout: the rollout exploiter from each side's best preset; both: the "
+             "rollout exploiter from the knob best response (the exploitability is the larger gain)")] = "knobs",
+    rollouts: Annotated[int, typer.Option(help="--method rollout|both: play-outs per candidate and decision")] = 4,
+    rollout_games: Annotated[int, typer.Option(help="--method rollout|both: games per opponent (fresh seeds)")] = 400,
     include_caveats: Annotated[bool, typer.Option(
         help="also use policies whose family has a caveat (e.g. a solo AI under other rules); left out by default")] = False,
     meta_games: Annotated[int, typer.Option(help="games per meta-game pairing")] = 2000,
@@ -113,7 +140,7 @@ def solve(
               seed=seed, out=out, overwrite=overwrite, workers=workers, backend=backend, scheduler=scheduler,
               progress=progress, meta_games=meta_games, search_games=search_games, confirm_games=confirm_games,
               generations=generations, popsize=popsize, iterations=iterations, exploit=exploit,
-              include_caveats=include_caveats)
+              include_caveats=include_caveats, method=method, rollouts=rollouts, rollout_games=rollout_games)
     if json_:
         _print_json(res)
         return
@@ -146,3 +173,5 @@ def _print_exploit(res: dict) -> None:
         out_console.print(f"[bold]its gain over {s}'s best preset: {v['gain']:+.4f}[/bold]"
                           + (f" 95% interval [{ci[0]:+.4f}, {ci[1]:+.4f}]" if ci else "")
                           + f"; the value against {pol} was {it['value']:+.4f} with the presets — {LOWER}")
+    for line in _rollout_lines(f["exploitability"]):
+        out_console.print(line)

@@ -55,6 +55,7 @@ from .contract import batch_violation
 from .odds import OddsOption, Table
 from .policy import (
     MIX_PREFIX,
+    ROLLOUT_PREFIX,
     Mixture,
     Policy,
     PolicyBook,
@@ -525,8 +526,21 @@ class Game:
                 mx = self.resolve_mix(s, p)
                 out[s] = Mixture(mx.name, mx.family, (), mx.components, list(sides).index(s))
                 continue
+            if isinstance(p, str) and p.startswith(ROLLOUT_PREFIX):
+                out[s] = self.resolve_rollout(s, p, (knobs or {}).get(s))
+                continue
             out[s] = book.resolve(s, p, (knobs or {}).get(s))
         return out
+
+    def resolve_rollout(self, side: str, name: str, knobs: Mapping[str, Any] | None = None) -> Policy:
+        """The rollout exploiter ``@rollout:BASE[:R]`` of ``side`` (a
+        :class:`~simlab.games.policy.RolloutPolicy`), ``knobs`` set on its base. A game with a
+        rollout exploiter overrides this (issue 29: Mar Rojo).
+
+        Raises:
+            SpecError: this game has none.
+        """
+        raise SpecError(f"policy {name!r}: game {self.name} has no rollout exploiter yet (issue 29: mar-rojo has one)")
 
     def policies_of(self, sides: Sequence[str], policies: Mapping[str, Policy | str]) -> dict[str, Policy]:
         """``policies`` as :class:`Policy` objects: a preset name is resolved with its preset's knobs.

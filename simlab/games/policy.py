@@ -237,6 +237,50 @@ class Mixture(Policy):
                 "mix": [{"weight": w, **p.to_json()} for w, p in self.components]}
 
 
+@dataclass(frozen=True)
+class RolloutPolicy(Policy):
+    """A rollout exploiter (``--policy side=@rollout:BASE[:R]``, issue 29): at each of its side's
+    decisions the game tries every legal option, plays each on ``R`` times with ``base`` (its own
+    later play) against the other side's policy, and takes the best (a game's ``resolve_rollout``).
+
+    Attributes:
+        name: ``@rollout:BASE:R`` as given (the ``policy_<side>`` column); family ``"rollout"``;
+            knobs: ``(("rollouts", R), ("base.<knob>", value), ...)`` (the base's full vector).
+        base: the base policy (a resolved preset, ``--set SIDE.KNOB`` applied to it).
+        rollouts: play-outs per candidate and decision (``int >= 0``; 0 plays ``base``).
+    """
+
+    base: Policy | None = None
+    rollouts: int = 0
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "family": self.family, "knobs": dict(self.knobs),
+                "base": self.base.to_json() if self.base is not None else None}
+
+
+#: the policy name prefix of a rollout exploiter: ``@rollout:BASE`` or ``@rollout:BASE:R``
+ROLLOUT_PREFIX = "@rollout:"
+#: play-outs per candidate of a ``@rollout:BASE`` given without ``:R``
+ROLLOUT_DEFAULT = 4
+
+
+def parse_rollout(name: str) -> tuple[str, int]:
+    """``@rollout:BASE[:R]`` as ``(BASE, R)`` (R defaults to :data:`ROLLOUT_DEFAULT`).
+
+    Raises:
+        SpecError: no base, or R not an integer in 0..256.
+    """
+    body = name[len(ROLLOUT_PREFIX):]
+    base, _, r = body.partition(":")
+    if not base:
+        raise SpecError(f"policy {name!r}: give the base preset after {ROLLOUT_PREFIX} (e.g. @rollout:aggressive:4)")
+    if not r:
+        return base, ROLLOUT_DEFAULT
+    if not r.isdigit() or not 0 <= int(r) <= 256:
+        raise SpecError(f"policy {name!r}: the rollouts after the base must be an integer in 0..256, not {r!r}")
+    return base, int(r)
+
+
 #: the policy name prefix of a mixed policy: ``@mix:DIR`` (DIR holds a ``policies.toml`` with ``[mixes]``)
 MIX_PREFIX = "@mix:"
 

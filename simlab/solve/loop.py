@@ -89,8 +89,16 @@ def _interval(d: np.ndarray) -> tuple[float, float, float]:
 class _Solver:
     def __init__(self, game: str, scenario, set_, data, budget, epsilon, seed, out, overwrite, workers, progress,
                  meta_games, search_games, confirm_games, generations, popsize, iterations, replicates,
-                 fixed: Mapping[str, str] | None = None, caveats: bool = False):
+                 fixed: Mapping[str, str] | None = None, caveats: bool = False, method: str = "knobs",
+                 rollouts: int = 4, rollout_games: int = 400):
         self.g = get_game(game)
+        from .rollout import METHODS
+        if method not in METHODS:
+            raise SpecError(f"--method {method!r}: one of {', '.join(METHODS)}")
+        for name, v, lo in (("--rollouts", rollouts, 1), ("--rollout-games", rollout_games, 2)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+                raise SpecError(f"{name} must be an integer of at least {lo} (got {v})")
+        self.method, self.rollouts, self.rollout_games = method, rollouts, rollout_games
         self.game = game
         if scenario is not None and "," in str(scenario):
             raise SpecError("solve plays one scenario; give a single --scenario")
@@ -153,6 +161,12 @@ class _Solver:
         self.budget, self.epsilon, self.seed = budget, float(epsilon), seed
         self.meta_games, self.search_games, self.confirm_games = meta_games, search_games, confirm_games
         self.generations, self.popsize, self.iterations, self.replicates = generations, popsize, iterations, replicates
+        if method == "rollout":
+            self.generations = 0  # no knob search: the rollout starts from the side's best policy of its mix
+        if method != "knobs":
+            from ..games.base import Game
+            if type(self.g).resolve_rollout is Game.resolve_rollout:  # said before anything is written
+                raise SpecError(f"--method {method}: game {game} has no rollout exploiter yet (issue 29: mar-rojo has one)")
         self.workers, self.progress = workers, progress
         self.outdir = prepare_out(out, "solve", game, SUMMARY, overwrite)
         self.overwrite = overwrite
@@ -448,13 +462,36 @@ class _Solver:
         except _BudgetOut as e:
             stop = {"reason": "budget", "detail": f"the next sweep ({e}) would take the games played past the "
                     f"budget of {self.budget:,}"}
+        self.rollout = self._rollout(final) if self.method != "knobs" and final is not None else {}
         return self._summary(iters, final, stop)
+
+    def _rollout(self, final: dict) -> dict:
+        """The rollout response of each searching side against the final mix (:mod:`.rollout`),
+        from its knob best response (or, without one, its best policy of its mix)."""
+        from .rollout import rollout_response
+        out = {}
+        for side in [s for s in self.sides if s not in self.fixed]:
+            br = final["best_response"][side]
+            base = None
+            if br.get("confirmed") is not None and br.get("family"):
+                cand = Candidate(br["family"], tuple(br["knobs"].items()))
+                base = {"family": br["family"], "knobs": br["knobs"], "name": self._alias(side, cand)}
+            self._log(f"rollout response of {side}: {self.rollout_games:,} games per pairing, {self.rollouts} rollouts")
+            try:
+                out[side] = rollout_response(self, final["iteration"], side, base, final["mixes"], self.rollouts,
+                                             self.rollout_games)
+            except _BudgetOut as e:
+                out[side] = {"gain": None, "note": f"not played: the sweep ({e}) would take the games played past "
+                             f"the budget of {self.budget:,}"}
+        return out
 
     def _summary(self, iters, final, stop) -> dict:
         searching = [s for s in self.sides if s not in self.fixed]
         summary = {"game": self.game, "scenario": self.scenario_name, "sides": self.sides, "options": self.options,
                    "seed": self.seed, "budget": self.budget, "epsilon": self.epsilon, "games_played": self.played,
+                   "method": self.method,
                    "settings": {"meta_games": self.meta_games, "search_games": self.search_games,
+                                "rollouts": self.rollouts, "rollout_games": self.rollout_games,
                                 "confirm_games": self.confirm_games, "generations": self.generations,
                                 "popsize": self.popsize, "iterations": self.iterations, "replicates": self.replicates},
                    "payoff_meaning": f"{self.sides[0]} win rate minus {self.sides[1]} win rate (draws count 0)",
@@ -468,9 +505,19 @@ class _Solver:
                 per[s] = c if c is not None else {"gain": 0.0, "ci": None, "games": 0,
                                                   "note": "no searched response beat the mix on the search games"}
             est = max(max(0.0, v["gain"]) for v in per.values()) if per else None
+            ex = {"estimate": est, "per_side": per, "meaning": LOWER_BOUND}
+            ro = getattr(self, "rollout", {})
+            if ro:
+                from .rollout import miss_line
+                rg = [r["gain"] for r in ro.values() if r.get("gain") is not None]
+                r_est = max(max(0.0, g) for g in rg) if rg else None
+                ex["per_method"] = {"knobs": est, "rollout": r_est}
+                ex["estimate"] = max(x for x in (est, r_est) if x is not None) if (est, r_est) != (None, None) else None
+                ex["rollout_per_side"] = ro
+                ex["misses"] = [ln for ln in (miss_line(r) for r in ro.values()) if ln]
             summary["final"] = {"iteration": final["iteration"], "value": final["value"],
                                 "value_ci": final["value_ci"], "mixes": {s: _weights(m) for s, m in final["mixes"].items()},
-                                "exploitability": {"estimate": est, "per_side": per, "meaning": LOWER_BOUND}}
+                                "exploitability": ex}
         else:
             summary["final"] = None
         # what every figure of this solve was measured under (simlab.measured): a sweep under other
@@ -531,7 +578,7 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
           backend: str | None = None, scheduler=None, progress: bool = True, meta_games: int = 2000,
           search_games: int = 400, confirm_games: int = 4000, generations: int = 6, popsize: int | None = None,
           iterations: int = 10, replicates: int = 200, exploit: str | None = None,
-          include_caveats: bool = False) -> dict:
+          include_caveats: bool = False, method: str = "knobs", rollouts: int = 4, rollout_games: int = 400) -> dict:
     """Search a population of policies closed under best response, with an exploitability estimate.
 
     Args:
@@ -555,6 +602,11 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
         include_caveats: also use the presets and families that carry a caveat (e.g. Mar Rojo's solo
             AI, whose cards never take stress, Rule 12.1); by default they are left out (listed under
             ``excluded`` in the summary), since an equilibrium with them is not a two-player answer.
+        method: ``knobs`` (the knob search), ``rollout`` (no knob search: the game's rollout exploiter
+            from each side's best policy of its mix) or ``both`` (the rollout exploiter from the knob
+            best response); the exploitability is the larger gain (:mod:`simlab.solve.rollout`).
+        rollouts, rollout_games: the rollout exploiter's play-outs per candidate and decision, and its
+            games per opponent pairing (fresh seeds).
 
     Returns:
         The summary written to ``DIR/solve.json`` (see docs/solve.md), plus ``path``.
@@ -571,5 +623,5 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
     with sweep_backend(backend, scheduler, workers), kept_backend(workers):
         solver = _Solver(game, scenario, set_, data, budget, epsilon, seed, out, overwrite, workers, progress,
                          meta_games, search_games, confirm_games, generations, popsize, iterations, replicates, fixed,
-                         caveats=include_caveats)
+                         caveats=include_caveats, method=method, rollouts=rollouts, rollout_games=rollout_games)
         return solver.run()

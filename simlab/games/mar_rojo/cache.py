@@ -13,7 +13,7 @@ __all__ = ["KERNEL_MODULES", "MODULE_NAMES"]
 
 KERNEL_MODULES = ("actions", "bench", "build", "bundles", "combat", "deck", "dice", "engine", "enums", "fleet", "layout",
                   "legality", "policy_activation", "policy_cards", "policy_combat", "policy_setup", "policy_stakes",
-                  "policy_value", "solo", "victory")
+                  "policy_value", "rollout", "solo", "victory")
 
 #: :data:`KERNEL_MODULES` as dotted names
 MODULE_NAMES = tuple(f"{__package__}.{m}" for m in KERNEL_MODULES)

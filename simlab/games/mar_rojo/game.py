@@ -32,6 +32,7 @@ import numpy as np
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ..base import Batch, DiceCount, Game, Option, Scenario
+from ..policy import RolloutPolicy, parse_rollout
 from . import rules
 from .cache import MODULE_NAMES
 from .enums import (
@@ -221,12 +222,49 @@ class MarRojo(Game):
         return (play_games_nb,)
 
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
-        """Play one game per seed (see the module docstring for the columns)."""
+        """Play one game per seed (see the module docstring for the columns); a side playing
+        ``@rollout:BASE[:R]`` is played by the rollout exploiter (:mod:`.rollout`)."""
         from .runtime import run_games
         policies = self.policies_of(scenario.sides, policies)  # {side: Policy}; runtime packs the knob rows
         check = bool(options.get("check_invariants", False))
-        out, sq = run_games(scenario.payload, options, policies, seeds, debug=check)
+        ro = [s for s, p in policies.items() if isinstance(p, RolloutPolicy)]
+        if ro:
+            from .rollout import run_rollout_games
+            (side,) = ro  # resolve_policies refuses two
+            pol = policies[side]
+            base = {**policies, side: pol.base}
+            out, sq = run_rollout_games(scenario.payload, options, base, seeds, SIDE_NAMES.index(side), pol.rollouts,
+                                        debug=check)
+        else:
+            out, sq = run_games(scenario.payload, options, policies, seeds, debug=check)
         return self._batch_of(scenario, options, out, sq)
+
+    def resolve_policies(self, sides, given, knobs=None):
+        """As :meth:`Game.resolve_policies`; at most one side may play a rollout exploiter.
+
+        Raises:
+            SpecError: as there, or both sides given ``@rollout:``."""
+        out = super().resolve_policies(sides, given, knobs)
+        if sum(isinstance(p, RolloutPolicy) for p in out.values()) > 1:
+            raise SpecError("mar-rojo: only one side may play a rollout exploiter (@rollout:) in a game")
+        return out
+
+    def resolve_rollout(self, side: str, name: str, knobs=None) -> RolloutPolicy:
+        """``@rollout:BASE[:R]`` for ``side``: the rollout exploiter of :mod:`.rollout` over the
+        preset BASE (``knobs`` set on it), ``R`` play-outs per candidate (default 4).
+
+        Raises:
+            SpecError: an unknown base, a base of the solo AI (it holds no hand, Rule 12) or a
+                mixed base, or a bad R."""
+        base_name, r = parse_rollout(name)
+        if base_name.startswith(("@mix:", "@rollout:")):
+            raise SpecError(f"policy {name!r}: the base of a rollout exploiter must be a preset, not {base_name!r}")
+        base = self.policy_book().resolve(side, base_name, knobs)
+        if base.family == "solo-ai":
+            raise SpecError(f"policy {name!r}: the solo AI holds no hand to choose from (Rule 12); "
+                            "give a greedy or random-legal base")
+        vec = (("rollouts", float(r)),) + tuple((f"base.{k}", v) for k, v in base.knobs)
+        return RolloutPolicy(name if ":" in name[len("@rollout:"):] else f"{name}:{r}", "rollout", vec, base, r)
 
     def _batch_of(self, scenario: Scenario, options, out: np.ndarray, sq: np.ndarray) -> Batch:
         check = bool(options.get("check_invariants", False))
