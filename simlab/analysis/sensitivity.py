@@ -21,6 +21,18 @@ Factors:
 
 An integer value is rounded after scaling and a value of at least 1 stays at least 1 (a defense of 0
 breaks Rule 3.4.1's assumptions; the packs refuse it).
+
+Policies: by default every point plays the same fixed policies (``--policy``, else the game's
+defaults), so an effect says how the answer moves *if nobody changes how they play*. With
+``--respond`` each design point is first *answered*: the sides re-respond to the changed values by a
+short ``simlab solve`` on that point's pack (:func:`simlab.solve.loop.solve`: a meta-game over the
+presets, a CMA-ES best-response search over each side's knobs, confirmation, a second meta-game with
+what was found; a small budget, :data:`RESPOND`), written to ``DIR/points/NNNN-respond/``, and the
+point's sweep then plays each side's final mix (``SIDE=@mix:DIR/points/NNNN-respond``) on the same
+seed. The effect is then how the answer moves *when players adapt*; every such figure is marked
+``responded`` (the summary's ``policies``, each factor's ``responded``, the table's title). Each
+point's solve has the same seed, so the points still share their dice; a short search finds a
+response, not the best one (each point's exploitability, a lower bound, is in ``respond.points``).
 """
 
 from __future__ import annotations
@@ -44,6 +56,11 @@ SENSITIVITY_SUMMARY = "sensitivity.json"
 METHODS = ("morris", "sobol")
 #: the most design points a sensitivity plays (each is a sweep)
 MAX_POINTS = 5000
+#: ``--respond``'s solve per design point (arguments of :func:`simlab.solve.loop.solve`): a short search,
+#: sized so that the issue's Dawn of Empire case (9 port defenses, 10 trajectories: 100 points) fits in
+#: 30 minutes on 2 cores (BENCHMARKS.md)
+RESPOND = {"budget": 30_000, "meta_games": 100, "search_games": 50, "confirm_games": 200, "generations": 2,
+           "iterations": 2, "epsilon": 0.01}
 
 
 @dataclass(frozen=True)
@@ -168,7 +185,8 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
                 output: str = "win-rate", side: str | None = None, scenario: str | None = None,
                 policy: Sequence[str] = (), set_: Sequence[str] = (), seed: int = 0,
                 out: str | Path | None = None, overwrite: bool = False, workers: int | None = None,
-                progress: bool = True, replicates: int = 1000,
+                progress: bool = True, replicates: int = 1000, respond: bool = False,
+                respond_settings: dict | None = None,
                 log: Callable[[str], None] | None = None) -> dict:
     """Rank the data-pack values by how much they move an output (see the module docstring).
 
@@ -186,18 +204,27 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
         seed: the seed of every point's sweep and of the design.
         out: the directory (default ``results/sensitivity-<game>-<time>``); overwrite: replace one.
         workers, progress: as for ``simlab sweep``; replicates: bootstrap resamples of the intervals.
+        respond: answer each design point with a short solve and play its final mixes (module
+            docstring); ``policy`` must then be empty. respond_settings: arguments of
+            :func:`simlab.solve.loop.solve` that replace :data:`RESPOND`'s (``budget``,
+            ``meta_games``, ``search_games``, ``confirm_games``, ``generations``, ``popsize``,
+            ``iterations``, ``epsilon``).
         log: receives one-line notes.
 
     Returns:
         The summary written to ``DIR/sensitivity.json``: ``{game, scenario, sides, method, output,
         side, range, range_note, games_per_point, seed, points, factors: [{name, members, base,
         provisional, mu_star, mu_star_ci, sigma, mu} (morris) | {name, ..., S1, S1_ci, ST, ST_ci}
-        (sobol)] ranked by mu_star (or ST), responses}``, plus ``path``. ``mu_star`` is in the
-        output's units per unit of the scaled range (Morris's normalised grid).
+        (sobol)] ranked by mu_star (or ST), responses, policies ("fixed" or "responded"),
+        games_played, seconds}`` (with ``respond: {settings, points: [{value, value_ci,
+        exploitability, stop, games_played}]}`` when responded), plus ``path``. ``mu_star`` is in
+        the output's units per unit of the scaled range (Morris's normalised grid).
 
     Raises:
-        SpecError: a bad pattern, range, method, output or side; too many points; DataPackError: a
-            point whose values the game's checks refuse (named; nothing played).
+        SpecError: a bad pattern, range, method, output or side; too many points; ``--respond``
+            with ``--policy``, bad respond settings, or a point whose solve ends before its first
+            iteration (raise the budget); DataPackError: a point whose values the game's checks
+            refuse (named; nothing played).
         SweepStateError: ``out`` is not usable.
     """
     from SALib.analyze import morris as morris_analyze
@@ -244,6 +271,7 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
         X = sobol_sample.sample(problem, N=trajectories, calc_second_order=False, seed=seed)
     if len(X) > MAX_POINTS:
         raise SpecError(f"{len(X):,} design points (limit {MAX_POINTS:,}): fewer factors (--group) or trajectories")
+    rs = _respond_settings(respond, respond_settings, policy)
     parent = prepare_out(out, "sensitivity", game, SENSITIVITY_SUMMARY, overwrite)
     # every point's pack is checked by the game before anything plays
     import tempfile
@@ -256,21 +284,39 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
                 g.load_data(p)
             except Exception as e:
                 raise type(e)(f"design point {i} ({', '.join(f'{f.name} x{s:g}' for f, s in zip(factors, X[i], strict=True))}): {e}") from None
+        if rs is not None:  # the solve's own checks (budget against the first meta-game, settings) on point 0
+            from ..solve.loop import _Solver
+            p0 = Path(tmp) / "0000.toml"
+            _Solver(game, scenario, set_, p0, rs["budget"], rs["epsilon"], seed, Path(tmp) / "respond-check", False,
+                    workers, False, rs["meta_games"], rs["search_games"], rs["confirm_games"], rs["generations"],
+                    rs.get("popsize"), rs["iterations"], 200)
     if overwrite and parent.exists():
         clear_out(parent, SENSITIVITY_SUMMARY)
     (parent / "points").mkdir(parents=True, exist_ok=True)
     write_json(parent / SENSITIVITY_SUMMARY, {"game": game, "status": "running"})
     Y = np.empty(len(X))
-    say(f"sensitivity: {len(factors)} factor(s), {len(X):,} design points x {games:,} games ({method})")
+    say(f"sensitivity: {len(factors)} factor(s), {len(X):,} design points x {games:,} games ({method}"
+        f"{', each point responded' if rs else ''})")
+    import time
+    t0 = time.perf_counter()
+    played = 0
+    answered = []
     for i, t in enumerate(texts):
         pf = parent / "points" / f"{i:04d}.toml"
         pf.write_text(t)
-        spec = spec_from_args(game, scenario=scenario, policy=list(policy), set_=list(set_), games=games, seed=seed,
+        pols = list(policy)
+        if rs is not None:
+            rec = _respond(game, scenario, set_, pf, seed, parent / "points" / f"{i:04d}-respond", workers, rs, i)
+            answered.append(rec)
+            played += rec["games_played"]
+            pols = [f"{s}=@mix:{parent / 'points' / f'{i:04d}-respond'}" for s in sides]
+        spec = spec_from_args(game, scenario=scenario, policy=pols, set_=list(set_), games=games, seed=seed,
                               data=str(pf), name=f"sensitivity-{i:04d}")
         run_sweep(spec, parent / "points" / f"{i:04d}", workers=workers, progress=False)
+        played += games
         Y[i] = _response(parent / "points" / f"{i:04d}", output, side, sides)
         if progress and (i + 1) % max(1, len(X) // 10) == 0:
-            say(f"  point {i + 1:,}/{len(X):,}")
+            say(f"  point {i + 1:,}/{len(X):,} ({time.perf_counter() - t0:,.0f} s)")
     rows = []
     if method == "morris":
         si = morris_analyze.analyze(problem, X, Y, conf_level=0.95, num_resamples=replicates, num_levels=levels,
@@ -278,7 +324,7 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
         for j, f in enumerate(factors):
             ms, conf = float(si["mu_star"][j]), float(si["mu_star_conf"][j])
             rows.append({**_factor_json(f), "mu_star": ms, "mu_star_ci": [max(0.0, ms - conf), ms + conf],
-                         "sigma": float(si["sigma"][j]), "mu": float(si["mu"][j])})
+                         "sigma": float(si["sigma"][j]), "mu": float(si["mu"][j]), "responded": rs is not None})
         rows.sort(key=lambda r: -r["mu_star"])
     else:
         si = sobol_analyze.analyze(problem, Y, calc_second_order=False, conf_level=0.95, num_resamples=replicates,
@@ -286,7 +332,8 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
         for j, f in enumerate(factors):
             s1, st = float(si["S1"][j]), float(si["ST"][j])
             rows.append({**_factor_json(f), "S1": s1, "S1_ci": [s1 - float(si["S1_conf"][j]), s1 + float(si["S1_conf"][j])],
-                         "ST": st, "ST_ci": [st - float(si["ST_conf"][j]), st + float(si["ST_conf"][j])]})
+                         "ST": st, "ST_ci": [st - float(si["ST_conf"][j]), st + float(si["ST_conf"][j])],
+                         "responded": rs is not None})
         rows.sort(key=lambda r: -r["ST"])
     summary = {"game": game, "scenario": sc.name, "sides": sides, "method": method, "output": output, "side": side,
                "range": [lo, hi],
@@ -294,11 +341,57 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
                               "plausible ranges, so the default is +-50%"),
                "games_per_point": games, "seed": seed, "points": len(X), "factors": rows,
                "responses": [float(y) for y in Y],
+               "policies": "responded" if rs is not None else "fixed",
+               "policies_meaning": ("each point's sides re-solved on its pack (a short simlab solve) and its final mixes "
+                                    "played: the effects hold when players adapt" if rs is not None else
+                                    "every point plays the same policies: the effects hold if nobody adapts"),
+               "games_played": played, "seconds": round(time.perf_counter() - t0, 1),
                "meaning": ("mu_star: mean absolute elementary effect (Campolongo et al. 2007), in the output's units "
                            "per unit of the normalised range; sigma: their spread (interactions, non-linearity)"
                            if method == "morris" else "S1: first-order Sobol index; ST: total index")}
+    if rs is not None:
+        summary["respond"] = {"settings": rs, "points": answered}
     write_json(parent / SENSITIVITY_SUMMARY, summary)
     return {**summary, "path": str(parent)}
+
+
+def _respond_settings(respond: bool, settings: dict | None, policy: Sequence[str]) -> dict | None:
+    """The solve settings of ``--respond`` (:data:`RESPOND` with ``settings`` over it), or None.
+
+    Raises:
+        SpecError: settings without ``respond``, an unknown setting, or ``respond`` with ``--policy``.
+    """
+    if not respond:
+        if settings:
+            raise SpecError(f"--respond-{next(iter(settings)).replace('_', '-')} is a setting of --respond: add --respond")
+        return None
+    if policy:
+        raise SpecError("--respond plays each point's solved mixes: drop --policy (the solve starts from every preset)")
+    out = dict(RESPOND)
+    for k, v in (settings or {}).items():
+        if k not in RESPOND and k != "popsize":
+            raise SpecError(f"unknown --respond setting {k!r} (settings: {', '.join([*RESPOND, 'popsize'])})")
+        if v is not None:
+            out[k] = v
+    return out
+
+
+def _respond(game: str, scenario, set_, pack: Path, seed: int, out: Path, workers, rs: dict, i: int) -> dict:
+    """Answer one design point: a short solve on its pack (``rs``: :func:`simlab.solve.loop.solve`'s
+    arguments) in ``out``; returns ``{value, value_ci, exploitability, stop, games_played, mixes}``.
+
+    Raises:
+        SpecError: the solve ended before its first iteration was complete (no mix to play).
+    """
+    from ..solve.loop import solve
+    res = solve(game, scenario=scenario, set_=list(set_), data=pack, seed=seed, out=out, workers=workers,
+                progress=False, replicates=200, **rs)
+    fin = res.get("final")
+    if fin is None:
+        raise SpecError(f"design point {i}: its --respond solve spent its budget ({rs['budget']:,} games) before "
+                        "finishing one iteration: raise --respond-budget or lower --respond-meta-games")
+    return {"value": fin["value"], "value_ci": fin["value_ci"], "exploitability": fin["exploitability"]["estimate"],
+            "stop": res["stop"]["reason"], "games_played": res["games_played"], "mixes": fin["mixes"]}
 
 
 def _factor_json(f: Factor) -> dict:

@@ -384,15 +384,26 @@ def sensitivity(
     overwrite: Annotated[bool, typer.Option(help="replace the sensitivity already in --out")] = False,
     progress: Annotated[bool, typer.Option(help="one line per 5% of the points on stderr")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    respond: Annotated[bool, typer.Option(help="answer each design point with a short simlab solve on its values and play the sides' solved mixes (the effects when players adapt)")] = False,
+    respond_budget: Annotated[int | None, typer.Option(help="--respond: games of each point's solve (default 30,000)")] = None,
+    respond_iterations: Annotated[int | None, typer.Option(help="--respond: solve iterations per point (default 2)")] = None,
+    respond_generations: Annotated[int | None, typer.Option(help="--respond: CMA-ES generations per search (default 2)")] = None,
+    respond_meta_games: Annotated[int | None, typer.Option(help="--respond: games per pairing of each meta-game (default 100)")] = None,
+    respond_search_games: Annotated[int | None, typer.Option(help="--respond: games per search candidate (default 50)")] = None,
+    respond_confirm_games: Annotated[int | None, typer.Option(help="--respond: games per confirmation (default 200)")] = None,
 ) -> None:
     """Which game values decide the answer: Morris elementary effects (or Sobol indices) of data-pack values."""
     from ..analysis.sensitivity import sensitivity as run
     if replicates < 100:
         raise InputError(f"--replicates must be at least 100 (got {replicates})")
+    given = {"budget": respond_budget, "iterations": respond_iterations, "generations": respond_generations,
+             "meta_games": respond_meta_games, "search_games": respond_search_games,
+             "confirm_games": respond_confirm_games}
     res = run(game, values=values or [], group=group, range_=range_, method=method, trajectories=trajectories,
               levels=levels, games=games, output=output, side=side, scenario=scenario, policy=policy or [],
               set_=set_ or [], seed=seed, out=out, overwrite=overwrite, workers=workers, progress=progress,
-              replicates=replicates, log=lambda m: err_console.print(m, markup=False) if progress else None)
+              replicates=replicates, respond=respond, respond_settings={k: v for k, v in given.items() if v is not None},
+              log=lambda m: err_console.print(m, markup=False) if progress else None)
     if json_:
         _print_json(res)
         return
@@ -400,11 +411,15 @@ def sensitivity(
     morris = res["method"] == "morris"
     what = f"{res['side']} win rate" if res["output"] == "win-rate" else (
         f"{res['side']} mean score" if res["output"] == "score" else f"mean {res['output']}")
+    responded = res.get("policies") == "responded"
     t = Table(title=f"{res['game']} / {res['scenario']}: what moves the {what} "
                     f"({res['method']}, {res['points']:,} points x {res['games_per_point']:,} games, values x "
-                    f"{res['range'][0]:g}..{res['range'][1]:g})")
-    cols = ["rank", "value(s)", "base", "provisional"] + (["mu* [95% CI]", "sigma", "mu"] if morris else
-                                                         ["S1 [95% CI]", "ST [95% CI]"])
+                    f"{res['range'][0]:g}..{res['range'][1]:g}"
+                    + (f"; RESPONDED: each point's sides re-solved, {res['respond']['settings']['budget']:,} games a point"
+                       if responded else "") + ")")
+    r = " (responded)" if responded else ""
+    cols = ["rank", "value(s)", "base", "provisional"] + ([f"mu*{r} [95% CI]", "sigma", "mu"] if morris else
+                                                         [f"S1{r} [95% CI]", f"ST{r} [95% CI]"])
     for c in cols:
         t.add_column(c, justify="right" if c not in ("value(s)",) else "left", overflow="fold")
     for i, f in enumerate(res["factors"], 1):
