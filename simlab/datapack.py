@@ -41,6 +41,7 @@ or, for many values at once, a rule in a top-level ``[[ranges]]`` array (any fil
     values = "ports.*.defense"     # table.key.field, * wildcards (fnmatch)
     range = [2, 16]                # absolute bounds; or scale = [0.5, 1.5] (times the value)
     note = "why this range"        #   or offset = [-1, 2] (added to the value)
+    # within = [0, 6]              # clips a scale or offset range
 
 A rule applies to every matched numeric value that is not printed by the rules (provenance
 ``provisional``, or ``user:`` in an override pack); a later rule overrides an earlier one and a
@@ -130,6 +131,7 @@ class RangeRule(BaseModel):
         values: ``table.key.field`` with ``*`` wildcards (:mod:`fnmatch`).
         range: absolute ``[lo, hi]``; scale: ``[a, b]``, the range ``[a v, b v]`` of each value
             ``v``; offset: ``[a, b]``, the range ``[v + a, v + b]``. Exactly one of the three.
+        within: ``[lo, hi]`` that a scale or offset range is clipped to (a count stays >= 0).
         note: the reasoning (required).
     """
 
@@ -138,6 +140,7 @@ class RangeRule(BaseModel):
     range: list[float] | None = Field(default=None, min_length=2, max_length=2)
     scale: list[float] | None = Field(default=None, min_length=2, max_length=2)
     offset: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    within: list[float] | None = Field(default=None, min_length=2, max_length=2)
     note: str = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -148,6 +151,10 @@ class RangeRule(BaseModel):
         _ordered(getattr(self, given[0]), given[0])
         if self.scale is not None and self.scale[0] < 0:
             raise ValueError("scale factors must be at least 0")
+        if self.within is not None:
+            if self.range is not None:
+                raise ValueError("within clips a scale or offset range, not an absolute one")
+            _ordered(self.within, "within")
         return self
 
 
@@ -480,6 +487,8 @@ def resolve_ranges(rows: Rows, rules: list[tuple[str, RangeRule]], schema: PackS
                         lo, hi = min(lo, hi), max(lo, hi)
                     else:
                         lo, hi = x + rule.offset[0], x + rule.offset[1]
+                    if rule.within is not None:
+                        lo, hi = max(lo, rule.within[0]), min(hi, rule.within[1])
                     if isinstance(x, int):
                         lo, hi = (math.floor(lo), math.ceil(hi)) if rule.range is None else (lo, hi)
                         if rule.range is not None and not (float(lo).is_integer() and float(hi).is_integer()):
