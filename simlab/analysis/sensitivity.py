@@ -2,9 +2,13 @@
 
 Every balance answer rests on the data pack, and most of a pack is provisional (DATA-NOTES). A
 designer who owns the game needs to know which of those values to look up first. Here each *factor*
-is one data-pack value, or a group of them moved together, scaled by a multiplier drawn from its range
-(default ``0.5:1.5``, i.e. the value ±50%: the packs declare no plausible ranges yet, and the output
-says so). SALib (Herman & Usher 2017) designs the points: Morris's one-at-a-time trajectories (Morris
+is one data-pack value, or a group of them moved together. By default each value moves over its
+*plausible range*, declared in the pack with its reasoning (:mod:`simlab.datapack`, "Plausible
+ranges"; every provisional value has one): the design's coordinate ``u`` in ``[0, 1]`` sets each
+member to ``lo + u (hi - lo)``, so a group's members move together, each across its own range. A
+value without a range (a printed value named with ``--values``) is scaled by ``0.5 + u``
+(±50%) and the output names it. ``--range LO:HI`` replaces the pack's ranges: every value is then
+scaled by a multiplier in ``[LO, HI]``. SALib (Herman & Usher 2017) designs the points: Morris's one-at-a-time trajectories (Morris
 1991, with Campolongo et al. 2007's μ*) by default, Saltelli's design for Sobol indices on request.
 Each design point is an ordinary override pack (``DIR/points/NNNN.toml``) played as an ordinary sweep
 (``DIR/points/NNNN/``, readable with ``simlab report`` and ``simlab.load``) on the same seed, so every
@@ -19,8 +23,8 @@ Factors:
 * no ``--values``: every provisional numeric value, grouped by table and field (``units.*.attack``
   is one factor).
 
-An integer value is rounded after scaling and a value of at least 1 stays at least 1 (a defense of 0
-breaks Rule 3.4.1's assumptions; the packs refuse it).
+An integer value is rounded (halves away from zero); under a multiplier a value of at least 1 stays
+at least 1 (a defense of 0 breaks Rule 3.4.1's assumptions; the packs refuse it).
 
 Policies: by default every point plays the same fixed policies (``--policy``, else the game's
 defaults), so an effect says how the answer moves *if nobody changes how they play*. With
@@ -50,7 +54,7 @@ from ..errors import SpecError
 from ..games import get_game
 from .common import clear_out, prepare_out, write_json
 
-__all__ = ["SENSITIVITY_SUMMARY", "Factor", "sensitivity", "select_factors"]
+__all__ = ["RESPOND", "SENSITIVITY_SUMMARY", "Factor", "member_value", "select_factors", "sensitivity", "with_ranges"]
 
 SENSITIVITY_SUMMARY = "sensitivity.json"
 METHODS = ("morris", "sobol")
@@ -72,12 +76,15 @@ class Factor:
         members: the ``(table, key, field)`` of each value it scales.
         base: each member's value in the pack.
         provisional: how many members are tagged provisional.
+        ranges: each member's plausible ``(lo, hi)`` from the pack, or None (none declared, or
+            ``--range`` given); set by :func:`with_ranges`.
     """
 
     name: str
     members: tuple[tuple[str, str, str], ...]
     base: tuple[float, ...]
     provisional: int
+    ranges: tuple[tuple[float, float] | None, ...] = ()
 
 
 def _numeric(v) -> bool:
@@ -142,24 +149,55 @@ def select_factors(records: Sequence[dict], patterns: Sequence[str] = (), group:
     return out
 
 
+def with_ranges(factors: Sequence[Factor], ranges: dict) -> list[Factor]:
+    """The factors with each member's plausible range from ``ranges``
+    (:attr:`simlab.datapack.DataPack.ranges`; a member without one gets None)."""
+    from dataclasses import replace
+    return [replace(f, ranges=tuple((ranges[m].lo, ranges[m].hi) if m in ranges else None for m in f.members))
+            for f in factors]
+
+
+def _round_half_away(x: float) -> int:
+    return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
+
+
 def _scaled(base: float, s: float, integer: bool) -> float | int:
     v = base * s
     if integer:
-        iv = int(round(v))
+        iv = _round_half_away(v)
         return max(iv, 1) if base >= 1 else iv
     return float(v)
+
+
+def member_value(f: Factor, j: int, x: float, multipliers: tuple[float, float] | None, integer: bool) -> float | int:
+    """Member ``j`` of factor ``f`` at design value ``x``.
+
+    Args:
+        x: a multiplier in ``multipliers`` when given (``--range``); else the coordinate ``u`` in
+            ``[0, 1]`` of the member's plausible range (``lo + u (hi - lo)``), or of ``0.5 + u``
+            times its value when it has none.
+        integer: the pack's value is an integer (the result is rounded, halves away from zero).
+    """
+    if multipliers is not None:
+        return _scaled(f.base[j], x, integer)
+    r = f.ranges[j] if f.ranges else None
+    if r is None:
+        return _scaled(f.base[j], 0.5 + x, integer)
+    v = r[0] + x * (r[1] - r[0])
+    return min(max(_round_half_away(v), int(r[0])), int(r[1])) if integer else float(v)
 
 
 def _toml_key(k: str) -> str:
     return json.dumps(k)  # a JSON string is a TOML basic string
 
 
-def _point_pack(game: str, factors: Sequence[Factor], scales: np.ndarray, ints: dict) -> str:
+def _point_pack(game: str, factors: Sequence[Factor], scales: np.ndarray, ints: dict,
+                multipliers: tuple[float, float] | None) -> str:
     """The override pack of one design point (TOML text)."""
     rows: dict[tuple[str, str], dict[str, float | int]] = {}
     for f, s in zip(factors, scales, strict=True):
-        for m, b in zip(f.members, f.base, strict=True):
-            rows.setdefault((m[0], m[1]), {})[m[2]] = _scaled(b, float(s), ints[m])
+        for j, m in enumerate(f.members):
+            rows.setdefault((m[0], m[1]), {})[m[2]] = member_value(f, j, float(s), multipliers, ints[m])
     lines = ["[pack]", f"game = {json.dumps(game)}", ""]
     for (t, k), fields in rows.items():
         lines.append(f"[{_toml_key(t)}.{_toml_key(k)}]")
@@ -180,7 +218,7 @@ def _response(path: Path, output: str, side: str, sides: Sequence[str]) -> float
     return float(df[col].astype(float).mean())
 
 
-def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, range_: str = "0.5:1.5",
+def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, range_: str | None = None,
                 method: str = "morris", trajectories: int = 10, levels: int = 4, games: int = 400,
                 output: str = "win-rate", side: str | None = None, scenario: str | None = None,
                 policy: Sequence[str] = (), set_: Sequence[str] = (), seed: int = 0,
@@ -193,7 +231,8 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
     Args:
         game: a registered game with a data pack.
         values, group: the factors (:func:`select_factors`).
-        range_: ``LO:HI``, the multipliers each factor's values are scaled by (default ±50%).
+        range_: None (default): each value over its plausible range from the pack (±50% for a
+            value without one); ``LO:HI``: every value scaled by a multiplier in this range.
         method: ``morris`` (elementary effects: μ*, σ) or ``sobol`` (first-order and total indices).
         trajectories: Morris trajectories (r), or Sobol's base sample N (a power of 2 is best);
             levels: Morris grid levels.
@@ -238,12 +277,17 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
     g = get_game(game)
     if method not in METHODS:
         raise SpecError(f"--method {method!r}: choose one of {', '.join(METHODS)}")
-    try:
-        lo, hi = (float(x) for x in range_.split(":"))
-    except ValueError:
-        raise SpecError(f"--range {range_!r}: expected LO:HI multipliers, e.g. 0.5:1.5") from None
-    if not (0 <= lo < hi) or not math.isfinite(hi):
-        raise SpecError(f"--range {range_!r}: need 0 <= LO < HI")
+    multipliers = None
+    if range_ is not None:
+        try:
+            lo, hi = (float(x) for x in range_.split(":"))
+        except ValueError:
+            raise SpecError(f"--range {range_!r}: expected LO:HI multipliers, e.g. 0.5:1.5") from None
+        if not (0 <= lo < hi) or not math.isfinite(hi):
+            raise SpecError(f"--range {range_!r}: need 0 <= LO < HI")
+        multipliers = (lo, hi)
+    else:
+        lo, hi = 0.0, 1.0
     if trajectories < 2:
         raise SpecError(f"--trajectories must be at least 2 (got {trajectories})")
     if games < 10:
@@ -255,6 +299,10 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
         raise SpecError(f"game {game} has no data pack")
     records = pack.records()
     factors = select_factors(records, values, group)
+    if multipliers is None:
+        factors = with_ranges(factors, pack.ranges)
+    unranged = [".".join(m) for f in factors for m, r in zip(f.members, f.ranges, strict=True) if r is None] \
+        if multipliers is None else []
     ints = {(r["table"], r["key"], r["field"]): isinstance(r["value"], int) for r in records}
     sc = g.load_scenario(scenario)
     sides = list(sc.sides)
@@ -275,7 +323,7 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
     parent = prepare_out(out, "sensitivity", game, SENSITIVITY_SUMMARY, overwrite)
     # every point's pack is checked by the game before anything plays
     import tempfile
-    texts = [_point_pack(g.data_schema().game, factors, x, ints) for x in X]
+    texts = [_point_pack(g.data_schema().game, factors, x, ints, multipliers) for x in X]
     with tempfile.TemporaryDirectory() as tmp:
         for i, t in enumerate(texts):
             p = Path(tmp) / f"{i:04d}.toml"
@@ -283,7 +331,8 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
             try:
                 g.load_data(p)
             except Exception as e:
-                raise type(e)(f"design point {i} ({', '.join(f'{f.name} x{s:g}' for f, s in zip(factors, X[i], strict=True))}): {e}") from None
+                at = "x" if multipliers else "at u="
+                raise type(e)(f"design point {i} ({', '.join(f'{f.name} {at}{s:g}' for f, s in zip(factors, X[i], strict=True))}): {e}") from None
         if rs is not None:  # the solve's own checks (budget against the first meta-game, settings) on point 0
             from ..solve.loop import _Solver
             p0 = Path(tmp) / "0000.toml"
@@ -336,9 +385,11 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
                          "responded": rs is not None})
         rows.sort(key=lambda r: -r["ST"])
     summary = {"game": game, "scenario": sc.name, "sides": sides, "method": method, "output": output, "side": side,
-               "range": [lo, hi],
-               "range_note": ("each factor's values scaled by a multiplier in this range; the pack declares no "
-                              "plausible ranges, so the default is +-50%"),
+               "range": [lo, hi] if multipliers else "pack",
+               "range_note": ("each factor's values scaled by a multiplier in this range (--range)" if multipliers else
+                              "each value over its plausible range from the pack (factors[].ranges)"
+                              + (f"; {len(unranged)} value(s) without one scaled by 0.5-1.5: {', '.join(unranged[:5])}"
+                                 + (" ..." if len(unranged) > 5 else "") if unranged else "")),
                "games_per_point": games, "seed": seed, "points": len(X), "factors": rows,
                "responses": [float(y) for y in Y],
                "policies": "responded" if rs is not None else "fixed",
@@ -395,8 +446,11 @@ def _respond(game: str, scenario, set_, pack: Path, seed: int, out: Path, worker
 
 
 def _factor_json(f: Factor) -> dict:
-    return {"name": f.name, "members": [".".join(m) for m in f.members], "base": list(f.base),
-            "provisional": f.provisional}
+    out = {"name": f.name, "members": [".".join(m) for m in f.members], "base": list(f.base),
+           "provisional": f.provisional}
+    if f.ranges:
+        out["ranges"] = [list(r) if r is not None else None for r in f.ranges]
+    return out
 
 
 def _numeric_column(g, name: str, sides: Sequence[str]) -> bool:

@@ -367,7 +367,7 @@ def sensitivity(
     game: Annotated[str, typer.Argument(help="game name")],
     values: Annotated[list[str] | None, typer.Option(help="TABLE.KEY.FIELD pattern (* wildcards), e.g. 'ports.*.defense'; repeatable (default: every provisional numeric value, grouped by table and field)")] = None,
     group: Annotated[bool, typer.Option(help="each --values pattern is one factor (its values scaled together)")] = False,
-    range_: Annotated[str, typer.Option("--range", help="LO:HI multipliers of each factor's values")] = "0.5:1.5",
+    range_: Annotated[str | None, typer.Option("--range", help="LO:HI multipliers of every value, instead of each value's plausible range from the pack (the default)")] = None,
     method: Annotated[str, typer.Option(help="morris (elementary effects) or sobol (indices)")] = "morris",
     trajectories: Annotated[int, typer.Option(help="Morris trajectories (or Sobol's base sample)")] = 10,
     levels: Annotated[int, typer.Option(help="Morris grid levels (even)")] = 4,
@@ -413,12 +413,13 @@ def sensitivity(
         f"{res['side']} mean score" if res["output"] == "score" else f"mean {res['output']}")
     responded = res.get("policies") == "responded"
     t = Table(title=f"{res['game']} / {res['scenario']}: what moves the {what} "
-                    f"({res['method']}, {res['points']:,} points x {res['games_per_point']:,} games, values x "
-                    f"{res['range'][0]:g}..{res['range'][1]:g}"
+                    f"({res['method']}, {res['points']:,} points x {res['games_per_point']:,} games, "
+                    + ("values over their plausible ranges" if res["range"] == "pack" else
+                       f"values x {res['range'][0]:g}..{res['range'][1]:g}")
                     + (f"; RESPONDED: each point's sides re-solved, {res['respond']['settings']['budget']:,} games a point"
                        if responded else "") + ")")
     r = " (responded)" if responded else ""
-    cols = ["rank", "value(s)", "base", "provisional"] + ([f"mu*{r} [95% CI]", "sigma", "mu"] if morris else
+    cols = ["rank", "value(s)", "base", "range", "provisional"] + ([f"mu*{r} [95% CI]", "sigma", "mu"] if morris else
                                                          [f"S1{r} [95% CI]", f"ST{r} [95% CI]"])
     for c in cols:
         t.add_column(c, justify="right" if c not in ("value(s)",) else "left", overflow="fold")
@@ -430,7 +431,10 @@ def sensitivity(
         else:
             extra = [f"{f['S1']:.3f} [{f['S1_ci'][0]:.3f}, {f['S1_ci'][1]:.3f}]",
                      f"{f['ST']:.3f} [{f['ST_ci'][0]:.3f}, {f['ST_ci'][1]:.3f}]"]
-        t.add_row(str(i), f["name"], base, f"{f['provisional']}/{len(f['base'])}", *extra)
+        rg = [r for r in f.get("ranges") or [] if r is not None]
+        span = (f"{rg[0][0]:g}-{rg[0][1]:g}" if len(rg) == 1 else
+                f"{min(r[0] for r in rg):g}-{max(r[1] for r in rg):g}" if rg else "x0.5-1.5" if res["range"] == "pack" else "")
+        t.add_row(str(i), f["name"], base, span, f"{f['provisional']}/{len(f['base'])}", *extra)
     _print_table(t)
     out_console.print(f"note: {res['range_note']}; {res['meaning']}", markup=False)
 
