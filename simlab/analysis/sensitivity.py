@@ -158,7 +158,8 @@ def with_ranges(factors: Sequence[Factor], ranges: dict) -> list[Factor]:
 
 
 def _round_half_away(x: float) -> int:
-    return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
+    """Halves away from zero; a design grid's 3 x 7/6 (3.4999999999999996 in floating point) is a half."""
+    return int(math.floor(abs(x) + 0.5 + 1e-9)) * (1 if x >= 0 else -1)
 
 
 def _scaled(base: float, s: float, integer: bool) -> float | int:
