@@ -140,8 +140,10 @@ def test_respond_answers_each_point_with_a_solve_and_plays_its_mixes(tmp_path, c
     assert res["policies"] == "responded" and all(f["responded"] for f in res["factors"])
     assert res["respond"]["settings"]["budget"] == 5000 and len(res["respond"]["points"]) == res["points"] == 4
     solved = 0
+    keys = set()
     for i, y in enumerate(res["responses"]):
         man = json.loads((out / "points" / f"{i:04d}" / "manifest.json").read_text())
+        keys.add((man["master_seed"], man["cells"][0]["seed_key"]))
         assert all(p.startswith("@mix:") and p.endswith(f"{i:04d}-respond") for p in man["cells"][0]["policies"].values())
         df = simlab.load(out / "points" / f"{i:04d}")
         assert len(df) == 60 and y == pytest.approx(float(df["score_us"].mean()), abs=1e-12)
@@ -150,6 +152,7 @@ def test_respond_answers_each_point_with_a_solve_and_plays_its_mixes(tmp_path, c
         assert s["games_played"] == pt["games_played"] <= 5000 and s["final"]["value"] == pt["value"]
         solved += pt["games_played"]
     assert res["games_played"] == solved + 4 * 60
+    assert len(keys) == 1  # common random numbers: every point's games roll the same dice
 
 
 def test_respond_budget_too_small_is_one_line_and_writes_nothing(tmp_path, capsys):

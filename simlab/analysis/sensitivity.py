@@ -360,8 +360,10 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
             answered.append(rec)
             played += rec["games_played"]
             pols = [f"{s}=@mix:{parent / 'points' / f'{i:04d}-respond'}" for s in sides]
+        # a point's @mix names its own folder, and a cell's seed key holds its policies' names: --crn
+        # keeps every responded point on the same dice (key 0); fixed policies give every point one key
         spec = spec_from_args(game, scenario=scenario, policy=pols, set_=list(set_), games=games, seed=seed,
-                              data=str(pf), name=f"sensitivity-{i:04d}")
+                              data=str(pf), name=f"sensitivity-{i:04d}", crn=rs is not None)
         run_sweep(spec, parent / "points" / f"{i:04d}", workers=workers, progress=False)
         played += games
         Y[i] = _response(parent / "points" / f"{i:04d}", output, side, sides)
