@@ -405,7 +405,7 @@ def _field_range(where: str, name: str, raw: dict) -> tuple | None:
             raise DataPackError(f"{where}: {name}: range_note without a range")
         return None
     try:
-        r = _FieldRange.model_validate({"range": raw["range"]}).range
+        _FieldRange.model_validate({"range": raw["range"]})
     except ValidationError as e:
         raise DataPackError(f"{where}: {name}: plausible range {raw['range']!r}: {_pydantic_msg(e)}") from None
     note = raw.get("range_note", raw.get("note", ""))
