@@ -161,3 +161,11 @@ def test_respond_budget_too_small_is_one_line_and_writes_nothing(tmp_path, capsy
     err = capsys.readouterr().err
     assert rc == 2 and "--budget 10 is too small" in err and err.count("\n") == 1, err
     assert not (tmp_path / "x").exists()
+
+
+def test_data_show_lists_each_plausible_range():
+    import simlab
+    d = simlab.data_show("dawn-of-empire")
+    havana = next(r for r in d["ranges"] if (r["table"], r["key"], r["field"]) == ("ports", "havana", "defense"))
+    assert (havana["lo"], havana["hi"], havana["source"]) == (4, 16, "ports.*.defense")
+    assert len(d["ranges"]) == len(get_game("dawn-of-empire").load_data().ranges)
