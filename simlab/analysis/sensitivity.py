@@ -8,8 +8,8 @@ ranges"; every provisional value has one): the design's coordinate ``u`` in ``[0
 member to ``lo + u (hi - lo)``, so a group's members move together, each across its own range. A
 value without a range (a printed value named with ``--values``) is scaled by ``0.5 + u``
 (±50%) and the output names it. ``--range LO:HI`` replaces the pack's ranges: every value is then
-scaled by a multiplier in ``[LO, HI]``. SALib (Herman & Usher 2017) designs the points: Morris's one-at-a-time trajectories (Morris
-1991, with Campolongo et al. 2007's μ*) by default, Saltelli's design for Sobol indices on request.
+scaled by a multiplier in ``[LO, HI]``. SALib (Herman & Usher 2017) designs the points: Morris's
+one-at-a-time trajectories (Morris 1991, with Campolongo et al. 2007's μ*) by default, Saltelli's design for Sobol indices on request.
 Each design point is an ordinary override pack (``DIR/points/NNNN.toml``) played as an ordinary sweep
 (``DIR/points/NNNN/``, readable with ``simlab report`` and ``simlab.load``) on the same seed, so every
 point rolls the same dice (common random numbers) and an effect is the effect of the value, not of
@@ -33,7 +33,8 @@ short ``simlab solve`` on that point's pack (:func:`simlab.solve.loop.solve`: a 
 presets, a CMA-ES best-response search over each side's knobs, confirmation, a second meta-game with
 what was found; a small budget, :data:`RESPOND`), written to ``DIR/points/NNNN-respond/``, and the
 point's sweep then plays each side's final mix (``SIDE=@mix:DIR/points/NNNN-respond``) on the same
-seed. The effect is then how the answer moves *when players adapt*; every such figure is marked
+seed with ``--crn`` (a cell's seed key holds its policies' names, and each point's mix is named by its
+own folder). The effect is then how the answer moves *when players adapt*; every such figure is marked
 ``responded`` (the summary's ``policies``, each factor's ``responded``, the table's title). Each
 point's solve has the same seed, so the points still share their dice; a short search finds a
 response, not the best one (each point's exploitability, a lower bound, is in ``respond.points``).
