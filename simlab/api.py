@@ -255,9 +255,11 @@ def _game_for_pack(name: str):
 
 
 def data_show(game: str, data: str | Path | None = None) -> dict:
-    """A game's data pack as ``{game, name, version, hash, counts, overrides, records}``.
+    """A game's data pack as ``{game, name, version, hash, counts, overrides, records, ranges}``.
 
-    ``records`` is the flat list ``{table, key, field, value, provenance, note}``.
+    ``records`` is the flat list ``{table, key, field, value, provenance, note}``; ``ranges`` the
+    plausible range of each value that has one, ``{table, key, field, lo, hi, note, source}``
+    (:mod:`simlab.datapack`, "Plausible ranges").
 
     Raises:
         SpecError: unknown game or a game without a pack; DataPackError: a bad override.
@@ -268,7 +270,9 @@ def data_show(game: str, data: str | Path | None = None) -> dict:
     pack = g.load_data(data)
     if pack is None:
         raise SpecError(f"game {game} has no data pack")
-    return {**pack.summary(), "records": pack.records()}
+    ranges = [{"table": t, "key": k, "field": f, "lo": r.lo, "hi": r.hi, "note": r.note, "source": r.source}
+              for (t, k, f), r in pack.ranges.items()]
+    return {**pack.summary(), "records": pack.records(), "ranges": ranges}
 
 
 def _pack_of(what: str | Path) -> tuple[str, object]:

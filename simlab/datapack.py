@@ -29,6 +29,26 @@ against the game's schema and lists what it changes.
 
 Values are read through a :class:`PackView`, which records every ``(table, key, field)`` it hands
 out, so a run can say how many of the values it relied on were provisional.
+
+**Plausible ranges** (issue 30). An invented value comes with the range a designer would still find
+plausible, which ``simlab sensitivity`` sweeps by default. Either on the field itself::
+
+    defense = { value = 8, provenance = "provisional", note = "...", range = [4, 16], range_note = "..." }
+
+or, for many values at once, a rule in a top-level ``[[ranges]]`` array (any file of the pack)::
+
+    [[ranges]]
+    values = "ports.*.defense"     # table.key.field, * wildcards (fnmatch)
+    range = [2, 16]                # absolute bounds; or scale = [0.5, 1.5] (times the value)
+    note = "why this range"        #   or offset = [-1, 2] (added to the value)
+    # within = [0, 6]              # clips a scale or offset range
+
+A rule applies to every matched numeric value that is not printed by the rules (provenance
+``provisional``, or ``user:`` in an override pack); a later rule overrides an earlier one and a
+field's own ``range`` overrides every rule. A ``scale`` or ``offset`` range of an integer value is
+widened to whole numbers (floor of the low end, ceiling of the high end). The pack is refused (one
+line) when a range has its low end above its high end, a value lies outside its range, a bound
+breaks the table's schema (a defense range reaching 0), or a rule matches nothing.
 """
 
 from __future__ import annotations
@@ -41,7 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .errors import DataPackError
 from .tomlio import read_toml
@@ -49,6 +69,8 @@ from .tomlio import read_toml
 __all__ = [
     "DataPack",
     "PackSchema",
+    "PlausibleRange",
+    "RangeRule",
     "PackView",
     "TableSchema",
     "Value",
@@ -86,6 +108,8 @@ class Value:
     value: Any
     provenance: str
     note: str = ""
+    #: ``(lo, hi, note)`` given on the field itself (``range = [lo, hi]``), or None
+    range: tuple | None = None
 
     @property
     def kind(self) -> str:
@@ -93,6 +117,70 @@ class Value:
 
 
 Rows = dict[str, dict[str, dict[str, Value]]]
+
+
+def _ordered(pair: list[float], what: str) -> None:
+    if pair[0] > pair[1]:
+        raise ValueError(f"{what} = [{pair[0]:g}, {pair[1]:g}]: its low end is above its high end")
+
+
+class RangeRule(BaseModel):
+    """One ``[[ranges]]`` rule of a pack: the plausible range of every value a pattern matches.
+
+    Attributes:
+        values: ``table.key.field`` with ``*`` wildcards (:mod:`fnmatch`).
+        range: absolute ``[lo, hi]``; scale: ``[a, b]``, the range ``[a v, b v]`` of each value
+            ``v``; offset: ``[a, b]``, the range ``[v + a, v + b]``. Exactly one of the three.
+        within: ``[lo, hi]`` that a scale or offset range is clipped to (a count stays >= 0).
+        note: the reasoning (required).
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    values: str = Field(pattern=r"^[^.]+\..+\.[^.]+$")
+    range: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    scale: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    offset: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    within: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    note: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _one_kind(self):
+        given = [k for k in ("range", "scale", "offset") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of range, scale or offset")
+        _ordered(getattr(self, given[0]), given[0])
+        if self.scale is not None and self.scale[0] < 0:
+            raise ValueError("scale factors must be at least 0")
+        if self.within is not None:
+            if self.range is not None:
+                raise ValueError("within clips a scale or offset range, not an absolute one")
+            _ordered(self.within, "within")
+        return self
+
+
+class _FieldRange(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    range: list[float] = Field(min_length=2, max_length=2)
+
+    @model_validator(mode="after")
+    def _ordered(self):
+        _ordered(self.range, "range")
+        return self
+
+
+@dataclass(frozen=True)
+class PlausibleRange:
+    """The plausible range of one value: ``lo <= value <= hi`` (ints for an integer value).
+
+    Attributes:
+        lo, hi: the bounds, in the value's unit; note: the reasoning; source: ``field`` or the
+            rule's ``values`` pattern.
+    """
+
+    lo: float | int
+    hi: float | int
+    note: str
+    source: str
 
 
 @dataclass(frozen=True)
@@ -135,6 +223,8 @@ class DataPack:
     sources: tuple[str, ...] = ()
     overrides: tuple[str, ...] = ()
     _hash: str | None = field(default=None, repr=False)
+    #: the plausible range of each value that has one (:func:`resolve_ranges`)
+    ranges: dict[tuple[str, str, str], PlausibleRange] = field(default_factory=dict, repr=False, compare=False)
 
     # ------------------------------------------------------------------ reading
     def view(self) -> PackView:
@@ -252,11 +342,11 @@ def _parse_rows(doc: dict, where: str, default_provenance: str | None) -> Rows:
     comes from, shown as ``user:<file> (<section>)``, still counted as a user value.
     """
     override = default_provenance is not None
-    allowed = {"value", "note"} | ({"source", "provenance"} if override else {"provenance"})
+    allowed = {"value", "note", "range", "range_note"} | ({"source", "provenance"} if override else {"provenance"})
     meta = ("_provenance", "_note", "_source") if override else ("_provenance", "_note")
     rows: Rows = {}
     for table, body in doc.items():
-        if table == "pack":
+        if table in ("pack", "ranges"):
             continue
         if not isinstance(body, dict):
             raise DataPackError(f"{where}: '{table}' must be a table of rows ([{table}.<key>])")
@@ -280,8 +370,9 @@ def _parse_rows(doc: dict, where: str, default_provenance: str | None) -> Rows:
                         )
                     prov, note, val = raw.get("provenance", row_prov), raw.get("note", row_note), raw["value"]
                     source = raw.get("source", row_source)
+                    rng = _field_range(where, f"{table}.{key}.{fname}", raw)
                 else:
-                    prov, note, val, source = row_prov, row_note, raw, row_source
+                    prov, note, val, source, rng = row_prov, row_note, raw, row_source, None
                 if prov is None:
                     raise DataPackError(f"{where}: {table}.{key}.{fname} has no provenance")
                 kind = provenance_kind(prov)
@@ -302,9 +393,147 @@ def _parse_rows(doc: dict, where: str, default_provenance: str | None) -> Rows:
                             raise DataPackError(f"{where}: {table}.{key}.{fname}: source {source!r} is not a rule "
                                                 "section (e.g. \"3.21\" or \"18.1.6 A\")")
                         prov = f"{default_provenance} ({source.strip()})"
-                out[fname] = Value(val, prov, str(note))
+                out[fname] = Value(val, prov, str(note), rng)
             rows[table][str(key)] = out
     return rows
+
+
+def _field_range(where: str, name: str, raw: dict) -> tuple | None:
+    """A field's own ``range = [lo, hi]`` (and ``range_note``) as ``(lo, hi, note)``, checked."""
+    if "range" not in raw:
+        if "range_note" in raw:
+            raise DataPackError(f"{where}: {name}: range_note without a range")
+        return None
+    try:
+        _FieldRange.model_validate({"range": raw["range"]})
+    except ValidationError as e:
+        raise DataPackError(f"{where}: {name}: plausible range {raw['range']!r}: {_pydantic_msg(e)}") from None
+    note = raw.get("range_note", raw.get("note", ""))
+    if not isinstance(note, str) or not note.strip():
+        raise DataPackError(f"{where}: {name}: a plausible range needs its reasoning (range_note, or the field's note)")
+    return (raw["range"][0], raw["range"][1], note)
+
+
+def _pydantic_msg(e: ValidationError) -> str:
+    err = e.errors()[0]
+    loc = ".".join(str(x) for x in err["loc"])
+    msg = err["msg"].removeprefix("Value error, ")
+    return f"{loc}: {msg}" if loc else msg
+
+
+def _range_rules(doc: dict, where: str) -> list[RangeRule]:
+    """The ``[[ranges]]`` rules of one TOML document, checked (one line on a problem)."""
+    raw = doc.get("ranges")
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise DataPackError(f"{where}: 'ranges' must be an array of tables ([[ranges]] values = ..., range = [lo, hi], note = ...)")
+    out = []
+    for i, r in enumerate(raw):
+        try:
+            out.append(RangeRule.model_validate(r))
+        except ValidationError as e:
+            what = r.get("values", f"#{i + 1}") if isinstance(r, dict) else f"#{i + 1}"
+            raise DataPackError(f"{where}: [[ranges]] {what}: {_pydantic_msg(e)}") from None
+    return out
+
+
+def _is_number(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def resolve_ranges(rows: Rows, rules: list[tuple[str, RangeRule]], schema: PackSchema,
+                   inherited: Mapping[tuple[str, str, str], PlausibleRange] | None = None,
+                   fields: Iterable[tuple[str, str, str]] | None = None) -> dict[tuple[str, str, str], PlausibleRange]:
+    """The plausible range of each value of ``rows``, checked.
+
+    Args:
+        rows: the (merged) pack's rows.
+        rules: ``(file name, rule)`` in order; a later rule overrides an earlier one.
+        schema: each bound must pass its table's row model with the row's other values.
+        inherited: ranges kept from a base pack (an override's rules and fields override them).
+        fields: the values whose own ``range`` applies (default: every value of ``rows``).
+
+    Returns:
+        ``{(table, key, field): PlausibleRange}``.
+
+    Raises:
+        DataPackError: a rule that matches no value, a value outside its range, or a bound the
+            schema refuses (one line, named with the file).
+    """
+    import fnmatch
+    import math
+    out: dict[tuple[str, str, str], PlausibleRange] = dict(inherited or {})
+    where_of: dict[tuple[str, str, str], str] = {}
+    for where, rule in rules:
+        pt, rest = rule.values.split(".", 1)
+        pk, pf = rest.rsplit(".", 1)
+        hit = 0
+        for t in rows:
+            if not fnmatch.fnmatchcase(t, pt):
+                continue
+            for k, row in rows[t].items():
+                if not fnmatch.fnmatchcase(k, pk):
+                    continue
+                for f, v in row.items():
+                    if not fnmatch.fnmatchcase(f, pf) or not _is_number(v.value) or v.kind in ("rulebook", "example"):
+                        continue
+                    hit += 1
+                    x = v.value
+                    if rule.range is not None:
+                        lo, hi = rule.range
+                    elif rule.scale is not None:
+                        lo, hi = x * rule.scale[0], x * rule.scale[1]
+                        lo, hi = min(lo, hi), max(lo, hi)
+                    else:
+                        lo, hi = x + rule.offset[0], x + rule.offset[1]
+                    if rule.within is not None:
+                        lo, hi = max(lo, rule.within[0]), min(hi, rule.within[1])
+                    if isinstance(x, int):
+                        lo, hi = (math.floor(lo), math.ceil(hi)) if rule.range is None else (lo, hi)
+                        if rule.range is not None and not (float(lo).is_integer() and float(hi).is_integer()):
+                            raise DataPackError(f"{where}: [[ranges]] {rule.values}: {t}.{k}.{f} is a whole number; "
+                                                f"give whole bounds (not [{lo:g}, {hi:g}])")
+                        lo, hi = int(lo), int(hi)
+                    out[(t, k, f)] = PlausibleRange(lo, hi, rule.note, rule.values)
+                    where_of[(t, k, f)] = where
+        if not hit:
+            raise DataPackError(f"{where}: [[ranges]] {rule.values}: matches no numeric value that is not printed "
+                                "by the rules")
+    for t, body in rows.items():
+        for k, row in body.items():
+            for f, v in row.items():
+                if v.range is not None and (fields is None or (t, k, f) in fields):
+                    lo, hi, note = v.range
+                    if not _is_number(v.value):
+                        raise DataPackError(f"{t}.{k}.{f}: a plausible range is for a numeric value (it is {v.value!r})")
+                    if isinstance(v.value, int):
+                        if not (float(lo).is_integer() and float(hi).is_integer()):
+                            raise DataPackError(f"{t}.{k}.{f}: a whole number's range needs whole bounds "
+                                                f"(not [{lo:g}, {hi:g}])")
+                        lo, hi = int(lo), int(hi)
+                    out[(t, k, f)] = PlausibleRange(lo, hi, note, "field")
+                    where_of[(t, k, f)] = "field"
+    for (t, k, f), r in out.items():
+        if t not in rows or k not in rows[t] or f not in rows[t][k]:
+            continue
+        v = rows[t][k][f].value
+        src = "its own range" if r.source == "field" else f"[[ranges]] {r.source}"
+        if not (r.lo <= v <= r.hi) and (t, k, f) in where_of:
+            pre = "" if r.source == "field" else f"{where_of[(t, k, f)]}: "
+            raise DataPackError(f"{pre}{t}.{k}.{f} = {v} lies outside its plausible range [{r.lo:g}, {r.hi:g}] ({src})")
+        ts = schema.tables.get(t)
+        if ts is None or (t, k, f) not in where_of:
+            continue
+        vals = {fn: x.value for fn, x in rows[t][k].items()}
+        for bound in (r.lo, r.hi):
+            try:
+                ts.row.model_validate({**vals, f: bound}, strict=True)
+            except ValidationError as e:
+                pre = "" if r.source == "field" else f"{where_of[(t, k, f)]}: "
+                raise DataPackError(f"{pre}{t}.{k}.{f}: the bound {bound:g} of its plausible range [{r.lo:g}, {r.hi:g}] "
+                                    f"({src}) breaks the schema: {_pydantic_msg(e)}") from None
+    return out
 
 
 def _validate(rows: Rows, schema: PackSchema, where: str, partial: bool = False) -> None:
@@ -357,8 +586,10 @@ def load_pack(path: str | Path, schema: PackSchema) -> DataPack:
     files = sorted(p.glob("*.toml")) if p.is_dir() else [p]
     header = None
     tables: Rows = {}
+    rules: list[tuple[str, RangeRule]] = []
     for f in files:
         doc = _read_toml(f)
+        rules += [(f.name, r) for r in _range_rules(doc, f.name)]
         if "pack" in doc:
             if header is not None:
                 raise DataPackError(f"{f.name}: a second [pack] header")
@@ -380,6 +611,7 @@ def load_pack(path: str | Path, schema: PackSchema) -> DataPack:
     pack = DataPack(header["game"], header["name"], header["version"], tables, tuple(str(f) for f in files))
     if schema.check is not None:
         schema.check(pack)
+    pack.ranges = resolve_ranges(tables, rules, schema)
     return pack
 
 
@@ -407,6 +639,9 @@ def load_override(path: str | Path, schema: PackSchema) -> tuple[dict, Rows]:
         raise DataPackError(f"{p.name}: unknown key '{unknown[0]}' in [pack] (keys: {', '.join(sorted(OVERRIDE_HEADER_KEYS))})")
     rows = _parse_rows(doc, p.name, f"user:{p.name}")
     _validate(rows, schema, p.name, partial=True)
+    rules = _range_rules(doc, p.name)
+    if rules:
+        header = {**header, "_ranges": rules}
     return header, rows
 
 
@@ -456,6 +691,9 @@ def apply_override(base: DataPack, path: str | Path, schema: PackSchema) -> tupl
                     base.overrides + (str(p),))
     if schema.check is not None:
         schema.check(pack)
+    own = {(t, k, f) for t, body in rows.items() for k, fs in body.items() for f in fs}
+    pack.ranges = resolve_ranges(merged, [(p.name, r) for r in header.get("_ranges", [])], schema,
+                                 inherited=base.ranges, fields=own)
     return pack, changes
 
 
@@ -482,7 +720,8 @@ def apply_values(base: DataPack, values: Mapping[tuple[str, str, str], tuple[Any
             raise DataPackError(f"{where}: {t}.{k}.{f}: a changed value's provenance must be user:<source>")
         merged[t][k][f] = Value(v, prov, note)
     _validate(merged, schema, where)
-    pack = DataPack(base.game, base.name, base.version + "+data", merged, base.sources, base.overrides)
+    pack = DataPack(base.game, base.name, base.version + "+data", merged, base.sources, base.overrides,
+                    ranges=dict(base.ranges))
     if schema.check is not None:
         try:
             schema.check(pack)

@@ -278,6 +278,8 @@ def sensitivity_figure(summary: dict, label: int = 12) -> Figure:
     ax.set_xlabel("σ (spread of the elementary effects)" if morris else "S1 (first-order index)")
     ax.set_ylabel("μ* (mean |elementary effect|), 95% interval" if morris else "ST (total index), 95% interval")
     ax.set_title(figure_title(summary["game"], summary.get("scenario"),
-                              f"what moves the {what} ({summary['points']:,} points)"), fontsize=10)
+                              f"what moves the {what} ({summary['points']:,} points"
+                              + ("; responded: sides re-solved at each point" if summary.get("policies") == "responded"
+                                 else "") + ")"), fontsize=10)
     ax.grid(alpha=0.3)
     return fig

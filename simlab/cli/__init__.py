@@ -376,7 +376,7 @@ def sensitivity(
     game: Annotated[str, typer.Argument(help="game name")],
     values: Annotated[list[str] | None, typer.Option(help="TABLE.KEY.FIELD pattern (* wildcards), e.g. 'ports.*.defense'; repeatable (default: every provisional numeric value, grouped by table and field)")] = None,
     group: Annotated[bool, typer.Option(help="each --values pattern is one factor (its values scaled together)")] = False,
-    range_: Annotated[str, typer.Option("--range", help="LO:HI multipliers of each factor's values")] = "0.5:1.5",
+    range_: Annotated[str | None, typer.Option("--range", help="LO:HI multipliers of every value, instead of each value's plausible range from the pack (the default)")] = None,
     method: Annotated[str, typer.Option(help="morris (elementary effects) or sobol (indices)")] = "morris",
     trajectories: Annotated[int, typer.Option(help="Morris trajectories (or Sobol's base sample)")] = 10,
     levels: Annotated[int, typer.Option(help="Morris grid levels (even)")] = 4,
@@ -393,15 +393,26 @@ def sensitivity(
     overwrite: Annotated[bool, typer.Option(help="replace the sensitivity already in --out")] = False,
     progress: Annotated[bool, typer.Option(help="one line per 5% of the points on stderr")] = True,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    respond: Annotated[bool, typer.Option(help="answer each design point with a short simlab solve on its values and play the sides' solved mixes (the effects when players adapt)")] = False,
+    respond_budget: Annotated[int | None, typer.Option(help="--respond: games of each point's solve (default 30,000)")] = None,
+    respond_iterations: Annotated[int | None, typer.Option(help="--respond: solve iterations per point (default 2)")] = None,
+    respond_generations: Annotated[int | None, typer.Option(help="--respond: CMA-ES generations per search (default 2)")] = None,
+    respond_meta_games: Annotated[int | None, typer.Option(help="--respond: games per pairing of each meta-game (default 100)")] = None,
+    respond_search_games: Annotated[int | None, typer.Option(help="--respond: games per search candidate (default 50)")] = None,
+    respond_confirm_games: Annotated[int | None, typer.Option(help="--respond: games per confirmation (default 200)")] = None,
 ) -> None:
     """Which game values decide the answer: Morris elementary effects (or Sobol indices) of data-pack values."""
     from ..analysis.sensitivity import sensitivity as run
     if replicates < 100:
         raise InputError(f"--replicates must be at least 100 (got {replicates})")
+    given = {"budget": respond_budget, "iterations": respond_iterations, "generations": respond_generations,
+             "meta_games": respond_meta_games, "search_games": respond_search_games,
+             "confirm_games": respond_confirm_games}
     res = run(game, values=values or [], group=group, range_=range_, method=method, trajectories=trajectories,
               levels=levels, games=games, output=output, side=side, scenario=scenario, policy=policy or [],
               set_=set_ or [], seed=seed, out=out, overwrite=overwrite, workers=workers, progress=progress,
-              replicates=replicates, log=lambda m: err_console.print(m, markup=False) if progress else None)
+              replicates=replicates, respond=respond, respond_settings={k: v for k, v in given.items() if v is not None},
+              log=lambda m: err_console.print(m, markup=False) if progress else None)
     if json_:
         _print_json(res)
         return
@@ -409,11 +420,16 @@ def sensitivity(
     morris = res["method"] == "morris"
     what = f"{res['side']} win rate" if res["output"] == "win-rate" else (
         f"{res['side']} mean score" if res["output"] == "score" else f"mean {res['output']}")
+    responded = res.get("policies") == "responded"
     t = Table(title=f"{res['game']} / {res['scenario']}: what moves the {what} "
-                    f"({res['method']}, {res['points']:,} points x {res['games_per_point']:,} games, values x "
-                    f"{res['range'][0]:g}..{res['range'][1]:g})")
-    cols = ["rank", "value(s)", "base", "provisional"] + (["mu* [95% CI]", "sigma", "mu"] if morris else
-                                                         ["S1 [95% CI]", "ST [95% CI]"])
+                    f"({res['method']}, {res['points']:,} points x {res['games_per_point']:,} games, "
+                    + ("values over their plausible ranges" if res["range"] == "pack" else
+                       f"values x {res['range'][0]:g}..{res['range'][1]:g}")
+                    + (f"; RESPONDED: each point's sides re-solved, {res['respond']['settings']['budget']:,} games a point"
+                       if responded else "") + ")")
+    r = " (responded)" if responded else ""
+    cols = ["rank", "value(s)", "base", "range", "provisional"] + ([f"mu*{r} [95% CI]", "sigma", "mu"] if morris else
+                                                         [f"S1{r} [95% CI]", f"ST{r} [95% CI]"])
     for c in cols:
         t.add_column(c, justify="right" if c not in ("value(s)",) else "left", overflow="fold")
     for i, f in enumerate(res["factors"], 1):
@@ -424,7 +440,10 @@ def sensitivity(
         else:
             extra = [f"{f['S1']:.3f} [{f['S1_ci'][0]:.3f}, {f['S1_ci'][1]:.3f}]",
                      f"{f['ST']:.3f} [{f['ST_ci'][0]:.3f}, {f['ST_ci'][1]:.3f}]"]
-        t.add_row(str(i), f["name"], base, f"{f['provisional']}/{len(f['base'])}", *extra)
+        rg = [r for r in f.get("ranges") or [] if r is not None]
+        span = (f"{rg[0][0]:g}-{rg[0][1]:g}" if len(rg) == 1 else
+                f"{min(r[0] for r in rg):g}-{max(r[1] for r in rg):g}" if rg else "x0.5-1.5" if res["range"] == "pack" else "")
+        t.add_row(str(i), f["name"], base, span, f"{f['provisional']}/{len(f['base'])}", *extra)
     _print_table(t)
     out_console.print(f"note: {res['range_note']}; {res['meaning']}", markup=False)
 

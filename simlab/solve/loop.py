@@ -284,8 +284,10 @@ class _Solver:
         vals = np.array([game_value(boot[r]) for r in range(self.replicates)])
         lo, hi = np.quantile(vals, [0.025, 0.975])
         # each policy's exploitability by the population's own responses (a lower bound, with the bootstrap)
-        ex_rows = eq.value - payoff.min(axis=1)
-        ex_cols = payoff.max(axis=0) - eq.value
+        # at least 0 (min_j payoff[i, j] <= payoff(i, col mix) <= value); the LP's rounding can leave -2e-16,
+        # which policies.toml's reader refuses (a gain is >= 0), so @mix:DIR of such a solve would not load
+        ex_rows = np.maximum(eq.value - payoff.min(axis=1), 0.0)
+        ex_cols = np.maximum(payoff.max(axis=0) - eq.value, 0.0)
         b_rows = vals[:, None] - boot.min(axis=2)
         b_cols = boot.max(axis=1) - vals[:, None]
         pe = {s0: {r: {"gain": float(ex_rows[i]), "ci": [float(x) for x in np.quantile(b_rows[:, i], [0.025, 0.975])]}
