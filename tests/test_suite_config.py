@@ -67,10 +67,10 @@ def slow_tests_and_limits() -> list[tuple[str, float | None]]:
         tree = ast.parse(f.read_text())
         module = _module_marks(tree)
 
-        def visit(body, inherited, prefix):
+        def visit(body, inherited, prefix, f=f):
             for node in body:
                 if isinstance(node, ast.ClassDef):
-                    visit(node.body, {**inherited, **_marks(node.decorator_list)}, f"{prefix}{node.name}::")
+                    visit(node.body, {**inherited, **_marks(node.decorator_list)}, f"{prefix}{node.name}::", f)
                 elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
                     marks = {**inherited, **_marks(node.decorator_list)}
                     if "slow" in marks:
