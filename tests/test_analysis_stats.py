@@ -252,6 +252,7 @@ def test_bootstrap_roots_cover_the_truth_with_crn_structure():
     assert lo < truth < hi and hi - lo < 0.2
 
 
+@pytest.mark.timeout(1800)  # slow: above the suite's default limit (tests/test_suite_config.py)
 @pytest.mark.slow
 def test_bootstrap_interval_coverage_under_crn():
     """The tuner's percentile bootstrap covers the fair value ~95% of the time (CRN structure)."""

@@ -173,6 +173,7 @@ def test_random_legal_campaigns_with_optional_rules(opts):
     check_invariants(data, options, raw)
 
 
+@pytest.mark.timeout(3600)  # slow: above the suite's default limit (tests/test_suite_config.py)
 @pytest.mark.slow
 def test_100000_random_legal_campaigns():
     for chunk in range(20):

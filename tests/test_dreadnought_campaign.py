@@ -572,6 +572,7 @@ def test_limits_and_handicap_options():
     assert (b.games["fleet_units_north"] == 15).all() and (b.games["fleet_units_south"] == 11).all()  # all of 11.11
 
 
+@pytest.mark.timeout(1800)  # slow: above the suite's default limit (tests/test_suite_config.py)
 @pytest.mark.slow
 def test_many_random_legal_campaigns_keep_every_invariant():
     for options in ({}, {"period": "wwii", "north": "british", "south": "italian", "smoke": True, "towing": True,

@@ -145,6 +145,7 @@ def test_the_peace_roll_12_62():
             == g["peace_turn"][g["end_reason"] == EXTENDED_END_NAMES.index("peace")] - 1).all()
 
 
+@pytest.mark.timeout(1800)  # slow: above the suite's default limit (tests/test_suite_config.py)
 @pytest.mark.slow
 def test_many_random_legal_extended_campaigns_keep_every_invariant():
     for opts in ({}, {"period": "inter-war", "north": "japanese", "south": "british", "smoke": True, "radar": True,

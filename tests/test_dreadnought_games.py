@@ -108,6 +108,7 @@ def test_many_random_legal_dogger_bank_games_end_and_keep_invariants():
     assert set(np.unique(g["end_reason"])) <= set(range(len(END_REASONS)))
 
 
+@pytest.mark.timeout(1800)  # slow: above the suite's default limit (tests/test_suite_config.py)
 @pytest.mark.slow
 def test_100000_random_legal_dogger_bank_games():
     sc = GAME.load_scenario("dogger-bank")

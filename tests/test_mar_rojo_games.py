@@ -243,6 +243,7 @@ def test_names_follow_the_rulebook():
     assert [TYPE_NAMES[getattr(enums, n.upper())] for n in TYPE_NAMES] == list(TYPE_NAMES)
 
 
+@pytest.mark.timeout(2400)  # slow: above the suite's default limit (tests/test_suite_config.py)
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_100k_random_legal_games_per_scenario(scenario):

@@ -79,6 +79,7 @@ def test_bad_sensitivity_arguments_exit_2_with_one_line(tmp_path, capsys, args, 
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.timeout(1800)  # slow: above the suite's default limit (tests/test_suite_config.py)
 @pytest.mark.slow
 def test_dawn_of_empire_port_defenses_ranked_and_confirmed_one_at_a_time(tmp_path, capsys):
     """Issue 30's check: rank every port's defense, then a one-at-a-time sweep of the top-ranked and the

@@ -21,6 +21,7 @@ def test_small_soak_of_every_registered_game_is_clean():
         assert r.ok, r.to_dict()
 
 
+@pytest.mark.timeout(3600)  # slow: above the suite's default limit (tests/test_suite_config.py)
 @pytest.mark.slow
 def test_full_soak_of_every_registered_game_is_clean():
     for r in soak(100_000):

@@ -35,6 +35,25 @@ def _children(pid: int) -> list[int]:
         return []
 
 
+def _sigint_default() -> None:  # runs in the child between fork and exec
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture
+def python_ctrl_c():
+    """Python's own Ctrl-C handler (``signal.default_int_handler``) for the test's duration.
+
+    A test run started in the background of a non-interactive shell (``make test &``, ``nohup``,
+    some CI runners) inherits SIGINT *ignored*, and Python then never installs its handler; the
+    runner rightly leaves an ignored SIGINT alone (``_CountBeforeCtrlC``), so a Ctrl-C test saw no
+    Ctrl-C at all and failed with "DID NOT RAISE" or passed, by how the suite was launched."""
+    prev = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, prev)
+
+
 def _alive(pid: int) -> bool:
     import psutil
     try:
@@ -287,15 +306,21 @@ def test_ctrl_c_leaves_complete_parts_and_counts_them(tmp_path, workers):
     out = tmp_path / "int"
     p = subprocess.Popen(SIMLAB + ["sweep", "--game", "dawn-of-empire", "--games", "200000", "--chunk-size", "500",
                                    "--seed", "5", "--workers", workers, "--no-progress", "--out", str(out)],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.time() + 120
-    while len(_parts(out)) < 3:
-        assert p.poll() is None, f"sweep ended before Ctrl-C: {p.stderr.read().decode()[-500:]}"
-        assert time.time() < deadline, "no parts written within 120 s"
-        time.sleep(0.05)
-    p.send_signal(signal.SIGINT)
-    assert p.wait(timeout=60) == 130
-    p.stderr.close()
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         preexec_fn=_sigint_default)  # SIGINT as at a terminal, even if ignored here
+    try:
+        deadline = time.time() + 600  # a generous bound: the kernels load first on a loaded machine
+        while len(_parts(out)) < 3:
+            assert p.poll() is None, f"sweep ended before Ctrl-C: {p.stderr.read().decode()[-500:]}"
+            assert time.time() < deadline, "no parts written within 600 s"
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        assert p.wait(timeout=60) == 130
+    finally:  # a failed check must not leave a 200,000-game sweep running
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        p.stderr.close()
     man = json.loads((out / "manifest.json").read_text())
     rows = sum(pq.ParquetFile(f).metadata.num_rows for f in _parts(out))
     assert man["status"] == "interrupted" and 1500 <= rows < 200_000
@@ -329,14 +354,21 @@ def test_a_script_without_the_main_guard_sweeps_on_threads(tmp_path):
     assert r.stdout.split() == ["True", "threads", "2000"]
 
 
-def test_ctrl_c_as_a_chunk_returns_counts_the_chunk_first():
+def test_ctrl_c_as_a_chunk_returns_counts_the_chunk_first(python_ctrl_c):
     """The race a Ctrl-C used to lose a chunk's count in: SIGINT arrives while the backend hands
     back a chunk whose parts are written. The runner counts it, then stops (KeyboardInterrupt);
-    a second Ctrl-C raises at once; Python's handler is back afterwards."""
-    import os
+    a second Ctrl-C raises at once; Python's handler is back afterwards.
+
+    Deterministic: ``signal.raise_signal`` delivers SIGINT to this (the main) thread and runs the
+    Python-level handler before it returns, where ``os.kill(os.getpid(), ...)`` sends a
+    process-wide signal whose handler runs at some later bytecode boundary; and the
+    ``python_ctrl_c`` fixture gives the test Python's own handler however the suite was started
+    (with SIGINT inherited as ignored, the runner installs nothing and no Ctrl-C arrives)."""
     from types import SimpleNamespace
 
     from simlab.sweeps.runner import _CountBeforeCtrlC, _execute
+
+    seen = []  # what the runner's handler had done by the time each Ctrl-C returned
 
     class Backend:  # two chunks in flight; the first wait is interrupted as it returns one
         slots, waits = 2, 0
@@ -353,7 +385,10 @@ def test_ctrl_c_as_a_chunk_returns_counts_the_chunk_first():
         def wait(self):
             self.waits += 1
             task = self.queue.pop(0)
-            os.kill(os.getpid(), signal.SIGINT)  # lands here, before the runner has counted it
+            handler = signal.getsignal(signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)  # lands here, before the runner has counted it
+            owner = getattr(handler, "__self__", None)
+            seen.append((type(owner).__name__, getattr(owner, "pressed", None)))
             return [SimpleNamespace(task=task, attempt=1, result={"games": 500, "cell": 0}, error=None)]
 
     tasks = iter([SimpleNamespace(cell=0, start=i * 500) for i in range(10)])
@@ -364,10 +399,32 @@ def test_ctrl_c_as_a_chunk_returns_counts_the_chunk_first():
     ex = Backend()
     with pytest.raises(KeyboardInterrupt):
         _execute(plan, ex, bar, None, [], {}, tally)
-    assert ex.waits == 1 and tally["games"] == 500 and len(done) == 1  # counted, then stopped
+    # the runner's handler took the Ctrl-C (it did not raise inside wait), counted the chunk, stopped
+    assert seen == [("_CountBeforeCtrlC", True)]
+    assert ex.waits == 1 and tally["games"] == 500 and len(done) == 1 and ex.pending() == 1
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    reached = []
     with pytest.raises(KeyboardInterrupt), _CountBeforeCtrlC() as c:  # a second Ctrl-C: at once
-        os.kill(os.getpid(), signal.SIGINT)
+        assert signal.getsignal(signal.SIGINT) == c._on_sigint
+        signal.raise_signal(signal.SIGINT)
         assert c.pressed
-        os.kill(os.getpid(), signal.SIGINT)
-        raise AssertionError("not reached")
+        reached.append(1)
+        signal.raise_signal(signal.SIGINT)
+        reached.append(2)
+    assert reached == [1] and c.pressed
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_the_runner_leaves_an_ignored_ctrl_c_alone():
+    """With SIGINT ignored (``nohup``, a background job of a script) the runner installs nothing:
+    a Ctrl-C that the user asked to ignore does not stop the sweep."""
+    from simlab.sweeps.runner import _CountBeforeCtrlC
+
+    prev = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with _CountBeforeCtrlC() as c:
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            signal.raise_signal(signal.SIGINT)
+        assert not c.pressed and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, prev)

@@ -441,8 +441,28 @@ class Game:
                 if extra.meta.get("game", self.name) != self.name:
                     continue
                 out = out.extended(extra, where=Path(f).name)
+                self._check_named_presets(out, extra, Path(f).name)
             cache[key] = out
         return cache[key]
+
+    def _check_named_presets(self, book: PolicyBook, extra: PolicyBook, where: str) -> None:
+        """Every ``[mixes.SIDE]`` and ``[exploitability.SIDE.PRESET]`` of a policies file names a side
+        of this game and a preset that side may play (else the entry was silently never used).
+
+        Raises:
+            SpecError: (one line) the first side or preset that is not.
+        """
+        sides = list(self.sides or ())
+        for table, rows in (("mixes", extra.mixes), ("exploitability", extra.exploits)):
+            for side, names in (rows or {}).items():
+                if sides and side not in sides:
+                    raise SpecError(f"{where}: {table}.{side}: {self.name} has no side {side!r} "
+                                    f"(sides: {', '.join(sides)})")
+                allowed = book.side_presets(side)
+                for p in names:
+                    if p not in allowed:
+                        raise SpecError(f"{where}: {table}.{side}.{p}: no preset {p!r} for side {side} "
+                                        f"(presets: {', '.join(allowed)})")
 
     def resolve_mix(self, side: str, name: str) -> Mixture:
         """The mixed policy ``@mix:DIR`` of ``side``: the ``[mixes.<side>]`` weights of

@@ -512,6 +512,8 @@ def load_policy_book(path: str | Path, base: PolicyBook | None = None) -> Policy
         if not isinstance(f, dict):
             raise SpecError(f"{name}: families.{fname} must be a table")
         knobs = []
+        if not isinstance(f.get("knobs") or {}, dict):
+            raise SpecError(f"{name}: families.{fname}.knobs must be a table of knobs")
         for kname, k in (f.get("knobs") or {}).items():
             if not isinstance(k, dict) or not {"default", "lo", "hi"} <= set(k) or set(k) - _KNOB_FIELDS:
                 raise SpecError(f"{name}: families.{fname}.knobs.{kname} needs default, lo, hi "
@@ -535,6 +537,9 @@ def load_policy_book(path: str | Path, base: PolicyBook | None = None) -> Policy
     for pname, p in (doc.get("presets") or {}).items():
         if not isinstance(p, dict) or "family" not in p:
             raise SpecError(f"{name}: presets.{pname} needs a family")
+        for key in ("knobs", "exploitability"):
+            if not isinstance(p.get(key, {}), dict):
+                raise SpecError(f"{name}: presets.{pname}.{key} must be a table")
         presets.append(Preset(pname, str(p["family"]), dict(p.get("knobs", {})), tuple(p.get("sides", ())),
                               str(p.get("doc", "")), dict(p.get("exploitability", {}))))
     if base is not None:

@@ -389,6 +389,8 @@ def spec_from_args(game: str, *, scenario: str | None = None, policy: Sequence[s
     if scenario is not None and any(not x.strip() for x in scenario.split(",")):
         raise SpecError(f"--scenario {scenario!r}: an empty scenario name (leave --scenario out for the default)")
     scen = [x.strip() for x in scenario.split(",")] if scenario else []
+    if name is None and not game.strip():
+        raise SpecError("--game '': give a game's name (`simlab games` lists them)")
     check_name(game if name is None else name)
     spec = SweepSpec(name=name or game, game=game, scenarios=scen, policies=pol, options=opts, grid=g,
                      games=int(games), seed=int(seed), chunk_size=chunk_size, crn=crn, data=data,

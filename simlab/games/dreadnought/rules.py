@@ -180,7 +180,8 @@ def check_pack(pack: DataPack) -> None:
         DataPackError: on a missing table or row, DPT/CRT rows other than 2..12, CRT columns that
             are not contiguous from 1-1, a rule value out of range, an unordered Range Effects
             Table, torpedo periods that overlap, a map without its size or six sections, or a
-            torpedo track that does not leave through the starboard arc.
+            torpedo track that does not leave through the starboard arc; or a value the rules' own
+            assumptions exclude (:func:`_check_rule_assumptions`).
     """
     t = pack.tables
     name = pack.name
@@ -268,6 +269,95 @@ def check_pack(pack: DataPack) -> None:
             raise DataPackError(f"data pack {name}: torpedo_tracks.{k}: directions are 0..5")
         if len(steps) < longest:
             raise DataPackError(f"data pack {name}: torpedo_tracks.{k} is shorter than the longest torpedo range ({longest})")
+    _check_rule_assumptions(pack, t, spans)
+
+
+#: the type a class key's form gives (3.21: a dreadnought's three-digit ID; 3.22, 3.23: C, L, D screens)
+KEY_TYPE = {"C": "CA", "L": "CL", "D": "DD"}
+
+
+def _check_rule_assumptions(pack: DataPack, t: dict, spans: list) -> None:
+    """What the rules assume of a Dreadnought pack's values, beyond each field's own range (issue 32).
+
+    Raises:
+        DataPackError: (one line, naming the value and the rule) on a class whose type is not the
+            one its key names (three digits: a dreadnought, 3.21; C/L/D and two digits: CA, CL, DD
+            screen units, 3.22, 3.23); a dreadnought class with a torpedo rating (8.0: screen units
+            only); a ship of the List of Dreadnoughts whose class is not a dreadnought class; a map
+            centre hex outside its section (9.22); two Range Effects rows for the same range (5.51);
+            a Damage Point Table that gives fewer points to a higher roll or a stronger attack
+            band (5.8); damage-state VP shares that fall as damage states rise (9.52); victory
+            bonuses out of the order Marginal, Substantial, Decisive (9.55); campaign periods out of
+            order (11.1); a sun window that ends before it starts (12.5); an about-face cheaper
+            than a two-hexside turn (7.31, 7.32); torpedo periods with a gap (8.6: a year without
+            torpedo range).
+    """
+    name = pack.name
+    for k, r in t["classes"].items():
+        kind = r["type"].value
+        want = "capital" if k.isdigit() and len(k) == 3 else KEY_TYPE.get(k[:1]) if len(k) == 3 and k[1:].isdigit() else None
+        if want is None:
+            raise DataPackError(f"data pack {name}: classes.{k}: a class key is three digits (a dreadnought class, 3.21) "
+                                "or C, L or D and two digits (a screen class, 3.22, 3.23)")
+        if kind != want:
+            raise DataPackError(f"data pack {name}: classes.{k} has type {kind!r}, but its key names a {want} class "
+                                "(3.21-3.23: the ID code gives the unit's kind)")
+        torpedo = r["torpedo"].value if "torpedo" in r else ""
+        if kind == "capital" and torpedo:
+            raise DataPackError(f"data pack {name}: classes.{k} is a dreadnought class with torpedo {torpedo!r}: "
+                                "only screen units attack with torpedoes (8.0)")
+    for sid in t["ships"]:
+        cls = sid[:2] + "0"
+        if cls not in t["classes"] or t["classes"][cls]["type"].value != "capital":
+            raise DataPackError(f"data pack {name}: ships.{sid}: its class {cls} is not a dreadnought class in 'classes'")
+    size = t["map"]["size"]
+    for c, n in (("center_col", "cols"), ("center_row", "rows")):
+        if size[c].value > size[n].value:
+            raise DataPackError(f"data pack {name}: map.size.{c} {size[c].value} is outside the section's "
+                                f"{size[n].value} {n} (9.22: the centre, lettered, hex is a hex of each section)")
+    seen: dict[int, str] = {}
+    for k, r in t["range_effects"].items():
+        h = r["max_hexes"].value
+        if h in seen:
+            raise DataPackError(f"data pack {name}: range_effects.{seen[h]} and {k} both reach {h} hexes (5.51)")
+        seen[h] = k
+    from .provisional import BANDS
+    dpt = [[t["dpt"][str(roll)][b].value for b in BANDS] for roll in range(2, 13)]
+    for i, row in enumerate(dpt):
+        for j in range(1, len(BANDS)):
+            if row[j] < row[j - 1]:
+                raise DataPackError(f"data pack {name}: dpt.{i + 2}: band {BANDS[j]} gives {row[j]} damage points, "
+                                    f"fewer than band {BANDS[j - 1]} ({row[j - 1]}) (5.8: a stronger attack never scores less)")
+            if i and row[j] < dpt[i - 1][j]:
+                raise DataPackError(f"data pack {name}: dpt.{i + 2}.{BANDS[j]} gives {row[j]} damage points, fewer than "
+                                    f"roll {i + 1} ({dpt[i - 1][j]}) (5.8: a higher roll never scores less)")
+    vp = [t["vp_damage_states"][str(k)]["percent"].value for k in range(1, 5)]
+    for k in range(1, 4):
+        if vp[k] < vp[k - 1]:
+            raise DataPackError(f"data pack {name}: vp_damage_states.{k + 1} ({vp[k]}%) is below "
+                                f"vp_damage_states.{k} ({vp[k - 1]}%): more damage left never scores less (9.52)")
+    cr = {k: r["value"].value for k, r in t["campaign_rules"].items()}
+    for a, b in (("victory_marginal", "victory_substantial"), ("victory_substantial", "victory_decisive")):
+        if cr[a] > cr[b]:
+            raise DataPackError(f"data pack {name}: campaign_rules.{a} ({cr[a]}) is above {b} ({cr[b]}): "
+                                "a greater victory earns no smaller bonus (9.55)")
+    for a, b in (("period_year_wwi", "period_year_inter_war"), ("period_year_inter_war", "period_year_wwii")):
+        if cr[a] >= cr[b]:
+            raise DataPackError(f"data pack {name}: campaign_rules.{a} ({cr[a]}) must be before {b} ({cr[b]}) "
+                                "(11.1: WWI, Interwar, WWII)")
+    opt = {k: r["value"].value for k, r in t["optional_rules"].items()}
+    if opt["sun_first_turn"] > opt["sun_last_turn"]:
+        raise DataPackError(f"data pack {name}: optional_rules.sun_first_turn ({opt['sun_first_turn']}) is after "
+                            f"sun_last_turn ({opt['sun_last_turn']}) (12.5)")
+    rl = {k: r["value"].value for k, r in t["rules"].items()}
+    if rl["radical_turn_three"] < rl["radical_turn_two"]:
+        raise DataPackError(f"data pack {name}: rules.radical_turn_three ({rl['radical_turn_three']}) is below "
+                            f"radical_turn_two ({rl['radical_turn_two']}): an about-face costs at least a two-hexside "
+                            "turn (7.31, 7.32)")
+    for (_, a1, ka), (b0, _, kb) in zip(spans, spans[1:], strict=False):
+        if b0 > a1 + 1:
+            raise DataPackError(f"data pack {name}: torpedo_range {ka} and {kb} leave {a1 + 1}..{b0 - 1} without a "
+                                "torpedo range (8.6)")
 
 
 SCHEMA = PackSchema(

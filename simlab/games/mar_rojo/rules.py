@@ -171,7 +171,8 @@ def check_pack(pack: DataPack) -> None:
     Raises:
         DataPackError: on a missing table or row, a points row with min above max, a deck with
             more cards than the kernel holds, not exactly one The End card, a hand limit outside
-            1..HAND_CAP, or an opening hand above the hand limit.
+            1..HAND_CAP, or an opening hand above the hand limit; or a value the rules' own
+            assumptions exclude (:func:`_check_rule_assumptions`).
     """
     t = pack.tables
     need = {
@@ -204,6 +205,87 @@ def check_pack(pack: DataPack) -> None:
                             "(the kernel's hand holds that many cards)")
     if opening > limit:
         raise DataPackError(f"data pack {pack.name}: constants.opening_hand {opening} exceeds hand_limit {limit} (Rules 3.2, 4)")
+    _check_rule_assumptions(pack, t, total, opening)
+
+
+#: constants that are the least roll of one die (``N+`` on a d6) the rules name
+D6_THRESHOLDS = {"hit": "5.3.1 step 8", "escort_torpedo_save": "5.3.1 step 10", "submarine_evasion": "5.3.1 step 4",
+                 "aa_defence_hit": "5.3.1 step 7", "lucky_first": "5.3.1", "lucky_second": "5.3.1",
+                 "mines_hit": "5.3.1 step 8"}
+#: the fleet cards of a squadron (Rule 1: "between 5 and 15 fleet cards")
+SQUADRON_CARDS = (5, 15)
+
+
+def _check_rule_assumptions(pack: DataPack, t: dict, deck: int, opening: int) -> None:
+    """What the rules assume of a pack's values, beyond each field's own range (issue 32).
+
+    Raises:
+        DataPackError: (one line, naming the value and the rule) on an aircraft card without a
+            role, or a ship card with one or marked a seaplane (3.1); a die threshold that no d6 roll
+            meets or every roll does not need (``N+`` outside 1..6, 5.3.1; the AI's aggressive roll
+            outside 0..6, 12.2); a capital-ship torpedo bonus that reads past the torpedo effect
+            table's rows 1..7 (5.3.1 step 8); a combat distance table that is not the same for both
+            cards or gives a distance outside the two cards' rows (5.3.1 step 2); a points row whose
+            squadron sizes leave 5..15 cards (1), whose minimums cannot all fit in its largest
+            squadron, or whose merchants cannot all deploy in the long row (4, 9); a solo deployment
+            row outside 5..15 cards or breaking the layout's "one more card than in any other row"
+            (4, 12.2); a deck too small to deal both opening hands and keep The End (4, 6).
+    """
+    where = f"data pack {pack.name}"
+    for k, r in t["fleet"].items():
+        kind, role = r["type"].value, r["role"].value if "role" in r else ""
+        plane = r["seaplane"].value if "seaplane" in r else False
+        if kind == "aircraft" and not role:
+            raise DataPackError(f"{where}: fleet.{k} is an aircraft card without a role "
+                                "(3.1: fighters and bombers, which may also be seaplanes)")
+        if kind != "aircraft" and (role or plane):
+            what = f"role {role!r}: only aircraft have a role" if role else "seaplane = true: only aircraft are seaplanes"
+            raise DataPackError(f"{where}: fleet.{k} is a {kind} card with {what} (3.1)")
+    c = {k: r["value"].value for k, r in t["constants"].items()}
+    for k, sec in D6_THRESHOLDS.items():
+        if not 1 <= c[k] <= 6:
+            raise DataPackError(f"{where}: constants.{k} {c[k]} must be 1..6: it is the least roll of a d6 ({sec})")
+    if not 0 <= c["ai_aggressive_max"] <= 6:
+        raise DataPackError(f"{where}: constants.ai_aggressive_max {c['ai_aggressive_max']} must be 0..6: "
+                            "the AI is aggressive on a d6 roll up to it (12.2)")
+    if c["torpedo_capital_bonus"] > 1:
+        raise DataPackError(f"{where}: constants.torpedo_capital_bonus {c['torpedo_capital_bonus']} must be 0 or 1: "
+                            "the torpedo effect table has rows 1..7, a d6 plus at most 1 (5.3.1 step 8)")
+    if c["subturn_limit"] < 1:
+        raise DataPackError(f"{where}: constants.subturn_limit must be at least 1 (a safety stop, not a rule)")
+    d = {a: {b: t["distance"][a][b].value for b in ROW_NAMES} for a in ROW_NAMES}
+    for i, a in enumerate(ROW_NAMES):
+        for j, b in enumerate(ROW_NAMES):
+            if d[a][b] != d[b][a]:
+                raise DataPackError(f"{where}: distance.{a}.{b} is {d[a][b]!r} but distance.{b}.{a} is {d[b][a]!r}: "
+                                    "the combat distance of two rows is the same whichever card is active (5.3.1 step 2)")
+            v = d[a][b]
+            if v != "speed" and not min(i, j) <= ROW_NAMES.index(v) <= max(i, j):
+                raise DataPackError(f"{where}: distance.{a}.{b} is {v!r}, outside the two cards' rows "
+                                    "(5.3.1 step 2: the distance of the active or the target card's row, or between)")
+    lo, hi = SQUADRON_CARDS
+    for k, r in t["points"].items():
+        v = {f: r[f].value for f in POINTS_FIELDS}
+        if v["cards_min"] < lo or v["cards_max"] > hi:
+            raise DataPackError(f"{where}: points.{k}: squadrons of {v['cards_min']}..{v['cards_max']} cards leave "
+                                f"{lo}..{hi} (1: 'between 5 and 15 fleet cards')")
+        need = v["capital_min"] + v["merchants"] + v["air_sub_min"]
+        if need > v["cards_max"]:
+            raise DataPackError(f"{where}: points.{k}: capital_min + merchants + air_sub_min = {need} cards exceed "
+                                f"cards_max {v['cards_max']}: no squadron meets the table (9)")
+        if v["merchants"] > (v["cards_max"] + 2) // 3:
+            raise DataPackError(f"{where}: points.{k}: {v['merchants']} merchants cannot all deploy in the long row of "
+                                f"at most {v['cards_max']} cards (4: merchants only in the long row, 9)")
+    for k, r in t["solo_deployment"].items():
+        n = [r[row].value for row in ROW_NAMES]
+        if not lo <= sum(n) <= hi:
+            raise DataPackError(f"{where}: solo_deployment.{k} deploys {sum(n)} cards, outside {lo}..{hi} (1, 12.2)")
+        if max(n) - min(n) > 1:
+            raise DataPackError(f"{where}: solo_deployment.{k} deploys {'-'.join(map(str, n))}: a row may hold only one "
+                                "more card than any other (4, 12.2)")
+    if deck < 2 * opening + 1:
+        raise DataPackError(f"{where}: the action deck has {deck} cards, too few to deal two opening hands of "
+                            f"{opening} and keep The End (4, 6)")
 
 
 SCHEMA = PackSchema(
