@@ -640,6 +640,20 @@ def _toml_key(k: str) -> str:
     return k if re.match(r"^[A-Za-z0-9_-]+$", k) else json.dumps(k)
 
 
+def family_lines(f: Family) -> list[str]:
+    """The ``[families.NAME]`` table of a policies file (what :func:`write_policy_file` writes for
+    one family), as lines."""
+    lines = [f"[families.{_toml_key(f.name)}]", f"doc = {_toml_value(f.doc)}"]
+    if f.sides:
+        lines.append(f"sides = {_toml_value(list(f.sides))}")
+    if f.caveat:
+        lines.append(f"caveat = {_toml_value(f.caveat)}")
+    for k in f.knobs:
+        d = {"default": k.default, "lo": k.lo, "hi": k.hi, "doc": k.doc, "kind": k.kind.__name__}
+        lines.append(f"knobs.{_toml_key(k.name)} = {_toml_value(d)}")
+    return lines
+
+
 def write_policy_file(path: str | Path, families: Sequence[Family], presets: Sequence[Preset],
                       mixes: Mapping[str, Mapping[str, float]], meta: Mapping[str, Any], header: str = "",
                       exploits: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None) -> None:
@@ -653,14 +667,7 @@ def write_policy_file(path: str | Path, families: Sequence[Family], presets: Seq
     lines = [f"# {x}" for x in header.splitlines()]
     lines += ["", "[solve]"] + [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in meta.items()]
     for f in families:
-        lines += ["", f"[families.{_toml_key(f.name)}]", f"doc = {_toml_value(f.doc)}"]
-        if f.sides:
-            lines.append(f"sides = {_toml_value(list(f.sides))}")
-        if f.caveat:
-            lines.append(f"caveat = {_toml_value(f.caveat)}")
-        for k in f.knobs:
-            d = {"default": k.default, "lo": k.lo, "hi": k.hi, "doc": k.doc, "kind": k.kind.__name__}
-            lines.append(f"knobs.{_toml_key(k.name)} = {_toml_value(d)}")
+        lines += ["", *family_lines(f)]
     for p in presets:
         lines += ["", f"[presets.{_toml_key(p.name)}]", f"family = {_toml_value(p.family)}"]
         if p.sides:

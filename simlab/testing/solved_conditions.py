@@ -71,6 +71,43 @@ def shipped_conditions(folder: str | Path, recorded: str = "") -> dict:
     return stamp
 
 
+def _families_grown(folder: Path, game) -> str | None:
+    """Rewrite ``folder/policies.toml``'s ``[families.NAME]`` tables to the game's families where
+    these only gained knobs (each old knob's default, bounds and kind unchanged); returns the old
+    text (to restore) or None where no table changed.
+
+    Raises:
+        ValueError: a family whose old knobs changed, or that lost one.
+    """
+    import tomllib
+
+    from ..games.policy import family_lines
+    path = folder / "policies.toml"
+    text = path.read_text()
+    doc = tomllib.loads(text)
+    fams = game.policy_book().families
+    out = text
+    for name, f in (doc.get("families") or {}).items():
+        cur = fams.get(name)
+        if cur is None:
+            raise ValueError(f"{folder}: family {name} is no longer the game's")
+        have = {k.name: k for k in cur.knobs}
+        for kn, k in (f.get("knobs") or {}).items():
+            c = have.get(kn)
+            if c is None or (c.default, c.lo, c.hi, c.kind.__name__) != (k["default"], k["lo"], k["hi"], k["kind"]):
+                raise ValueError(f"{folder}: family {name}'s knob {kn} changed since the solve: re-run the solve")
+        if set(have) == set(f.get("knobs") or {}):
+            continue
+        start = out.index(f"[families.{name}]")
+        end = out.find("\n\n[", start)
+        end = len(out) if end < 0 else end
+        out = out[:start] + "\n".join(family_lines(cur)) + out[end:]
+    if out == text:
+        return None
+    path.write_text(out)
+    return text
+
+
 def restamp_added_knobs(folder: str | Path, when: str) -> list[str]:
     """Re-stamp a shipped solve whose families gained knobs since it was played, where nothing
     else changed: every knob the running code adds to a recorded preset sits at its family's
@@ -78,7 +115,8 @@ def restamp_added_knobs(folder: str | Path, when: str) -> list[str]:
     knob's default replays the old play, which the unchanged golden rows prove for the presets
     they play), and the game version, scenario, options and data pack are the stamp's. Writes
     the new stamp to ``solve.json``'s ``"conditions"`` (where it has one) and ``conditions.json``,
-    its ``recorded`` saying which knobs were added and when.
+    its ``recorded`` saying which knobs were added and when; the ``[families.NAME]`` tables of its
+    ``policies.toml`` (copies of the game's families) get the added knobs' definitions.
 
     Args:
         folder: a solved population; when: the date written into ``recorded``.
@@ -96,6 +134,16 @@ def restamp_added_knobs(folder: str | Path, when: str) -> list[str]:
     old = stamp_of(folder)
     if old is None:
         raise ValueError(f"{folder}: no conditions stamp to re-stamp")
+    before = _families_grown(folder, get_game(old["game"]))
+    try:
+        return _restamp(folder, when, old)
+    except BaseException:
+        if before is not None:  # nothing written: the policies file as it was
+            (folder / "policies.toml").write_text(before)
+        raise
+
+
+def _restamp(folder: Path, when: str, old: dict) -> list[str]:
     new = shipped_conditions(folder, old["recorded"])
     if new == old:
         return []
