@@ -152,7 +152,7 @@ def render_exploitability(rows: list[dict], sides: list[str]) -> Table:
             if not e:
                 cells.append("-")
             elif e.get("gain") is None:
-                cells.append(f"{e['policy']}: unmeasured")
+                cells.append(f"{e['policy']}: unmeasured" + ("" if e.get("reason") else " (no solve measured it)"))
             else:
                 ci = e.get("ci")
                 top = e.get("max_gain")
