@@ -102,9 +102,11 @@ def _campaign_rows(setup, rules, north_knobs, n=60):
 
 @pytest.mark.parametrize("knob,lo,hi", [("stack", 1, 4), ("tour", 0, 7)])
 def test_the_approach_knobs_at_their_bounds_give_other_campaign_games(setup, rules, knob, lo, hi):
-    # common random numbers: the same seeds; a knob that did nothing would give the same rows
-    ga, ra = _campaign_rows(setup, rules, {knob: lo})
-    gb, rb = _campaign_rows(setup, rules, {knob: hi})
+    # common random numbers: the same seeds; a knob that did nothing would give the same rows. The
+    # North sends its main body together (allocation 1, 11.6): spread over A-D (the default) its four
+    # capital ships sail one to a scenario and no column has two ships to stack
+    ga, ra = _campaign_rows(setup, rules, {knob: lo, "allocation": 1})
+    gb, rb = _campaign_rows(setup, rules, {knob: hi, "allocation": 1})
     assert ra.shape == rb.shape == (240, L.NRS)              # 60 games of four scenarios (11.6)
     assert (ra[:, L.RS_CONTACT] > 0).sum() > 60               # many of them fought
     assert (ga[:, L.GO_WINNER] != gb[:, L.GO_WINNER]).sum() > 0   # some campaign's winner changes
