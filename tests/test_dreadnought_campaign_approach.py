@@ -12,7 +12,8 @@ from simlab.games.dreadnought import layout as L
 from simlab.games.dreadnought.campaign import TOURS
 from simlab.games.dreadnought.enums import TYPE_CAPITAL
 from simlab.games.dreadnought.game import campaign_setup, rules_for
-from simlab.games.dreadnought.kernels.campaign import CampaignTables, setup_scenario_nb
+from simlab.games.dreadnought.kernels.campaign import setup_scenario_nb
+from simlab.games.dreadnought.kernels.campaign_loop import CampaignTables
 from simlab.games.dreadnought.runtime import policy_book, rule_tables, run_campaigns
 from simlab.rng import STATE_WORDS, game_seeds, new_state_nb
 

@@ -10,7 +10,8 @@ from simlab.games.dreadnought import layout as L
 from simlab.games.dreadnought.campaign import campaign_parameters, listing_units
 from simlab.games.dreadnought.enums import TYPE_NAMES
 from simlab.games.dreadnought.game import campaign_setup, rules_for
-from simlab.games.dreadnought.kernels.campaign import CampaignTables, setup_scenario_nb
+from simlab.games.dreadnought.kernels.campaign import setup_scenario_nb
+from simlab.games.dreadnought.kernels.campaign_loop import CampaignTables
 from simlab.games.dreadnought.runtime import as_policy, rule_tables
 from simlab.rng import STATE_WORDS, game_seeds, new_state_nb
 

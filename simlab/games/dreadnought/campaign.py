@@ -5,7 +5,7 @@ The campaign is played as the scenarios ``campaign`` and ``extended-campaign`` o
 ``south`` options' navies). This module compiles what the kernel needs from the data pack and the
 options: each player's national fleet listing (11.1) as an array of units, the campaign's
 parameters, the map's lettered hexes and the cruising formations' slots; and turns the output of
-:func:`.runtime.run_campaigns` (:func:`.kernels.campaign.play_campaign_batch_nb`: fleet building,
+:func:`.runtime.run_campaigns` (:func:`.kernels.campaign_loop.play_campaign_batch_nb`: fleet building,
 allocation, the four scenarios and, in the extended campaign, up to twelve campaign games with
 treasuries, all in one numba call) into a :class:`~simlab.games.base.Batch`: one row per campaign
 (or extended campaign) and the events table ``scenarios`` with one row per campaign scenario

@@ -183,7 +183,7 @@ PS_NONE, PS_FLEET, PS_DAMAGED, PS_LOST, PS_SCHEDULED = 0, 1, 2, 3, 4
 # formation, 9.22 the tour of the lettered hexes; -1 at random), its policy's knobs ``stack``, ``tour``
 NCP = CP_TOUR1 + 1
 
-# ---- ck: one campaign game's clock, int64[NCK] (kernels.campaign.play_on_nb; issue 27): its phase
+# ---- ck: one campaign game's clock, int64[NCK] (kernels.campaign_loop.play_on_nb; issue 27): its phase
 #      (CK_PHASE: PH_*), the Extended Campaign Game-Turn reached (0 in a Campaign Game), the next
 #      scenario (0-3 = A-D), the player who is North, the Interception Bonus, the campaign VPs of the
 #      campaign game by role, the treasuries by player, the extended campaign's end (EXT_*), the rows

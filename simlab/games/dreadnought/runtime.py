@@ -21,7 +21,7 @@ from ..policy import Policy, PolicyBook, game_policy_book
 from . import bench as _bench  # noqa: F401  (its kernels are refreshed with the game's)
 from . import layout as L
 from .campaign import SIDES, CampaignSetup, campaign_parameters, compile_campaign
-from .kernels.campaign import CampaignTables, play_campaign_batch_nb, rows_per_game_nb
+from .kernels.campaign_loop import CampaignTables, play_campaign_batch_nb, rows_per_game_nb
 from .kernels.turn import play_batch_nb
 from .rules import RuleArrays, RuleTables, compile_rules, with_options
 from .scenario import ScenarioSetup
@@ -40,6 +40,7 @@ KERNEL_MODULES = (
     "simlab.games.dreadnought.kernels.contact",
     "simlab.games.dreadnought.kernels.turn",
     "simlab.games.dreadnought.kernels.campaign",
+    "simlab.games.dreadnought.kernels.campaign_loop",
     "simlab.games.dreadnought.policies.knowledge",
     "simlab.games.dreadnought.policies.fire",
     "simlab.games.dreadnought.policies.torpedo",
@@ -226,7 +227,7 @@ def run_campaigns(setup: CampaignSetup, rules: RuleArrays, options: Mapping, pol
 
 def campaign_tables(setup: CampaignSetup, rules: RuleArrays, options: Mapping, policies: Mapping[str, str],
                     extended: bool) -> CampaignTables:
-    """The campaign kernels' :class:`.kernels.campaign.CampaignTables` for a run (arguments as
+    """The campaign kernels' :class:`.kernels.campaign_loop.CampaignTables` for a run (arguments as
     :func:`run_campaigns`): the listings, the parameters (:func:`.campaign.campaign_parameters`),
     the geometry, the compiled rules with the run's optional rules and the policies by player."""
     pols = {side: as_policy(policies[side], side) for side in SIDES}

@@ -14,8 +14,8 @@ recorded so far.
 Campaigns (Rules 11.0-11.9, 12.6) likewise: :func:`start_campaigns` builds every game's fleets;
 :func:`play_campaigns_from` plays a copy on until each game has played a given number of campaign
 scenarios, or to its end, with the loop that plays whole batches
-(:func:`.kernels.campaign.play_on_nb`); :meth:`CampaignBatch.result` gives the rows of
-:func:`.runtime.run_campaigns`. A campaign game's state (:class:`.kernels.campaign.CampaignState`)
+(:func:`.kernels.campaign_loop.play_on_nb`); :meth:`CampaignBatch.result` gives the rows of
+:func:`.runtime.run_campaigns`. A campaign game's state (:class:`.kernels.campaign_loop.CampaignState`)
 is its random stream, each player's units (fleet, damage, losses, construction), the allocation of
 the campaign game under way, its clock (phase, turn, next scenario, North, Interception Bonus,
 campaign VPs, treasuries) and its rows so far; it stops only between two scenarios.
@@ -154,8 +154,8 @@ class CampaignBatch:
     gives exactly the rows of :func:`.runtime.run_campaigns` for the same seeds.
 
     Attributes:
-        tables: the :class:`.kernels.campaign.CampaignTables` (never written; shared by copies).
-        state: the :class:`.kernels.campaign.CampaignState` of the batch, each array with a leading
+        tables: the :class:`.kernels.campaign_loop.CampaignTables` (never written; shared by copies).
+        state: the :class:`.kernels.campaign_loop.CampaignState` of the batch, each array with a leading
             game axis ``g``: ``rng`` ``uint64[g, STATE_WORDS]``, ``ps`` ``int64[g, 2, P, NPS]``,
             ``scen`` ``int64[g, 2, P]``, ``ck`` ``int64[g, NCK]``, ``gout`` ``int64[g, NGO]``,
             ``rows`` ``int64[g, R, NRS]``.
@@ -199,7 +199,7 @@ def start_campaigns(setup, rules: RuleArrays, options: Mapping, policies: Mappin
                     extended: bool) -> CampaignBatch:
     """Every campaign game's state before its first campaign game begins (fleets built, 11.8, 12.61),
     one game per seed (arguments as :func:`.runtime.run_campaigns`)."""
-    from .kernels.campaign import CampaignState, rows_per_game_nb, start_campaigns_nb
+    from .kernels.campaign_loop import CampaignState, rows_per_game_nb, start_campaigns_nb
     from .runtime import campaign_tables
 
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
@@ -217,12 +217,12 @@ def start_campaigns(setup, rules: RuleArrays, options: Mapping, policies: Mappin
 def play_campaigns_from(batch: CampaignBatch, until: int | None = None) -> CampaignBatch:
     """Play a copy of ``batch`` on until each game has played ``until`` campaign scenarios
     (``None``: to its end; 4 a campaign game, 11.6), with the kernels of whole batches
-    (:func:`.kernels.campaign.play_on_nb`); ``batch`` itself is left as it was.
+    (:func:`.kernels.campaign_loop.play_on_nb`); ``batch`` itself is left as it was.
 
     Raises:
         ValueError: ``until`` is negative.
     """
-    from .kernels.campaign import play_campaigns_on_nb
+    from .kernels.campaign_loop import play_campaigns_on_nb
 
     if until is not None and until < 0:
         raise ValueError(f"play_campaigns_from: until must be >= 0, got {until}")

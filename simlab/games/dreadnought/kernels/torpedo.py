@@ -199,9 +199,10 @@ def launch_torpedoes_nb(st, sh, n, ma, tracks, mx, mz, md, mowner, out, g):
 def torpedo_attacks_nb(st, sh, n, nm, ma, mk, up, ts, tb, rng, io, log):
     """The torpedo attacks of the Movement Execution Phase (Rules 8.0, 8.11-8.13, 8.32; 12.12).
 
-    The ``nm`` markers of ``ma`` MP (:class:`Markers` ``mk``) sweep the plotted paths (:class:`UnitPaths`
-    ``up``, its ``mp`` written: each unit's plotted MP; :func:`sweep_nb`); each hit is read on the CRT at the launcher's column, less the
-    combing penalty (8.32), and held until the end of the phase. With smoke (12.11-12.12) no attack
+    The ``nm`` markers of ``ma`` MP (:class:`Markers` ``mk``) sweep the plotted paths
+    (:class:`UnitPaths` ``up``, its ``mp`` written: each unit's plotted MP; :func:`sweep_nb`); each
+    hit is read on the CRT at the launcher's column, less the combing penalty (8.32), and held
+    until the end of the phase. With smoke (12.11-12.12) no attack
     is made when a Smoke Marker laid so far this phase lies between the launcher and the ship at
     the MP of the hit (ruling DN-O3); ``ts.smoke`` is scratch here (the caller lays the phase's
     markers after this call). ``ts``: the :class:`TorpedoScratch`; ``tb``: the compiled rules

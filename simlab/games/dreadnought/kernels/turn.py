@@ -273,8 +273,9 @@ def movement_execution_nb(st, sc, tb, gs, scr, io, turn, ended_by, g, ev_n, reco
     n = st.shape[0]
     campaign = sc[L.SC_CAMPAIGN] != 0
     ev_n = torpedo_attacks_nb(st, sh, n, nmark[0], sc[L.SC_TORP_MA], Markers(mx, mz, md, mowner),
-                              UnitPaths(px, pz, pf, mpu, alive, exit_mp), TorpedoScratch(hitmask, hits, crt_out, smoke_new),
-                              tb, rng, io, ShotLog(g, turn, record, ev_n))
+                              UnitPaths(px, pz, pf, mpu, alive, exit_mp),
+                              TorpedoScratch(hitmask, hits, crt_out, smoke_new), tb, rng, io,
+                              ShotLog(g, turn, record, ev_n))
     if campaign:
         track_off_map_nb(st, sh, n, px, pz, alive, exit_mp, sc, dy, turn)
     if rl[L.RL_OPT_SMOKE] != 0:
