@@ -94,7 +94,7 @@ def play_turns(rules, st, sh, fm, trail, sc, turns: int, vis_base: int = 10, pol
         ``(result tuple of tactical_nb, out row, dy)``; ``sh`` is played on in place.
     """
     from simlab.games.dreadnought.kernels.turn import reset_dy_nb, tactical_nb
-    from simlab.games.dreadnought.runtime import pack_policies
+    from simlab.games.dreadnought.runtime import pack_policies, rule_tables
     pc, kn = pack_policies({"side0": policies[0], "side1": policies[1]}, ("side0", "side1"))
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
     new_state_nb(np.uint64(seed), rng)
@@ -104,8 +104,7 @@ def play_turns(rules, st, sh, fm, trail, sc, turns: int, vis_base: int = 10, pol
     out = np.zeros((1, L.NOUT), dtype=np.int64)
     ev = np.zeros((0, L.NEV), dtype=np.int32)
     trace = np.zeros((0, st.shape[0], L.NTR), dtype=np.int64)
-    tb = (rules.rl if rl is None else rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks,
-          rules.eff_gun, rules.eff_crt)
+    tb = rule_tables(rules, rl)
     res = tactical_nb(st, sc, tb, (pc, kn), (sh, fm, trail, dy, rng), (out, ev, trace),
                       (0, 0, 0, turns, int(vis_base), 0, 1, 0))
     return res, out[0], dy

@@ -11,7 +11,8 @@ from simlab.games.dreadnought.campaign import campaign_parameters, listing_units
 from simlab.games.dreadnought.enums import TYPE_NAMES
 from simlab.games.dreadnought.game import campaign_setup, rules_for
 from simlab.games.dreadnought.kernels.campaign import setup_scenario_nb
-from simlab.games.dreadnought.runtime import as_policy
+from simlab.games.dreadnought.kernels.campaign_loop import CampaignTables
+from simlab.games.dreadnought.runtime import as_policy, rule_tables
 from simlab.rng import STATE_WORDS, game_seeds, new_state_nb
 
 GAME = get_game("dreadnought")
@@ -39,12 +40,12 @@ def _task_forces(rules, delay):
     for p in range(2):
         ps[p, :setup.npool[p], L.PS_STATUS] = L.PS_FLEET
         scen[p, :setup.npool[p]] = 0
-    centres, tours_n, tours_s, slots_cap, slots_scr = setup.geo
+    ct = CampaignTables(setup.po, setup.npool, cp, setup.sc0, setup.geo, rule_tables(rules),
+                        np.zeros((2, L.NPC), dtype=np.int64), np.zeros((2, L.NKN), dtype=np.float64))
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
     new_state_nb(np.uint64(1), rng)
-    st, sh, fm, trail, sc, ta, idx = setup_scenario_nb(0, np.array([0, 1]), setup.po, setup.npool, ps, scen, cp,
-                                                       setup.sc0, centres, tours_n, tours_s, slots_cap, slots_scr,
-                                                       np.array([delay, delay]), rng)
+    ap = np.array([[delay, 2, -1], [delay, 2, -1]], dtype=np.int64)   # delay, capital ships a stack, tour at random
+    st, sh, fm, trail, sc, ta, idx = setup_scenario_nb(0, np.array([0, 1]), ct, ps, scen, ap, rng)
     return st, sh, ta
 
 

@@ -11,8 +11,15 @@ from simlab.games import get_game
 from simlab.games.dreadnought import layout as L
 from simlab.games.dreadnought.enums import FIRE_FOCUS_ODDS, FIRE_NEAREST, FIRE_SPREAD_VALUE, N
 from simlab.games.dreadnought.game import rules_for
-from simlab.games.dreadnought.kernels.fire import band_nb, fire_execution_nb, range_strength_nb
+from simlab.games.dreadnought.kernels.fire import (
+    FireScratch,
+    ShotLog,
+    band_nb,
+    fire_execution_nb,
+    range_strength_nb,
+)
 from simlab.games.dreadnought.policies.fire import designate_nb, plot_fire_nb
+from simlab.games.dreadnought.runtime import rule_tables
 from simlab.rng import STATE_WORDS, game_seeds, new_state_nb
 
 
@@ -33,9 +40,10 @@ def _designate(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
 
 
 @njit
-def _execute(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, ev, out):
-    return fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, np.zeros(n, dtype=np.int64),
-                             np.zeros(n, dtype=np.int64), np.zeros(6, dtype=np.int64), np.zeros(2, dtype=np.int64), ev, 0, 0, 1, 1, out)
+def _execute(st, sh, n, tb, rng, ev, out):
+    fs = FireScratch(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(6, dtype=np.int64),
+                     np.zeros(2, dtype=np.int64))
+    return fire_execution_nb(st, sh, n, tb, rng, fs, (out, ev), ShotLog(0, 1, 1, 0))
 
 
 def _two_firers():
@@ -68,14 +76,14 @@ def test_the_engine_halves_all_but_the_designated_firer(rules):
     sh[1, L.SH_UNHALVED] = 1
     ev = np.zeros((8, L.NEV), dtype=np.int32)
     out = np.zeros((1, L.NOUT), dtype=np.int64)
-    k = _execute(st, sh, 3, rules.rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, _rng(), ev, out)
+    k = _execute(st, sh, 3, rule_tables(rules), _rng(), ev, out)
     assert k == 2
     # 5.31: the AS 20 ship fires halved (10 at 10 hexes), the designated AS 15 ship whole (45)
     assert [(int(e[L.E_FIRER]), int(e[L.E_HALVED]), int(e[L.E_STRENGTH])) for e in ev[:2]] == [(0, 1, 10), (1, 0, 45)]
     # a lone firer is never halved, designated or not
     st, sh = _two_firers()
     sh[0, L.SH_TGT] = 2
-    k = _execute(st, sh, 3, rules.rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, _rng(), ev, out)
+    k = _execute(st, sh, 3, rule_tables(rules), _rng(), ev, out)
     assert (int(ev[0, L.E_HALVED]), int(ev[0, L.E_STRENGTH])) == (0, 20)
 
 
@@ -135,7 +143,7 @@ def test_a_secondary_battery_attack_is_not_fire_under_5_6(rules):
     sh[0, L.SH_SB] = 1
     ev = np.zeros((8, L.NEV), dtype=np.int32)
     out = np.zeros((1, L.NOUT), dtype=np.int64)
-    k = _execute(st, sh, 2, rules.rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, _rng(), ev, out)
+    k = _execute(st, sh, 2, rule_tables(rules), _rng(), ev, out)
     gun = [e for e in ev[:k] if e[L.E_FIRER] == 1]
     assert len(gun) == 1 and int(gun[0][L.E_UPON]) == 0
     st, sh = position([
@@ -143,5 +151,5 @@ def test_a_secondary_battery_attack_is_not_fire_under_5_6(rules):
         {"side": 1, "type": "CA", "x": 3, "z": -1, "f": N}])[:2]
     sh[1, L.SH_TGT] = 0
     sh[0, L.SH_TGT] = 1
-    k = _execute(st, sh, 2, rules.rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, _rng(), ev, out)
+    k = _execute(st, sh, 2, rule_tables(rules), _rng(), ev, out)
     assert [int(e[L.E_UPON]) for e in ev[:k]] == [1, 1]

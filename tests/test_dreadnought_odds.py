@@ -16,6 +16,7 @@ from simlab.games.dreadnought.enums import RESULT_NAMES
 from simlab.games.dreadnought.game import rules_for
 from simlab.games.dreadnought.kernels.fire import crt_shot_nb, gun_shot_nb
 from simlab.games.dreadnought.odds import OUTCOMES, odds, shot_distribution
+from simlab.games.dreadnought.runtime import rule_tables
 from simlab.rng import STATE_WORDS, new_state_nb
 
 CASES = [
@@ -50,13 +51,13 @@ def test_exact_odds_match_an_independent_enumeration(rules, case):
 
 
 @njit(cache=True)
-def _sample_guns(k, attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, seed):
+def _sample_guns(k, attack, halved, hexes, upon, arc, defense, tb, seed):
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
     new_state_nb(np.uint64(seed), rng)
     out = np.zeros(6, dtype=np.int64)
     counts = np.zeros(11, dtype=np.int64)
     for _ in range(k):
-        counts[gun_shot_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out)] += 1
+        counts[gun_shot_nb(attack, halved, hexes, upon, arc, defense, tb, rng, out)] += 1
     return counts
 
 
@@ -88,7 +89,7 @@ def test_kernel_frequencies_match_the_exact_odds(rules, case):
     else:
         counts = _sample_guns(n, case["attack"], 1 if case.get("halved") else 0, case["hexes"],
                               1 if case.get("fired_upon") else 0, 1 if case.get("bow_or_stern") else 0,
-                              case["defense"], rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.rl, 11)
+                              case["defense"], rule_tables(rules), 11)
     got = _as_outcomes(counts)
     exact = oracle_shot(**case)
     for k in OUTCOMES:

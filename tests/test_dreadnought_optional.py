@@ -28,6 +28,7 @@ from simlab.games.dreadnought.kernels.visibility import (
 )
 from simlab.games.dreadnought.policies.tows import assign_tows_nb
 from simlab.games.dreadnought.rules import with_options
+from simlab.games.dreadnought.runtime import rule_tables
 from simlab.rng import STATE_WORDS, game_seeds, new_state_nb
 
 ALL = dict(smoke=True, radar=True, spotting_planes=True, creep=True, towing=True, sun=True)
@@ -233,9 +234,8 @@ def test_the_radar_penalty_shifts_the_damage_point_roll_by_two(rules):
     for seed in range(300):
         new_state_nb(np.uint64(seed), a)
         new_state_nb(np.uint64(seed), b)
-        ra = gun_shot_mod_nb(40, 0, 8, 0, 0, 8, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.rl, a,
-                             out_a, -2)
-        rb = gun_shot_nb(40, 0, 8, 1, 0, 8, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.rl, b, out_b)
+        ra = gun_shot_mod_nb(40, 0, 8, 0, 0, 8, rule_tables(rules), a, out_a, -2)
+        rb = gun_shot_nb(40, 0, 8, 1, 0, 8, rule_tables(rules), b, out_b)
         assert ra == rb and out_a[1] == out_b[1]
 
 

@@ -13,6 +13,7 @@ from simlab.games.dreadnought.enums import RES_NONE
 from simlab.games.dreadnought.game import rules_for
 from simlab.games.dreadnought.kernels.fire import band_nb, clamp_roll_nb, gun_shot_nb, range_strength_nb
 from simlab.games.dreadnought.rules import DATA_DIR, SCHEMA
+from simlab.games.dreadnought.runtime import rule_tables
 
 
 @pytest.fixture(scope="module")
@@ -50,12 +51,12 @@ def test_example_5_6_through_the_shot_kernel(rules):
     # dice 3 + 5 = 8 on the DPT; fired upon -> 6 -> 10 damage points; vs defense 11 -> no effect
     rng = rng_with_d6([3, 5])
     out = np.zeros(6, dtype=np.int64)
-    res = gun_shot_nb(36, 0, 7, 1, 0, 11, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.rl, rng, out)
+    res = gun_shot_nb(36, 0, 7, 1, 0, 11, rule_tables(rules), rng, out)
     assert list(out[:4]) == [36, 6, 10, 0]
     assert res == RES_NONE
     # the same dice at 2 hexes (x3 = 108, column 81+) and not fired upon: roll 8
     rng = rng_with_d6([3, 5, 1, 1])
-    res = gun_shot_nb(36, 0, 2, 0, 0, 11, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.rl, rng, out)
+    res = gun_shot_nb(36, 0, 2, 0, 0, 11, rule_tables(rules), rng, out)
     assert out[0] == 108 and out[1] == 8 and out[2] == rules.dpt[8, 10]
 
 

@@ -9,8 +9,17 @@ from simlab.games import get_game
 from simlab.games.dreadnought import layout as L
 from simlab.games.dreadnought.enums import NE, NW, PORT, SE, STARBOARD, N, S
 from simlab.games.dreadnought.game import rules_for, run_games
+from simlab.games.dreadnought.kernels.fire import ShotLog
 from simlab.games.dreadnought.kernels.geometry import DXA, DZA
-from simlab.games.dreadnought.kernels.torpedo import marker_path_nb, sweep_nb, torpedo_attacks_nb
+from simlab.games.dreadnought.kernels.torpedo import (
+    Markers,
+    TorpedoScratch,
+    UnitPaths,
+    marker_path_nb,
+    sweep_nb,
+    torpedo_attacks_nb,
+)
+from simlab.games.dreadnought.runtime import rule_tables
 from simlab.rng import game_seeds
 
 MAXMP = L.MAXMP
@@ -55,8 +64,9 @@ def _sweep(marker, ships, ma=None):
     px, pz, pf, mp = _paths(ships)
     n = len(ships)
     hits = np.zeros((4 * n, 4), dtype=np.int64)
-    k = sweep_nb(1, ma or len(marker[2]), mx, mz, md, n, px, pz, pf, mp, np.ones(n, dtype=np.int64),
-                 np.full(n, MAXMP + 1, dtype=np.int64), np.zeros((4, n), dtype=np.int8), hits)
+    k = sweep_nb(1, ma or len(marker[2]), Markers(mx, mz, md, np.zeros(4, dtype=np.int64)), n,
+                 UnitPaths(px, pz, pf, mp, np.ones(n, dtype=np.int64), np.full(n, MAXMP + 1, dtype=np.int64)),
+                 np.zeros((4, n), dtype=np.int8), hits)
     return [tuple(int(v) for v in h[1:]) for h in hits[:k]]   # (unit, MP, combing)
 
 
@@ -140,11 +150,9 @@ def test_markers_know_no_sides_friend_and_foe_alike_8_13():
 
 
 @njit
-def _torpedo_attacks(st, sh, n, nm, ma, mx, mz, md, mowner, px, pz, pf, mpu, alive, exit_mp, hitmask, hits, rl, crt, rng,
-                     crt_out, smoke, dy, out, g, ev, ev_n, turn, record):
+def _torpedo_attacks(st, sh, n, nm, ma, mk, up, ts, tb, rng, io, log):
     # torpedo_attacks_nb has no CPython wrapper: called from a kernel
-    return torpedo_attacks_nb(st, sh, n, nm, ma, mx, mz, md, mowner, px, pz, pf, mpu, alive, exit_mp, hitmask, hits,
-                              rl, crt, rng, crt_out, smoke, dy, out, g, ev, ev_n, turn, record)
+    return torpedo_attacks_nb(st, sh, n, nm, ma, mk, up, ts, tb, rng, io, log)
 
 
 def _torpedo_phase(smoking_dd: bool):
@@ -152,7 +160,6 @@ def _torpedo_phase(smoking_dd: bool):
     smoking DD vacates (0,-1), between them, at MP 1 (Rules 12.11-12.12)."""
     from dreadnought_campaign_helpers import position
 
-    from simlab.games.dreadnought.kernels.turn import reset_dy_nb
     from simlab.games.dreadnought.rules import with_options
     from simlab.rng import STATE_WORDS, new_state_nb
     rules = rules_for(get_game("dreadnought").load_data())[0]
@@ -165,16 +172,16 @@ def _torpedo_phase(smoking_dd: bool):
     px, pz, pf, _ = _paths([(0, 0, []), (0, -4, [S, S]), (0, -1, [NE])])
     mx, mz, md = _marker(0, 0, [N, N])
     n = 3
-    dy = np.zeros(L.NDY, dtype=np.int64)
-    reset_dy_nb(dy)
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
     new_state_nb(np.uint64(3), rng)
     out = np.zeros((1, L.NOUT), dtype=np.int64)
-    _torpedo_attacks(st, sh, n, 1, 2, mx, mz, md, np.zeros(4, dtype=np.int64), px, pz, pf,
-                       np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64), np.full(n, MAXMP + 1, dtype=np.int64),
-                       np.zeros((4, n), dtype=np.int8), np.zeros((4 * n, 4), dtype=np.int64),
-                       with_options(rules.rl, {"smoke": True}), rules.crt, rng, np.zeros(2, dtype=np.int64),
-                       np.zeros((40, 2), dtype=np.int64), dy, out, 0, np.zeros((4, L.NEV), dtype=np.int32), 0, 1, 0)
+    _torpedo_attacks(st, sh, n, 1, 2, Markers(mx, mz, md, np.zeros(4, dtype=np.int64)),
+                     UnitPaths(px, pz, pf, np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64),
+                               np.full(n, MAXMP + 1, dtype=np.int64)),
+                     TorpedoScratch(np.zeros((4, n), dtype=np.int8), np.zeros((4 * n, 4), dtype=np.int64),
+                                    np.zeros(2, dtype=np.int64), np.zeros((40, 2), dtype=np.int64)),
+                     rule_tables(rules, with_options(rules.rl, {"smoke": True})), rng,
+                     (out, np.zeros((4, L.NEV), dtype=np.int32)), ShotLog(0, 1, 0, 0))
     return int(sh[1, L.SH_TORPHIT]), int(sh[2, L.SH_TORPHIT])
 
 

@@ -18,12 +18,13 @@ from simlab.jit import kernel
 from ...rng import STATE_WORDS, new_state_nb, roll_nb
 from . import layout as L
 from .kernels.fire import gun_shot_nb
-from .kernels.torpedo import marker_path_nb, sweep_nb
+from .kernels.torpedo import Markers, UnitPaths, marker_path_nb, sweep_nb
 
 
 @kernel(nrt=True)
-def shots_loop_nb(k, dpt, band_low, crt, range_tab, rl, seed):
-    """Resolve ``k`` gunfire shots with varied strength, range and defense; returns a checksum."""
+def shots_loop_nb(k, tb, seed):
+    """Resolve ``k`` gunfire shots with varied strength, range and defense (``tb``: the compiled
+    rules, :class:`.rules.RuleTables`); returns a checksum."""
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
     new_state_nb(np.uint64(seed), rng)
     out = np.zeros(6, dtype=np.int64)
@@ -31,8 +32,7 @@ def shots_loop_nb(k, dpt, band_low, crt, range_tab, rl, seed):
     for i in range(k):
         a = 10 + (i % 50)
         d = 1 + (i % 14)
-        res = gun_shot_nb(a, i % 3 == 0, d, i % 2, i % 4 == 0, 4 + (i % 12), dpt, band_low, crt, range_tab, rl,
-                          rng, out)
+        res = gun_shot_nb(a, i % 3 == 0, d, i % 2, i % 4 == 0, 4 + (i % 12), tb, rng, out)
         tot += res
     return tot
 
@@ -55,6 +55,8 @@ def sweeps_loop_nb(k, tracks, seed):
     md = np.zeros((nm, L.MAXTRACK + 1), dtype=np.int64)
     hitmask = np.zeros((nm, n), dtype=np.int8)
     hits = np.zeros((nm * n, 4), dtype=np.int64)
+    mk = Markers(mx, mz, md, np.zeros(nm, dtype=np.int64))
+    up = UnitPaths(px, pz, pf, mp, alive, exit_mp)
     total = 0
     for _ in range(k):
         for s in range(n):
@@ -70,7 +72,7 @@ def sweeps_loop_nb(k, tracks, seed):
         for m in range(nm):
             marker_path_nb(roll_nb(rng, 12), roll_nb(rng, 12) - 6, roll_nb(rng, 6) - 1, roll_nb(rng, tracks.shape[0]) - 1,
                            roll_nb(rng, 2) - 1, 5, tracks, mx, mz, md, m)
-        total += sweep_nb(nm, 5, mx, mz, md, n, px, pz, pf, mp, alive, exit_mp, hitmask, hits)
+        total += sweep_nb(nm, 5, mk, n, up, hitmask, hits)
     return total
 
 
@@ -81,13 +83,14 @@ def bench_cases(game, quick: bool = False) -> list[dict]:
         game: the Dreadnought game (its data pack and options).
         quick: a few items per case instead of a timed run's worth.
     """
-    from .runtime import rules_for
+    from .runtime import rule_tables, rules_for
     rules, _ = rules_for(game.load_data())
+    tb = rule_tables(rules)
     k_shots = 20_000 if quick else 1_000_000
     k_sweeps = 200 if quick else 20_000
 
     def shots():
-        shots_loop_nb(k_shots, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.rl, 7)
+        shots_loop_nb(k_shots, tb, 7)
 
     def sweeps():
         sweeps_loop_nb(k_sweeps, rules.tracks, 7)

@@ -5,7 +5,7 @@ The campaign is played as the scenarios ``campaign`` and ``extended-campaign`` o
 ``south`` options' navies). This module compiles what the kernel needs from the data pack and the
 options: each player's national fleet listing (11.1) as an array of units, the campaign's
 parameters, the map's lettered hexes and the cruising formations' slots; and turns the output of
-:func:`.runtime.run_campaigns` (:func:`.kernels.campaign.play_campaign_batch_nb`: fleet building,
+:func:`.runtime.run_campaigns` (:func:`.kernels.campaign_loop.play_campaign_batch_nb`: fleet building,
 allocation, the four scenarios and, in the extended campaign, up to twelve campaign games with
 treasuries, all in one numba call) into a :class:`~simlab.games.base.Batch`: one row per campaign
 (or extended campaign) and the events table ``scenarios`` with one row per campaign scenario
@@ -46,8 +46,6 @@ from .rules import RuleArrays
 from .scenario import RADAR_SIDES
 
 SIDES = ("north", "south")
-#: capital ships per stack in a Task Force's cruising formation (policy; 6.31 allows four)
-STACK = 2
 #: Game-Turns the approach may take before it counts as a loop cap (9.26 promises contact)
 APPROACH_CAP = 60
 #: section orders of the lettered-hex tours (9.22) on the 3 x 2 map, as (top/bottom, west..east)
@@ -263,7 +261,8 @@ def campaign_parameters(setup: CampaignSetup, rules: RuleArrays, options: Mappin
     """The kernel's ``cp`` (layout ``CP_*``) from the options, the policies and the pack values.
 
     ``policies``: ``{side: Policy}``; its knobs ``builder`` and ``allocation`` stand where the
-    options ``builder_<side>``/``allocation_<side>`` are ``auto`` (11.8, 11.0, 11.6).
+    options ``builder_<side>``/``allocation_<side>`` are ``auto`` (11.8, 11.0, 11.6); its knobs
+    ``stack`` and ``tour`` are the player's approach (9.21, 9.22; ``CP_STACK0``, ``CP_TOUR0``).
 
     Fleet value limit (11.8): ``fleet_value_limit`` (0: the period's suggestion, or 300 for the
     extended campaign's initial fleet, 12.61; -1: none), the South's raised by
@@ -282,6 +281,9 @@ def campaign_parameters(setup: CampaignSetup, rules: RuleArrays, options: Mappin
     for p, side in enumerate(SIDES):
         cp[L.CP_BUILD0 + p] = _player_policy(options, "builder", side, policies[side], BUILDER_NAMES)
         cp[L.CP_ALLOC0 + p] = _player_policy(options, "allocation", side, policies[side], ALLOCATION_NAMES)
+        # the approach (9.21 capital ships per stack of the cruising formation, 9.22 the tour)
+        cp[L.CP_STACK0 + p] = int(policies[side].value("stack"))
+        cp[L.CP_TOUR0 + p] = int(policies[side].value("tour"))
     cp[L.CP_IBONUS] = int(options.get("interception_bonus", 0) or 0)
     cp[L.CP_DELAY] = int(options.get("delayed_entry", -1))
     cp[L.CP_VIS_DICE] = v["base_visibility_dice"]
@@ -303,7 +305,6 @@ def campaign_parameters(setup: CampaignSetup, rules: RuleArrays, options: Mappin
     cp[L.CP_PEACE_DICE] = v["peace_dice"]
     cp[L.CP_CHECK] = 1 if options.get("check_invariants") else 0
     cp[L.CP_APPROACH_CAP] = APPROACH_CAP
-    cp[L.CP_STACK] = STACK
     cp[L.CP_TORP_SCEN] = rules.rl[L.RL_TORP_SCEN]
     return cp
 

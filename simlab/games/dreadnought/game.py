@@ -187,7 +187,7 @@ class Dreadnought(Game):
         """The kernel ``play_batch`` calls for ``scenario``: the campaign's or the scenario's turn loop
         (the compile progress's total)."""
         if isinstance(scenario.payload, CampaignPayload):
-            from .kernels.campaign import play_campaign_batch_nb
+            from .kernels.campaign_loop import play_campaign_batch_nb
             return (play_campaign_batch_nb,)
         from .kernels.turn import play_batch_nb
         return (play_batch_nb,)

@@ -178,8 +178,22 @@ PS_NONE, PS_FLEET, PS_DAMAGED, PS_LOST, PS_SCHEDULED = 0, 1, 2, 3, 4
 (CP_LIMIT0, CP_LIMIT1, CP_BUILD0, CP_BUILD1, CP_ALLOC0, CP_ALLOC1, CP_IBONUS, CP_DELAY, CP_VIS_DICE,
  CP_TURN_LIMIT, CP_BONUS_M, CP_BONUS_S, CP_BONUS_D, CP_IB_MIN, CP_IB_MAX, CP_DELAY_LAST, CP_EXTENDED,
  CP_TREASURY0, CP_TREASURY1, CP_BUILD_LIMIT, CP_LAST_TURN, CP_REPAIR_PCT, CP_DC_COST, CP_PEACE_DICE, CP_CHECK,
- CP_APPROACH_CAP, CP_STACK, CP_TORP_SCEN, *_) = range(SLOTS_MAX)
-NCP = CP_TORP_SCEN + 1
+ CP_APPROACH_CAP, CP_TORP_SCEN, CP_STACK0, CP_STACK1, CP_TOUR0, CP_TOUR1, *_) = range(SLOTS_MAX)
+# CP_STACK0/1, CP_TOUR0/1: each player's approach choices (9.21 capital ships per stack of the cruising
+# formation, 9.22 the tour of the lettered hexes; -1 at random), its policy's knobs ``stack``, ``tour``
+NCP = CP_TOUR1 + 1
+
+# ---- ck: one campaign game's clock, int64[NCK] (kernels.campaign_loop.play_on_nb; issue 27): its phase
+#      (CK_PHASE: PH_*), the Extended Campaign Game-Turn reached (0 in a Campaign Game), the next
+#      scenario (0-3 = A-D), the player who is North, the Interception Bonus, the campaign VPs of the
+#      campaign game by role, the treasuries by player, the extended campaign's end (EXT_*), the rows
+#      written and the first row of the campaign game under way
+(CK_PHASE, CK_TURN, CK_SCEN, CK_NORTH, CK_IB, CK_TOT0, CK_TOT1, CK_TREAS0, CK_TREAS1, CK_END, CK_NROW,
+ CK_BEFORE, *_) = range(SLOTS_MAX)
+NCK = CK_BEFORE + 1
+#: the phases of a campaign game: a campaign game to begin (peace roll and coin, allocation), a
+#: scenario to play next, a campaign game just played (scoring; repairs and construction), over
+PH_GAME, PH_SCEN, PH_AFTER, PH_OVER = 0, 1, 2, 3
 
 # ---- ta: the Task Forces of one campaign scenario, int64[NTF, NTA] (Rules 9.21-9.28); Task Force
 #      k of side s is row 2 * s + k (k = 0 the main body, 1 the delayed light forces)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, create_model
@@ -379,6 +379,23 @@ SCHEMA = PackSchema(
     },
     check=check_pack,
 )
+
+
+class RuleTables(NamedTuple):
+    """The kernels' bundle of compiled rules (issue 27; :func:`.runtime.rule_tables`): the arrays of
+    :class:`RuleArrays` of the same names, ``rl`` the run's (with its optional rules,
+    :func:`with_options`). Passed whole to the game loop (:func:`.kernels.turn.tactical_nb`), the
+    gunfire (:func:`.kernels.fire.gun_shot_nb`, :func:`.kernels.fire.fire_execution_nb`) and the
+    torpedoes (:func:`.kernels.torpedo.torpedo_attacks_nb`, :func:`.policies.torpedo.plot_torpedoes_nb`)."""
+
+    rl: np.ndarray
+    dpt: np.ndarray
+    band_low: np.ndarray
+    crt: np.ndarray
+    range_tab: np.ndarray
+    tracks: np.ndarray
+    eff_gun: np.ndarray
+    eff_crt: np.ndarray
 
 
 @dataclass(frozen=True)

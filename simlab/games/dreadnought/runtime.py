@@ -21,9 +21,9 @@ from ..policy import Policy, PolicyBook, game_policy_book
 from . import bench as _bench  # noqa: F401  (its kernels are refreshed with the game's)
 from . import layout as L
 from .campaign import SIDES, CampaignSetup, campaign_parameters, compile_campaign
-from .kernels.campaign import play_campaign_batch_nb
+from .kernels.campaign_loop import CampaignTables, play_campaign_batch_nb, rows_per_game_nb
 from .kernels.turn import play_batch_nb
-from .rules import RuleArrays, compile_rules, with_options
+from .rules import RuleArrays, RuleTables, compile_rules, with_options
 from .scenario import ScenarioSetup
 
 #: dotted names of every Dreadnought module that defines ``@njit`` kernels: the numba cache of all
@@ -40,6 +40,7 @@ KERNEL_MODULES = (
     "simlab.games.dreadnought.kernels.contact",
     "simlab.games.dreadnought.kernels.turn",
     "simlab.games.dreadnought.kernels.campaign",
+    "simlab.games.dreadnought.kernels.campaign_loop",
     "simlab.games.dreadnought.policies.knowledge",
     "simlab.games.dreadnought.policies.fire",
     "simlab.games.dreadnought.policies.torpedo",
@@ -66,8 +67,9 @@ KNOB_SLOTS = {
     "agree_historical": L.K_AGREE_HIST, "tow_break": L.K_TOW_BREAK,
 }
 #: knobs read before the kernels run (:func:`.campaign.campaign_parameters`): the campaign's fleet
-#: builder (11.8) and allocation (11.0, 11.6) when the options leave them ``auto``
-CAMPAIGN_KNOBS = ("builder", "allocation")
+#: builder (11.8) and allocation (11.0, 11.6) when the options leave them ``auto``, and the
+#: approach's cruising formation and tour (9.21, 9.22)
+CAMPAIGN_KNOBS = ("builder", "allocation", "stack", "tour")
 
 _RULES_CACHE: dict[str, tuple[RuleArrays, frozenset]] = {}
 _CAMPAIGN_CACHE: dict[tuple, CampaignSetup] = {}
@@ -136,10 +138,12 @@ def pack_policies(policies: Mapping[str, str | Policy], sides: tuple[str, ...]) 
     return pc, kn
 
 
-def rule_tables(rules: RuleArrays, rl: np.ndarray) -> tuple:
-    """The kernels' bundle of compiled rules ``(rl, dpt, band_low, crt, range_tab, tracks, eff_gun,
-    eff_crt)`` (:func:`.kernels.turn.tactical_nb`), ``rl`` the run's (with its optional rules)."""
-    return (rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks, rules.eff_gun, rules.eff_crt)
+def rule_tables(rules: RuleArrays, rl: np.ndarray | None = None) -> RuleTables:
+    """The kernels' bundle of compiled rules, a :class:`.rules.RuleTables` ``(rl, dpt, band_low, crt,
+    range_tab, tracks, eff_gun, eff_crt)`` (:func:`.kernels.turn.tactical_nb`), ``rl`` the run's (with
+    its optional rules; ``None``: the pack's, every optional rule off)."""
+    return RuleTables(rules.rl if rl is None else rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab,
+                      rules.tracks, rules.eff_gun, rules.eff_crt)
 
 
 def game_options(setup: ScenarioSetup, opts: Mapping, check: bool) -> np.ndarray:
@@ -214,16 +218,23 @@ def run_campaigns(setup: CampaignSetup, rules: RuleArrays, options: Mapping, pol
     """
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     g = int(seeds.shape[0])
+    ct = campaign_tables(setup, rules, options, policies, extended)
+    gout = np.zeros((g, L.NGO), dtype=np.int64)
+    rows = np.zeros((max(1, g * int(rows_per_game_nb(ct.cp))), L.NRS), dtype=np.int64)
+    nrow = play_campaign_batch_nb(seeds, ct, gout, rows)
+    return gout, rows[:nrow].copy(), ct.cp
+
+
+def campaign_tables(setup: CampaignSetup, rules: RuleArrays, options: Mapping, policies: Mapping[str, str],
+                    extended: bool) -> CampaignTables:
+    """The campaign kernels' :class:`.kernels.campaign_loop.CampaignTables` for a run (arguments as
+    :func:`run_campaigns`): the listings, the parameters (:func:`.campaign.campaign_parameters`),
+    the geometry, the compiled rules with the run's optional rules and the policies by player."""
     pols = {side: as_policy(policies[side], side) for side in SIDES}
     cp = campaign_parameters(setup, rules, options, pols, extended)
     pc, kn = pack_policies(pols, SIDES)
     opts = dict(options)
     if extended:
         opts["towing"] = True
-    rl = with_options(rules.rl, opts)
-    tb = (rl, rules.dpt, rules.band_low, rules.crt, rules.range_tab, rules.tracks, rules.eff_gun, rules.eff_crt)
-    per_game = 4 * (int(cp[L.CP_LAST_TURN]) if extended else 1)
-    gout = np.zeros((g, L.NGO), dtype=np.int64)
-    rows = np.zeros((max(1, g * per_game), L.NRS), dtype=np.int64)
-    nrow = play_campaign_batch_nb(seeds, setup.po, setup.npool, cp, setup.sc0, setup.geo, tb, pc, kn, gout, rows)
-    return gout, rows[:nrow].copy(), cp
+    tb = rule_tables(rules, with_options(rules.rl, opts))
+    return CampaignTables(setup.po, setup.npool, cp, setup.sc0, setup.geo, tb, pc, kn)

@@ -10,6 +10,15 @@ formations (``fm``) and wakes (``trail``), its running record ``dy`` (the game l
 among them, layout ``DY_TURN`` .. ``DY_PHASE``), its random stream (``rng``, :mod:`simlab.rng`),
 the Smoke Markers on the map, the policy codes in force, its counters row (``out``) and the shots
 recorded so far.
+
+Campaigns (Rules 11.0-11.9, 12.6) likewise: :func:`start_campaigns` builds every game's fleets;
+:func:`play_campaigns_from` plays a copy on until each game has played a given number of campaign
+scenarios, or to its end, with the loop that plays whole batches
+(:func:`.kernels.campaign_loop.play_on_nb`); :meth:`CampaignBatch.result` gives the rows of
+:func:`.runtime.run_campaigns`. A campaign game's state (:class:`.kernels.campaign_loop.CampaignState`)
+is its random stream, each player's units (fleet, damage, losses, construction), the allocation of
+the campaign game under way, its clock (phase, turn, next scenario, North, Interception Bonus,
+campaign VPs, treasuries) and its rows so far; it stops only between two scenarios.
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ from .rules import RuleArrays, with_options
 from .runtime import game_options, pack_policies, rule_tables
 from .scenario import ScenarioSetup
 
-__all__ = ["GameState", "play_from", "start_games"]
+__all__ = ["CampaignBatch", "GameState", "play_campaigns_from", "play_from", "start_campaigns", "start_games"]
 
 #: names of the per-game state arrays, in the kernels' bundle order (:func:`.kernels.turn.begin_nb`)
 STATE_ARRAYS = ("sh", "fm", "trail", "dy", "rng", "smoke", "pcs")
@@ -135,3 +144,88 @@ def play_from(state: GameState, until: int | None = None) -> GameState:
         start = int(nxt)
         cap = max(cap, 16) * 2
     return replace(s, ev=np.concatenate(chunks))
+
+
+# ---------------------------------------------------------------- campaigns (Rules 11.0-11.9, 12.6)
+@dataclass(frozen=True)
+class CampaignBatch:
+    """A batch of ``g`` campaign games (or extended campaigns) of one campaign set-up, each stopped
+    between two campaign scenarios or over (issue 27): a copy played on by :func:`play_campaigns_from`
+    gives exactly the rows of :func:`.runtime.run_campaigns` for the same seeds.
+
+    Attributes:
+        tables: the :class:`.kernels.campaign_loop.CampaignTables` (never written; shared by copies).
+        state: the :class:`.kernels.campaign_loop.CampaignState` of the batch, each array with a leading
+            game axis ``g``: ``rng`` ``uint64[g, STATE_WORDS]``, ``ps`` ``int64[g, 2, P, NPS]``,
+            ``scen`` ``int64[g, 2, P]``, ``ck`` ``int64[g, NCK]``, ``gout`` ``int64[g, NGO]``,
+            ``rows`` ``int64[g, R, NRS]``.
+    """
+
+    tables: object
+    state: object
+
+    @property
+    def played(self) -> np.ndarray:
+        """``int64[g]`` the campaign scenarios each game has played (its rows so far)."""
+        return self.state.ck[:, L.CK_NROW].copy()
+
+    @property
+    def over(self) -> np.ndarray:
+        """``bool[g]``: which games are over (and scored)."""
+        return self.state.ck[:, L.CK_PHASE] == L.PH_OVER
+
+    def copy(self) -> CampaignBatch:
+        """A deep copy: the state's arrays copied (the tables are shared, read only)."""
+        return replace(self, state=type(self.state)(*(a.copy() for a in self.state)))
+
+    def result(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The finished games' raw rows, as :func:`.runtime.run_campaigns` returns them.
+
+        Returns:
+            ``(gout, rows, cp)``: ``int64[g, NGO]``, ``int64[k, NRS]`` (game by game) and the parameters.
+
+        Raises:
+            ValueError: a game is not over yet (play it on with :func:`play_campaigns_from`).
+        """
+        if not self.over.all():
+            raise ValueError(f"{int((~self.over).sum())} of {self.over.shape[0]} campaign games are not over yet")
+        st = self.state
+        rows = [st.rows[i, :st.ck[i, L.CK_NROW]] for i in range(st.ck.shape[0])]
+        cat = np.concatenate(rows) if rows else np.zeros((0, L.NRS), dtype=np.int64)
+        return st.gout.copy(), cat, self.tables.cp.copy()
+
+
+def start_campaigns(setup, rules: RuleArrays, options: Mapping, policies: Mapping[str, str], seeds: np.ndarray,
+                    extended: bool) -> CampaignBatch:
+    """Every campaign game's state before its first campaign game begins (fleets built, 11.8, 12.61),
+    one game per seed (arguments as :func:`.runtime.run_campaigns`)."""
+    from .kernels.campaign_loop import CampaignState, rows_per_game_nb, start_campaigns_nb
+    from .runtime import campaign_tables
+
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    g = int(seeds.shape[0])
+    ct = campaign_tables(setup, rules, options, policies, extended)
+    P = ct.po.shape[1]
+    st = CampaignState(np.zeros((g, STATE_WORDS), dtype=np.uint64), np.zeros((g, 2, P, L.NPS), dtype=np.int64),
+                       np.full((g, 2, P), -1, dtype=np.int64), np.zeros((g, L.NCK), dtype=np.int64),
+                       np.zeros((g, L.NGO), dtype=np.int64),
+                       np.zeros((g, int(rows_per_game_nb(ct.cp)), L.NRS), dtype=np.int64))
+    start_campaigns_nb(seeds, ct, st)
+    return CampaignBatch(ct, st)
+
+
+def play_campaigns_from(batch: CampaignBatch, until: int | None = None) -> CampaignBatch:
+    """Play a copy of ``batch`` on until each game has played ``until`` campaign scenarios
+    (``None``: to its end; 4 a campaign game, 11.6), with the kernels of whole batches
+    (:func:`.kernels.campaign_loop.play_on_nb`); ``batch`` itself is left as it was.
+
+    Raises:
+        ValueError: ``until`` is negative.
+    """
+    from .kernels.campaign_loop import play_campaigns_on_nb
+
+    if until is not None and until < 0:
+        raise ValueError(f"play_campaigns_from: until must be >= 0, got {until}")
+    b = batch.copy()
+    play_campaigns_on_nb(b.tables, b.state, (1 << 40) if until is None else int(until))
+    return b

@@ -15,6 +15,8 @@ Luck (``simlab luck``): each played scenario's row carries, by role, the damage 
 dealt and their exact mean and variance as the tactical game records them per shot
 (``RS_LUCK_*``, copied from ``O_LUCK_*``; no draw of its own); :func:`..campaign.campaign_batch`
 sums them by player over every scenario of the game. Uncontested scenarios add nothing.
+
+A game's state between two scenarios and the loop that plays it on are in :mod:`.campaign_loop`.
 """
 
 from __future__ import annotations
@@ -23,20 +25,12 @@ import numpy as np
 
 from simlab.jit import kernel
 
-from ....rng import STATE_WORDS, new_state_nb, roll_nb
+from ....rng import roll_nb
 from .. import layout as L
 from ..enums import (
-    BUILD_BALANCED,
-    BUILD_VALUE_GREEDY,
-    CAMP_COMPLETE,
-    CAMP_LOOP_CAP,
     CAPITAL,
     END_LOOP_CAP,
     END_UNCONTESTED,
-    EXT_BANKRUPT,
-    EXT_LOOP_CAP,
-    EXT_PEACE,
-    EXT_TURN_LIMIT,
     LEVEL_DECISIVE,
     LEVEL_DRAW,
     LEVEL_MARGINAL,
@@ -50,7 +44,6 @@ from ..enums import (
     N,
     S,
 )
-from ..policies.campaign import allocate_nb, build_fleet_nb, interception_bonus_nb, repair_nb, schedule_nb
 from .contact import approach_nb, deploy_after_contact_nb, first_off_map_nb
 from .damage import by_damage_nb, final_result_nb, wrecked_nb
 from .movement import under_tow_nb
@@ -97,21 +90,36 @@ def final_states_nb(g, s, dc, defense):
 
 
 @kernel(error_model="numpy", nrt=True)
-def setup_scenario_nb(s, players, po, npool, ps, scen, cp, sc0, centres, tours_n, tours_s, slots_cap, slots_scr,
-                      delays, rng):
+def setup_scenario_nb(s, players, ct, ps, scen, ap, rng):
     """Compile campaign scenario ``s`` (0-3 = A-D) for the units assigned to it (Rules 9.21-9.22).
 
     Side 0 is the North player's units (``players[0]``), side 1 the South's. Each side forms a
-    main Task Force (capital ships in a column of stacks of ``CP_STACK``, CA units on a screen
+    main Task Force (capital ships in a column of stacks of ``ap[side, 1]``, CA units on a screen
     around its head) entering on Game-Turn 1, and a light one (CL and DD units) entering
-    ``delays[side]`` Game-Turns later (9.28; -1: a random 0-5; merged into the main body at 0;
-    all screen units form one Task Force when there is no capital ship). Both
-    sweep the same tour of the lettered hexes, drawn at random (9.22, 9.26).
+    ``ap[side, 0]`` Game-Turns later (9.28; -1: a random 0-5; merged into the main body at 0;
+    all screen units form one Task Force when there is no capital ship). Both Task Forces of a
+    side sweep the same tour of the lettered hexes (9.22, 9.26), tour ``ap[side, 2]`` of the
+    geometry's ``tours_*`` (its first hex's column the entry hex's).
+
+    Args:
+        s: the scenario (0-3); players: ``int64[2]`` the players who are North and South.
+        ct: the :class:`.campaign_loop.CampaignTables` (``po``, ``npool``, ``cp``, ``sc0``, ``geo``).
+        ps: ``int64[2, P, NPS]`` the players' units (``PS_*``); scen: ``int64[2, P]`` each unit's
+            scenario (-1 none).
+        ap: ``int64[2, 3]`` by role, the approach choices: the light Task Force's delay (9.28), the
+            capital ships per stack (1-4, 6.31; 9.21) and the tour (0-7; 9.22); -1 each: at random
+            (drawn in that order, a side at a time).
+        rng: the game's stream.
 
     Returns:
         ``(st, sh, fm, trail, sc, ta, idx)``: the scenario arrays, the Task Forces, and each
         unit's row in its player's listing.
     """
+    po = ct.po
+    npool = ct.npool
+    cp = ct.cp
+    sc0 = ct.sc0
+    centres, tours_n, tours_s, slots_cap, slots_scr = ct.geo
     n0 = 0
     n1 = 0
     for r in range(2):
@@ -153,7 +161,6 @@ def setup_scenario_nb(s, players, po, npool, ps, scen, cp, sc0, centres, tours_n
             sh[k, L.SH_TLEFT] = cp[L.CP_TORP_SCEN] if st[k, L.ST_TORP] else 0
             idx[k] = u
             k += 1
-    stack = cp[L.CP_STACK] if cp[L.CP_STACK] > 0 else 1
     for r in range(2):
         lo = 0 if r == 0 else n0
         hi = n0 if r == 0 else n
@@ -168,10 +175,14 @@ def setup_scenario_nb(s, players, po, npool, ps, scen, cp, sc0, centres, tours_n
             if st[i, L.ST_KIND] == CAPITAL:
                 ncap += 1
         order = np.argsort(vals, kind="mergesort")
-        delay = delays[r] if delays[r] >= 0 else roll_nb(rng, 6) - 1
+        delay = ap[r, 0] if ap[r, 0] >= 0 else roll_nb(rng, 6) - 1
         last = cp[L.CP_DELAY_LAST] - 1
         if delay > last:
             delay = last
+        # 9.21: the cruising formation's column, ``stack`` capital ships a hex (6.31: four at most)
+        stack = ap[r, 1] if ap[r, 1] >= 0 else roll_nb(rng, 4)
+        if stack < 1:
+            stack = 1
         c = 0
         js = 0
         jl = 0
@@ -194,7 +205,7 @@ def setup_scenario_nb(s, players, po, npool, ps, scen, cp, sc0, centres, tours_n
                 sh[i, L.SH_OZ] = slots_scr[jl % slots_scr.shape[0], 1] + 2 * (jl // slots_scr.shape[0])
                 jl += 1
         tours = tours_n if r == 0 else tours_s
-        tour = roll_nb(rng, tours.shape[0]) - 1
+        tour = ap[r, 2] % tours.shape[0] if ap[r, 2] >= 0 else roll_nb(rng, tours.shape[0]) - 1
         x = centres[tours[tour, 0], 0]
         row = sc0[L.SC_MAP_R0] if r == 0 else sc0[L.SC_MAP_R1]
         for tf in (main, light):
@@ -329,34 +340,46 @@ def score_uncontested_nb(s, cap_att0, att0, cap_att1, n0, n1, ibonus, cp, row):
 
 
 @kernel(error_model="numpy", nrt=True)
-def campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ibonus, cp, sc0, geo, tb, pcr, knr, rng,
-                         row, treasury, gout):
-    """Play (or concede) campaign scenario ``s`` and write its row (``RS_*``). In the extended
-    campaign also apply its treasury flows and fleet changes (Rules 12.63-12.64).
+def campaign_scenario_nb(s, g, ct, gs, pcr, knr, row):
+    """Play (or concede) campaign scenario ``s`` of game ``g`` and write its row (``RS_*``). In the
+    extended campaign also apply its treasury flows and fleet changes (Rules 12.63-12.64).
 
     Args:
-        players: ``int64[2]`` the players who are North and South.
+        ct: the :class:`.campaign_loop.CampaignTables`; gs: the game's
+            :class:`.campaign_loop.CampaignState` (its clock ``ck`` names the players who are North
+            and South, the Extended Campaign Game-Turn, the Interception Bonus and the treasuries,
+            written; ``ps`` and ``gout`` are written).
         pcr, knr: policy codes and knobs by role (side 0 North).
-        geo: ``(centres, tours_n, tours_s, slots_cap, slots_scr)``; tb: the compiled rules.
-        treasury: ``int64[2]`` by player (extended campaign; written).
+        row: ``int64[NRS]`` written.
     """
-    centres, tours_n, tours_s, slots_cap, slots_scr = geo
-    rl, dpt, band_low, crt, range_tab, tracks, eff_gun, eff_crt = tb
-    delays = np.zeros(2, dtype=np.int64)
+    cp = ct.cp
+    tb = ct.tb
+    ck = gs.ck
+    ps = gs.ps
+    rng = gs.rng
+    gout = gs.gout
+    centres, tours_n, tours_s, _, _ = ct.geo
+    rl = tb[0]
+    players = np.zeros(2, dtype=np.int64)
+    players[0] = ck[L.CK_NORTH]
+    players[1] = 1 - ck[L.CK_NORTH]
+    ibonus = ck[L.CK_IB]
+    ap = np.zeros((2, 3), dtype=np.int64)
     for r in range(2):
         if cp[L.CP_DELAY] >= 0:
-            delays[r] = cp[L.CP_DELAY]
+            ap[r, 0] = cp[L.CP_DELAY]
         else:
-            delays[r] = np.int64(knr[r, L.K_DELAY])   # -1: at random (9.28)
-    st, sh, fm, trail, sc, ta, idx = setup_scenario_nb(s, players, po, npool, ps, scen, cp, sc0, centres, tours_n,
-                                                       tours_s, slots_cap, slots_scr, delays, rng)
+            ap[r, 0] = np.int64(knr[r, L.K_DELAY])   # -1: at random (9.28)
+        ap[r, 1] = cp[L.CP_STACK0 + players[r]]      # 9.21
+        ap[r, 2] = cp[L.CP_TOUR0 + players[r]]       # 9.22
+    st, sh, fm, trail, sc, ta, idx = setup_scenario_nb(s, players, ct, ps, gs.scen, ap, rng)
     n = st.shape[0]
     n0 = sc[L.SC_N0]
     n1 = n - n0
     for k in range(L.NRS):
         row[k] = 0
     row[L.RS_GAME] = g
-    row[L.RS_EXT_TURN] = ext_turn
+    row[L.RS_EXT_TURN] = ck[L.CK_TURN]
     row[L.RS_SCEN] = s
     row[L.RS_NORTH] = players[0]
     row[L.RS_UNITS0] = n0
@@ -426,14 +449,14 @@ def campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ibonus, c
                 gl, sl, rec = final_states_nb(sh[i, L.SH_G], sh[i, L.SH_S], sh[i, L.SH_DC], st[i, L.ST_DEF])
                 cured = sh[i, L.SH_DC] + rec
                 row[L.RS_CURED0 + r] += cured
-                treasury[p] -= cured * cp[L.CP_DC_COST]
+                ck[L.CK_TREAS0 + p] -= cured * cp[L.CP_DC_COST]
                 if sh[i, L.SH_STATUS] == SUNK:
                     ps[p, u, L.PS_STATUS] = L.PS_LOST
-                    gout[g, L.GO_LOST0 + p] += 1
+                    gout[L.GO_LOST0 + p] += 1
                 elif wrecked_nb(sh, i) and not under_tow_nb(sh, i):
                     ps[p, u, L.PS_STATUS] = L.PS_LOST
                     row[L.RS_SCUTTLED0 + r] += 1
-                    gout[g, L.GO_SCUTTLED0 + p] += 1
+                    gout[L.GO_SCUTTLED0 + p] += 1
                 elif gl + sl > 0:
                     ps[p, u, L.PS_STATUS] = L.PS_DAMAGED
                     ps[p, u, L.PS_G] = gl
@@ -442,177 +465,6 @@ def campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ibonus, c
         # 12.63: victory bonuses and the convoy's balance go to the treasury; the Bombardment
         # Bonus comes out of the North's; damage VPs only decide the scenario
         if row[L.RS_WINNER] >= 0:
-            treasury[players[row[L.RS_WINNER]]] += row[L.RS_BONUS0] + row[L.RS_BONUS1]
-        treasury[players[1]] += row[L.RS_INTERCEPT1]
-        treasury[players[0]] -= row[L.RS_BOMBARD]
-
-
-@kernel(error_model="numpy", nrt=True)
-def campaign_game_nb(g, ext_turn, players, po, npool, ps, cp, sc0, geo, tb, pc, kn, rng, rows, nrow, treasury, gout):
-    """One campaign game (Rules 11.0-11.9): allocation, the Interception Bonus, and scenarios A-D
-    in order. ``players[0]`` is North. In the extended campaign the game stops at once when a
-    treasury falls to zero (12.66).
-
-    Returns:
-        ``(nrow, totals)``: rows written so far and ``int64[2]`` campaign VPs by role.
-    """
-    P = po.shape[1]
-    scen = np.full((2, P), -1, dtype=np.int64)
-    for r in range(2):
-        p = players[r]
-        allocate_nb(po[p], npool[p], ps[p], cp[L.CP_ALLOC0 + p], rng, scen[p])
-    south = players[1]
-    ib = interception_bonus_nb(po[south], npool[south], ps[south], scen[south], cp[L.CP_ALLOC0 + south], rng,
-                               cp[L.CP_IBONUS], cp[L.CP_IB_MIN], cp[L.CP_IB_MAX])
-    pcr = np.zeros_like(pc)
-    knr = np.zeros_like(kn)
-    for r in range(2):
-        pcr[r] = pc[players[r]]
-        knr[r] = kn[players[r]]
-    totals = np.zeros(2, dtype=np.int64)
-    for s in range(4):
-        row = rows[nrow]
-        campaign_scenario_nb(s, players, g, ext_turn, po, npool, ps, scen, ib, cp, sc0, geo, tb, pcr, knr, rng, row,
-                             treasury, gout)
-        totals[0] += row[L.RS_SCORE0]
-        totals[1] += row[L.RS_SCORE1]
-        nrow += 1
-        if cp[L.CP_EXTENDED] and (treasury[0] <= 0 or treasury[1] <= 0):
-            break
-    return nrow, totals
-
-
-@kernel(error_model="numpy", nogil=True, nrt=True)
-def play_campaign_batch_nb(seeds, po, npool, cp, sc0, geo, tb, pc, kn, gout, rows):
-    """Play one campaign game (or extended campaign) per seed (Rules 11.0-11.9, 12.6).
-
-    Args:
-        seeds: ``uint64[g]``.
-        po: ``int64[2, P, NPO]`` each player's national listing; npool: ``int64[2]`` its units.
-        cp: ``int64[NCP]`` the campaign's parameters; sc0: ``int64[NSC]`` the scenario template.
-        geo: ``(centres, tours_n, tours_s, slots_cap, slots_scr)``; tb: the compiled rules.
-        pc, kn: policy codes and knobs by player.
-        gout: ``int64[g, NGO]`` one row per game (written); rows: ``int64[cap, NRS]`` one row per
-            campaign scenario (written, in game order).
-
-    Returns:
-        The number of scenario rows written.
-    """
-    rng = np.zeros(STATE_WORDS, dtype=np.uint64)
-    P = po.shape[1]
-    nrow = 0
-    players = np.zeros(2, dtype=np.int64)
-    treasury = np.zeros(2, dtype=np.int64)
-    for g in range(seeds.shape[0]):
-        new_state_nb(seeds[g], rng)
-        for k in range(L.NGO):
-            gout[g, k] = 0
-        ps = np.zeros((2, P, L.NPS), dtype=np.int64)
-        start = nrow
-        if cp[L.CP_EXTENDED] == 0:
-            for p in range(2):
-                gout[g, L.GO_FLEET_VALUE0 + p] = build_fleet_nb(po[p], npool[p], ps[p], cp[L.CP_LIMIT0 + p],
-                                                                 cp[L.CP_BUILD0 + p], rng, L.PS_FLEET)
-            players[0] = 0
-            players[1] = 1
-            nrow, totals = campaign_game_nb(g, 0, players, po, npool, ps, cp, sc0, geo, tb, pc, kn, rng, rows, nrow,
-                                            treasury, gout)
-            gout[g, L.GO_SCORE0] = totals[0]
-            gout[g, L.GO_SCORE1] = totals[1]
-            gout[g, L.GO_END] = CAMP_COMPLETE
-            turns = 0
-            for r in range(start, nrow):
-                turns += rows[r, L.RS_TURNS]
-                if rows[r, L.RS_END] == END_LOOP_CAP:
-                    gout[g, L.GO_END] = CAMP_LOOP_CAP
-            gout[g, L.GO_TURNS] = turns
-            gout[g, L.GO_NORTH_TURNS0] = 1
-        else:
-            for p in range(2):
-                treasury[p] = cp[L.CP_TREASURY0 + p]
-                v = build_fleet_nb(po[p], npool[p], ps[p], cp[L.CP_LIMIT0 + p], cp[L.CP_BUILD0 + p], rng, L.PS_FLEET)
-                gout[g, L.GO_FLEET_VALUE0 + p] = v
-                treasury[p] -= v
-                share = 80 if cp[L.CP_BUILD0 + p] == BUILD_VALUE_GREEDY else (
-                    50 if cp[L.CP_BUILD0 + p] == BUILD_BALANCED else roll_nb(rng, 101) - 1)
-                budget = treasury[p] * share // 100
-                gout[g, L.GO_SCHEDULED0 + p] = schedule_nb(po[p], npool[p], ps[p], cp[L.CP_BUILD0 + p], rng, budget,
-                                                           cp[L.CP_BUILD_LIMIT], cp[L.CP_LAST_TURN])
-                gout[g, L.GO_TREAS0 + 13 * p] = treasury[p]
-            end = EXT_TURN_LIMIT
-            turn = 0
-            for t in range(1, cp[L.CP_LAST_TURN] + 1):
-                # peace resolution (12.62)
-                r = 0
-                for _ in range(cp[L.CP_PEACE_DICE]):
-                    r += roll_nb(rng, 6)
-                if r == t:
-                    end = EXT_PEACE
-                    gout[g, L.GO_PEACE_TURN] = t
-                    break
-                turn = t
-                north = roll_nb(rng, 2) - 1                  # 12.63: a coin decides who is North
-                players[0] = north
-                players[1] = 1 - north
-                if north == 0:
-                    gout[g, L.GO_NORTH_TURNS0] += 1
-                before = nrow
-                nrow, totals = campaign_game_nb(g, t, players, po, npool, ps, cp, sc0, geo, tb, pc, kn, rng, rows,
-                                                nrow, treasury, gout)
-                for rr in range(before, nrow):
-                    if rows[rr, L.RS_END] == END_LOOP_CAP:
-                        end = EXT_LOOP_CAP
-                if treasury[0] <= 0 or treasury[1] <= 0:
-                    end = EXT_BANKRUPT
-                if end == EXT_LOOP_CAP or end == EXT_BANKRUPT:
-                    for p in range(2):
-                        gout[g, L.GO_TREAS0 + 13 * p + t] = treasury[p]
-                    break
-                # repair phase, North first (12.64); build phase (12.65)
-                for r2 in range(2):
-                    p = players[r2]
-                    nxt = 0
-                    for u in range(npool[p]):
-                        if ps[p, u, L.PS_STATUS] == L.PS_SCHEDULED and ps[p, u, L.PS_BUILD] == t + 1:
-                            nxt += po[p, u, L.PO_VAL]
-                    spent = repair_nb(po[p], npool[p], ps[p], treasury[p], cp[L.CP_BUILD0 + p], rng,
-                                      cp[L.CP_REPAIR_PCT], nxt + 50)
-                    treasury[p] -= spent
-                    gout[g, L.GO_REPAIRED0 + p] += spent
-                for p in range(2):
-                    for u in range(npool[p]):
-                        if ps[p, u, L.PS_STATUS] == L.PS_SCHEDULED and ps[p, u, L.PS_BUILD] == t:
-                            ps[p, u, L.PS_STATUS] = L.PS_FLEET
-                            treasury[p] -= po[p, u, L.PO_VAL]
-                            gout[g, L.GO_BUILT0 + p] += po[p, u, L.PO_VAL]
-                    gout[g, L.GO_TREAS0 + 13 * p + t] = treasury[p]
-                if treasury[0] <= 0 or treasury[1] <= 0:
-                    end = EXT_BANKRUPT
-                    break
-            # the treasury stays as it ended for the turns not played
-            for p in range(2):
-                last = gout[g, L.GO_TREAS0 + 13 * p + turn] if turn > 0 else gout[g, L.GO_TREAS0 + 13 * p]
-                for t in range(turn + 1, 13):
-                    gout[g, L.GO_TREAS0 + 13 * p + t] = last
-            gout[g, L.GO_SCORE0] = treasury[0]
-            gout[g, L.GO_SCORE1] = treasury[1]
-            gout[g, L.GO_TURNS] = turn
-            gout[g, L.GO_END] = end
-        # the winner: more campaign VPs, or the larger treasury (12.66)
-        a = gout[g, L.GO_SCORE0]
-        b = gout[g, L.GO_SCORE1]
-        gout[g, L.GO_WINNER] = 0 if a > b else (1 if b > a else -1)
-        lev = LEVEL_DRAW
-        if a != b:
-            hi = a if a > b else b
-            lo = b if a > b else a
-            lev = LEVEL_SUBSTANTIAL if (hi >= 2 * lo and cp[L.CP_EXTENDED] == 0) else LEVEL_MARGINAL
-        gout[g, L.GO_LEVEL] = lev
-        for p in range(2):
-            for u in range(npool[p]):
-                if ps[p, u, L.PS_STATUS] != L.PS_NONE and ps[p, u, L.PS_STATUS] != L.PS_SCHEDULED:
-                    gout[g, L.GO_FLEET_UNITS0 + p] += 1
-                    if po[p, u, L.PO_KIND] == CAPITAL:
-                        gout[g, L.GO_FLEET_CAP0 + p] += 1
-        gout[g, L.GO_ROWS] = nrow - start
-    return nrow
+            ck[L.CK_TREAS0 + players[row[L.RS_WINNER]]] += row[L.RS_BONUS0] + row[L.RS_BONUS1]
+        ck[L.CK_TREAS0 + players[1]] += row[L.RS_INTERCEPT1]
+        ck[L.CK_TREAS0 + players[0]] -= row[L.RS_BOMBARD]

@@ -10,9 +10,15 @@ the damage steps it dealt (G + S steps of its result, a sinking counting as a wr
 ``RL_MAX_G + RL_MAX_S``) and the exact mean and variance of that number over every roll its dice
 could have given (:func:`gun_moments_nb`, :func:`crt_moments_nb`: the odds enumerated, no die
 drawn).
+
+Bundles (issue 27): the compiled rules come as one :class:`..rules.RuleTables` ``tb``; a shot's
+record as a :class:`ShotHead` (who fired at whom, how); the Fire Execution Phase's work rows as a
+:class:`FireScratch` and where its shots go as a :class:`ShotLog`.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -38,6 +44,45 @@ RES_G = np.array(RESULT_G, dtype=np.int64)
 
 
 RES_S = np.array(RESULT_S, dtype=np.int64)
+
+
+class ShotHead(NamedTuple):
+    """Who made an attack and how, for its ``shots`` row (layout ``E_*``; all ints): the game's row
+    ``g``, the Game-Turn, the kind (``SHOT_*``), firer and target units, range in hexes, halved
+    (5.31), fired upon (5.6), the target's arc from the firer (7.1), combing (8.32)."""
+
+    g: int
+    turn: int
+    kind: int
+    firer: int
+    target: int
+    hexes: int
+    halved: int
+    upon: int
+    arc: int
+    combing: int
+
+
+class FireScratch(NamedTuple):
+    """The Fire Execution Phase's work rows (overwritten before read): ``desig``, ``nfire``
+    ``int64[n]`` each target's designated unhalved firer and firers; ``shot`` ``int64[6]`` a gun
+    shot's figures (:func:`gun_shot_mod_nb`'s ``out``); ``crt_out`` ``int64[2]`` a CRT attack's
+    (:func:`crt_shot_nb`)."""
+
+    desig: np.ndarray
+    nfire: np.ndarray
+    shot: np.ndarray
+    crt_out: np.ndarray
+
+
+class ShotLog(NamedTuple):
+    """Where a phase's attacks are counted and recorded (ints): the game's row ``g`` of ``out``, the
+    Game-Turn, whether shots are recorded (0/1) and the rows of ``ev`` used so far."""
+
+    g: int
+    turn: int
+    record: int
+    ev_n: int
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
@@ -109,14 +154,14 @@ def crt_result_nb(crt, roll, col, rl, rng):
 
 
 @kernel(error_model="numpy")
-def gun_shot_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out):
+def gun_shot_nb(attack, halved, hexes, upon, arc, defense, tb, rng, out):
     """Resolve one ship's gunfire at one target (Rules 5.0, 5.31, 5.5, 5.6, 7.1, 5.8, 5.9, 5.41):
     :func:`gun_shot_mod_nb` without an optional-rule modifier. Same arguments and result."""
-    return gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out, 0)
+    return gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, tb, rng, out, 0)
 
 
 @kernel(error_model="numpy")
-def gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, crt, range_tab, rl, rng, out, extra):
+def gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, tb, rng, out, extra):
     """Resolve one ship's gunfire at one target (Rules 5.0, 5.31, 5.5, 5.6, 7.1, 5.8, 5.9, 5.41).
 
     Args:
@@ -124,7 +169,8 @@ def gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, cr
         halved: 1 if the firer is not the designated unhalved ship of a multiple attack (5.31).
         hexes: range in hexes; upon: 1 if the firer is fired at this phase (5.6);
         arc: ARC_* of the target from the firer (7.1); defense: the target's Defense Strength.
-        dpt, band_low, crt, range_tab, rl: compiled tables; rng: the game's stream.
+        tb: the compiled rules (:class:`..rules.RuleTables`: ``rl``, ``dpt``, ``band_low``, ``crt``,
+            ``range_tab`` read); rng: the game's stream.
         extra: further DPT roll modifier of the optional rules (radar -2, spotting planes -3, sun
             +1/-1; Rules 12.21, 12.22, 12.52).
         out: ``int64[6]`` written: strength, DPT roll (modified, clamped), damage points, combat
@@ -133,8 +179,11 @@ def gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, cr
     Returns:
         The result code (``RES_*``).
     """
+    rl = tb.rl
+    dpt = tb.dpt
+    crt = tb.crt
     a = attack // 2 if halved else attack
-    strength = range_strength_nb(a, hexes, range_tab)
+    strength = range_strength_nb(a, hexes, tb.range_tab)
     out[0] = strength
     if strength <= 0:
         out[1] = 0
@@ -149,7 +198,7 @@ def gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, dpt, band_low, cr
     if arc != 0:
         r += rl[L.RL_BOW_STERN]
     r = clamp_roll_nb(r + extra)
-    dp = dpt[r, band_nb(strength, band_low)]
+    dp = dpt[r, band_nb(strength, tb.band_low)]
     ratio = dp // defense
     out[1] = r
     out[2] = dp
@@ -304,32 +353,34 @@ def apply_pending_nb(sh, n, rl):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def record_shot_nb(ev, k, g, turn, kind, firer, target, rng_hexes, strength, halved, upon, arc, dptr, dp, ratio,
-               crtr, res, comb):
+def record_shot_nb(ev, k, head, strength, dptr, dp, ratio, crtr, res):
+    """Write one attack to row ``k`` of the ``shots`` buffer ``ev`` (``int32[cap, NEV]``, layout
+    ``E_*``): its :class:`ShotHead`, the modified strength (-1: none, a CRT attack), DPT roll, damage
+    points, ratio column, CRT roll and result code. Returns ``k + 1``, or ``cap + 1`` when full (the
+    caller plays the batch again with a larger buffer)."""
     if k >= ev.shape[0]:
         return ev.shape[0] + 1
-    ev[k, L.E_GAME] = g
-    ev[k, L.E_TURN] = turn
-    ev[k, L.E_KIND] = kind
-    ev[k, L.E_FIRER] = firer
-    ev[k, L.E_TARGET] = target
-    ev[k, L.E_RANGE] = rng_hexes
+    ev[k, L.E_GAME] = head.g
+    ev[k, L.E_TURN] = head.turn
+    ev[k, L.E_KIND] = head.kind
+    ev[k, L.E_FIRER] = head.firer
+    ev[k, L.E_TARGET] = head.target
+    ev[k, L.E_RANGE] = head.hexes
     ev[k, L.E_STRENGTH] = strength
-    ev[k, L.E_HALVED] = halved
-    ev[k, L.E_UPON] = upon
-    ev[k, L.E_ARC] = arc
+    ev[k, L.E_HALVED] = head.halved
+    ev[k, L.E_UPON] = head.upon
+    ev[k, L.E_ARC] = head.arc
     ev[k, L.E_DPT_ROLL] = dptr
     ev[k, L.E_DP] = dp
     ev[k, L.E_RATIO] = ratio
     ev[k, L.E_CRT_ROLL] = crtr
     ev[k, L.E_RESULT] = res
-    ev[k, L.E_COMBING] = comb
+    ev[k, L.E_COMBING] = head.combing
     return k + 1
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, nfire, shot, crt_out, ev, ev_n, g,
-                      turn, record, out):
+def fire_execution_nb(st, sh, n, tb, rng, fs, io, log):
     """The Fire Execution Phase (Rules 5.0, 5.31, 5.6, 8.41): every plotted attack is resolved
     against the state at the start of the phase; results are applied at its end. A ship is
     "being fired at" (5.6, -2 on its own DPT roll) when an enemy's main battery is plotted at it;
@@ -340,7 +391,28 @@ def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, 
     main-battery shot takes the optional-rule DPT modifier plotted with it (``SH_FMOD``); every
     firer is marked ``SH_FIRED`` (the Bombardment Bonus counts ships that never fired, 11.3). A
     gun shot at a wreck (2G, 2S at the start of the phase: only a sinking can still add to its
-    score) is counted in ``O_WASTED*``. ``desig``, ``nfire``: ``int64[n]`` scratch."""
+    score) is counted in ``O_WASTED*``.
+
+    Args:
+        st, sh, n: the units; tb: the compiled rules (:class:`..rules.RuleTables`); rng: the stream.
+        fs: the :class:`FireScratch`; io: ``(out, ev, ...)`` the counters ``int64[g, NOUT]`` and the
+            shots buffer; log: the :class:`ShotLog` (game row, Game-Turn, record, rows used).
+
+    Returns:
+        ``ev_n``, the shots buffer's rows used.
+    """
+    rl = tb.rl
+    crt = tb.crt
+    desig = fs.desig
+    nfire = fs.nfire
+    shot = fs.shot
+    crt_out = fs.crt_out
+    out = io[0]
+    ev = io[1]
+    g = log.g
+    turn = log.turn
+    record = log.record
+    ev_n = log.ev_n
     for i in range(n):
         sh[i, L.SH_UPON] = 0
         desig[i] = -1
@@ -363,19 +435,18 @@ def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, 
         d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[t, L.SH_X], sh[t, L.SH_Z])
         arc = arc_nb(sh[i, L.SH_F], sh[t, L.SH_X] - sh[i, L.SH_X], sh[t, L.SH_Z] - sh[i, L.SH_Z])
         a = by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G])
-        res = gun_shot_mod_nb(a, halved, d, sh[i, L.SH_UPON], arc, st[t, L.ST_DEF], dpt, band_low, crt, range_tab, rl,
-                              rng, shot, sh[i, L.SH_FMOD])
+        res = gun_shot_mod_nb(a, halved, d, sh[i, L.SH_UPON], arc, st[t, L.ST_DEF], tb, rng, shot, sh[i, L.SH_FMOD])
         sh[i, L.SH_FIRED] = 1
         add_pending_nb(sh, t, res)
         out[g, L.O_SHOTS0 + st[i, L.ST_SIDE]] += 1
         # luck: the same modifiers as gun_shot_mod_nb's roll (5.6, 7.1, the plotted optional ones)
         mod = ((rl[L.RL_FIRED_UPON] if sh[i, L.SH_UPON] else 0) + (rl[L.RL_BOW_STERN] if arc != 0 else 0)
                + sh[i, L.SH_FMOD])
-        s1, s2 = gun_moments_nb(shot[0], mod, st[t, L.ST_DEF], dpt, band_low, crt, rl)
+        s1, s2 = gun_moments_nb(shot[0], mod, st[t, L.ST_DEF], tb.dpt, tb.band_low, crt, rl)
         record_luck_nb(out, g, st[i, L.ST_SIDE], res, s1, s2, rl)
         if record:
-            ev_n = record_shot_nb(ev, ev_n, g, turn, SHOT_GUN, i, t, d, shot[0], halved, sh[i, L.SH_UPON], arc,
-                              shot[1], shot[2], shot[3], shot[4], shot[5], 0)
+            ev_n = record_shot_nb(ev, ev_n, ShotHead(g, turn, SHOT_GUN, i, t, d, halved, sh[i, L.SH_UPON], arc, 0),
+                                  shot[0], shot[1], shot[2], shot[3], shot[4], shot[5])
     for i in range(n):
         t = sh[i, L.SH_SB]
         if t < 0:
@@ -387,7 +458,7 @@ def fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, 
         s1, s2 = crt_moments_nb(crt, rl[L.RL_SB_COL], 0, rl)
         record_luck_nb(out, g, st[i, L.ST_SIDE], res, 36 * s1, 36 * s2, rl)
         if record:
-            ev_n = record_shot_nb(ev, ev_n, g, turn, SHOT_SECONDARY, i, t, d, -1, 0, sh[i, L.SH_UPON], 0, 0, 0,
-                              rl[L.RL_SB_COL], crt_out[0], crt_out[1], 0)
+            ev_n = record_shot_nb(ev, ev_n, ShotHead(g, turn, SHOT_SECONDARY, i, t, d, 0, sh[i, L.SH_UPON], 0, 0),
+                                  -1, 0, 0, rl[L.RL_SB_COL], crt_out[0], crt_out[1])
     apply_pending_nb(sh, n, rl)
     return ev_n

@@ -16,9 +16,16 @@ A marker attacks each unit it meets once (8.11: each unit in a stack separately;
 and is not removed by hitting (8.12). A unit is combing the wakes when its facing is parallel or
 opposite to the marker's direction at that MP (8.32). :func:`torpedo_attacks_nb` resolves the
 hits on the CRT (8.0, 8.32; smoke 12.12).
+
+Bundles (issue 27): the markers' paths come as :class:`Markers`, the units' plotted paths as
+:class:`UnitPaths`, the sweep's work rows as :class:`TorpedoScratch`.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
 
 from simlab.jit import kernel
 
@@ -28,9 +35,44 @@ from ..enums import (
     PORT,
     SHOT_TORPEDO,
 )
-from .fire import add_pending_nb, crt_moments_nb, crt_shot_nb, record_luck_nb, record_shot_nb
+from .fire import ShotHead, add_pending_nb, crt_moments_nb, crt_shot_nb, record_luck_nb, record_shot_nb
 from .geometry import DXA, DZA, hex_dist_nb
 from .visibility import lay_smoke_upto_nb, smoke_blocks_nb
+
+
+class Markers(NamedTuple):
+    """Torpedo Markers' paths (:func:`marker_path_nb`): ``mx``, ``mz`` ``int64[m, MAXTRACK + 1]``
+    the hex after each MP (entry 0 the launch hex), ``md`` the direction of each MP's step and
+    ``mowner`` ``int64[m]`` each marker's launcher."""
+
+    mx: np.ndarray
+    mz: np.ndarray
+    md: np.ndarray
+    mowner: np.ndarray
+
+
+class UnitPaths(NamedTuple):
+    """The units' plotted moves of one Movement Phase: ``px``, ``pz``, ``pf`` ``int64[n, MAXMP + 1]``
+    the hex and facing after each MP; ``mp`` ``int64[n]`` the MP each expends; ``alive`` 1 for units
+    in play when movement starts; ``exit_mp`` the MP of an exit (``MAXMP + 1``: never)."""
+
+    px: np.ndarray
+    pz: np.ndarray
+    pf: np.ndarray
+    mp: np.ndarray
+    alive: np.ndarray
+    exit_mp: np.ndarray
+
+
+class TorpedoScratch(NamedTuple):
+    """The torpedo attacks' work rows (overwritten before read): the sweep's ``hitmask``
+    ``int8[>= m, n]`` and ``hits`` ``int64[>= m * n, 4]`` (:func:`sweep_nb`), a CRT attack's
+    ``crt_out`` ``int64[2]``, and ``smoke`` ``int64[k, 2]`` the Smoke Markers laid so far this phase."""
+
+    hitmask: np.ndarray
+    hits: np.ndarray
+    crt_out: np.ndarray
+    smoke: np.ndarray
 
 
 @kernel(error_model="numpy")
@@ -61,15 +103,13 @@ def marker_path_nb(x, z, facing, track, arc, ma, tracks, mx, mz, md, row):
 
 
 @kernel(error_model="numpy")
-def sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mp, alive, exit_mp, hitmask, hits):
+def sweep_nb(nm, ma, mk, n, up, hitmask, hits):
     """Find every hit of ``nm`` markers on ``n`` units during one Movement Phase (Rule 8.0).
 
     Args:
         nm: markers placed this phase; ma: their Movement Points.
-        mx, mz, md: marker paths (:func:`marker_path_nb`).
-        px, pz, pf: ``int64[n, MAXMP + 1]`` unit paths; mp: ``int64[n]`` MP each unit expends.
-        alive: ``int64[n]`` 1 for units in play when movement starts.
-        exit_mp: ``int64[n]`` MP at which a unit leaves play through an exit (MAXMP + 1: never).
+        mk: the :class:`Markers` (``mx``, ``mz``, ``md`` read).
+        up: the :class:`UnitPaths` of the ``n`` units.
         hitmask: ``int8[>= nm, n]`` scratch (zeroed here).
         hits: ``int64[>= nm * n, 4]`` written: (marker, unit, MP, combing) in the order found
             (by MP, then marker, then unit).
@@ -77,6 +117,15 @@ def sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mp, alive, exit_mp, hitmask, hit
     Returns:
         The number of hits.
     """
+    mx = mk.mx
+    mz = mk.mz
+    md = mk.md
+    px = up.px
+    pz = up.pz
+    pf = up.pf
+    mp = up.mp
+    alive = up.alive
+    exit_mp = up.exit_mp
     for m in range(nm):
         for s in range(n):
             hitmask[m, s] = 0
@@ -147,26 +196,44 @@ def launch_torpedoes_nb(st, sh, n, ma, tracks, mx, mz, md, mowner, out, g):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def torpedo_attacks_nb(st, sh, n, nm, ma, mx, mz, md, mowner, px, pz, pf, mpu, alive, exit_mp, hitmask, hits, rl,
-                       crt, rng, crt_out, smoke, dy, out, g, ev, ev_n, turn, record):
+def torpedo_attacks_nb(st, sh, n, nm, ma, mk, up, ts, tb, rng, io, log):
     """The torpedo attacks of the Movement Execution Phase (Rules 8.0, 8.11-8.13, 8.32; 12.12).
 
-    The ``nm`` markers sweep the plotted paths ``px, pz, pf`` (:func:`sweep_nb`; ``mpu``, written:
-    each unit's plotted MP); each hit is read on the CRT at the launcher's column, less the
-    combing penalty (8.32), and held until the end of the phase. With smoke (12.11-12.12) no attack
+    The ``nm`` markers of ``ma`` MP (:class:`Markers` ``mk``) sweep the plotted paths
+    (:class:`UnitPaths` ``up``, its ``mp`` written: each unit's plotted MP; :func:`sweep_nb`); each
+    hit is read on the CRT at the launcher's column, less the combing penalty (8.32), and held
+    until the end of the phase. With smoke (12.11-12.12) no attack
     is made when a Smoke Marker laid so far this phase lies between the launcher and the ship at
-    the MP of the hit (ruling DN-O3); ``smoke`` is scratch here (the caller lays the phase's
-    markers after this call).
-    Counts ``O_TORP*`` and ``O_FRIENDLY_TORP``; writes each attack to ``ev`` when ``record``.
+    the MP of the hit (ruling DN-O3); ``ts.smoke`` is scratch here (the caller lays the phase's
+    markers after this call). ``ts``: the :class:`TorpedoScratch`; ``tb``: the compiled rules
+    (:class:`..rules.RuleTables`); ``io``: ``(out, ev, ...)``; ``log``: the
+    :class:`.fire.ShotLog`. Counts ``O_TORP*`` and ``O_FRIENDLY_TORP``; writes each attack to ``ev``
+    when ``log.record``.
 
     Returns:
         ``ev_n``, the shots buffer's rows so far.
     """
+    rl = tb.rl
+    crt = tb.crt
+    mx = mk.mx
+    mz = mk.mz
+    mowner = mk.mowner
+    px = up.px
+    pz = up.pz
+    alive = up.alive
+    exit_mp = up.exit_mp
+    hits = ts.hits
+    crt_out = ts.crt_out
+    smoke = ts.smoke
+    out = io[0]
+    ev = io[1]
+    g = log.g
+    ev_n = log.ev_n
     for i in range(n):
-        mpu[i] = sh[i, L.SH_MP]
+        up.mp[i] = sh[i, L.SH_MP]
     if nm > 0:
         smoking = rl[L.RL_OPT_SMOKE] != 0
-        nh = sweep_nb(nm, ma, mx, mz, md, n, px, pz, pf, mpu, alive, exit_mp, hitmask, hits)
+        nh = sweep_nb(nm, ma, mk, n, up, ts.hitmask, hits)
         for h in range(nh):
             o = mowner[hits[h, 0]]
             t = hits[h, 1]
@@ -189,9 +256,8 @@ def torpedo_attacks_nb(st, sh, n, nm, ma, mx, mz, md, mowner, px, pz, pf, mpu, a
                 # luck (simlab luck): a hit on the enemy, at the attack's own odds (friendly hits left out)
                 s1, s2 = crt_moments_nb(crt, st[o, L.ST_TORP], -rl[L.RL_COMBING] if comb else 0, rl)
                 record_luck_nb(out, g, st[o, L.ST_SIDE], res, 36 * s1, 36 * s2, rl)
-            if record:
-                ev_n = record_shot_nb(ev, ev_n, g, turn, SHOT_TORPEDO, o, t,
-                                      hex_dist_nb(mx[hits[h, 0], 0], mz[hits[h, 0], 0], px[t, hits[h, 2]],
-                                                  pz[t, hits[h, 2]]),
-                                      -1, 0, 0, 0, 0, 0, st[o, L.ST_TORP], crt_out[0], crt_out[1], comb)
+            if log.record:
+                d = hex_dist_nb(mx[hits[h, 0], 0], mz[hits[h, 0], 0], px[t, hits[h, 2]], pz[t, hits[h, 2]])
+                ev_n = record_shot_nb(ev, ev_n, ShotHead(g, log.turn, SHOT_TORPEDO, o, t, d, 0, 0, 0, comb),
+                                      -1, 0, 0, st[o, L.ST_TORP], crt_out[0], crt_out[1])
     return ev_n

@@ -39,13 +39,13 @@ from ..policies.movement import (
     plot_smoke_nb,
     withdraw_check_nb,
 )
-from ..policies.torpedo import plot_torpedoes_nb
+from ..policies.torpedo import Reach, plot_torpedoes_nb
 from ..policies.tows import assign_tows_nb, plan_tows_nb
 from .contact import enter_delayed_nb, track_off_map_nb
 from .damage import damage_control_nb, final_result_nb, scenario_end_nb
-from .fire import apply_pending_nb, fire_execution_nb
+from .fire import FireScratch, ShotLog, apply_pending_nb, fire_execution_nb
 from .movement import commit_moves_nb, resolve_collisions_nb, tow_pair_nb, update_tows_nb
-from .torpedo import launch_torpedoes_nb, torpedo_attacks_nb
+from .torpedo import Markers, TorpedoScratch, UnitPaths, launch_torpedoes_nb, torpedo_attacks_nb
 from .visibility import lay_smoke_nb, sighting_nb, sun_roll_nb, visibility_roll_nb
 
 
@@ -179,14 +179,15 @@ def fire_plot_phase_nb(st, sc, tb, pol, gs, scr, vis, turn):
     ppx = scr[L.SCR_PPX]
     ppz = scr[L.SCR_PPZ]
     fs = scr[L.SCR_FS]
+    mk = Markers(mx, mz, md, scr[L.SCR_MOWNER])
+    reach = Reach(order, ppx, ppz)
     n = st.shape[0]
     predict_nb(sh, n, pred)
     fire_values_nb(st, sh, n, rl, fs)
     for side in range(2):
         plot_fire_scr_nb(side, st, sh, n, vis, pcs[side, L.PC_FIRE], kn[side], rl, eff_gun, range_tab, band_low, rng,
                          order, cnt, smoke, dy, turn, sc, fs)
-        plot_torpedoes_nb(side, st, sh, n, pcs[side, L.PC_TORP], kn[side], sc, rl, tracks, eff_crt, rng,
-                          mx, mz, md, order, ppx, ppz)
+        plot_torpedoes_nb(side, st, sh, n, pcs[side, L.PC_TORP], kn[side], sc, tb, rng, mk, reach)
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
@@ -264,16 +265,17 @@ def movement_execution_nb(st, sc, tb, gs, scr, io, turn, ended_by, g, ev_n, reco
     Returns:
         ``(ev_n, ended_by)``.
     """
-    rl, crt = tb[0], tb[3]
+    rl = tb[0]
     sh, fm, trail, dy, rng, smoke = gs[0], gs[1], gs[2], gs[3], gs[4], gs[5]
-    out, ev = io[0], io[1]
+    out = io[0]
     (px, pz, pf, _, exit_mp, alive, mpu, _, _, _, displaced, _, _, _, _, mx, mz, md,
      mowner, nmark, _, _, _, hitmask, hits, _, crt_out, _, smoke_new, _, _, _, mw) = scr
     n = st.shape[0]
     campaign = sc[L.SC_CAMPAIGN] != 0
-    ev_n = torpedo_attacks_nb(st, sh, n, nmark[0], sc[L.SC_TORP_MA], mx, mz, md, mowner, px, pz, pf, mpu, alive,
-                              exit_mp, hitmask, hits, rl, crt, rng, crt_out, smoke_new, dy, out, g, ev, ev_n, turn,
-                              record)
+    ev_n = torpedo_attacks_nb(st, sh, n, nmark[0], sc[L.SC_TORP_MA], Markers(mx, mz, md, mowner),
+                              UnitPaths(px, pz, pf, mpu, alive, exit_mp),
+                              TorpedoScratch(hitmask, hits, crt_out, smoke_new), tb, rng, io,
+                              ShotLog(g, turn, record, ev_n))
     if campaign:
         track_off_map_nb(st, sh, n, px, pz, alive, exit_mp, sc, dy, turn)
     if rl[L.RL_OPT_SMOKE] != 0:
@@ -488,7 +490,7 @@ def play_on_nb(st, sc, tb, pol, gs, scr, io, run):
     md = scr[L.SCR_MD]
     mowner = scr[L.SCR_MOWNER]
     nmark = scr[L.SCR_NMARK]
-    shot, crt_out, nfire = scr[L.SCR_SHOT], scr[L.SCR_CRT_OUT], scr[L.SCR_NFIRE]
+    fscr = FireScratch(desig, scr[L.SCR_NFIRE], scr[L.SCR_SHOT], scr[L.SCR_CRT_OUT])
     _clear_scratch_nb(scr)
     campaign = sc[L.SC_CAMPAIGN] != 0
     turn = dy[L.DY_TURN]
@@ -519,8 +521,7 @@ def play_on_nb(st, sc, tb, pol, gs, scr, io, run):
         fire_plot_phase_nb(st, sc, tb, pol, gs, scr, vis, turn)
         # ---- 3. fire execution
         harm = harm_nb(sh, n)
-        ev_n = fire_execution_nb(st, sh, n, rl, dpt, band_low, crt, range_tab, rng, desig, nfire, shot, crt_out, ev,
-                                 ev_n, g, turn, record, out)
+        ev_n = fire_execution_nb(st, sh, n, tb, rng, fscr, io, ShotLog(g, turn, record, ev_n))
         # torpedo attacks: markers are placed when movement starts (8.0, 8.51-8.52); each side
         # knows where its own will run when it plots its movement
         nmark[0] = launch_torpedoes_nb(st, sh, n, sc[L.SC_TORP_MA], tracks, mx, mz, md, mowner, out, g)

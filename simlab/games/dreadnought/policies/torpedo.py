@@ -3,9 +3,16 @@ the side's torpedo-use code (``TORP_USE_*``) and knobs.
 
 * aggressive: any predicted hit; selective: only a predicted hit on a capital ship that is not
   combing; defensive: at pursuers, any predicted hit; random: at random.
+
+Bundles (issue 27): the compiled rules as :class:`..rules.RuleTables`, the candidate marker path as
+:class:`..kernels.torpedo.Markers`, the units a marker could meet as :class:`Reach`.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
 
 from simlab.jit import kernel
 
@@ -22,11 +29,28 @@ from ..kernels.torpedo import marker_path_nb
 from .knowledge import alive_nb
 
 
+class Reach(NamedTuple):
+    """The units a launcher's marker could meet this Game-Turn (scratch, overwritten before read):
+    ``near`` ``int64[n]`` their rows, ``ppx``, ``ppz`` ``int64[n, MAXTRACK + 1]`` where each is
+    expected after each MP (keeping course and speed)."""
+
+    near: np.ndarray
+    ppx: np.ndarray
+    ppz: np.ndarray
+
+
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def _track_score_nb(side, st, sh, near, nn, ppx, ppz, ma, mx, mz, md, row, odds, eff_crt, kn, selective):
-    """Value of one marker path against the units ``near[:nn]`` whose expected positions after
-    each MP are ``ppx, ppz[k, t]``: enemy hits count for, friendly hits twice against; enemies
-    passing one hex from the marker count a little (``K_NEAR``). Returns ``(score, direct hits)``."""
+def _track_score_nb(side, st, sh, reach, nn, ma, mk, row, odds, eff_crt, kn, selective):
+    """Value of marker path ``row`` of ``mk`` (:class:`..kernels.torpedo.Markers`) against the units
+    ``reach.near[:nn]`` whose expected positions after each MP are ``reach.ppx, ppz[k, t]``
+    (:class:`Reach`): enemy hits count for, friendly hits twice against; enemies passing one hex
+    from the marker count a little (``K_NEAR``). Returns ``(score, direct hits)``."""
+    near = reach.near
+    ppx = reach.ppx
+    ppz = reach.ppz
+    mx = mk.mx
+    mz = mk.mz
+    md = mk.md
     score = 0.0
     direct = 0
     for k in range(nn):
@@ -60,13 +84,23 @@ def _track_score_nb(side, st, sh, near, nn, ppx, ppz, ma, mx, mz, md, row, odds,
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def plot_torpedoes_nb(side, st, sh, n, code, kn, sc, rl, tracks, eff_crt, rng, mx, mz, md, near, ppx, ppz):
+def plot_torpedoes_nb(side, st, sh, n, code, kn, sc, tb, rng, mk, reach):
     """Plot torpedo attacks of one side's screen units (Rules 8.0, 8.21-8.22, 8.31, 8.51).
 
     Sets ``SH_TTRACK`` (track index, -1 none) and ``SH_TARC`` (STARBOARD/PORT). Each launcher
     weighs every track and arc against the units that could meet the marker, expected to keep
-    course and speed (scratch: ``near`` ``int64[n]``, ``ppx, ppz`` ``int64[n, MAXTRACK + 1]``).
+    course and speed. ``code``: the side's ``TORP_USE_*``; ``kn``: its knobs; ``tb``: the compiled
+    rules (:class:`..rules.RuleTables`: ``tracks``, ``eff_crt``); scratch: ``mk`` (row 0 of its
+    paths, :class:`..kernels.torpedo.Markers`) and ``reach`` (:class:`Reach`).
     """
+    tracks = tb.tracks
+    eff_crt = tb.eff_crt
+    mx = mk.mx
+    mz = mk.mz
+    md = mk.md
+    near = reach.near
+    ppx = reach.ppx
+    ppz = reach.ppz
     ma = sc[L.SC_TORP_MA]
     nt = tracks.shape[0]
     for i in range(n):
@@ -111,8 +145,7 @@ def plot_torpedoes_nb(side, st, sh, n, code, kn, sc, rl, tracks, eff_crt, rng, m
         for arc in range(2):
             for tr in range(nt):
                 marker_path_nb(x0, z0, sh[i, L.SH_F], tr, arc, ma, tracks, mx, mz, md, 0)
-                sc_, direct = _track_score_nb(side, st, sh, near, nn, ppx, ppz, ma, mx, mz, md, 0, odds, eff_crt,
-                                              kn, selective)
+                sc_, direct = _track_score_nb(side, st, sh, reach, nn, ma, mk, 0, odds, eff_crt, kn, selective)
                 if sc_ > best:
                     best = sc_
                     bt = tr
