@@ -55,7 +55,9 @@ def _pol(preset="close-and-engage", **knobs):
 def _resolve(st, sh, fm, n, rng, rl, sc, pcs):
     displaced = np.zeros(n, dtype=np.int64)
     out = np.zeros((1, L.NOUT), dtype=np.int64)
-    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, 0, np.zeros(n + 1, dtype=np.int64), pcs)
+    work = (displaced, np.zeros(n + 1, dtype=np.int64), np.zeros((n, 3), dtype=np.int64),
+            np.zeros((n, L.TRAIL, 3), dtype=np.int64))
+    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, work, out, 0, pcs)
     return displaced
 
 
@@ -150,13 +152,48 @@ def test_a_displaced_ship_stays_in_its_line_only_if_its_policy_keeps_it_6_13(rul
     assert played >= 3
 
 
-def test_a_displaced_ship_of_a_column_leaves_it_whatever_the_policy(rules):
+def test_a_displaced_ship_leaves_a_column_it_no_longer_stands_in_line_with(rules):
+    # _line_collision's unit 1 displaced ahead-right, to (2, -2), stands in no straight column
+    # with its flagship at (0, 0) (ahead-left, to (0, -1), it would: straight ahead of it)
+    played = 0
     for seed in range(12):
         st, sh, fm, sc = _line_collision()
         fm[0, L.FM_MODE] = COLUMN
-        disp = _resolve(st, sh, fm, 4, _rng(seed), rules.rl, sc, _pcs(displace=1, displaced_stays=1))
+        disp = _resolve(st, sh, fm, 4, _rng(seed), rules.rl, sc, _pcs(displace=0, displaced_stays=1))
         if disp[1]:
-            assert sh[1, L.SH_FORM] != 0
+            played += 1
+            assert (int(sh[1, L.SH_X]), int(sh[1, L.SH_Z])) == (2, -2) and sh[1, L.SH_FORM] != 0
+    assert played >= 3
+
+
+@pytest.mark.parametrize("stays", [0, 1])
+def test_a_ship_displaced_ahead_along_its_column_stays_in_it_if_its_policy_keeps_it_6_13(rules, stays):
+    # side 0's column: flagship 0 at (0, -1), unit 1 astern at (0, 0), both N; side 1's capital
+    # ship ends in (0, 0): side 0's unit 1, displaced ahead, stacks with its flagship (6.31), the
+    # column still straight; it stays (its wake rebuilt) or leaves as its policy says
+    played = 0
+    for seed in range(12):
+        st, sh, fm, trail, sc = position([
+            {"side": 0, "type": "capital", "x": 0, "z": -1, "f": N},
+            {"side": 0, "type": "capital", "x": 0, "z": 0, "f": N},
+            {"side": 1, "type": "capital", "x": 5, "z": 5, "f": S}])
+        sh[2, L.SH_X] = 0
+        sh[2, L.SH_Z] = 0
+        sh[1, L.SH_FORM] = 0
+        fm[1, L.FM_MEMBERS] = 0
+        fm[1, L.FM_FLAG] = -1
+        fm[0, L.FM_MEMBERS] = 2
+        fm[0, L.FM_MODE] = COLUMN
+        disp = _resolve(st, sh, fm, 3, _rng(seed), rules.rl, sc, _pcs(displaced_stays=stays))
+        if not disp[1]:
+            continue
+        played += 1
+        assert (int(sh[1, L.SH_X]), int(sh[1, L.SH_Z])) == (0, -1)
+        assert int(sh[1, L.SH_FORM] == 0) == stays
+        if stays:
+            assert int(fm[0, L.FM_MODE]) == COLUMN and int(fm[0, L.FM_MEMBERS]) == 2
+            assert int(sh[0, L.SH_CUR]) == int(sh[1, L.SH_CUR]) == int(fm[0, L.FM_HEAD])
+    assert played >= 3
 
 
 # ---- 6.26-6.28: flagship, merging, rejoining

@@ -43,7 +43,7 @@ from ..enums import (
     TYPE_CL,
 )
 from .damage import by_damage_nb, wrecked_nb
-from .formations import commit_column_nb, detach_nb, leg2_commit_nb
+from .formations import commit_column_nb, detach_nb, leg2_commit_nb, make_column_nb, straight_column_nb
 from .geometry import DXA, DZA, hex_dist_nb, row_of_nb
 
 
@@ -617,14 +617,16 @@ def collisions_keyed_nb(st, sh, n, rng_roll, rl, sc, displaced, key, pcs):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, key, pcs):
+def resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, work, out, g, pcs):
     """Settle collisions and over-stacking after movement (Rules 6.13, 6.31-6.33;
     :func:`collisions_nb`, here :func:`collisions_keyed_nb`): the losing side's policy code
     ``PC_DISPLACE`` chooses the side of the displacement hex; a displaced unit leaves its
     formation unless its side's ``PC_DISP_STAYS`` is 1 (random-legal: on a coin flip) and it may
-    stay (:func:`may_stay_nb`).
-    Counts ``O_DISPLACED`` and ``O_RESTACKED`` in ``out[g]``; ``displaced``, ``key``
-    (``int64[>= n]``) are scratch; ``pcs`` the policy codes in force, ``int64[2, NPC]``."""
+    stay (:func:`may_stay_nb`). Counts ``O_DISPLACED`` and ``O_RESTACKED`` in ``out[g]``;
+    ``work``: ``(displaced, key, buf, trail)``, scratch ``int64[>= n]``, ``int64[>= n]``,
+    ``int64[n, 3]`` and the formations' wakes (a column keeping its displaced ship has its wake
+    rebuilt); ``pcs`` the policy codes in force, ``int64[2, NPC]``."""
+    displaced, key, buf, trail = work
     for i in range(n):
         displaced[i] = 0
     moved, fixed = collisions_keyed_nb(st, sh, n, rng, rl, sc, displaced, key, pcs)
@@ -638,23 +640,30 @@ def resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, key, pc
                     stays = roll_nb(rng, 2) == 1          # random-legal: either
                 else:
                     stays = pcs[side, L.PC_DISP_STAYS] == 1
-                if stays and may_stay_nb(sh, fm, i, n):
+                if stays and may_stay_nb(sh, fm, i, n, buf):
+                    f = sh[i, L.SH_FORM]
+                    if fm[f, L.FM_MODE] == COLUMN:
+                        make_column_nb(sh, fm, trail, f, n)
                     continue
                 detach_nb(sh, fm, i, n)
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def may_stay_nb(sh, fm, i, n):
+def may_stay_nb(sh, fm, i, n, buf):
     """May displaced unit ``i`` stay in its formation (Rule 6.13 leaves it to the player; 6.2)?
-    Only in a line abreast formation (a column's members stand on its flagship's wake, 6.22),
-    facing as its flagship, and with every live member of the formation still adjacent to (or
-    stacked with) another (6.2: 'adjacent to one or two other ships in the formation')."""
+    It must face as its flagship. A column keeps it only where its ships still stand one directly
+    behind the other (:func:`.formations.straight_column_nb`, ``buf`` ``int64[n, 3]`` scratch: a
+    ship displaced ahead, along the column; the wake is then rebuilt, 6.22, 6.24); a line abreast
+    formation where every live member is still in or next to another's hex (6.2: 'adjacent to
+    one or two other ships in the formation')."""
     f = sh[i, L.SH_FORM]
-    if f < 0 or fm[f, L.FM_MODE] != LINE:
+    if f < 0:
         return False
     flag = fm[f, L.FM_FLAG]
     if flag < 0 or sh[flag, L.SH_F] != sh[i, L.SH_F]:
         return False
+    if fm[f, L.FM_MODE] == COLUMN:
+        return straight_column_nb(sh, f, n, buf) > 0
     for a in range(n):
         if sh[a, L.SH_FORM] != f or sh[a, L.SH_STATUS] != AFLOAT:
             continue

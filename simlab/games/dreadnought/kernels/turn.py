@@ -285,7 +285,7 @@ def movement_execution_nb(st, sc, tb, gs, scr, io, turn, ended_by, g, ev_n, reco
         dy[L.DY_NSMOKE] = ns
         dy[L.DY_SMOKE_LAID] += ns
     ended_by = commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive, exit_mp)
-    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, mw[1], gs[6])
+    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, (displaced, mw[1], scr[L.SCR_BUF], trail), out, g, gs[6])
     apply_pending_nb(sh, n, rl)
     if rl[L.RL_OPT_TOWING] != 0:
         update_tows_nb(sh, n, rl)
