@@ -34,7 +34,6 @@ from ..enums import (
     CAPITAL,
     COLUMN,
     EXITED,
-    LINE,
     MOVE_RANDOM,
     ROLE_NORTH,
     SCREEN,
