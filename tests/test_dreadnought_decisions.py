@@ -32,7 +32,7 @@ def test_inventory_loads_and_names_only_knobs_of_the_family():
 
 @njit
 def _maintain(side, st, sh, fm, trail, n, rl, pc, buf):
-    maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf)
+    maintain_formations_nb(side, st, sh, fm, trail, n, rl, pc, buf, np.zeros(4, dtype=np.uint64))
 
 
 def _formation(units, knobs):

@@ -272,7 +272,8 @@ def test_keyed_collisions_and_quick_stacking_match_the_scans(rules):
             new_state_nb(np.uint64(seed), rng)
             disp = np.zeros(n, dtype=np.int64)
             if keyed:
-                res = collisions_keyed_nb(st, s2, n, rng, rules.rl, sc, disp, np.zeros(n, dtype=np.int64))
+                res = collisions_keyed_nb(st, s2, n, rng, rules.rl, sc, disp, np.zeros(n, dtype=np.int64),
+                                          np.zeros((0, 1), dtype=np.int64))
             else:
                 res = collisions_nb(st, s2, n, rng, rules.rl, sc, disp)
             out.append((res, s2, disp, rng.copy()))

@@ -28,7 +28,7 @@ from simlab.games.dreadnought.kernels.visibility import (
 )
 from simlab.games.dreadnought.policies.tows import assign_tows_nb
 from simlab.games.dreadnought.rules import with_options
-from simlab.games.dreadnought.runtime import rule_tables
+from simlab.games.dreadnought.runtime import pack_policies, rule_tables
 from simlab.rng import STATE_WORDS, game_seeds, new_state_nb
 
 ALL = dict(smoke=True, radar=True, spotting_planes=True, creep=True, towing=True, sun=True)
@@ -263,7 +263,8 @@ def test_who_may_tow_and_be_towed(rules):
     assert tower_ok_nb(st, sh, 1) and tower_ok_nb(st, sh, 3) and not tower_ok_nb(st, sh, 2)
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
     new_state_nb(np.uint64(1), rng)
-    assign_tows_nb(0, st, sh, 6, 10, rl, False, 0, rng)
+    kn = pack_policies({"a": "close-and-engage", "b": "close-and-engage"}, ("a", "b"))[1][0]
+    assign_tows_nb(0, st, sh, 6, 10, rl, False, 0, kn, rng)
     # the cruiser goes, though the capital ship is nearer (cruisers first), never the enemy (12.43)
     assert sh[1, L.SH_TOW] == 0 and sh[0, L.SH_TOWED_BY] == 1 and sh[5, L.SH_TOW] == -1
     assert tow_pair_nb(sh, 0, 1, rl) and not tow_pair_nb(sh, 0, 3, rl)

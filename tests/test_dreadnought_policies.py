@@ -24,7 +24,9 @@ BASE = {L.K_RANGE: 2.0, L.K_BROADSIDE: 0.6, L.K_TORP_MIN: 1.0, L.K_NEAR: 0.1, L.
         L.K_SPEED: 0.01, L.K_ON_GOAL: 5.0, L.K_RUN_SPEED: 0.05, L.K_SPREAD: 1000.0, L.K_DEFENSIVE: 0.5,
         L.K_BOMBARD_HOLD: 0.0, L.K_DELAY: 2.0, L.K_SUPPRESS: 0.5,
         # campaign: agree to conclude after 8 Game-Turns without damage (9.43, issue 14)
-        L.K_AGREE: 8.0}
+        L.K_AGREE: 8.0,
+        # issue 28's tactical knobs (12.41): the tow taken beyond the visibility, cruisers 8 hexes preferred
+        L.K_TOW_CLEAR: 1.0, L.K_TOW_CAPITAL: 8.0}
 LEGACY = {
     "close-and-engage": ((0, 0, 0, 0), {L.K_WITHDRAW: 0.35}, (1, 0)),
     "hold-range": ((1, 1, 1, 0), {L.K_BROADSIDE: 1.0, L.K_WITHDRAW: 0.6}, (1, 0)),
@@ -41,7 +43,8 @@ def test_the_presets_are_the_legacy_policies_exactly():
         want = np.zeros(L.NKN, dtype=np.float64)
         for slot, v in {**BASE, **knobs}.items():
             want[slot] = v
-        assert tuple(pc[0]) == codes + (0, 0), name          # keep_slow, keep_damaged 0: as before issue 28
+        # keep_slow, keep_damaged, displace, displaced_stays, flagship, merge, rejoin, smoke 0: as before issue 28
+        assert tuple(pc[0]) == codes + (0,) * 8, name
         assert kn[0].tobytes() == want.tobytes(), name
         pol = runtime.as_policy(name, "north")
         assert (pol.value("builder"), pol.value("allocation")) == (builder, allocation)
@@ -56,7 +59,7 @@ def test_every_knob_has_one_slot_and_every_slot_one_knob():
     for k in fam.knobs:
         assert k.doc, k.name
         assert k.kind is (int if k.name in runtime.CODE_SLOTS or k.name in runtime.CAMPAIGN_KNOBS
-                          or k.name in ("bombard_hold", "delay", "wrecks", "agree", "agree_historical") else float), k.name
+                          or k.name in ("bombard_hold", "delay", "wrecks", "agree", "agree_historical", "sb") else float), k.name
 
 
 def test_a_named_knob_reaches_its_slot():

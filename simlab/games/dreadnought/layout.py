@@ -149,12 +149,16 @@ NEFF = EFF_DP + 1
 # ---- kn: policy knobs, float64[2, NKN]
 (K_RANGE, K_BROADSIDE, K_TORP_MIN, K_NEAR, K_SAFE, K_THREAT, K_SCREEN_RANGE, K_PARALLEL, K_TURNCOST,
  K_SUPPORT, K_WITHDRAW, K_SPEED, K_ON_GOAL, K_RUN_SPEED, K_SPREAD, K_DEFENSIVE, K_BOMBARD_HOLD, K_DELAY,
- K_SUPPRESS, K_CONCENTRATE, K_OBJECTIVE, K_WRECKS, K_AGREE, K_AGREE_HIST, K_TOW_BREAK, *_) = range(SLOTS_MAX)
-NKN = K_TOW_BREAK + 1
+ K_SUPPRESS, K_CONCENTRATE, K_OBJECTIVE, K_WRECKS, K_AGREE, K_AGREE_HIST, K_TOW_BREAK, K_SB, K_TOW_CLEAR,
+ K_TOW_CAPITAL, *_) = range(SLOTS_MAX)
+NKN = K_TOW_CAPITAL + 1
 
 # ---- pc: policy codes, int64[2, NPC]
-PC_MOVE, PC_FIRE, PC_TORP, PC_MODE, PC_KEEP_SLOW, PC_KEEP_DAMAGED, *_ = range(SLOTS_MAX)
-NPC = PC_KEEP_DAMAGED + 1
+# (issue 28's tactical choices: PC_DISPLACE, PC_DISP_STAYS the 6.13 displacement hex and whether the
+# displaced ship stays in its formation; PC_FLAGSHIP 6.26; PC_MERGE 6.27; PC_REJOIN 6.28; PC_SMOKE 12.11)
+(PC_MOVE, PC_FIRE, PC_TORP, PC_MODE, PC_KEEP_SLOW, PC_KEEP_DAMAGED, PC_DISPLACE, PC_DISP_STAYS, PC_FLAGSHIP,
+ PC_MERGE, PC_REJOIN, PC_SMOKE, *_) = range(SLOTS_MAX)
+NPC = PC_SMOKE + 1
 
 # ==================================================================================================
 # the campaign (Rules 9.2-9.3, 11.0-11.9) and the extended campaign (12.6)

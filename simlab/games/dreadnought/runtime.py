@@ -55,7 +55,9 @@ POLICY_FILE = Path(__file__).parent / "policies.toml"
 #: knob -> slot of the kernels' policy codes ``pc[side]`` (layout ``PC_*``; enums ``MOVE_*``,
 #: ``FIRE_*``, ``TORP_USE_*``, ``COLUMN``/``LINE``)
 CODE_SLOTS = {"movement": L.PC_MOVE, "fire": L.PC_FIRE, "torpedoes": L.PC_TORP, "formation": L.PC_MODE,
-              "keep_slow": L.PC_KEEP_SLOW, "keep_damaged": L.PC_KEEP_DAMAGED}
+              "keep_slow": L.PC_KEEP_SLOW, "keep_damaged": L.PC_KEEP_DAMAGED, "displace": L.PC_DISPLACE,
+              "displaced_stays": L.PC_DISP_STAYS, "flagship": L.PC_FLAGSHIP, "merge": L.PC_MERGE,
+              "rejoin": L.PC_REJOIN, "smoke": L.PC_SMOKE}
 #: knob -> slot of the kernels' knob vector ``kn[side]`` (layout ``K_*``)
 KNOB_SLOTS = {
     "range": L.K_RANGE, "broadside": L.K_BROADSIDE, "torp_min": L.K_TORP_MIN, "near": L.K_NEAR, "safe": L.K_SAFE,
@@ -64,7 +66,8 @@ KNOB_SLOTS = {
     "run_speed": L.K_RUN_SPEED, "spread": L.K_SPREAD, "defensive": L.K_DEFENSIVE, "bombard_hold": L.K_BOMBARD_HOLD,
     "delay": L.K_DELAY, "suppress": L.K_SUPPRESS, "concentrate": L.K_CONCENTRATE,
     "objective": L.K_OBJECTIVE, "wrecks": L.K_WRECKS, "agree": L.K_AGREE,
-    "agree_historical": L.K_AGREE_HIST, "tow_break": L.K_TOW_BREAK,
+    "agree_historical": L.K_AGREE_HIST, "tow_break": L.K_TOW_BREAK, "sb": L.K_SB, "tow_clear": L.K_TOW_CLEAR,
+    "tow_capital": L.K_TOW_CAPITAL,
 }
 #: knobs read before the kernels run (:func:`.campaign.campaign_parameters`): the campaign's fleet
 #: builder (11.8) and allocation (11.0, 11.6) when the options leave them ``auto``, and the

@@ -34,6 +34,7 @@ from ..enums import (
     CAPITAL,
     COLUMN,
     EXITED,
+    MOVE_RANDOM,
     ROLE_NORTH,
     SCREEN,
     TYPE_CA,
@@ -41,8 +42,8 @@ from ..enums import (
     TYPE_CL,
 )
 from .damage import by_damage_nb, wrecked_nb
-from .formations import commit_column_nb, detach_nb, leg2_commit_nb
-from .geometry import DXA, DZA, row_of_nb
+from .formations import commit_column_nb, detach_nb, leg2_commit_nb, make_column_nb, straight_column_nb
+from .geometry import DXA, DZA, hex_dist_nb, row_of_nb
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
@@ -280,11 +281,13 @@ def stack_ok_nb(st, sh, i, x, z, f, planned, n, rl):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True, inline="always")
-def _settle_hex_nb(st, sh, i, n, rng_roll, rl, sc, displaced, key):
+def _settle_hex_nb(st, sh, i, n, rng_roll, rl, sc, displaced, key, pcs):
     """Rule 6.13 for the hex of unit ``i``, which holds both sides: both roll a die (ties
     re-rolled), and every unit of the lower roll's side in that hex is displaced
-    (:func:`_displace_nb`) and marked in ``displaced``. ``key``: :func:`collisions_keyed_nb`'s
-    ``int64`` hex keys, each displaced unit's redone (empty: none kept). Returns the units moved."""
+    (:func:`_displace_nb`, toward the side the loser's policy code ``PC_DISPLACE`` prefers) and
+    marked in ``displaced``. ``key``: :func:`collisions_keyed_nb`'s ``int64`` hex keys, each
+    displaced unit's redone (empty: none kept). ``pcs``: the policy codes in force, ``int64[2,
+    NPC]`` (no rows: ahead-right first for both). Returns the units moved."""
     x = sh[i, L.SH_X]
     z = sh[i, L.SH_Z]
     a = 0
@@ -297,11 +300,12 @@ def _settle_hex_nb(st, sh, i, n, rng_roll, rl, sc, displaced, key):
     if a == b:
         a = b - 1
     loser = st[i, L.ST_SIDE] if a < b else 1 - st[i, L.ST_SIDE]
+    pref = displace_pref_nb(pcs, loser, rng_roll)
     moved = 0
     for j in range(n):
         if sh[j, L.SH_STATUS] == AFLOAT and st[j, L.ST_SIDE] == loser and sh[j, L.SH_X] == x \
                 and sh[j, L.SH_Z] == z:
-            _displace_nb(st, sh, j, n, rl, sc)
+            _displace_nb(st, sh, j, n, rl, sc, pref)
             displaced[j] = 1
             moved += 1
             if key.shape[0] > 0:
@@ -340,13 +344,14 @@ def collisions_nb(st, sh, n, rng_roll, rl, sc, displaced):
                 break
         if not enemy:
             continue
-        moved += _settle_hex_nb(st, sh, i, n, rng_roll, rl, sc, displaced, displaced[:0])
+        moved += _settle_hex_nb(st, sh, i, n, rng_roll, rl, sc, displaced, displaced[:0],
+                                displaced[:0].reshape((0, 1)))
     # own-side over-stacking (a safety net: the policies never plot it)
     for i in range(n):
         if sh[i, L.SH_STATUS] != AFLOAT:
             continue
         if not _stack_legal_here_nb(st, sh, i, n, rl):
-            _displace_nb(st, sh, i, n, rl, sc)
+            _displace_nb(st, sh, i, n, rl, sc, 0)
             displaced[i] = 1
             fixed += 1
     return moved, fixed
@@ -397,11 +402,28 @@ def _fits_nb(st, sh, i, x, z, n, rl):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def _displace_nb(st, sh, i, n, rl, sc):
+def displace_pref_nb(pcs, side, rng):
+    """The displacement side ``side``'s policy chooses when it loses a 6.13 die roll: 0 right
+    first (ahead, ahead-right, ahead-left, ...), 1 left first; ``pcs`` the policy codes in force
+    (``int64[2, NPC]``; no rows: 0); random-legal (``MOVE_RANDOM``) either, on a coin flip of ``rng``. Rule 6.13 ('as close as possible to the ship's original
+    course') leaves the side of the course to the owning player."""
+    if pcs.shape[0] == 0:
+        return 0
+    if pcs[side, L.PC_MOVE] == MOVE_RANDOM:
+        return roll_nb(rng, 2) - 1      # random-legal: either side
+    return pcs[side, L.PC_DISPLACE]
+
+
+@kernel(error_model="numpy", no_cpython_wrapper=True)
+def _displace_nb(st, sh, i, n, rl, sc, pref):
+    """Move unit ``i`` one hex off its hex (Rule 6.13, ruling DN-M5): the first hex of the rings
+    around it that takes it (allowed, not an exit, within the stacking limits), ahead first, then
+    ahead-right, ahead-left, right, left, astern (``pref`` 0) or ahead-left before ahead-right and
+    left before right (``pref`` 1, the owning player's choice of side)."""
     f = sh[i, L.SH_F]
     x0 = sh[i, L.SH_X]
     z0 = sh[i, L.SH_Z]
-    order = (0, 1, -1, 2, -2, 3)
+    order = (0, 1, -1, 2, -2, 3) if pref == 0 else (0, -1, 1, -2, 2, 3)
     for ring in range(1, 8):
         for o in order:
             d = (f + o) % 6
@@ -544,12 +566,13 @@ def _side_key_nb(st, sh, j):
 
 
 @kernel(error_model="numpy")
-def collisions_keyed_nb(st, sh, n, rng_roll, rl, sc, displaced, key):
+def collisions_keyed_nb(st, sh, n, rng_roll, rl, sc, displaced, key, pcs):
     """:func:`collisions_nb` with its scans of all units made on hex keys (``key``, ``int64[n]``
     scratch: :func:`_side_key_nb` of each unit, kept up to date as units are displaced): the same
     units are found in the same order, the same dice rolled and the same units displaced. A key
     that matches without the hex matching (a unit out of play against a hex of negative
-    coordinates) only sends the unit to :func:`collisions_nb`'s own test."""
+    coordinates) only sends the unit to :func:`collisions_nb`'s own test. ``pcs``: the policy
+    codes in force (``int64[2, NPC]``): the loser's ``PC_DISPLACE`` chooses the displacement hex."""
     for j in range(n):
         key[j] = _side_key_nb(st, sh, j)
     moved = 0
@@ -573,7 +596,7 @@ def collisions_keyed_nb(st, sh, n, rng_roll, rl, sc, displaced, key):
                 break
         if not enemy:
             continue
-        moved += _settle_hex_nb(st, sh, i, n, rng_roll, rl, sc, displaced, key)
+        moved += _settle_hex_nb(st, sh, i, n, rng_roll, rl, sc, displaced, key, pcs)
     for i in range(n):
         if sh[i, L.SH_STATUS] != AFLOAT:
             continue
@@ -585,7 +608,7 @@ def collisions_keyed_nb(st, sh, n, rng_roll, rl, sc, displaced, key):
         if c == 0 and rl[L.RL_STACK] >= 1:
             continue
         if not _stack_legal_here_nb(st, sh, i, n, rl):
-            _displace_nb(st, sh, i, n, rl, sc)
+            _displace_nb(st, sh, i, n, rl, sc, 0)
             displaced[i] = 1
             fixed += 1
             key[i] = _side_key_nb(st, sh, i)
@@ -593,17 +616,62 @@ def collisions_keyed_nb(st, sh, n, rng_roll, rl, sc, displaced, key):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, key):
+def resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, work, out, g, pcs):
     """Settle collisions and over-stacking after movement (Rules 6.13, 6.31-6.33;
-    :func:`collisions_nb`, here :func:`collisions_keyed_nb`): a displaced unit leaves its
-    formation. Counts ``O_DISPLACED`` and ``O_RESTACKED`` in ``out[g]``; ``displaced``, ``key``
-    (``int64[>= n]``) are scratch."""
+    :func:`collisions_nb`, here :func:`collisions_keyed_nb`): the losing side's policy code
+    ``PC_DISPLACE`` chooses the side of the displacement hex; a displaced unit leaves its
+    formation unless its side's ``PC_DISP_STAYS`` is 1 (random-legal: on a coin flip) and it may
+    stay (:func:`may_stay_nb`). Counts ``O_DISPLACED`` and ``O_RESTACKED`` in ``out[g]``;
+    ``work``: ``(displaced, key, buf, trail)``, scratch ``int64[>= n]``, ``int64[>= n]``,
+    ``int64[n, 3]`` and the formations' wakes (a column keeping its displaced ship has its wake
+    rebuilt); ``pcs`` the policy codes in force, ``int64[2, NPC]``."""
+    displaced, key, buf, trail = work
     for i in range(n):
         displaced[i] = 0
-    moved, fixed = collisions_keyed_nb(st, sh, n, rng, rl, sc, displaced, key)
+    moved, fixed = collisions_keyed_nb(st, sh, n, rng, rl, sc, displaced, key, pcs)
     if moved + fixed > 0:
         out[g, L.O_DISPLACED] += moved
         out[g, L.O_RESTACKED] += fixed
         for i in range(n):
             if displaced[i] and fm[sh[i, L.SH_FORM], L.FM_MEMBERS] > 1:
+                side = st[i, L.ST_SIDE]
+                if pcs[side, L.PC_MOVE] == MOVE_RANDOM:
+                    stays = roll_nb(rng, 2) == 1          # random-legal: either
+                else:
+                    stays = pcs[side, L.PC_DISP_STAYS] == 1
+                if stays and may_stay_nb(sh, fm, i, n, buf):
+                    f = sh[i, L.SH_FORM]
+                    if fm[f, L.FM_MODE] == COLUMN:
+                        make_column_nb(sh, fm, trail, f, n)
+                    continue
                 detach_nb(sh, fm, i, n)
+
+
+@kernel(error_model="numpy", no_cpython_wrapper=True)
+def may_stay_nb(sh, fm, i, n, buf):
+    """May displaced unit ``i`` stay in its formation (Rule 6.13 leaves it to the player; 6.2)?
+    It must face as its flagship. A column keeps it only where its ships still stand one directly
+    behind the other (:func:`.formations.straight_column_nb`, ``buf`` ``int64[n, 3]`` scratch: a
+    ship displaced ahead, along the column; the wake is then rebuilt, 6.22, 6.24); a line abreast
+    formation where every live member is still in or next to another's hex (6.2: 'adjacent to
+    one or two other ships in the formation')."""
+    f = sh[i, L.SH_FORM]
+    if f < 0:
+        return False
+    flag = fm[f, L.FM_FLAG]
+    if flag < 0 or sh[flag, L.SH_F] != sh[i, L.SH_F]:
+        return False
+    if fm[f, L.FM_MODE] == COLUMN:
+        return straight_column_nb(sh, f, n, buf) > 0
+    for a in range(n):
+        if sh[a, L.SH_FORM] != f or sh[a, L.SH_STATUS] != AFLOAT:
+            continue
+        near = False
+        for b in range(n):
+            if b != a and sh[b, L.SH_FORM] == f and sh[b, L.SH_STATUS] == AFLOAT and \
+                    hex_dist_nb(sh[a, L.SH_X], sh[a, L.SH_Z], sh[b, L.SH_X], sh[b, L.SH_Z]) <= 1:
+                near = True
+                break
+        if not near:
+            return False
+    return True

@@ -224,14 +224,14 @@ def movement_plot_phase_nb(st, sc, tb, pol, gs, scr, vis):
         alive[i] = 1 if sh[i, L.SH_STATUS] == AFLOAT else 0
     predict_nb(sh, n, pred)
     for side in range(2):
-        maintain_formations_nb(side, st, sh, fm, trail, n, rl, pcs[side], buf)
+        maintain_formations_nb(side, st, sh, fm, trail, n, rl, pcs[side], buf, rng)
         wd = False
         if campaign:
             wd = withdraw_check_nb(side, st, sh, n, kn[side], dy)
             if wd and pc[side, L.PC_MOVE] != MOVE_BREAK and pc[side, L.PC_MOVE] != MOVE_RANDOM:
                 pcs[side, L.PC_MOVE] = MOVE_WITHDRAW
         if towing:
-            assign_tows_nb(side, st, sh, n, vis, rl, wd, pcs[side, L.PC_MOVE], rng)
+            assign_tows_nb(side, st, sh, n, vis, rl, wd, pcs[side, L.PC_MOVE], kn[side], rng)
             plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn[side], pred, px, pz, pf, planned, exit_mp, cand,
                          scores, tk)
         rstar = 8
@@ -241,7 +241,7 @@ def movement_plot_phase_nb(st, sc, tb, pol, gs, scr, vis):
                          pf, planned, exit_mp, cand, scores, rng,
                          tk_none if pcs[side, L.PC_MOVE] == MOVE_RANDOM else tk, dy)
         if smoking:
-            plot_smoke_nb(side, st, sh, n, pcs[side, L.PC_MOVE], rng)
+            plot_smoke_nb(side, st, sh, n, pcs[side], rng)
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
@@ -287,7 +287,7 @@ def movement_execution_nb(st, sc, tb, gs, scr, io, turn, ended_by, g, ev_n, reco
         dy[L.DY_NSMOKE] = ns
         dy[L.DY_SMOKE_LAID] += ns
     ended_by = commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive, exit_mp)
-    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, displaced, out, g, mw[1])
+    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, (displaced, mw[1], scr[L.SCR_BUF], trail), out, g, gs[6])
     apply_pending_nb(sh, n, rl)
     if rl[L.RL_OPT_TOWING] != 0:
         update_tows_nb(sh, n, rl)

@@ -363,8 +363,12 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
         if wreck and k_wrecks == 0.0:
             continue  # hold fire rather than shoot at a wreck (5.21)
         if screens_only:
-            # secondary batteries (8.41): the nearest screen unit that is not a wreck
-            v = -1000.0 * d + st[j, L.ST_VAL] - (1e6 if wreck else 0.0)
+            # secondary batteries (8.41), by the knob K_SB: 0 the nearest screen unit that is not
+            # a wreck (value breaks ties), 1 the most valuable (the nearer on ties)
+            if kn[L.K_SB] == 1.0:
+                v = 1000.0 * st[j, L.ST_VAL] - d - (1e6 if wreck else 0.0)
+            else:
+                v = -1000.0 * d + st[j, L.ST_VAL] - (1e6 if wreck else 0.0)
         elif code == FIRE_FOCUS_ODDS:
             if thr[j, 0] != thr[j, 0]:
                 # j's fire is reckoned the first time a firer weighs j (threat_nb: the same values
@@ -665,9 +669,12 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
             vc[0] += 1
             ver[best] = vc[0]
     designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has, cnt)
-    # secondary batteries (8.41): the nearest screen unit in reach that is not a wreck
+    # secondary batteries (8.41): a screen unit in reach that is not a wreck, by the knob K_SB
+    # (0 the nearest, 1 the most valuable, 2 none: the SB attack is the player's to plot or not)
     sbr = rl[L.RL_SB_RANGE] if rl[L.RL_SB_RANGE] < vis else vis
     sbcode = FIRE_RANDOM if code == FIRE_RANDOM else FIRE_NEAREST
+    if sbcode != FIRE_RANDOM and kn[L.K_SB] == 2.0:
+        sbr = 0
     for i in range(n):
         if st[i, L.ST_SIDE] != side or st[i, L.ST_KIND] != CAPITAL or not alive_nb(sh, i):
             continue

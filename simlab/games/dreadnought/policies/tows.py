@@ -35,38 +35,50 @@ TURNS6 = (0, 1, -1, 2, -2, 3)
 
 
 @kernel(error_model="numpy")
-def assign_tows_nb(side, st, sh, n, vis, rl, withdrawing, code, rng):
-    """Give each immobile capital ship of ``side`` a towing ship (policy; Rule 12.4).
+def assign_tows_nb(side, st, sh, n, vis, rl, withdrawing, code, kn, rng):
+    """Give each immobile capital ship of ``side`` a towing ship (policy; Rule 12.41: 'any capital
+    ship may be towed by any capital ship or cruiser unit').
 
-    A tow is taken when no enemy unit is within the visibility of the cripple, or at once when
-    the side withdraws; the nearest able cruiser unit goes, a capital ship only if no cruiser is
-    much nearer (within 16 hexes). ``random-legal`` takes a tow on a coin flip.
+    By the side's knobs ``kn`` (``float64[NKN]``): a tow is taken when no enemy unit in play is
+    within ``K_TOW_CLEAR`` times the visibility ``vis`` (hexes) of the cripple (0: at once), or
+    at once when the side withdraws; the tower is the able unit within 16 hexes nearest the
+    cripple, a capital ship's distance counted ``K_TOW_CAPITAL`` hexes longer (a cruiser unit is
+    preferred unless a capital ship is that much nearer). ``random-legal`` (``code``
+    ``MOVE_RANDOM``) first breaks each of its tows on a coin flip, then takes a tow on a coin flip.
     """
+    clear = kn[L.K_TOW_CLEAR] * vis
+    capital = kn[L.K_TOW_CAPITAL]
+    if code == MOVE_RANDOM:
+        # 12.41 'a tow may be broken instantaneously at any Game-Turn': random-legal breaks each
+        # of its tows on a coin flip (the scripted policies by K_TOW_BREAK, plan_tows_nb)
+        for i in range(n):
+            if st[i, L.ST_SIDE] == side and sh[i, L.SH_TOW] >= 0 and roll_nb(rng, 2) == 1:
+                release_tow_nb(sh, i)
     for j in range(n):
         if st[j, L.ST_SIDE] != side or not towable_nb(st, sh, j, rl):
             continue
         if code == MOVE_RANDOM:
             if roll_nb(rng, 2) != 1:
                 continue
-        elif not withdrawing:
+        elif not withdrawing and clear > 0.0:
             near = False
             for e in range(n):
                 if st[e, L.ST_SIDE] != side and alive_nb(sh, e) and \
-                        hex_dist_nb(sh[e, L.SH_X], sh[e, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z]) <= vis:
+                        hex_dist_nb(sh[e, L.SH_X], sh[e, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z]) <= clear:
                     near = True
                     break
             if near:
                 continue
         best = -1
-        bestd = 1 << 30
+        bestd = 1e300
         for i in range(n):
             if st[i, L.ST_SIDE] != side or i == j or not tower_ok_nb(st, sh, i):
                 continue
-            d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z])
+            d = float(hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[j, L.SH_X], sh[j, L.SH_Z]))
             if d > 16:
                 continue
             if st[i, L.ST_TYPE] == TYPE_CAPITAL:
-                d += 8
+                d += capital
             if d < bestd:
                 bestd = d
                 best = i
