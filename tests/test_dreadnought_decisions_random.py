@@ -49,7 +49,7 @@ GAME = get_game("dreadnought")
 RL = policy_book().resolve("a", "random-legal")
 #: knobs whose random-legal value makes the kernels draw the choice at random
 RANDOM_VALUES = {"movement": MOVE_RANDOM, "fire": FIRE_RANDOM, "torpedoes": TORP_USE_RANDOM, "delay": -1,
-                 "builder": BUILD_RANDOM, "allocation": ALLOC_RANDOM}
+                 "builder": BUILD_RANDOM, "allocation": ALLOC_RANDOM, "tour": -1}
 #: (section, knob) of the entries random-legal still plays one way in every game, none of them in
 #: the tactical kernels of issue 28's dn-gaps change: the agreement to conclude (9.43, the game
 #: loop's agreed_nb) and scenario B's bombardment hold (11.3, a campaign part)
