@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import simlab
-from simlab.analysis.sensitivity import sensitivity
+from simlab.solve.sensitivity import sensitivity
 
 
 def main(out: Path, trajectories: int, games: int, oat_games: int) -> dict:

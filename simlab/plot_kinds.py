@@ -258,7 +258,7 @@ def sensitivity_figure(summary: dict, label: int = 12) -> Figure:
     the ``label`` largest named; Sobol runs show ST against S1 instead.
 
     Args:
-        summary: a ``sensitivity.json`` (:func:`simlab.analysis.sensitivity.sensitivity`).
+        summary: a ``sensitivity.json`` (:func:`simlab.solve.sensitivity.sensitivity`).
     """
     fig = Figure(figsize=(7.5, 5.5), layout="constrained")
     ax = fig.add_subplot()

@@ -260,6 +260,7 @@ def test_play_batch_plays_the_rollout_side():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_rollout_does_no_worse_than_its_base():
     # 300 games, 4 rollouts: the rollout exploiter's mean payoff is not below its base's by more than
     # the paired difference's 95% half-width (Bertsekas: rollout improves on its base policy)

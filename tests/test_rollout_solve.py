@@ -32,6 +32,7 @@ def test_rollout_takes_one_option_setting(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_exploit_reports_both_methods(tmp_path):
     res = solve("mar-rojo", scenario="cabo-de-palos", exploit="nationalist=cautious", method="both", rollouts=1,
                 rollout_games=30, meta_games=60, search_games=30, confirm_games=60, generations=1, popsize=4,

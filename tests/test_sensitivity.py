@@ -7,7 +7,7 @@ import tomllib
 
 import pytest
 
-from simlab.analysis.sensitivity import select_factors
+from simlab.solve.sensitivity import select_factors
 from simlab.cli import main
 from simlab.errors import SpecError
 from simlab.games import get_game

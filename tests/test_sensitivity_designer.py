@@ -9,7 +9,7 @@ import tomllib
 
 import pytest
 
-from simlab.analysis.sensitivity import Factor, member_value
+from simlab.solve.sensitivity import Factor, member_value
 from simlab.cli import main
 from simlab.errors import DataPackError
 from simlab.games import get_game

@@ -402,7 +402,7 @@ def sensitivity(
     respond_confirm_games: Annotated[int | None, typer.Option(help="--respond: games per confirmation (default 200)")] = None,
 ) -> None:
     """Which game values decide the answer: Morris elementary effects (or Sobol indices) of data-pack values."""
-    from ..analysis.sensitivity import sensitivity as run
+    from ..solve.sensitivity import sensitivity as run
     if replicates < 100:
         raise InputError(f"--replicates must be at least 100 (got {replicates})")
     given = {"budget": respond_budget, "iterations": respond_iterations, "generations": respond_generations,

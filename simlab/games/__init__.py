@@ -13,7 +13,8 @@ import importlib
 from ..errors import SpecError
 from .base import Batch, BenchCase, Game, Option, Scenario
 
-__all__ = ["FAULT_HOST", "Batch", "BenchCase", "Game", "Option", "Scenario", "game_names", "game_target", "get_game", "register", "unregister"]
+__all__ = ["FAULT_HOST", "Batch", "BenchCase", "Game", "Option", "Scenario", "game_names", "game_target", "get_game", "register", "rollout_games",
+           "unregister"]
 
 _REGISTRY: dict[str, str] = {
     "doe-battle": "simlab.games.doe.battle:GAME",
@@ -87,3 +88,8 @@ def unregister(name: str) -> None:
         raise SpecError(f"unknown game '{name}' (games: {', '.join(game_names())})")
     del _REGISTRY[name]
     _LOADED.pop(name, None)
+
+
+def rollout_games() -> list[str]:
+    """The registered games whose class has a rollout exploiter (overrides ``Game.resolve_rollout``)."""
+    return [n for n in game_names() if type(get_game(n)).resolve_rollout is not Game.resolve_rollout]

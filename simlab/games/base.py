@@ -560,7 +560,7 @@ class Game:
         Raises:
             SpecError: this game has none.
         """
-        raise SpecError(f"policy {name!r}: game {self.name} has no rollout exploiter yet (issue 29: mar-rojo has one)")
+        raise SpecError(f"policy {name!r}: game {self.name} has no rollout exploiter yet (issue 29)")
 
     def policies_of(self, sides: Sequence[str], policies: Mapping[str, Policy | str]) -> dict[str, Policy]:
         """``policies`` as :class:`Policy` objects: a preset name is resolved with its preset's knobs.
@@ -857,3 +857,4 @@ def _cached_pack(game: str, folder: str, schema: PackSchema) -> DataPack:
     if key not in _PACKS:
         _PACKS[key] = load_pack(folder, schema)
     return _PACKS[key]
+

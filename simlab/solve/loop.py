@@ -164,9 +164,11 @@ class _Solver:
         if method == "rollout":
             self.generations = 0  # no knob search: the rollout starts from the side's best policy of its mix
         if method != "knobs":
+            from ..games import rollout_games
             from ..games.base import Game
             if type(self.g).resolve_rollout is Game.resolve_rollout:  # said before anything is written
-                raise SpecError(f"--method {method}: game {game} has no rollout exploiter yet (issue 29: mar-rojo has one)")
+                raise SpecError(f"--method {method}: game {game} has no rollout exploiter yet (issue 29; games with "
+                                f"one: {', '.join(rollout_games()) or 'none'})")
         self.workers, self.progress = workers, progress
         self.outdir = prepare_out(out, "solve", game, SUMMARY, overwrite)
         self.overwrite = overwrite

@@ -3,7 +3,7 @@ not confined to the policy knobs.
 
 The knob search (:mod:`simlab.solve.loop`) finds the best *knob setting* against a policy; its gain
 is a lower bound on the exploitability confined to the families. The rollout exploiter of a game
-(Mar Rojo: :mod:`simlab.games.mar_rojo.rollout`; the policy ``@rollout:BASE:R``) improves a base
+(a game's ``resolve_rollout``; the policy ``@rollout:BASE:R``) improves a base
 policy by Monte Carlo policy improvement at every decision of its side (every legal option tried,
 each played on ``R`` times from states whose hidden part is resampled from the side's view), so it
 can play plans no knob vector holds. Its gain is a second lower bound; the exploitability reported

@@ -47,7 +47,7 @@ from simlab.jit import kernel
 
 from ...rng import mix64_nb, new_state_nb, roll_nb
 from .actions import apply_specials_nb, declare_pending_nb, resolve_pending_nb
-from .bundles import new_state
+from .bundles import Board, new_state
 from .deck import discard_table_nb, draw_nb, play_from_hand_nb, shuffle_nb
 from .engine import NO_STOP, _debug_check_nb, _reset_subturn_nb, init_game_nb, play_on_nb, resolve_card_nb
 from .enums import FAM_SOLO, K_DAY_NIGHT, K_RETREAT, K_THE_END, MODE_ACTIONS, MODE_EFFECT, ST_IN_PLAY
@@ -201,7 +201,7 @@ def forced_subturn_nb(T, K, S, side, hand_index, mode):
             draw_nb(piles, hands, g, akind, side, np.bool_(True), rng)
             apply_specials_nb(rt, cs, st, g, pp, rng)
     else:
-        choose_play_nb(rt, cs, st, g, piles, hands, akind, ak, pp, side, can_draw, rng, wk, fw)
+        choose_play_nb(Board(rt, cs, st, g, piles, hands, akind, ak, pp), side, can_draw, rng, wk, fw)
         if hand_index < 0:
             draw_nb(piles, hands, g, akind, side, np.bool_(True), rng)
             apply_specials_nb(rt, cs, st, g, pp, rng)
@@ -212,7 +212,7 @@ def forced_subturn_nb(T, K, S, side, hand_index, mode):
                 g[G_CB_OK] = 0
             declare_pending_nb(cs, st, g, piles, hands, akind, ak, pp, passive, mode, rng)
             resolve_card_nb(T, K, S, side, kind, mode)
-            resolve_pending_nb(rt, cs, st, g, passive, rng, scr)
+            resolve_pending_nb(rt, cs, st, g, pp, passive, rng, scr)
             discard_table_nb(piles, g)
     _debug_check_nb(rt, cs, st, g, piles, hands, wk)
     g[G_NEXT] = 1 - active
@@ -374,8 +374,8 @@ def rollout_choice_nb(T, K, S, R):
     _prelude_nb(W, side)
     hn = W.g[G_HAND0_N + side]
     can_draw = W.g[G_FINAL] == 0 and hn < T.rt[R_HAND_LIMIT]
-    bi, bm = choose_play_nb(T.rt, W.cs, W.st, W.g, W.piles, W.hands, T.akind, T.ak, K.pp, side, can_draw, W.rng, W.wk,
-                            W.fw)
+    bi, bm = choose_play_nb(Board(T.rt, W.cs, W.st, W.g, W.piles, W.hands, T.akind, T.ak, K.pp), side, can_draw,
+                            W.rng, W.wk, W.fw)
     base = np.int64(0)
     if bi >= 0:
         kb = T.akind[S.hands[side, bi]]

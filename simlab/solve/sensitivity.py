@@ -53,7 +53,7 @@ import numpy as np
 
 from ..errors import SpecError
 from ..games import get_game
-from .common import clear_out, prepare_out, write_json
+from ..analysis.common import clear_out, prepare_out, write_json
 
 __all__ = ["RESPOND", "SENSITIVITY_SUMMARY", "Factor", "member_value", "select_factors", "sensitivity", "with_ranges"]
 
@@ -336,7 +336,7 @@ def sensitivity(game: str, *, values: Sequence[str] = (), group: bool = False, r
                 at = "x" if multipliers else "at u="
                 raise type(e)(f"design point {i} ({', '.join(f'{f.name} {at}{s:g}' for f, s in zip(factors, X[i], strict=True))}): {e}") from None
         if rs is not None:  # the solve's own checks (budget against the first meta-game, settings) on point 0
-            from ..solve.loop import _Solver
+            from .loop import _Solver
             p0 = Path(tmp) / "0000.toml"
             _Solver(game, scenario, set_, p0, rs["budget"], rs["epsilon"], seed, Path(tmp) / "respond-check", False,
                     workers, False, rs["meta_games"], rs["search_games"], rs["confirm_games"], rs["generations"],
@@ -438,7 +438,7 @@ def _respond(game: str, scenario, set_, pack: Path, seed: int, out: Path, worker
     Raises:
         SpecError: the solve ended before its first iteration was complete (no mix to play).
     """
-    from ..solve.loop import solve
+    from .loop import solve
     res = solve(game, scenario=scenario, set_=list(set_), data=pack, seed=seed, out=out, workers=workers,
                 progress=False, replicates=200, **rs)
     fin = res.get("final")
