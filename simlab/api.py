@@ -200,29 +200,12 @@ def _spec_of_sweep(out, extend: bool, *, games, grid, seed, **fixed) -> Any:
 def list_games() -> list[dict]:
     """Every registered game's sides, scenarios, policies and options (``simlab games --json``).
 
-    Each preset's ``exploitability`` is ``{scenario: figure}`` (``{"scenario:side": figure}`` for a
-    game whose sides the scenario defines) for the scenarios the game ships a solved population
-    for, each figure checked against the conditions a default sweep plays
-    (:func:`simlab.results.preset_figures`: ``gain`` None and ``reason`` set where a condition
-    differs), else the preset's own recorded figures, else ``"unmeasured"``.
+    Each preset's ``exploitability`` is its own recorded figures or ``"unmeasured"``; the shipped
+    populations' figures, checked against a default sweep's conditions, are
+    :func:`simlab.results.preset_figures` (not called here: it expands sweeps, which loads the game
+    kernels, and describing a game loads none).
     """
-    from .results import preset_figures
-    out = []
-    for n in game_names():
-        g = get_game(n)
-        info = g.describe()
-        figs = preset_figures(g)
-        for side, rows in info["presets"].items():
-            for r in rows:
-                got = {}
-                for s, per in figs.items():
-                    if side in (s, "*"):
-                        for scen, fig in per.get(r["name"], {}).items():
-                            got[scen if side == s else f"{scen}:{s}"] = fig
-                if got:
-                    r["exploitability"] = got
-        out.append(info)
-    return out
+    return [get_game(n).describe() for n in game_names()]
 
 
 def odds(game: str, *args, **kwargs) -> dict:
