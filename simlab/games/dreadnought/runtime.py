@@ -44,6 +44,7 @@ KERNEL_MODULES = (
     "simlab.games.dreadnought.policies.knowledge",
     "simlab.games.dreadnought.policies.fire",
     "simlab.games.dreadnought.policies.torpedo",
+    "simlab.games.dreadnought.policies.formation_plans",
     "simlab.games.dreadnought.policies.movement",
     "simlab.games.dreadnought.policies.tows",
     "simlab.games.dreadnought.policies.campaign",
