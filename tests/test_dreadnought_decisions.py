@@ -9,7 +9,7 @@ from simlab.games import get_game
 from simlab.games.decisions import check_decisions, load_decisions
 from simlab.games.dreadnought import layout as L
 from simlab.games.dreadnought.game import rules_for
-from simlab.games.dreadnought.policies.movement import maintain_formations_nb
+from simlab.games.dreadnought.policies.formation_plans import maintain_formations_nb
 from simlab.games.dreadnought.runtime import POLICY_FILE, pack_policies, policy_book
 
 GAME = get_game("dreadnought")

@@ -26,7 +26,8 @@ from simlab.games.dreadnought.game import rules_for
 from simlab.games.dreadnought.kernels.formations import straight_column_nb
 from simlab.games.dreadnought.kernels.movement import resolve_collisions_nb
 from simlab.games.dreadnought.policies.fire import plot_fire_nb
-from simlab.games.dreadnought.policies.movement import maintain_formations_nb, plot_smoke_nb
+from simlab.games.dreadnought.policies.formation_plans import maintain_formations_nb
+from simlab.games.dreadnought.policies.movement import plot_smoke_nb
 from simlab.games.dreadnought.policies.tows import assign_tows_nb
 from simlab.games.dreadnought.rules import with_options
 from simlab.games.dreadnought.runtime import pack_policies, policy_book

@@ -31,14 +31,9 @@ from ..enums import (
     SUNK,
 )
 from ..policies.fire import fire_scratch_nb, fire_values_nb, plot_fire_scr_nb, preferred_range_nb
+from ..policies.formation_plans import maintain_formations_nb
 from ..policies.knowledge import predict_nb
-from ..policies.movement import (
-    MAXC,
-    maintain_formations_nb,
-    plot_movement_nb,
-    plot_smoke_nb,
-    withdraw_check_nb,
-)
+from ..policies.movement import MAXC, plot_movement_nb, plot_smoke_nb, withdraw_check_nb
 from ..policies.torpedo import Reach, plot_torpedoes_nb
 from ..policies.tows import assign_tows_nb, plan_tows_nb
 from .contact import enter_delayed_nb, track_off_map_nb

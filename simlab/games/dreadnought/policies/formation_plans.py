@@ -9,43 +9,20 @@ from ....rng import roll_nb
 from .. import layout as L
 from ..enums import (
     AFLOAT,
-    CAPITAL,
     COLUMN,
     LINE,
-    MOVE_BREAK,
-    MOVE_HOLD,
-    MOVE_OBJECTIVE,
     MOVE_RANDOM,
-    MOVE_WITHDRAW,
-    ROLE_NORTH,
-    TYPE_DD,
 )
-from ..kernels.contact import on_initial_map_nb
-from ..kernels.damage import by_damage_nb, wrecked_nb
 from ..kernels.formations import (
-    column_member_path_nb,
     detach_nb,
-    leg2_column_ok_nb,
-    leg2_member_path_nb,
     make_column_nb,
     refresh_formation_nb,
     straight_column_nb,
 )
-from ..kernels.geometry import arc_nb, hex_dist_nb, row_of_nb
+from ..kernels.geometry import hex_dist_nb
 from ..kernels.movement import (
-    in_exit_nb,
-    in_own_safe_zone_nb,
-    path_allowed_nb,
-    plot_end_nb,
-    plot_mp_nb,
-    plot_path_nb,
-    role_of_nb,
     speed_bounds_nb,
-    stack_ok_nb,
-    truncate_at_exit_nb,
-    turn_cost_nb,
 )
-from .fire import unit_lists_nb
 from .knowledge import alive_nb
 
 MAXC = 256

@@ -30,7 +30,6 @@ from ..enums import (
     AFLOAT,
     CAPITAL,
     COLUMN,
-    LINE,
     MOVE_BREAK,
     MOVE_HOLD,
     MOVE_OBJECTIVE,
@@ -46,9 +45,7 @@ from ..kernels.formations import (
     detach_nb,
     leg2_column_ok_nb,
     leg2_member_path_nb,
-    make_column_nb,
     refresh_formation_nb,
-    straight_column_nb,
 )
 from ..kernels.geometry import arc_nb, hex_dist_nb, row_of_nb
 from ..kernels.movement import (
@@ -59,25 +56,15 @@ from ..kernels.movement import (
     plot_mp_nb,
     plot_path_nb,
     role_of_nb,
-    speed_bounds_nb,
     stack_ok_nb,
     truncate_at_exit_nb,
     turn_cost_nb,
 )
 from .fire import unit_lists_nb
+from .formation_plans import _bounds_nb
 from .knowledge import alive_nb
 
 MAXC = 256
-from .formation_plans import (  # noqa: F401 (re-exported: tests and the turn loop import them from here)
-    _bounds_nb,
-    _enemy_dist_nb,
-    can_join_nb,
-    join_nb,
-    maintain_formations_nb,
-    random_formations_nb,
-    random_regroup_nb,
-    regroup_nb,
-)
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
