@@ -228,8 +228,10 @@ def can_join_nb(st, sh, fm, f, g, n, rl, pc):
     faces one way, is of the kind of ``f``'s flagship (capital ship or screen: the plots differ),
     tows and is towed by nobody (12.4), would not at once leave again by the policy's drops
     (:func:`maintain_formations_nb`: damage below ``3 + PC_KEEP_DAMAGED`` steps, and the same best
-    Movement Allowance unless ``PC_KEEP_SLOW``), and some member of ``g`` stands in or next to
-    the hex of a member of ``f`` (6.2: each ship adjacent to another)."""
+    Movement Allowance unless ``PC_KEEP_SLOW``), could all expend one number of MP this Game-Turn
+    (their :func:`speed_bounds_nb` ranges meet: 6.11 bounds each ship's speed by its last, and a
+    formation moves as one), and some member of ``g`` stands in or next to the hex of a member of
+    ``f`` (6.2: each ship adjacent to another)."""
     flag = fm[f, L.FM_FLAG]
     facing = sh[flag, L.SH_F]
     kind = st[flag, L.ST_KIND]
@@ -237,10 +239,17 @@ def can_join_nb(st, sh, fm, f, g, n, rl, pc):
     drop_slow = pc[L.PC_KEEP_SLOW] == 0
     drop_damage = 3 + pc[L.PC_KEEP_DAMAGED]
     touch = False
+    least = 0
+    most = 1 << 30
     for i in range(n):
         fi = sh[i, L.SH_FORM]
         if (fi != f and fi != g) or not alive_nb(sh, i):
             continue
+        a, b = speed_bounds_nb(st, sh, i, rl)
+        least = max(least, a)
+        most = min(most, b)
+        if least > most:
+            return False
         if sh[i, L.SH_F] != facing or st[i, L.ST_KIND] != kind or sh[i, L.SH_TOW] >= 0 \
                 or sh[i, L.SH_TOWED_BY] >= 0 or sh[i, L.SH_G] + sh[i, L.SH_S] >= drop_damage:
             return False

@@ -404,6 +404,8 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
 @kernel(error_model="numpy", no_cpython_wrapper=True)
 def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
     mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
+    if mx < mn:     # no speed all members may make (can_join_nb keeps this from happening)
+        return False
     turns = (-2, -1, 0, 1, 2, 3)
     for _ in range(48):
         v = mn + roll_nb(rng, mx - mn + 1) - 1
