@@ -229,7 +229,7 @@ def can_join_nb(st, sh, fm, f, g, n, rl, pc):
     tows and is towed by nobody (12.4), would not at once leave again by the policy's drops
     (:func:`maintain_formations_nb`: damage below ``3 + PC_KEEP_DAMAGED`` steps, and the same best
     Movement Allowance unless ``PC_KEEP_SLOW``), could all expend one number of MP this Game-Turn
-    (their :func:`speed_bounds_nb` ranges meet: 6.11 bounds each ship's speed by its last, and a
+    (their formations' :func:`_bounds_nb` ranges meet: 6.11 bounds each ship's speed by its last, and a
     formation moves as one), and some member of ``g`` stands in or next to the hex of a member of
     ``f`` (6.2: each ship adjacent to another)."""
     flag = fm[f, L.FM_FLAG]
@@ -238,18 +238,15 @@ def can_join_nb(st, sh, fm, f, g, n, rl, pc):
     pace = speed_bounds_nb(st, sh, flag, rl)[1]
     drop_slow = pc[L.PC_KEEP_SLOW] == 0
     drop_damage = 3 + pc[L.PC_KEEP_DAMAGED]
+    mn_f, mx_f, _ = _bounds_nb(st, sh, f, n, rl)
+    mn_g, mx_g, _ = _bounds_nb(st, sh, g, n, rl)
+    if max(mn_f, mn_g) > min(mx_f, mx_g):
+        return False
     touch = False
-    least = 0
-    most = 1 << 30
     for i in range(n):
         fi = sh[i, L.SH_FORM]
         if (fi != f and fi != g) or not alive_nb(sh, i):
             continue
-        a, b = speed_bounds_nb(st, sh, i, rl)
-        least = max(least, a)
-        most = min(most, b)
-        if least > most:
-            return False
         if sh[i, L.SH_F] != facing or st[i, L.ST_KIND] != kind or sh[i, L.SH_TOW] >= 0 \
                 or sh[i, L.SH_TOWED_BY] >= 0 or sh[i, L.SH_G] + sh[i, L.SH_S] >= drop_damage:
             return False
