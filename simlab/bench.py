@@ -104,10 +104,10 @@ def _record(name: str, unit: str, values: list[float], detail: str = "") -> dict
     return rec
 
 
-def _rate_case(name: str, unit: str, items: int, fn, repeats: int) -> dict:
+def _rate_case(name: str, unit: str, items: int, fn, repeats: int, detail: str = "") -> dict:
     secs = _time(fn, repeats)
     rates = [items / s for s in secs]
-    return _record(name, f"{unit}/s", rates, f"{items:,} {unit} per run")
+    return _record(name, f"{unit}/s", rates, f"{items:,} {unit} per run" + (f"; {detail}" if detail else ""))
 
 
 def _games_for(seconds: float, rate: float, lo: int = 200, hi: int = 2_000_000) -> int:
@@ -346,7 +346,7 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None,
             if case.unit == "s":
                 results.append(_record(name, "s", _time(case.fn, repeats), case.detail))
             else:
-                results.append(_rate_case(name, case.unit, case.items, case.fn, repeats))
+                results.append(_rate_case(name, case.unit, case.items, case.fn, repeats, case.detail))
             if case.ratio_to:
                 # a derived figure: this case's rate over another case's of the same game
                 results[-1]["ratio_to"] = f"{gname}/{case.ratio_to}"

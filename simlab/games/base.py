@@ -721,7 +721,9 @@ class Game:
             keys is accepted too). ``fn()`` does ``items`` units of work (battles, shots, draws...); the
             harness times it several times and reports the median rate (seconds when ``unit`` is
             ``"s"``). ``fn`` must be warmed up (compiled) by the harness's first call, which is not
-            counted.
+            counted. Building the list must be cheap: compile and play nothing here (a probe belongs in
+            ``fn``'s first call), because ``simlab bench --only`` builds every game's cases to check
+            the names it was given before running any.
         """
         return []
 
