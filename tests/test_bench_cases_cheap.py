@@ -35,9 +35,14 @@ for g in game_names():
 """
 
 
+def _empty_cache_env(tmp_path: Path) -> dict[str, str]:
+    """A child process's environment whose numba cache starts empty (``tmp_path/numba-cache``)."""
+    return {"PATH": "/usr/bin:/bin", "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"), "HOME": str(tmp_path)}
+
+
 @pytest.mark.timeout(300)
 def test_building_every_games_bench_cases_compiles_no_kernel(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"), "HOME": str(tmp_path)}
+    env = _empty_cache_env(tmp_path)
     r = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True, env=env, cwd=ROOT,
                        timeout=280)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -49,7 +54,7 @@ def test_building_every_games_bench_cases_compiles_no_kernel(tmp_path):
 
 @pytest.mark.timeout(300)
 def test_bench_only_refuses_an_unknown_name_without_compiling(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"), "HOME": str(tmp_path)}
+    env = _empty_cache_env(tmp_path)
     r = subprocess.run([sys.executable, "-m", "simlab", "bench", "--only", "no-such-benchmark"],
                        capture_output=True, text=True, env=env, cwd=ROOT, timeout=280)
     assert r.returncode == 2 and r.stdout == ""
