@@ -22,6 +22,8 @@ from simlab.games.dreadnought.enums import (
     BUILD_VALUE_GREEDY,
     END_REASONS,
     LEVEL_NAMES,
+    ROLE_NORTH,
+    ROLE_SOUTH,
     SCEN_A,
     SCEN_B,
     SCEN_C,
@@ -42,6 +44,7 @@ from simlab.games.dreadnought.kernels.contact import (
 )
 from simlab.games.dreadnought.kernels.geometry import hex_dist_nb, rotate_nb
 from simlab.games.dreadnought.kernels.turn import reset_dy_nb
+from simlab.games.dreadnought.policies.fire import bombard_hold_nb
 from simlab.games.dreadnought.policies.campaign import allocate_nb, build_fleet_nb, interception_bonus_nb
 from simlab.rng import STATE_WORDS, game_seeds, new_state_nb
 
@@ -494,6 +497,41 @@ def _campaigns(n, seed=3, policy="random-legal", **options):
     opts = GAME.resolve_options(dict(options, check_invariants=True))
     b = GAME.play_batch(sc, opts, {"north": policy, "south": policy}, game_seeds(seed, 1, 0, n))
     return sc, opts, b
+
+
+@pytest.mark.parametrize("role0", [ROLE_NORTH, ROLE_SOUTH])
+def test_the_bombardment_hold_is_the_souths_choice_once_a_scenario_11_3(role0):
+    """``bombard_hold_nb`` decides at the first Fire Plot Phase whether the South's capital ships
+    hold fire for the whole of scenario B: the South's knob (1 hold, 0 fight), -1 a coin flip
+    (random-legal), drawn only then; the North's knob and every other scenario never hold."""
+    south = 1 if role0 == ROLE_NORTH else 0
+    sc = np.zeros(L.NSC, dtype=np.int64)
+    sc[L.SC_CAMPAIGN], sc[L.SC_SCEN], sc[L.SC_ROLE0] = 1, SCEN_B, role0
+
+    def decide(k_south, k_north=0.0, scen=SCEN_B, seed=3):
+        kn = np.zeros((2, L.NKN))
+        kn[south, L.K_BOMBARD_HOLD], kn[1 - south, L.K_BOMBARD_HOLD] = k_south, k_north
+        sc[L.SC_SCEN] = scen
+        dy = np.zeros(L.NDY, dtype=np.int64)
+        reset_dy_nb(dy)
+        rng = np.zeros(STATE_WORDS, dtype=np.uint64)
+        new_state_nb(np.uint64(seed), rng)
+        before = rng.copy()
+        bombard_hold_nb(sc, kn, dy, rng)
+        drew = not (rng == before).all()
+        first = int(dy[L.DY_HOLD])
+        bombard_hold_nb(sc, kn, dy, rng)                       # decided once: the next phase keeps it
+        assert dy[L.DY_HOLD] == first
+        return first, drew
+
+    assert decide(1.0) == (1, False) and decide(0.0) == (0, False)
+    assert decide(0.0, k_north=1.0) == (0, False)              # the North has no bombardment force
+    assert decide(1.0, scen=SCEN_A) == (0, False) and decide(-1.0, scen=SCEN_C) == (0, False)
+    draws = [decide(-1.0, seed=s) for s in range(400)]
+    assert all(drew for _, drew in draws)
+    held = sum(h for h, _ in draws)
+    assert abs(held / 400 - 0.5) < 4 * (0.25 / 400) ** 0.5     # a fair coin, 4 standard errors at n = 400
+
 
 
 @pytest.mark.parametrize("options", [

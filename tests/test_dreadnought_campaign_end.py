@@ -13,7 +13,7 @@ from simlab.games.dreadnought.enums import AFLOAT, END_REASONS, SUNK
 from simlab.games.dreadnought.game import rules_for
 from simlab.games.dreadnought.kernels.turn import agreed_nb
 from simlab.games.dreadnought.runtime import policy_book
-from simlab.rng import game_seeds
+from simlab.rng import STATE_WORDS, game_seeds, new_state_nb
 
 GAME = get_game("dreadnought")
 AGREEMENT, LOOP_CAP = END_REASONS.index("agreement"), END_REASONS.index("loop_cap")
@@ -42,15 +42,47 @@ def _policy(side, **knobs):
     return policy_book().resolve(side, "close-and-engage", knobs)
 
 
+def _stream(seed):
+    rng = np.zeros(STATE_WORDS, dtype=np.uint64)
+    new_state_nb(np.uint64(seed), rng)
+    return rng
+
+
 def test_agreement_is_both_policies_choice_9_43():
     kn = np.zeros((2, L.NKN))
     kn[:, L.K_AGREE] = (4, 6)
-    assert [agreed_nb(kn, idle, True) for idle in (3, 4, 5, 6, 7)] == [False, False, False, True, True]
-    assert not agreed_nb(kn, 1000, False)                      # a historical scenario reads agree_historical
+    rng = _stream(1)
+    before = rng.copy()
+    assert [agreed_nb(kn, idle, True, rng) for idle in (3, 4, 5, 6, 7)] == [False, False, False, True, True]
+    assert not agreed_nb(kn, 1000, False, rng)                 # a historical scenario reads agree_historical
     kn[:, L.K_AGREE_HIST] = (2, 3)
-    assert [agreed_nb(kn, idle, False) for idle in (1, 2, 3)] == [False, False, True]
+    assert [agreed_nb(kn, idle, False, rng) for idle in (1, 2, 3)] == [False, False, True]
     kn[1, L.K_AGREE] = 0                                       # a side that never agrees
-    assert not agreed_nb(kn, 1000, True)
+    assert not agreed_nb(kn, 1000, True, rng)
+    assert (rng == before).all()                               # a threshold draws nothing from the stream
+
+
+@pytest.mark.parametrize("campaign,slot", [(True, L.K_AGREE), (False, L.K_AGREE_HIST)])
+def test_random_legal_agrees_on_a_coin_flip_after_a_turn_without_damage_9_43(campaign, slot):
+    kn = np.zeros((2, L.NKN))
+    kn[:, slot] = -1                                           # random-legal's value
+    rng = _stream(7)
+    before = rng.copy()
+    assert not agreed_nb(kn, 0, campaign, rng)                 # damage this Game-Turn: no agreement,
+    assert (rng == before).all()                               # and no coin drawn
+    n = 4000
+    hits = sum(agreed_nb(kn, 1, campaign, rng) for _ in range(n))
+    # both coins must come up: p = 1/4; 4 standard errors of a binomial proportion at n = 4000
+    assert abs(hits / n - 0.25) < 4 * (0.25 * 0.75 / n) ** 0.5
+    kn[1, slot] = 5                                            # against a threshold: side 1 still waits,
+    before = rng.copy()
+    assert not any(agreed_nb(kn, 4, campaign, rng) for _ in range(200))
+    assert (rng == before).all()                               # so side 0 is not asked: no coin drawn
+    kn[1, slot] = 0
+    assert not any(agreed_nb(kn, 50, campaign, rng) for _ in range(200)) and (rng == before).all()
+    kn[1, slot] = 5
+    hits = sum(agreed_nb(kn, 5, campaign, rng) for _ in range(n))
+    assert abs(hits / n - 0.5) < 4 * (0.5 * 0.5 / n) ** 0.5   # side 0's coin alone decides
 
 
 def test_a_standoff_ends_when_both_sides_agree_not_at_a_turn_limit(rules):

@@ -32,7 +32,9 @@ LEGACY = {
     "hold-range": ((1, 1, 1, 0), {L.K_BROADSIDE: 1.0, L.K_WITHDRAW: 0.6}, (1, 0)),
     "break-contact": ((2, 2, 2, 1), {L.K_WITHDRAW: 0.0}, (1, 0)),
     "make-for-objective": ((3, 0, 0, 0), {L.K_WITHDRAW: 0.35, L.K_BOMBARD_HOLD: 1.0, L.K_OBJECTIVE: 30.0}, (1, 0)),
-    "random-legal": ((4, 3, 3, -1), {L.K_WITHDRAW: 0.0, L.K_DELAY: -1.0}, (2, 3)),
+    # issue 28: random-legal agrees (9.43) and holds the bombardment force's fire (11.3) on coin flips
+    "random-legal": ((4, 3, 3, -1), {L.K_WITHDRAW: 0.0, L.K_DELAY: -1.0, L.K_AGREE: -1.0, L.K_AGREE_HIST: -1.0,
+                                     L.K_BOMBARD_HOLD: -1.0}, (2, 3)),
 }
 
 

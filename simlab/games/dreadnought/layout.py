@@ -99,12 +99,14 @@ NRL = RL_SUN_AWAY + 1
 #      Game-Turn can be continued from its state (kernels.turn.play_on_nb): the Game-Turns played,
 #      the Game-Turn of first contact, consecutive Game-Turns without sighting (9.42), the side that
 #      first reached its safe zone (-1: none), the end reason (END_*) and objective met, Game-Turns
-#      in a row without damage (9.43), this Game-Turn's visibility, contact at the end, and the
-#      game's phase (PHASE_PLAYING, PHASE_ENDED: over but not yet scored, PHASE_SCORED)
+#      in a row without damage (9.43), this Game-Turn's visibility, contact at the end, the
+#      game's phase (PHASE_PLAYING, PHASE_ENDED: over but not yet scored, PHASE_SCORED), and whether
+#      the South's capital ships hold fire in campaign scenario B (11.3; -1 not yet decided: a
+#      `bombard_hold` of -1 is drawn at the first Fire Plot Phase)
 (DY_OFF_TURN0, DY_OFF_TURN1, DY_OFF_MP0, DY_OFF_MP1, DY_SUN, DY_WITHDRAW0, DY_WITHDRAW1, DY_NSMOKE,
  DY_SMOKE_LAID, DY_VIS_CARRY, DY_TOWS, DY_ENTERED, DY_TURN, DY_CONTACT, DY_NOSIGHT, DY_ENDED_BY, DY_REASON,
- DY_EXIT_MET, DY_IDLE, DY_VIS, DY_CONTACT_END, DY_PHASE, *_) = range(SLOTS_MAX)
-NDY = DY_PHASE + 1
+ DY_EXIT_MET, DY_IDLE, DY_VIS, DY_CONTACT_END, DY_PHASE, DY_HOLD, *_) = range(SLOTS_MAX)
+NDY = DY_HOLD + 1
 #: values of ``dy[DY_PHASE]``
 PHASE_PLAYING, PHASE_ENDED, PHASE_SCORED = 0, 1, 2
 NEVER = 1 << 40

@@ -15,7 +15,7 @@ import numpy as np
 
 from simlab.jit import kernel
 
-from ....rng import STATE_WORDS, new_state_nb
+from ....rng import STATE_WORDS, new_state_nb, roll_nb
 from .. import layout as L
 from ..enums import (
     AFLOAT,
@@ -30,7 +30,7 @@ from ..enums import (
     MOVE_WITHDRAW,
     SUNK,
 )
-from ..policies.fire import fire_scratch_nb, fire_values_nb, plot_fire_scr_nb, preferred_range_nb
+from ..policies.fire import bombard_hold_nb, fire_scratch_nb, fire_values_nb, plot_fire_scr_nb, preferred_range_nb
 from ..policies.formation_plans import maintain_formations_nb
 from ..policies.knowledge import predict_nb
 from ..policies.movement import MAXC, plot_movement_nb, plot_smoke_nb, withdraw_check_nb
@@ -119,16 +119,23 @@ def harm_nb(sh, n):
 
 
 @kernel(error_model="numpy")
-def agreed_nb(kn, idle, campaign):
+def agreed_nb(kn, idle, campaign, rng):
     """Do both players agree to conclude the scenario (Rule 9.43: "by mutual agreement of the
     Players at any time", "neither can inflict further injury on the other")? Each side's policy
     agrees after ``kn[side, K_AGREE]`` (a campaign scenario) or ``kn[side, K_AGREE_HIST]`` (a
     historical one) Game-Turns in a row in which no ship of either side took damage (``idle``: no
-    damage step from gunfire or torpedoes, no sinking); 0 never agrees (rulings DN-C9, DN-E12)."""
+    damage step from gunfire or torpedoes, no sinking); 0 never agrees; -1 (random-legal) agrees
+    on a coin flip from the game's stream ``rng`` at the end of any Game-Turn in which no ship
+    took damage. Coins are drawn only when every side with a threshold agrees (side 0's first,
+    side 1's only if side 0's came up), so a game against a side that refuses draws nothing
+    (rulings DN-C9, DN-E12)."""
     slot = L.K_AGREE if campaign else L.K_AGREE_HIST
     for side in range(2):
         k = kn[side, slot]
-        if k <= 0.0 or idle < k:
+        if k == 0.0 or (k > 0.0 and idle < k) or (k < 0.0 and idle < 1):
+            return False
+    for side in range(2):
+        if kn[side, slot] < 0.0 and roll_nb(rng, 2) == 1:
             return False
     return True
 
@@ -143,6 +150,7 @@ def reset_dy_nb(dy):
     dy[L.DY_OFF_MP0] = L.NEVER
     dy[L.DY_OFF_MP1] = L.NEVER
     dy[L.DY_VIS_CARRY] = -1
+    dy[L.DY_HOLD] = -1
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
@@ -179,6 +187,7 @@ def fire_plot_phase_nb(st, sc, tb, pol, gs, scr, vis, turn):
     n = st.shape[0]
     predict_nb(sh, n, pred)
     fire_values_nb(st, sh, n, rl, fs)
+    bombard_hold_nb(sc, kn, dy, rng)
     for side in range(2):
         plot_fire_scr_nb(side, st, sh, n, vis, pcs[side, L.PC_FIRE], kn[side], rl, eff_gun, range_tab, band_low, rng,
                          order, cnt, smoke, dy, turn, sc, fs)
@@ -534,7 +543,7 @@ def play_on_nb(st, sc, tb, pol, gs, scr, io, run):
         damage_control_nb(st, sh, n, rl, rng)
         # ---- end of the Game-Turn
         r = scenario_end_nb(st, sh, n, sc, rl, turn, nosight)
-        if r < 0 and agreed_nb(kn, idle, campaign):
+        if r < 0 and agreed_nb(kn, idle, campaign, rng):
             r = END_AGREEMENT
         if r >= 0:
             reason = r

@@ -497,12 +497,33 @@ def designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rn
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def _holds_fire_nb(side, st, sh, i, sc, kn):
-    """Campaign scenario B (11.3): with the knob ``K_BOMBARD_HOLD`` (``make-for-objective``) the
-    South's capital ships never fire - they are the bombardment force, whose Attack Strength is the
-    Bombardment Bonus if the South wins (or the North leaves the map first); its screen units fight."""
-    return (sc[L.SC_CAMPAIGN] != 0 and sc[L.SC_SCEN] == SCEN_B and kn[L.K_BOMBARD_HOLD] != 0
-            and role_of_nb(side, sc) == ROLE_SOUTH and st[i, L.ST_KIND] == CAPITAL)
+def _holds_fire_nb(side, st, i, sc, dy):
+    """Campaign scenario B (11.3): when the South's policy holds them (``dy[DY_HOLD]``, decided by
+    :func:`bombard_hold_nb`) the South's capital ships never fire - they are the bombardment force,
+    whose Attack Strength is the Bombardment Bonus if the South wins (or the North leaves the map
+    first); its screen units fight."""
+    return (dy[L.DY_HOLD] == 1 and role_of_nb(side, sc) == ROLE_SOUTH and st[i, L.ST_KIND] == CAPITAL)
+
+
+@kernel(error_model="numpy")
+def bombard_hold_nb(sc, kn, dy, rng):
+    """The South's choice in campaign scenario B (Rule 11.3), made once a scenario, at its first
+    Fire Plot Phase, into ``dy[DY_HOLD]`` (1 its capital ships hold fire all scenario, 0 they fight;
+    left at 0 in any other scenario): its policy's ``K_BOMBARD_HOLD`` knob (``kn`` ``float64[2,
+    NKN]``), 1 hold, 0 fight, -1 (random-legal) a coin flip from the game's stream ``rng``, drawn
+    only then. Nothing is drawn once it is decided (``dy[DY_HOLD] >= 0``)."""
+    if dy[L.DY_HOLD] >= 0:
+        return
+    dy[L.DY_HOLD] = 0
+    if sc[L.SC_CAMPAIGN] == 0 or sc[L.SC_SCEN] != SCEN_B:
+        return
+    for side in range(2):
+        if role_of_nb(side, sc) == ROLE_SOUTH:
+            k = kn[side, L.K_BOMBARD_HOLD]
+            if k < 0.0:
+                dy[L.DY_HOLD] = roll_nb(rng, 2) - 1
+            elif k != 0.0:
+                dy[L.DY_HOLD] = 1
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates: reference counting kept
@@ -624,7 +645,7 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
         sh[i, L.SH_SB] = -1
         sh[i, L.SH_FMOD] = 0
         if alive_nb(sh, i) and by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) > 0 and \
-                not _holds_fire_nb(side, st, sh, i, sc, kn):
+                not _holds_fire_nb(side, st, i, sc, dy):
             order[k] = i
             k += 1
     # strongest first
@@ -678,7 +699,7 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
     for i in range(n):
         if st[i, L.ST_SIDE] != side or st[i, L.ST_KIND] != CAPITAL or not alive_nb(sh, i):
             continue
-        if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, sh, i, sc, kn):
+        if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, i, sc, dy):
             continue
         sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
                                          rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg,
