@@ -73,8 +73,8 @@ def test_solved_population_is_of_the_game_as_it_plays_now(folder):
         f"README.md and renew golden.sha256 (sha256sum {name} > {(folder / 'golden.sha256').relative_to(ROOT)})")
 
 
-def test_dreadnought_ships_jutland():  # Dogger Bank's was withdrawn on 2026-12-03 until it is re-solved
-    assert {_meta(f)["scenario"] for f in SOLVED if _meta(f)["game"] == "dreadnought"} >= {"jutland"}
+def test_dreadnought_ships_dogger_bank_and_jutland():
+    assert {_meta(f)["scenario"] for f in SOLVED if _meta(f)["game"] == "dreadnought"} >= {"dogger-bank", "jutland"}
     game = get_game("dreadnought")
     jutland = game.load_scenario("jutland")
     shipped = shipped_exploitability(game, "jutland", dict(game.resolve_options({})))
