@@ -12,6 +12,7 @@ from simlab.games import get_game
 from simlab.games.doe import campaign_layout as lay
 from simlab.games.doe.campaign import PolicyError
 from simlab.games.doe.campaign_state import CampaignState
+from simlab.games.doe.enums import MP_PORT, MP_RANDOM, MP_STRONG, MP_WEAK
 
 GAME = get_game("dawn-of-empire")
 DATA = GAME.load_scenario("standard").payload
@@ -418,6 +419,39 @@ def test_maintenance_damage_after_repairs():  # 14.3
     cs.repair()      # turn 1: US 1 point to a BB and 1 to CP/GB (none here); Spain 4 points
     assert cs.damage("Iowa") == 1
     assert sum(cs.damage(u) for u in ("Teresa", "Vizcaya", "Oquendo", "Colon")) == 4
+
+
+SPAIN_MAINT = {"Teresa": "cadiz", "Vizcaya": "cadiz", "Castilla": "cadiz",           # defense 3, 3, 2
+               "Pelayo": "north-atlantic", "Carlos V": "north-atlantic", "Buenos Aires": "north-atlantic"}  # 5, 4, 1
+
+
+def _maintained(mode, seed=1):
+    cs = position({**SPAIN_MAINT, "Iowa": "key-west"}, seed=seed, maintenance=True)
+    cs.par[lay.P_MAINT0 + lay.SPAIN] = mode
+    legal(cs, "us", [sq(["Iowa"], "anchor")])
+    legal(cs, "spain", [sq(["Teresa", "Vizcaya", "Castilla"], "anchor"),
+                        sq(["Pelayo", "Carlos V", "Buenos Aires"], "coal")])
+    cs.movement()
+    cs.combat()
+    cs.control_and_vp()
+    cs.repair()      # turn 1: Spain's 4 points go to 4 of its 6 BB/CA/CP/CU units, one each (ruling C30)
+    hit = {u for u in SPAIN_MAINT if cs.damage(u)}
+    assert sum(cs.damage(u) for u in SPAIN_MAINT) == 4 and len(hit) == 4
+    return hit
+
+
+@pytest.mark.parametrize("mode,want", [
+    (MP_PORT, {"Teresa", "Vizcaya", "Castilla", "Pelayo"}),           # the three in port, then most defense
+    (MP_STRONG, {"Pelayo", "Carlos V", "Teresa", "Vizcaya"}),         # the most defense left, anywhere
+    (MP_WEAK, {"Buenos Aires", "Castilla", "Teresa", "Vizcaya"}),     # the least defense left
+])
+def test_the_player_chooses_which_units_take_maintenance_damage(mode, want):  # 14.3 A-C
+    assert _maintained(mode) == want
+
+
+def test_random_legal_draws_the_units_that_take_maintenance_damage():  # 14.3 A-C
+    seen = {frozenset(_maintained(MP_RANDOM, seed)) for seed in range(1, 25)}
+    assert len(seen) >= 5          # 15 sets of 4 from 6 are possible; a fixed pick would give one
 
 
 def test_restricted_disabled_units_reach_a_neutral_port_or_are_scuttled():  # 14.8 A-B, 8.3.2.1 B

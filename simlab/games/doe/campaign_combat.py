@@ -42,7 +42,7 @@ from .enums import (
     SUNK,
 )
 from .kernels import battle_nb, effective_movement_nb
-from .policy_combat import combat_order_nb, disabled_port_nb, repair_key_nb
+from .policy_combat import combat_order_nb, disabled_port_nb, maint_pick_nb, repair_key_nb
 
 _BATTLE_WORK = 6
 
@@ -762,38 +762,11 @@ def repair_phase_nb(ust, nodes, par, U, ND, cw, rng):
 
 
 @kernel
-def _maint_pick_nb(side, type_mask, turn, ust, nodes, par, U):
-    """The unit to take one maintenance point: eligible types, not maintained last turn (14.3 E),
-    not sunk by it (ruling C30); in a friendly port first, then the most defense left."""
-    best = -1
-    bk = -(1 << 30)
-    for u in range(ust.shape[0]):
-        loc = U[u, lay.UF_LOC]
-        if loc < 0 or ust[u, lay.US_SIDE] != side or ust[u, lay.US_GERMAN] & 1:
-            continue
-        if (type_mask >> ust[u, lay.US_TYPE]) & 1 == 0:
-            continue
-        if U[u, lay.UF_MAINT] == turn - 1 and turn > 1:
-            continue
-        if U[u, lay.UF_MAINT] == turn:
-            continue
-        left = ust[u, lay.US_DEF] - U[u, lay.UF_DMG]
-        if left < 1:
-            continue
-        k = left
-        if loc >= par[lay.P_NAREAS] and nodes[loc, lay.NS_PSIDE] == side:
-            k += 100
-        if k > bk:
-            bk = k
-            best = u
-    return best
-
-
-@kernel
-def maintenance_phase_nb(turn, ust, nodes, par, U):
+def maintenance_phase_nb(turn, ust, nodes, par, U, rng):
     """Optional rule 14.3: maintenance damage after repairs, one point per unit and turn (ruling
     C30). US turns 2-5: 1 point to a BB/MO and 2 to CA/CP/CU units; other turns 1 to a BB and 1 to
-    CP/GB units. Spain: 4 points to BB/CA/CP/CU units."""
+    CP/GB units. Spain: 4 points to BB/CA/CP/CU units. Which units take them is each side's
+    choice (:func:`policy_combat.maint_pick_nb`; ``rng`` the game's stream, drawn only by a random pick)."""
     BB, CA, CP, CU, GB, MO = 0, 1, 2, 3, 4, 5
     for side in range(2):
         if side == lay.US:
@@ -808,7 +781,7 @@ def maintenance_phase_nb(turn, ust, nodes, par, U):
             counts = (par[lay.P_MAINT_SPAIN], 0)
         for g in range(2):
             for _ in range(counts[g]):
-                u = _maint_pick_nb(side, groups[g], turn, ust, nodes, par, U)
+                u = maint_pick_nb(side, groups[g], turn, ust, nodes, par, U, rng)
                 if u < 0:
                     break
                 U[u, lay.UF_DMG] += 1

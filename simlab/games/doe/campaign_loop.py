@@ -143,7 +143,7 @@ def play_on_nb(tb, st, sc, stop):
         close_orders_nb(ust, U)
         repair_phase_nb(ust, nodes, par, U, ND, sc.cw, rng)
         if par[lay.P_MAINT] != 0:
-            maintenance_phase_nb(turn, ust, nodes, par, U)
+            maintenance_phase_nb(turn, ust, nodes, par, U, rng)
         G[lay.G_TURNS] = turn
         turn += 1
         st.clock[lay.CK_NEXT] = turn

@@ -183,7 +183,7 @@ class CampaignState:
         close_orders_nb(d.ust, self.U)
         repair_phase_nb(d.ust, d.nodes, self.par, self.U, self.ND, self._cw, self.rng)
         if self.par[lay.P_MAINT]:
-            maintenance_phase_nb(int(self.G[lay.G_TURN]), d.ust, d.nodes, self.par, self.U)
+            maintenance_phase_nb(int(self.G[lay.G_TURN]), d.ust, d.nodes, self.par, self.U, self.rng)
         self.G[lay.G_TURNS] = self.G[lay.G_TURN]
 
     # ------------------------------------------------------------------ editing

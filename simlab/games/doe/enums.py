@@ -55,3 +55,8 @@ RO_STRONG, RO_LEAST, RO_MOST, RO_RANDOM = 0, 1, 2, 3
 #: default (the one with a leader, then the most stars, then a coin), the one planned first (lower
 #: stack slot: the scripted families plan their strongest group first), the one planned last
 MK_RULE, MK_FIRST, MK_LAST = 0, 1, 2
+#: which eligible units take a maintenance damage point (14.3 A-C, ``maint_pick``): one in a friendly
+#: port first, then the most defense left (ruling C30's reading, the default); the most defense left
+#: wherever it is; the least defense left that survives the point (damage kept on units already hurt);
+#: a uniform draw among the eligible (random-legal)
+MP_PORT, MP_STRONG, MP_WEAK, MP_RANDOM = 0, 1, 2, 3

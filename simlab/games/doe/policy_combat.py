@@ -14,6 +14,9 @@
   orders the damaged units in a port by the side's ``repair_order`` knob (``par[P_REPORD0 + side]``);
   the port repairs them in that order, each as fully as its points allow
   (:func:`campaign_combat.repair_phase_nb`).
+* Rule 14.3 A-C (optional): which eligible units take each maintenance damage point —
+  :func:`maint_pick_nb`, by the side's ``maint_pick`` knob (``par[P_MAINT0 + side]``), for
+  :func:`campaign_combat.maintenance_phase_nb`.
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ from .enums import (  # noqa: F401  (the 4.3 B, 8.3.2.1 B and 9.0 B modes)
     DN_NEARER,
     DP_RANDOM,
     DP_SAFE,
+    MP_PORT,
+    MP_RANDOM,
+    MP_WEAK,
     RO_LEAST,
     RO_MOST,
     RO_RANDOM,
@@ -145,5 +151,56 @@ def repair_key_nb(mode, ust, U, u, rng):
     return -strength
 
 
+@kernel
+def _maint_eligible_nb(u, side, type_mask, turn, ust, U):
+    """Can unit ``u`` take a maintenance point now (14.3 A-C, E; ruling C30)? Its side's, afloat, of
+    the group's types, not maintained last turn nor this one, and not sunk by the point."""
+    if U[u, lay.UF_LOC] < 0 or ust[u, lay.US_SIDE] != side or ust[u, lay.US_GERMAN] & 1:
+        return False
+    if (type_mask >> ust[u, lay.US_TYPE]) & 1 == 0:
+        return False
+    if (U[u, lay.UF_MAINT] == turn - 1 and turn > 1) or U[u, lay.UF_MAINT] == turn:
+        return False
+    return ust[u, lay.US_DEF] - U[u, lay.UF_DMG] >= 1
+
+
+@kernel
+def maint_pick_nb(side, type_mask, turn, ust, nodes, par, U, rng):
+    """The unit to take one maintenance point (Rule 14.3 A-C; the owning player's choice): among the
+    eligible (:func:`_maint_eligible_nb`) the one the side's ``maint_pick`` (``par[P_MAINT0 +
+    side]``, enums.MP_*) prefers: MP_PORT one in a friendly port first, then the most defense left;
+    MP_STRONG the most defense left; MP_WEAK the least defense left; MP_RANDOM a uniform draw from
+    ``rng`` (one die, drawn only when two or more are eligible). Ties: the lowest unit index.
+    Returns the unit, -1 when none is eligible."""
+    mode = par[lay.P_MAINT0 + side]
+    n = 0
+    for u in range(ust.shape[0]):
+        if _maint_eligible_nb(u, side, type_mask, turn, ust, U):
+            n += 1
+    if n == 0:
+        return -1
+    if mode == MP_RANDOM:
+        k = die_nb(rng, n) if n > 1 else 1
+        for u in range(ust.shape[0]):
+            if _maint_eligible_nb(u, side, type_mask, turn, ust, U):
+                k -= 1
+                if k == 0:
+                    return u
+    best = -1
+    bk = -(1 << 30)
+    for u in range(ust.shape[0]):
+        if not _maint_eligible_nb(u, side, type_mask, turn, ust, U):
+            continue
+        left = ust[u, lay.US_DEF] - U[u, lay.UF_DMG]
+        k = left if mode != MP_WEAK else -left
+        loc = U[u, lay.UF_LOC]
+        if mode == MP_PORT and loc >= par[lay.P_NAREAS] and nodes[loc, lay.NS_PSIDE] == side:
+            k += 100
+        if k > bk:
+            bk = k
+            best = u
+    return best
+
+
 __all__ = ["CO_MAP", "CO_RANDOM", "CO_STRONG_FIRST", "CO_WEAK_FIRST", "combat_order_nb", "disabled_port_nb",
-           "repair_key_nb"]
+           "maint_pick_nb", "repair_key_nb"]
