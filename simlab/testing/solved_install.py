@@ -105,13 +105,24 @@ def readme(run: dict, book: dict, scenario_title: str, game_title: str, why: str
             "gained *significantly* more than epsilon at this precision, not that none exists.", ""]
     out += ["| | value | 95% interval | mix |", "|---|---:|---|---|"]
     for k, it in enumerate(its):
-        label = ("script presets (iteration 1)" if k == 0 else
-                 f"final mix (iteration {it['iteration']})" if k == len(its) - 1 else f"iteration {it['iteration']}")
+        n = it["iteration"]
+        label = ("script presets (iteration 1)" if k == 0 else f"iteration {n}")
+        if n == final["iteration"]:
+            label = "final mix" + (f" (iteration {n})" if k else ", the script presets (iteration 1)")
+        elif not it.get("complete", True):
+            label += " (incomplete: the budget ended in its search; not the final mix)"
         mix = "; ".join(f"{s} {_mix(it['mixes'][s])}" for s in sides)
         out.append(f"| {label} | {_fmt(it['value'])} | {_ci(it['value_ci'])} | {mix} |")
     ex = final["exploitability"]
-    per = "; ".join(f"{s} {_fmt(r['gain'])} {_ci(r['ci'])}" for s, r in ex["per_side"].items())
-    out += ["", f"Exploitability estimate of the final mix: {ex['estimate']:.3f} ({per}) \u2014 a lower bound.", ""]
+    per = "; ".join(f"{s} {_fmt(r['gain'])} {_ci(r['ci'])}" if r.get("ci") else
+                    f"{s} {_fmt(r['gain'])}: {r.get('note', 'no response beat the mix')}"
+                    for s, r in ex["per_side"].items())
+    out += ["", f"Exploitability estimate of the final mix: {ex['estimate']:.3f} ({per}) \u2014 a lower bound."]
+    if stop["reason"] != "epsilon":
+        out[-1] += (f" **Not converged**: the solve stopped on its {stop['reason']} with a response still gaining "
+                    f"{ex['estimate']:.3f}, so this population is not an equilibrium and its value is that of this "
+                    "population only; a larger budget (or the rollout exploiter, `--method both`) is the next step.")
+    out.append("")
     recorded = book.get("exploitability", {})
     presets = []
     for s in sides:
