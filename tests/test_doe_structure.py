@@ -8,8 +8,8 @@ from pathlib import Path
 from simlab.games.doe import _cache
 
 PKG = Path(__file__).resolve().parents[1] / "simlab" / "games" / "doe"
-RULES = ("campaign_orders", "campaign_movement", "campaign_combat", "campaign_layout", "rules", "kernels", "dice",
-         "enums")
+RULES = ("campaign_orders", "campaign_movement", "campaign_combat", "campaign_pursuit", "campaign_layout", "rules",
+         "kernels", "dice", "enums")
 POLICIES = ("policies", "policy_view", "policy_missions", "policy_deploy", "policy_layout")
 #: files of the doe-battle game, owned elsewhere (left as they are)
 NOT_OURS: tuple[str, ...] = ()

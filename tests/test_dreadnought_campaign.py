@@ -44,8 +44,8 @@ from simlab.games.dreadnought.kernels.contact import (
 )
 from simlab.games.dreadnought.kernels.geometry import hex_dist_nb, rotate_nb
 from simlab.games.dreadnought.kernels.turn import reset_dy_nb
-from simlab.games.dreadnought.policies.fire import bombard_hold_nb
 from simlab.games.dreadnought.policies.campaign import allocate_nb, build_fleet_nb, interception_bonus_nb
+from simlab.games.dreadnought.policies.fire import bombard_hold_nb
 from simlab.rng import STATE_WORDS, game_seeds, new_state_nb
 
 GAME = get_game("dreadnought")

@@ -40,8 +40,8 @@ def test_doe_automatic_victory_at_29_not_28_rule_14_7():
 
 # ------------------------------------------------------------------ Dawn of Empire 14.9 C pursuit
 def test_doe_pursuit_sends_units_as_fast_as_the_slowest_group_rule_14_9_c():
-    from simlab.games.doe.campaign_combat import pursuit_round_nb
-    from simlab.games.doe.enums import ESCAPED, IN_LINE
+    from simlab.games.doe.campaign_pursuit import pursuit_round_nb
+    from simlab.games.doe.enums import ESCAPED, IN_LINE, PU_SLOWEST
 
     def pursue(us_speed, spain_speed):
         # the US (side 0, one unit) won; Spain's one unit disengaged by speed and is pursued
@@ -52,12 +52,37 @@ def test_doe_pursuit_sends_units_as_fast_as_the_slowest_group_rule_14_9_c():
         status = np.full(2, IN_LINE, dtype=np.int8)
         rng = np.zeros(STATE_WORDS, dtype=np.uint64)
         new_state_nb(np.uint64(11), rng)
-        return pursuit_round_nb(0, 1, 2, att, dfn, mov, dmg, status, rng), status
+        return pursuit_round_nb(0, 1, 2, att, dfn, mov, dmg, status, PU_SLOWEST, rng), status
 
     fought, status = pursue(4, 4)  # at least as fast: the pursuit round is fought
     assert fought == 1
     fought, status = pursue(3, 4)  # slower than the slowest group: no pursuit
     assert fought == 0 and status[1] == ESCAPED
+
+
+def test_doe_pursuer_chooses_which_speed_subgroups_to_pursue_rule_14_9_b_c():
+    from simlab.games.doe.campaign_pursuit import pursuit_round_nb
+    from simlab.games.doe.enums import IN_LINE, PU_RANDOM, PU_SLOWEST, PU_SPLIT
+
+    def pursue(mode, seed=5):
+        # the US (units 0, 1: speeds 4 and 6) won; Spain's units 2 and 3 (speeds 3 and 5: two
+        # subgroups, 14.9 A) disengaged; luck counts each side's gunfire dice (attack dice fired)
+        att = np.array([4, 4, 3, 2], dtype=np.int64)
+        dfn = np.array([9, 9, 9, 9], dtype=np.int64)
+        mov = np.array([4, 6, 3, 5], dtype=np.int64)
+        dmg = np.zeros(4, dtype=np.int64)
+        status = np.full(4, IN_LINE, dtype=np.int8)
+        rng = np.zeros(STATE_WORDS, dtype=np.uint64)
+        new_state_nb(np.uint64(seed), rng)
+        luck = np.zeros(4, dtype=np.int64)
+        fought = pursuit_round_nb(0, 2, 4, att, dfn, mov, dmg, status, mode, rng, luck)
+        assert fought == 1 and IN_LINE not in status[2:]            # 14.9 D: the survivors disengage
+        return int(luck[1])                                         # Spain's dice: which subgroups fought
+
+    assert pursue(PU_SLOWEST) == 3              # both pursue the slowest subgroup; the fast one escapes
+    assert pursue(PU_SPLIT) == 3 + 2            # the speed-6 unit goes after the speed-5 subgroup
+    # random-legal: the speed-6 unit draws between the two subgroups it can catch
+    assert {pursue(PU_RANDOM, seed) for seed in range(40)} == {3, 5}
 
 
 # ------------------------------------------------------------------ Mar Rojo 5.3.2 / M8

@@ -7,10 +7,10 @@ import tomllib
 
 import pytest
 
-from simlab.solve.sensitivity import select_factors
 from simlab.cli import main
 from simlab.errors import SpecError
 from simlab.games import get_game
+from simlab.solve.sensitivity import select_factors
 
 pytestmark = pytest.mark.timeout(600)
 

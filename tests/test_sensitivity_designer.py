@@ -9,10 +9,10 @@ import tomllib
 
 import pytest
 
-from simlab.solve.sensitivity import Factor, member_value
 from simlab.cli import main
 from simlab.errors import DataPackError
 from simlab.games import get_game
+from simlab.solve.sensitivity import Factor, member_value
 
 pytestmark = pytest.mark.timeout(600)
 

@@ -28,6 +28,7 @@ from .campaign_orders import (
     port_friendly_nb,
     port_neutral_nb,
 )
+from .campaign_pursuit import pursuit_round_nb
 from .dice import d6_nb
 from .enums import (
     DISABLED,
@@ -41,7 +42,7 @@ from .enums import (
     SPEED_STOP,
     SUNK,
 )
-from .kernels import battle_nb, effective_movement_nb
+from .kernels import battle_nb
 from .policy_combat import combat_order_nb, disabled_port_nb, maint_pick_nb, repair_key_nb
 
 _BATTLE_WORK = 6
@@ -255,68 +256,6 @@ def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
             return
 
 
-@kernel(nrt=True)   # allocates (14.9 only): reference counting kept under a nrt=False caller
-def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, rng, luck=None):
-    """Optional rule 14.9 after a side disengaged by speed (``battle_nb`` in ``SPEED_STOP`` mode):
-    its units still in line form subgroups by speed; every unit of the pursuer that is at least as
-    fast as the slowest subgroup engages it (14.9 C lets the pursuer send everything after the
-    slowest group) for one more round without leaders' dice; then every surviving unit of the
-    disengaging side disengages (14.9 D). Statuses and damage are updated in place; returns the
-    rounds fought (0 or 1). ``luck`` (``int64[4]``, optional): the round's gunfire dice and the
-    damage points they dealt are added to it by side (``G_LUCK``'s layout; ``simlab luck``)."""
-    k = 1 - winner
-    lo_k = 0 if k == 0 else n0
-    hi_k = n0 if k == 0 else n
-    lo_w = n0 if k == 0 else 0
-    hi_w = n if k == 0 else n0
-    vmin = 1 << 30
-    for i in range(lo_k, hi_k):
-        if status[i] == IN_LINE:
-            v = effective_movement_nb(mov[i], dmg[i])
-            if v < vmin:
-                vmin = v
-    idx = np.empty(n, dtype=np.int64)
-    m0 = np.int64(0)
-    for i in range(lo_w, hi_w):
-        if status[i] == IN_LINE and effective_movement_nb(mov[i], dmg[i]) >= vmin:
-            idx[m0] = i
-            m0 += 1
-    m1 = np.int64(0)
-    for i in range(lo_k, hi_k):
-        if status[i] == IN_LINE and effective_movement_nb(mov[i], dmg[i]) == vmin:
-            idx[m0 + m1] = i
-            m1 += 1
-    fought = 0
-    if m0 > 0 and m1 > 0:
-        m = m0 + m1
-        a2 = np.empty(m, dtype=np.int64)
-        d2 = np.empty(m, dtype=np.int64)
-        v2 = np.empty(m, dtype=np.int64)
-        g2 = np.empty(m, dtype=np.int64)
-        s2 = np.empty(m, dtype=np.int8)
-        for j in range(m):
-            a2[j] = att[idx[j]]
-            d2[j] = dfn[idx[j]]
-            v2[j] = mov[idx[j]]
-            g2[j] = dmg[idx[j]]
-        w2 = np.zeros((6, m), dtype=np.int64)
-        battle_nb(a2, d2, v2, g2, s2, m0, m1, np.int64(0), np.int64(0), np.int64(1), np.int64(SPEED_NEVER), rng, w2)
-        if luck is not None:
-            # the pursuers (the winner's units) were side 0 of this round
-            luck[winner] += w2[4, 0]
-            luck[k] += w2[4, 1]
-            luck[2 + winner] += w2[5, 0]
-            luck[2 + k] += w2[5, 1]
-        for j in range(m):
-            dmg[idx[j]] = g2[j]
-            status[idx[j]] = s2[j]
-        fought = 1
-    for i in range(lo_k, hi_k):
-        if status[i] == IN_LINE:
-            status[i] = ESCAPED
-    return fought
-
-
 @kernel
 def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, bev, rng,
                       work, att, dfn, mov, dmg, status, mem, cw):
@@ -361,7 +300,9 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
         G[lay.G_LUCK + k] += work[4, k]
         G[lay.G_LUCK + 2 + k] += work[5, k]
     if speed == SPEED_STOP and why == END_SPEED and rounds > 0:
-        rounds += pursuit_round_nb(w, n0, n, att, dfn, mov, dmg, status, rng, G[lay.G_LUCK:lay.G_LUCK + 4])
+        # the pursuer's choice (14.9 B-C): battle side w is the US (0) or Spain (1), as par's sides
+        rounds += pursuit_round_nb(w, n0, n, att, dfn, mov, dmg, status, par[lay.P_PURSUE0 + w], rng,
+                                   G[lay.G_LUCK:lay.G_LUCK + 4])
     sunk0 = sunk1 = dis0 = dis1 = esc0 = esc1 = dsum0 = dsum1 = 0   # by side: US, Spain
     # leaders killed by the die (6.3 D) while their ship survives
     if lf0 == LEADER_KILLED and ld0 >= 0:

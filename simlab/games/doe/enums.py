@@ -60,3 +60,7 @@ MK_RULE, MK_FIRST, MK_LAST = 0, 1, 2
 #: wherever it is; the least defense left that survives the point (damage kept on units already hurt);
 #: a uniform draw among the eligible (random-legal)
 MP_PORT, MP_STRONG, MP_WEAK, MP_RANDOM = 0, 1, 2, 3
+#: where the pursuer sends its units after a disengagement by speed under 14.9 (B-C, ``pursue``):
+#: all that can after the slowest subgroup (the default); each after the fastest subgroup it can
+#: catch (the forces split); each after one it can catch, drawn (random-legal)
+PU_SLOWEST, PU_SPLIT, PU_RANDOM = 0, 1, 2

@@ -87,8 +87,9 @@ FAMILY_IDS = {"random-legal": FAM_RANDOM, "us-fleet": FAM_US, "spain-fleet": FAM
     K_REPAIR_ORDER,     # 9.0 B-C (par[P_REPORD0 + side]): 0 strongest first, 1 least damage first, 2 most damage first
     K_MERGE_KEEP,       # 7.3 C equal stacks (par[P_MERGE0 + side]): 0 leader, stars, coin; 1 first-planned; 2 last-planned
     K_MAINT_PICK,       # 14.3 A-C (par[P_MAINT0 + side]): 0 in port first, then most defense left; 1 most defense; 2 least
+    K_PURSUE,           # 14.9 B-C (par[P_PURSUE0 + side]): 0 all after the slowest subgroup, 1 each after the fastest it catches
     KN_NF,
-) = range(59)
+) = range(60)
 
 #: knob name (policies.toml) -> slot
 KNOB_SLOTS = {
@@ -113,7 +114,7 @@ KNOB_SLOTS = {
     "garrison_send": K_GARRISON_SEND,
     "line_order": K_LINE_ORDER, "leader_group": K_LEADER_GROUP, "iu_join": K_IU_JOIN,
     "raid_home": K_RAID_HOME, "repair_order": K_REPAIR_ORDER, "merge_keep": K_MERGE_KEEP,
-    "maint_pick": K_MAINT_PICK,
+    "maint_pick": K_MAINT_PICK, "pursue": K_PURSUE,
 }
 
 #: the scale a ``float`` knob is packed with (fraction -> permille)

@@ -43,6 +43,8 @@ from .enums import (
     MK_RULE,
     MP_PORT,
     MP_RANDOM,
+    PU_RANDOM,
+    PU_SLOWEST,
     RO_RANDOM,
     RO_STRONG,
     SPEED_NEVER,
@@ -182,16 +184,20 @@ def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
             par[lay.P_DISNEU0 + s] = kn[s, pk.K_DISABLED_NEUTRAL]
     # 9.0 B-C: which units each side's ports repair first; 7.3 C: whose order two equal combining
     # squadrons keep (a scripted test side: the strongest first, and the rule's leader-stars-coin)
-    # 14.3 A-C: which eligible units take maintenance damage (a scripted test side: in port first)
+    # 14.3 A-C: which eligible units take maintenance damage (a scripted test side: in port first);
+    # 14.9 B-C: where the pursuer sends its units (a scripted test side: after the slowest subgroup)
     for s in range(2):
         if fam[s] == pk.FAM_RANDOM:
             par[lay.P_REPORD0 + s], par[lay.P_MERGE0 + s], par[lay.P_MAINT0 + s] = RO_RANDOM, MK_RULE, MP_RANDOM
+            par[lay.P_PURSUE0 + s] = PU_RANDOM
         elif fam[s] == pk.FAM_SCRIPT:
             par[lay.P_REPORD0 + s], par[lay.P_MERGE0 + s], par[lay.P_MAINT0 + s] = RO_STRONG, MK_RULE, MP_PORT
+            par[lay.P_PURSUE0 + s] = PU_SLOWEST
         else:
             par[lay.P_REPORD0 + s] = kn[s, pk.K_REPAIR_ORDER]
             par[lay.P_MERGE0 + s] = kn[s, pk.K_MERGE_KEEP]
             par[lay.P_MAINT0 + s] = kn[s, pk.K_MAINT_PICK]
+            par[lay.P_PURSUE0 + s] = kn[s, pk.K_PURSUE]
     for slot, field in _RULES_PAR:
         par[slot] = r[field]
     par[lay.P_MAX_ROUNDS] = 1000
