@@ -56,6 +56,16 @@ def test_every_game_ships_a_solved_population():
     assert len({_meta(f)["game"] for f in SOLVED}) >= 3
 
 
+def test_a_game_that_ships_populations_ships_one_for_every_scenario_it_lists():
+    """Issue 29: every scenario `simlab games` lists for a game with solved populations has one
+    (each checked against its golden stamp by the tests above)."""
+    have: dict[str, set[str]] = {}
+    for f in SOLVED:
+        have.setdefault(_meta(f)["game"], set()).add(_meta(f)["scenario"])
+    for name, scenarios in have.items():
+        assert set(get_game(name).scenarios) == scenarios, name
+
+
 @pytest.mark.parametrize("folder", SOLVED, ids=lambda p: p.name)
 def test_solved_population_is_of_the_game_as_it_plays_now(folder):
     meta = _meta(folder)
