@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import shutil
 import sys
@@ -35,9 +36,6 @@ from ..games import get_game
 __all__ = ["install", "readme"]
 
 ROOT = Path(__file__).resolve().parents[2]
-#: ``simlab solve``'s defaults: an option left at its default is not repeated in the command
-SOLVE_DEFAULTS = {"budget": 200000, "epsilon": 0.01, "meta_games": 2000, "search_games": 400,
-                  "confirm_games": 4000, "generations": 6, "iterations": 10, "popsize": None}
 
 
 def _fmt(x: float) -> str:
@@ -61,14 +59,17 @@ def _mix(m: dict) -> str:
 
 
 def command(run: dict) -> str:
-    """The ``simlab solve`` command line that reproduces the solve in ``run`` (its ``solve.json``)."""
+    """The ``simlab solve`` command line that reproduces the solve in ``run`` (its ``solve.json``);
+    a setting at :func:`simlab.solve.loop.solve`'s default is left out."""
+    from ..solve.loop import solve
+    defaults = {k: p.default for k, p in inspect.signature(solve).parameters.items()}
     st = run["settings"]
     have = {"budget": run["budget"], "epsilon": run["epsilon"], **st}
     args = [f"simlab solve {run['game']} --scenario {run['scenario']}"]
     for key in ("budget", "meta_games", "search_games", "confirm_games", "generations", "popsize",
                 "iterations", "epsilon"):
         v = have.get(key)
-        if v is not None and v != SOLVE_DEFAULTS[key]:
+        if v is not None and v != defaults[key]:
             args.append(f"--{key.replace('_', '-')} {v}")
     if run.get("method", "knobs") != "knobs":
         args.append(f"--method {run['method']}")

@@ -31,18 +31,14 @@ def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, mode, rng, luck=
     lo_w = n0 if k == 0 else 0
     hi_w = n if k == 0 else n0
     # the disengaging side's subgroups: the distinct speeds of its units in line, slowest first
-    speeds = np.empty(n, dtype=np.int64)
-    ns = 0
+    inline = np.empty(hi_k - lo_k, dtype=np.int64)
+    m = 0
     for i in range(lo_k, hi_k):
         if status[i] == IN_LINE:
-            v = effective_movement_nb(mov[i], dmg[i])
-            seen = False
-            for q in range(ns):
-                seen = seen or speeds[q] == v
-            if not seen:
-                speeds[ns] = v
-                ns += 1
-    speeds[:ns] = np.sort(speeds[:ns])
+            inline[m] = effective_movement_nb(mov[i], dmg[i])
+            m += 1
+    speeds = np.unique(inline[:m])
+    ns = speeds.shape[0]
     # each pursuer's target subgroup (its speed; -1: none it can catch)
     tgt = np.full(n, -1, dtype=np.int64)
     for i in range(lo_w, hi_w):

@@ -173,13 +173,13 @@ def maint_pick_nb(side, type_mask, turn, ust, nodes, par, U, rng):
     ``rng`` (one die, drawn only when two or more are eligible). Ties: the lowest unit index.
     Returns the unit, -1 when none is eligible."""
     mode = par[lay.P_MAINT0 + side]
-    n = 0
-    for u in range(ust.shape[0]):
-        if _maint_eligible_nb(u, side, type_mask, turn, ust, U):
-            n += 1
-    if n == 0:
-        return -1
     if mode == MP_RANDOM:
+        n = 0
+        for u in range(ust.shape[0]):
+            if _maint_eligible_nb(u, side, type_mask, turn, ust, U):
+                n += 1
+        if n == 0:
+            return -1
         k = die_nb(rng, n) if n > 1 else 1
         for u in range(ust.shape[0]):
             if _maint_eligible_nb(u, side, type_mask, turn, ust, U):
