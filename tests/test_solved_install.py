@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from simlab.games import get_game
-from simlab.testing.solved_install import command, main, readme
+from simlab.testing.solved_install import SOLVE_DEFAULTS, command, main, readme
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLVED = sorted(p.parent for p in (ROOT / "simlab" / "games").rglob("solved/*/policies.toml"))
@@ -34,6 +34,14 @@ def test_the_rebuilt_command_is_the_one_each_shipped_readme_gives(folder):
     if "--scenario" not in got and want["--scenario"] == get_game(run["game"]).default_scenario:
         want.pop("--scenario")           # a README may leave out the game's default scenario
     assert got == want
+
+
+def test_the_defaults_left_out_of_a_command_are_simlab_solves():
+    import inspect
+
+    from simlab.solve.loop import solve
+    params = inspect.signature(solve).parameters
+    assert SOLVE_DEFAULTS == {k: params[k].default for k in SOLVE_DEFAULTS}
 
 
 def test_the_readme_reads_every_figure_from_the_solve():

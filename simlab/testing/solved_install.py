@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import inspect
 import json
 import shutil
 import sys
@@ -34,6 +33,11 @@ from ..errors import InputError
 from ..games import get_game
 
 __all__ = ["install", "readme"]
+
+#: ``simlab solve``'s defaults (:func:`simlab.solve.loop.solve`; this layer may not import it, so
+#: ``tests/test_solved_install.py`` checks the copy against its signature)
+SOLVE_DEFAULTS = {"budget": 200000, "epsilon": 0.01, "meta_games": 2000, "search_games": 400,
+                  "confirm_games": 4000, "generations": 6, "iterations": 10, "popsize": None}
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,9 +64,8 @@ def _mix(m: dict) -> str:
 
 def command(run: dict) -> str:
     """The ``simlab solve`` command line that reproduces the solve in ``run`` (its ``solve.json``);
-    a setting at :func:`simlab.solve.loop.solve`'s default is left out."""
-    from ..solve.loop import solve
-    defaults = {k: p.default for k, p in inspect.signature(solve).parameters.items()}
+    a setting at ``simlab solve``'s default (:data:`SOLVE_DEFAULTS`) is left out."""
+    defaults = SOLVE_DEFAULTS
     st = run["settings"]
     have = {"budget": run["budget"], "epsilon": run["epsilon"], **st}
     args = [f"simlab solve {run['game']} --scenario {run['scenario']}"]
