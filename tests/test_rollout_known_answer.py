@@ -218,10 +218,16 @@ def test_a_fresh_sweep_replays_the_gain_solve_reported(game, tmp_path, capsys):
 
 
 @pytest.mark.timeout(600)
-def test_every_solve_ends_with_the_rollout_response(game, tmp_path, capsys):
+def test_every_solve_ends_with_the_rollout_response(game, tmp_path, capsys, monkeypatch):
     """A default solve (method auto) of a game with an exploiter runs the knob loop, then a rollout
     response of each side against the final mix on min(100, --confirm-games) games per opponent, not
-    charged to the budget; the printout gives both methods' figures and the families-miss line."""
+    charged to the budget; the printout gives both methods' figures and the families-miss line, and
+    a sweep of the mix reports the rollout gain where it is the larger."""
+    # a plug-in has no golden file, hence no game version, and its figures would read "unmeasured"
+    golden = tmp_path / "golden"
+    golden.mkdir()
+    (golden / f"{NAME}.json").write_text("{}")
+    monkeypatch.setattr("simlab.measured.GOLDEN_DIR", golden)
     assert main(["solve", NAME, "--budget", "30000", "--meta-games", "200", "--search-games", "100",
                  "--confirm-games", "60", "--generations", "2", "--iterations", "2", "--seed", "3", "--workers", "1",
                  "--no-progress", "--out", str(tmp_path / "s")]) == 0
@@ -241,3 +247,9 @@ def test_every_solve_ends_with_the_rollout_response(game, tmp_path, capsys):
     assert ro["red"]["significant"] and ro["red"]["gain"] > ex["per_method"]["knobs"] + 0.2
     assert "exploitability by method: knobs" in out and "the families miss something" in out
     assert f"rollout response of red (4 rollouts from {ro['red']['base']}" in out
+    # a sweep of the mixes reports, for blue's mix, red's rollout gain (the larger lower bound)
+    d = tmp_path / "s"
+    assert main(["sweep", "--game", NAME, "--policy", f"red=@mix:{d}", "--policy", f"blue=@mix:{d}", "--games", "50",
+                 "--workers", "1", "--no-progress", "--out", str(tmp_path / "mx"), "--json"]) == 0
+    fig = json.loads(capsys.readouterr().out)[0]["exploitability"]["blue"]
+    assert fig["gain"] == pytest.approx(ro["red"]["gain"]) and "rollout response" in fig["source"]
