@@ -23,9 +23,14 @@ learning"; the restricted-play view of balance of Jaffe et al., AIIDE 2012):
 4. **Stop** when neither side's confirmed gain is significantly above ``epsilon`` (its interval's
    lower end is at most ``epsilon``), when the next sweep would exceed the game budget, or after
    ``iterations`` iterations; the summary says which.
+5. **Closing rollout** (``--method auto``, the default, where the game has a rollout exploiter;
+   :mod:`simlab.solve.rollout`): each searching side's rollout exploiter, from its last knob best
+   response, plays the other side's final mix on fresh seeds (not charged to the budget); its gain
+   is reported beside the knob search's and the exploitability is the larger. A game without one
+   says "rollout: not available for GAME".
 
 The **exploitability estimate** of the final mix is the largest confirmed gain any searched
-response found against it: a *lower bound* on the true figure (a better response may exist that
+response (knob or rollout) found against it: a *lower bound* on the true figure (a better response may exist that
 the search did not find). Every sweep is an ordinary sweep under ``DIR/sweeps/`` (``simlab
 report``, ``simlab.load``); the budget counts every game written, and no sweep starts that would
 take the total past it. The seed decides everything: the population, values and files do not depend
