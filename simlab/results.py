@@ -379,8 +379,9 @@ def _shipped_source(game, scenario: str) -> dict | None:
 
 def _mix_figure(name: str, side: str, base, played: dict, sides) -> dict:
     """A mix's figure (``@mix:DIR``): the gain of the best response the solve in DIR found against
-    this side's mix (``solve.json``'s ``final.exploitability.per_side`` of the other side; the
-    larger of both where only the ``[solve]`` table's estimate is there), if DIR's solve played
+    this side's mix (``solve.json``'s ``final.exploitability.per_side`` of the other side, or its
+    ``rollout_per_side`` where the rollout response gained more; the larger of both where only the
+    ``[solve]`` table's estimate is there), if DIR's solve played
     under the cell's conditions (a mix's components are that solve's own presets)."""
     from .errors import InputError
     from .games.policy import MIX_PREFIX, load_policy_book, mix_file
@@ -395,8 +396,16 @@ def _mix_figure(name: str, side: str, base, played: dict, sides) -> dict:
     src = _book_source(book, Path(f).parent, "", sides)
     s0, s1 = (list(src["sides"]) + [None, None])[:2]
     other = s1 if side == s0 else s0
-    per = ((((src["run"].get("final") or {}).get("exploitability") or {}).get("per_side")) or {}).get(other)
-    if per is not None and per.get("gain") is not None:
+    ex = (src["run"].get("final") or {}).get("exploitability") or {}
+    per = (ex.get("per_side") or {}).get(other)
+    # the rollout response that closes a solve (issue 29; absent from a solve.json written before it)
+    ro = (ex.get("rollout_per_side") or {}).get(other)
+    if ro is not None and ro.get("gain") is not None and (per is None or per.get("gain") is None
+                                                         or float(ro["gain"]) > float(per["gain"])):
+        rec = {"gain": max(0.0, float(ro["gain"])), "ci": ro.get("ci"),
+               "source": f"simlab solve: the gain of {other}'s rollout response against this mix (a lower bound "
+                         "not confined to the knobs)"}
+    elif per is not None and per.get("gain") is not None:
         rec = {"gain": max(0.0, float(per["gain"])), "ci": per.get("ci"),
                "source": f"simlab solve: the gain of {other}'s best response against this mix (a lower bound)"}
     elif "exploitability" in book.meta:

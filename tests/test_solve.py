@@ -254,7 +254,8 @@ def test_caveat_families_are_left_out_unless_asked_for(tmp_path):
     """Mar Rojo's solo AI plays by other rules (its cards never take stress, Rule 12.1): a solve leaves
     it out of both populations and the search by default, and says so; --include-caveats uses it."""
     from simlab.solve import solve
-    kw = dict(budget=400, meta_games=2, search_games=2, confirm_games=2, iterations=1, progress=False, workers=1)
+    kw = dict(budget=400, meta_games=2, search_games=2, confirm_games=2, iterations=1, progress=False, workers=1,
+              method="knobs")  # the closing rollout (method auto) is not what this test is about
     g = get_game("mar-rojo")
     book = g.policy_book()
     a = solve("mar-rojo", out=tmp_path / "a", **kw)

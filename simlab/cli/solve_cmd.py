@@ -65,8 +65,9 @@ def render_solve(res: dict) -> list:
 
 
 def _rollout_lines(ex: dict) -> list[str]:
-    """The rollout response's lines of a summary's ``exploitability`` (``--method rollout|both``)."""
-    out = []
+    """The rollout response's lines of a summary's ``exploitability``: its gains (``--method
+    auto|rollout|both``), or one line saying why there is none ("rollout: not available for GAME")."""
+    out = [f"rollout: {ex['rollout']}"] if ex.get("rollout") and not ex.get("rollout_per_side") else []
     for s, r in (ex.get("rollout_per_side") or {}).items():
         if r.get("gain") is None:
             out.append(f"rollout response of {s}: {r.get('note', 'not measured')}")
@@ -113,10 +114,13 @@ def solve(
     seed: Annotated[int, typer.Option(help="the seed of every sweep and of the optimiser")] = 0,
     exploit: Annotated[str | None, typer.Option(help="SIDE=POLICY: measure one policy (a best response against it)")] = None,
     method: Annotated[str, typer.Option(
-        help="knobs: the knob search; rollout: the rollout exploiter from each side's best preset; both: the "
-             "rollout exploiter from the knob best response (the exploitability is the larger gain)")] = "knobs",
-    rollouts: Annotated[int, typer.Option(help="--method rollout|both: play-outs per candidate and decision")] = 4,
-    rollout_games: Annotated[int, typer.Option(help="--method rollout|both: games per opponent (fresh seeds)")] = 400,
+        help="auto: both where the game has a rollout exploiter, else knobs; knobs: the knob search only (no "
+             "closing rollout); rollout: the rollout exploiter from each side's best preset; both: the knob search, "
+             "then the rollout exploiter from the knob best response (the exploitability is the larger gain)")] = "auto",
+    rollouts: Annotated[int, typer.Option(help="the rollout exploiter's play-outs per candidate and decision")] = 4,
+    rollout_games: Annotated[int | None, typer.Option(
+        help="the rollout response's games per opponent (fresh seeds, not charged to --budget)",
+        show_default="400; auto: min(100, --confirm-games)")] = None,
     include_caveats: Annotated[bool, typer.Option(
         help="also use policies whose family has a caveat (e.g. a solo AI under other rules); left out by default")] = False,
     meta_games: Annotated[int, typer.Option(help="games per meta-game pairing")] = 2000,

@@ -98,7 +98,7 @@ def solve_grid(game: str, *, grid: Sequence[str], set_: Sequence[str] = (), out:
     tuning.update({k: kw.pop(k) for k in list(kw) if k in tuning})
     exploit, backend, scheduler = kw.pop("exploit", None), kw.pop("backend", None), kw.pop("scheduler", None)
     caveats = bool(kw.pop("include_caveats", False))
-    if kw.pop("method", "knobs") != "knobs":
+    if kw.pop("method", "auto") not in ("auto", "knobs"):  # auto: each setting's solve is a knob solve
         raise SpecError("--method rollout|both solves one option setting: leave out --grid")
     kw.pop("rollouts", None)
     kw.pop("rollout_games", None)

@@ -23,9 +23,14 @@ learning"; the restricted-play view of balance of Jaffe et al., AIIDE 2012):
 4. **Stop** when neither side's confirmed gain is significantly above ``epsilon`` (its interval's
    lower end is at most ``epsilon``), when the next sweep would exceed the game budget, or after
    ``iterations`` iterations; the summary says which.
+5. **Closing rollout** (``--method auto``, the default, where the game has a rollout exploiter;
+   :mod:`simlab.solve.rollout`): each searching side's rollout exploiter, from its last knob best
+   response, plays the other side's final mix on fresh seeds (not charged to the budget); its gain
+   is reported beside the knob search's and the exploitability is the larger. A game without one
+   says "rollout: not available for GAME".
 
 The **exploitability estimate** of the final mix is the largest confirmed gain any searched
-response found against it: a *lower bound* on the true figure (a better response may exist that
+response (knob or rollout) found against it: a *lower bound* on the true figure (a better response may exist that
 the search did not find). Every sweep is an ordinary sweep under ``DIR/sweeps/`` (``simlab
 report``, ``simlab.load``); the budget counts every game written, and no sweep starts that would
 take the total past it. The seed decides everything: the population, values and files do not depend
@@ -90,14 +95,29 @@ class _Solver:
     def __init__(self, game: str, scenario, set_, data, budget, epsilon, seed, out, overwrite, workers, progress,
                  meta_games, search_games, confirm_games, generations, popsize, iterations, replicates,
                  fixed: Mapping[str, str] | None = None, caveats: bool = False, method: str = "knobs",
-                 rollouts: int = 4, rollout_games: int = 400):
+                 rollouts: int = 4, rollout_games: int | None = 400):
         self.g = get_game(game)
-        from .rollout import METHODS
+        from .rollout import AUTO_GAMES, METHODS, has_rollout, not_available
         if method not in METHODS:
             raise SpecError(f"--method {method!r}: one of {', '.join(METHODS)}")
         for name, v, lo in (("--rollouts", rollouts, 1), ("--rollout-games", rollout_games, 2)):
+            if v is None and name == "--rollout-games":
+                continue
             if isinstance(v, bool) or not isinstance(v, int) or v < lo:
                 raise SpecError(f"{name} must be an integer of at least {lo} (got {v})")
+        self.method_requested = method
+        #: why no rollout closes this solve (None when one does)
+        self.rollout_note: str | None = None
+        if method == "auto":  # every solve ends with a rollout response where the game has an exploiter
+            method = "both" if has_rollout(self.g) else "knobs"
+            if method == "knobs":
+                self.rollout_note = not_available(game)
+            elif rollout_games is None:  # cheap by default: a confirmation's games, at most AUTO_GAMES
+                rollout_games = min(AUTO_GAMES, confirm_games) if isinstance(confirm_games, int) else AUTO_GAMES
+        elif method == "knobs":
+            self.rollout_note = "off (--method knobs)"
+        if rollout_games is None:
+            rollout_games = 400
         self.method, self.rollouts, self.rollout_games = method, rollouts, rollout_games
         self.game = game
         if scenario is not None and "," in str(scenario):
@@ -165,8 +185,7 @@ class _Solver:
             self.generations = 0  # no knob search: the rollout starts from the side's best policy of its mix
         if method != "knobs":
             from ..games import rollout_games
-            from ..games.base import Game
-            if type(self.g).resolve_rollout is Game.resolve_rollout:  # said before anything is written
+            if not has_rollout(self.g):  # said before anything is written
                 raise SpecError(f"--method {method}: game {game} has no rollout exploiter yet (issue 29; games with "
                                 f"one: {', '.join(rollout_games()) or 'none'})")
         self.workers, self.progress = workers, progress
@@ -174,6 +193,7 @@ class _Solver:
         self.overwrite = overwrite
         self.meta_seed = mix64(seed ^ 0x50534F52)  # "PSOR"
         self.played = 0
+        self.rollout_played = 0  # games of the closing rollout response (not charged to the budget)
         self.sweeps: list[dict] = []
         #: what the sweeps played under (:meth:`_note_conditions`): the solve's conditions stamp
         self.conditions_seen: dict = {"policies": {}}
@@ -195,11 +215,12 @@ class _Solver:
               file=sys.stderr, flush=True)
 
     def _play(self, tag: str, rows: Sequence[str], cols: Sequence[str], games: int, seed: int,
-              files: Sequence[str]) -> dict[tuple[str, str], np.ndarray]:
-        """One ordinary sweep of rows x cols (common random numbers) under ``sweeps/<tag>``."""
+              files: Sequence[str], charge: bool = True) -> dict[tuple[str, str], np.ndarray]:
+        """One ordinary sweep of rows x cols (common random numbers) under ``sweeps/<tag>``; with
+        ``charge`` False (the closing rollout response) its games are counted apart from ``--budget``."""
         s0, s1 = self.sides
         cost = len(rows) * len(cols) * games
-        if self.played + cost > self.budget:
+        if charge and self.played + cost > self.budget:
             raise _BudgetOut(tag)
         spec = SweepSpec(name=f"solve-{tag}".replace("/", "-"), game=self.game,
                          scenarios=[self.scenario] if self.scenario else [],
@@ -210,8 +231,12 @@ class _Solver:
         res = run_sweep(spec, path, workers=self.workers, progress=False)
         if not res.ok:
             raise SpecError(f"solve: sweep {path} did not complete ({len(res.failures)} chunk(s) failed)")
-        self.played += res.games_played
-        self.sweeps.append({"sweep": f"sweeps/{tag}", "games": res.games_played})
+        if charge:
+            self.played += res.games_played
+            self.sweeps.append({"sweep": f"sweeps/{tag}", "games": res.games_played})
+        else:
+            self.rollout_played += res.games_played
+            self.sweeps.append({"sweep": f"sweeps/{tag}", "games": res.games_played, "rollout": True})
         self._note_conditions(res.manifest)
         cell, index, codes = read_outcomes(res.path, self.sides)
         names = {c["cell"]: (c["policies"][s0], c["policies"][s1]) for c in res.manifest["cells"]}
@@ -484,16 +509,16 @@ class _Solver:
             try:
                 out[side] = rollout_response(self, final["iteration"], side, base, final["mixes"], self.rollouts,
                                              self.rollout_games)
-            except _BudgetOut as e:
-                out[side] = {"gain": None, "note": f"not played: the sweep ({e}) would take the games played past "
-                             f"the budget of {self.budget:,}"}
+            except SpecError as e:  # e.g. no exploiter for this side's base: the knob figures stand
+                out[side] = {"gain": None, "note": f"not played: {e}"}
         return out
 
     def _summary(self, iters, final, stop) -> dict:
         searching = [s for s in self.sides if s not in self.fixed]
         summary = {"game": self.game, "scenario": self.scenario_name, "sides": self.sides, "options": self.options,
                    "seed": self.seed, "budget": self.budget, "epsilon": self.epsilon, "games_played": self.played,
-                   "method": self.method,
+                   "method": self.method, "method_requested": self.method_requested,
+                   "rollout_games_played": self.rollout_played,
                    "settings": {"meta_games": self.meta_games, "search_games": self.search_games,
                                 "rollouts": self.rollouts, "rollout_games": self.rollout_games,
                                 "confirm_games": self.confirm_games, "generations": self.generations,
@@ -519,6 +544,8 @@ class _Solver:
                 ex["estimate"] = max(x for x in (est, r_est) if x is not None) if (est, r_est) != (None, None) else None
                 ex["rollout_per_side"] = ro
                 ex["misses"] = [ln for ln in (miss_line(r) for r in ro.values()) if ln]
+            if self.rollout_note:
+                ex["rollout"] = self.rollout_note
             summary["final"] = {"iteration": final["iteration"], "value": final["value"],
                                 "value_ci": final["value_ci"], "mixes": {s: _weights(m) for s, m in final["mixes"].items()},
                                 "exploitability": ex}
@@ -582,7 +609,7 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
           backend: str | None = None, scheduler=None, progress: bool = True, meta_games: int = 2000,
           search_games: int = 400, confirm_games: int = 4000, generations: int = 6, popsize: int | None = None,
           iterations: int = 10, replicates: int = 200, exploit: str | None = None,
-          include_caveats: bool = False, method: str = "knobs", rollouts: int = 4, rollout_games: int = 400) -> dict:
+          include_caveats: bool = False, method: str = "auto", rollouts: int = 4, rollout_games: int | None = None) -> dict:
     """Search a population of policies closed under best response, with an exploitability estimate.
 
     Args:
@@ -606,11 +633,16 @@ def solve(game: str, *, scenario: str | None = None, set_: Sequence[str] = (), g
         include_caveats: also use the presets and families that carry a caveat (e.g. Mar Rojo's solo
             AI, whose cards never take stress, Rule 12.1); by default they are left out (listed under
             ``excluded`` in the summary), since an equilibrium with them is not a two-player answer.
-        method: ``knobs`` (the knob search), ``rollout`` (no knob search: the game's rollout exploiter
-            from each side's best policy of its mix) or ``both`` (the rollout exploiter from the knob
-            best response); the exploitability is the larger gain (:mod:`simlab.solve.rollout`).
-        rollouts, rollout_games: the rollout exploiter's play-outs per candidate and decision, and its
-            games per opponent pairing (fresh seeds).
+        method: ``auto`` (the default: ``both`` where the game has a rollout exploiter, else
+            ``knobs`` and the summary says "rollout: not available for GAME"), ``knobs`` (the knob
+            search only: the closing rollout turned off), ``rollout`` (no knob search: the game's
+            rollout exploiter from each side's best policy of its mix) or ``both`` (the knob search,
+            then the rollout exploiter from the knob best response against the final mix); the
+            exploitability is the larger gain (:mod:`simlab.solve.rollout`).
+        rollouts, rollout_games: the rollout exploiter's play-outs per candidate and decision (``R``),
+            and its games per opponent pairing (fresh seeds); ``rollout_games`` None: 400 with an
+            explicit ``rollout``/``both``, ``min(100, confirm_games)`` for ``auto`` (cheap by default).
+            The rollout response's games are not charged to ``budget`` (``rollout_games_played``).
 
     Returns:
         The summary written to ``DIR/solve.json`` (see docs/solve.md), plus ``path``.

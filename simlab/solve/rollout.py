@@ -27,12 +27,25 @@ from ..errors import SpecError
 from ..games.policy import ROLLOUT_PREFIX, Preset, using_policies, write_policy_file
 from ..rng import mix64
 
-__all__ = ["METHODS", "miss_line", "rollout_response"]
+__all__ = ["AUTO_GAMES", "METHODS", "has_rollout", "miss_line", "not_available", "rollout_response"]
 
-#: the values of ``--method``
-METHODS = ("knobs", "rollout", "both")
+#: the values of ``--method`` (``auto``, the default: ``both`` where the game has a rollout exploiter)
+METHODS = ("auto", "knobs", "rollout", "both")
+#: games per opponent pairing of the rollout response that closes a default (``auto``) solve, at most
+AUTO_GAMES = 100
 #: a rollout gain is called significant when the lower end of its interval over the knob gain is above 0
 MISS = "a plan outside the families gains {d:+.3f} [{lo:+.3f}, {hi:+.3f}] over the knob best response; the families miss something"
+
+
+def has_rollout(game) -> bool:
+    """Whether the game plug-in ``game`` has a rollout exploiter (overrides ``Game.resolve_rollout``)."""
+    from ..games.base import Game
+    return type(game).resolve_rollout is not Game.resolve_rollout
+
+
+def not_available(game: str) -> str:
+    """The line a solve of ``game`` (a game without a rollout exploiter) reports instead of a rollout gain."""
+    return f"not available for {game} (the game has no rollout exploiter; the knob search's figure stands alone)"
 
 
 def _interval(d: np.ndarray) -> tuple[float, float, float]:
@@ -102,7 +115,7 @@ def rollout_response(solver, it: int, side: str, base: Mapping | None, mixes: Ma
     seed = mix64(solver.meta_seed + 0x526F6C6C * (2 * it + (1 if first else 2)))
     rows, cols = (mine, list(opp)) if first else (list(opp), mine)
     t0 = time.perf_counter()
-    res = solver._play(f"iter-{it:02d}/rollout-{side}", rows, cols, games, seed, files)
+    res = solver._play(f"iter-{it:02d}/rollout-{side}", rows, cols, games, seed, files, charge=False)
     dt = time.perf_counter() - t0
     sign = 1.0 if first else -1.0
 

@@ -80,6 +80,8 @@ class FamilySearch:
             if popsize:
                 opts["popsize"] = int(popsize)
             x0 = np.clip(encode(fam, start), 0.02, 0.98)
+            if x0.shape[0] == 1:  # cma does not search one dimension: a second coordinate, never read
+                x0 = np.append(x0, 0.5)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 self.es = cma.CMAEvolutionStrategy(list(x0), SIGMA0, opts)
@@ -95,7 +97,7 @@ class FamilySearch:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self.asked = [np.asarray(x, dtype=np.float64) for x in self.es.ask()]
-        return [decode(self.fam, x) for x in self.asked]
+        return [decode(self.fam, x[:len(self.fam.knobs)]) for x in self.asked]
 
     def tell(self, gains: Sequence[float]) -> None:
         """The objective (higher is better) of the candidates of the last :meth:`ask`, in order."""

@@ -51,9 +51,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..analysis.common import clear_out, prepare_out, write_json
 from ..errors import SpecError
 from ..games import get_game
-from ..analysis.common import clear_out, prepare_out, write_json
 
 __all__ = ["RESPOND", "SENSITIVITY_SUMMARY", "Factor", "member_value", "select_factors", "sensitivity", "with_ranges"]
 
@@ -440,7 +440,7 @@ def _respond(game: str, scenario, set_, pack: Path, seed: int, out: Path, worker
     """
     from .loop import solve
     res = solve(game, scenario=scenario, set_=list(set_), data=pack, seed=seed, out=out, workers=workers,
-                progress=False, replicates=200, **rs)
+                progress=False, replicates=200, **{"method": "knobs", **rs})  # a short knob solve: no rollout
     fin = res.get("final")
     if fin is None:
         raise SpecError(f"design point {i}: its --respond solve spent its budget ({rs['budget']:,} games) before "

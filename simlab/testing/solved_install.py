@@ -37,7 +37,12 @@ __all__ = ["install", "readme"]
 #: ``simlab solve``'s defaults (:func:`simlab.solve.loop.solve`; this layer may not import it, so
 #: ``tests/test_solved_install.py`` checks the copy against its signature)
 SOLVE_DEFAULTS = {"budget": 200000, "epsilon": 0.01, "meta_games": 2000, "search_games": 400,
-                  "confirm_games": 4000, "generations": 6, "iterations": 10, "popsize": None}
+                  "confirm_games": 4000, "generations": 6, "iterations": 10, "popsize": None, "method": "auto",
+                  "rollouts": 4, "rollout_games": None}
+#: the closing rollout's games per opponent of a ``--method auto`` solve: ``min(AUTO_ROLLOUT_GAMES,
+#: confirm_games)`` (``simlab.solve.rollout.AUTO_GAMES``); an explicit ``rollout``/``both``: 400
+AUTO_ROLLOUT_GAMES = 100
+EXPLICIT_ROLLOUT_GAMES = 400
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,8 +79,17 @@ def command(run: dict) -> str:
         v = have.get(key)
         if v is not None and v != defaults[key]:
             args.append(f"--{key.replace('_', '-')} {v}")
+    # a solve.json written before --method auto (issue 29) has only the method it played, knobs by default
+    asked = run.get("method_requested", run.get("method", "knobs"))
+    if asked not in ("auto", "knobs") or (asked == "knobs" and "method_requested" in run):
+        args.append(f"--method {asked}")
     if run.get("method", "knobs") != "knobs":
-        args.append(f"--method {run['method']}")
+        if st.get("rollouts", defaults["rollouts"]) != defaults["rollouts"]:
+            args.append(f"--rollouts {st['rollouts']}")
+        usual = (min(AUTO_ROLLOUT_GAMES, st.get("confirm_games", defaults["confirm_games"])) if asked == "auto"
+                 else EXPLICIT_ROLLOUT_GAMES)
+        if st.get("rollout_games", usual) != usual:
+            args.append(f"--rollout-games {st['rollout_games']}")
     args.append(f"--seed {run['seed']} --out DIR")
     lines, cur = [], "    "
     for a in args:
@@ -126,6 +140,22 @@ def readme(run: dict, book: dict, scenario_title: str, game_title: str, why: str
         out[-1] += (f" **Not converged**: the solve stopped on its {stop['reason']} with a response still gaining "
                     f"{ex['estimate']:.3f}, so this population is not an equilibrium and its value is that of this "
                     "population only; a larger budget (or the rollout exploiter, `--method both`) is the next step.")
+    for side, r in (ex.get("rollout_per_side") or {}).items():  # the rollout response closing the solve (issue 29)
+        if r.get("gain") is None:
+            out.append(f"Rollout response of {side}: {r.get('note', 'not measured')}.")
+            continue
+        o = r["over_knobs"]
+        out.append(f"Rollout response of {side} ({r['rollouts']} rollouts from `{r['base']}`, {r['games']:,} games per "
+                   f"opponent): gain {_fmt(r['gain'])} {_ci(r['ci'])} over {side}'s mix, its base "
+                   f"{_fmt(r['knob_gain'])} on the same games, rollout − base {_fmt(o['gain'])} {_ci(o['ci'])}.")
+    if ex.get("per_method"):
+        pm = ex["per_method"]
+        out.append("Exploitability by method: knobs " + ("-" if pm["knobs"] is None else f"{pm['knobs']:.3f}")
+                   + ", rollout " + ("-" if pm["rollout"] is None else f"{pm['rollout']:.3f}")
+                   + "; the estimate above is the larger.")
+    out += list(ex.get("misses") or [])
+    if ex.get("rollout"):
+        out.append(f"Rollout response: {ex['rollout']}.")
     out.append("")
     recorded = book.get("exploitability", {})
     presets = []
