@@ -30,8 +30,8 @@ from ..enums import (
     MOVE_WITHDRAW,
     SUNK,
 )
+from ..policies.bundles import MW_KEYS, NMW, MoveBoard, Plots, PlotWork, Sight
 from ..policies.fire import (
-    Sight,
     bombard_hold_nb,
     fire_scratch_nb,
     fire_values_nb,
@@ -42,11 +42,6 @@ from ..policies.formation_plans import maintain_formations_nb
 from ..policies.knowledge import predict_nb
 from ..policies.movement import (
     MAXC,
-    MW_KEYS,
-    NMW,
-    MoveBoard,
-    Plots,
-    PlotWork,
     plot_movement_nb,
     plot_smoke_nb,
     withdraw_check_nb,
@@ -183,7 +178,7 @@ def fire_plot_phase_nb(st, sc, tb, pol, gs, scr, vis, turn):
             Game-Turn (a campaign side's movement code may have turned to ``MOVE_WITHDRAW``, 9.41).
         scr: the work arrays (:func:`scratch_nb`): ``order``; ``mx``, ``mz``, ``md``,
             ``ppx``, ``ppz`` for predicted torpedo tracks; ``pred`` the predicted positions,
-            written; ``fs`` the fire plots' (:class:`..policies.fire.FirePlotScratch`), whose
+            written; ``fs`` the fire plots' (:class:`..policies.bundles.FirePlotScratch`), whose
             ship-state values are brought up to date once for both sides.
         vis: visibility (hexes); turn: the Game-Turn.
     """

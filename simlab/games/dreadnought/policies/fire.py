@@ -26,8 +26,6 @@ the one that makes the attacks' expected result greatest (:func:`designate_nb`);
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from simlab.jit import kernel
@@ -58,78 +56,12 @@ from ..kernels.visibility import (
     smoke_blocks_nb,
 )
 from ..rules import RuleTables
+from .bundles import FirePlotScratch, Sight
 from .knowledge import alive_nb
 
 DMAX = 64
 #: damage-control counts (SH_DC 0 .. DC_ROWS - 1) whose present-state gains are remembered (pure_gain_nb)
 DC_ROWS = 4
-
-
-class Sight(NamedTuple):
-    """What this Game-Turn lets a fire plot see (issue 27 bundle): ``vis`` the visibility (hexes),
-    ``turn`` the Game-Turn, ``smoke`` ``int64[k, 2]`` the Smoke Marker hexes (12.1) and ``dy``
-    ``int64[NDY]`` the scenario's running state (layout ``DY_*``: ``DY_NSMOKE``, ``DY_HOLD``, the
-    sun of 12.52), as :func:`..kernels.visibility.fire_mod_nb` and :func:`_holds_fire_nb` read them."""
-
-    vis: int
-    turn: int
-    smoke: np.ndarray
-    dy: np.ndarray
-
-
-class FirePlotScratch(NamedTuple):
-    """The fire plot's work arrays (issue 27 bundle; :func:`fire_scratch_nb` makes one set per call
-    of the entry kernel, never shared between threads). ``n`` units, R the longest main-battery or
-    secondary range (hexes), B the DPT columns, C the classes of unit (same Attack Strength,
-    Defense Strength and VP value)::
-
-        vp_pct int64[5]       percent of value scored by damage state (9.53-9.54; :func:`fire_values_nb`)
-        sv     float64[n, 10] each unit's VP by state 3 G + S, 9 sunk (:func:`state_vp_nb`)
-        svkey  int64[n]       the SH_DC each ``sv`` row was worked out for (-1: none yet)
-        dist   float64[n, 10] each target's expected state after the shots plotted at it
-        thr    float64[n, 2]  each target's fire unengaged and fired upon (:func:`threat_nb`; NaN: not yet)
-        loss   float64[1]     the last gain's expected share of Attack Strength lost (:func:`gain_nb`)
-        mg     float64[n, 16 B]  per target and ``column * 16 + penalty``: remembered gain ...
-        ml     float64[n, 16 B]  ... and loss ...
-        mst    int64[n, 16 B]    ... valid while equal to ``ver[j]`` (:func:`_pick_target_nb`)
-        ver    int64[n]       version of each ``dist[j]``; vc int64[1] the last version drawn (counted up)
-        bcol   int64[3 (R + 1)]  DPT columns by range: the firer's by range and halving (first two
-                              thirds), a threat's by range (last third)
-        nd     float64[10]    :func:`_apply_shot_nb` scratch
-        firers int64[n], term float64[n, 2], has int64[n, 2]: :func:`designate_scr_nb` scratch
-        pg, pl float64[C * DC_ROWS * 9, 16 B]  remembered present-state gains and losses (NaN: not yet)
-        prow   int64[n]       each unit's row of ``pg``/``pl`` (-1: not remembered; :func:`fire_values_nb`)
-        pure   float64[10]    all 0: :func:`pure_gain_nb` scratch
-        lst    int64[2, n + 1]  the enemies and own units afloat (:func:`unit_lists_nb`)
-        cls    int64[n]       each unit's class (0 .. C - 1)
-        order  int64[n]       the firers, strongest first (:func:`plot_fire_scr_nb`)
-        cnt    int64[n]       firers plotted at each target so far
-    """
-
-    vp_pct: np.ndarray
-    sv: np.ndarray
-    svkey: np.ndarray
-    dist: np.ndarray
-    thr: np.ndarray
-    loss: np.ndarray
-    mg: np.ndarray
-    bcol: np.ndarray
-    nd: np.ndarray
-    firers: np.ndarray
-    term: np.ndarray
-    has: np.ndarray
-    pg: np.ndarray
-    pl: np.ndarray
-    prow: np.ndarray
-    pure: np.ndarray
-    ml: np.ndarray
-    mst: np.ndarray
-    ver: np.ndarray
-    vc: np.ndarray
-    lst: np.ndarray
-    cls: np.ndarray
-    order: np.ndarray
-    cnt: np.ndarray
 
 
 def _next_state_table():
@@ -291,21 +223,12 @@ def threat_nb(side, st, sh, j, vis, tb, fs, bcol):
     penalties do not depend on being fired upon).
 
     ``tb``: the compiled rules (:class:`..rules.RuleTables`: ``rl``, ``eff_gun``, ``range_tab``,
-    ``band_low`` read); ``fs``: the :class:`FirePlotScratch`. Each own unit's gain is its
+    ``band_low`` read); ``fs``: the :class:`.bundles.FirePlotScratch`. Each own unit's gain is its
     present-state gain (:func:`pure_gain_nb`: ``fs.pg``, ``pl``, ``prow``, ``pure``, ``loss`` as
     there); ``bcol`` (``int64[>= reach + 1]``) scratch: ``j``'s DPT column by range (-1 when the
     modified strength is zero); ``fs.lst[1]``: ``side``'s units afloat (:func:`unit_lists_nb`)."""
-    rl = tb.rl
-    eff_gun = tb.eff_gun
-    range_tab = tb.range_tab
-    band_low = tb.band_low
-    sv = fs.sv
-    pg = fs.pg
-    pl = fs.pl
-    prow = fs.prow
-    pure = fs.pure
-    loss = fs.loss
-    lst = fs.lst
+    rl, eff_gun, range_tab, band_low = tb.rl, tb.eff_gun, tb.range_tab, tb.band_low
+    sv, pg, pl, prow, pure, loss, lst = fs.sv, fs.pg, fs.pl, fs.prow, fs.pure, fs.loss, fs.lst
     if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) <= 0:
         return 0.0, 0.0
     reach = st[j, L.ST_RNG] if st[j, L.ST_RNG] < vis else vis
@@ -387,7 +310,7 @@ def _pick_target_nb(side, st, sh, i, reach, screens_only, code, kn, tb, rng, sig
 
     ``kn``: the side's knobs ``float64[NKN]``; ``tb``: the compiled rules
     (:class:`..rules.RuleTables`: ``rl``, ``eff_gun``, ``range_tab``, ``band_low`` read);
-    ``sight``: the :class:`Sight` of this Game-Turn; ``fs``: the :class:`FirePlotScratch`, of which
+    ``sight``: the :class:`.bundles.Sight` of this Game-Turn; ``fs``: the :class:`.bundles.FirePlotScratch`, of which
     ``cnt[j]``: firers already on j; ``dist[j]``: j's expected state after them (:func:`gain_nb`);
     ``thr[j]``: j's fire unengaged and engaged (:func:`threat_nb`; NaN: not reckoned yet, worked
     out here on first use). With the optional rules on, targets behind smoke or beyond the
@@ -399,29 +322,10 @@ def _pick_target_nb(side, st, sh, i, reach, screens_only, code, kn, tb, rng, sig
     (:func:`unit_lists_nb`); ``fs.bcol`` (``int64[3 (R + 1)]``, R >= reach) scratch; a target no
     shot is plotted at yet (its ``dist[j]`` its present state) takes its gain from
     :func:`pure_gain_nb` (``pg``, ``pl``, ``prow``, ``pure``)."""
-    rl = tb.rl
-    eff_gun = tb.eff_gun
-    range_tab = tb.range_tab
-    band_low = tb.band_low
-    vis = sight.vis
-    smoke = sight.smoke
-    dy = sight.dy
-    turn = sight.turn
-    cnt = fs.cnt
-    dist = fs.dist
-    thr = fs.thr
-    sv = fs.sv
-    loss = fs.loss
-    bcol = fs.bcol
-    pg = fs.pg
-    pl = fs.pl
-    prow = fs.prow
-    pure = fs.pure
-    mg = fs.mg
-    ml = fs.ml
-    mst = fs.mst
-    ver = fs.ver
-    lst = fs.lst
+    rl, eff_gun, range_tab, band_low = tb.rl, tb.eff_gun, tb.range_tab, tb.band_low
+    vis, smoke, dy, turn = sight.vis, sight.smoke, sight.dy, sight.turn
+    cnt, dist, thr, sv, loss, bcol, pg, pl = fs.cnt, fs.dist, fs.thr, fs.sv, fs.loss, fs.bcol, fs.pg, fs.pl
+    prow, pure, mg, ml, mst, ver, lst = fs.prow, fs.pure, fs.mg, fs.ml, fs.mst, fs.ver, fs.lst
     best = -1
     bestv = -1e300
     bestmod = 0
@@ -564,17 +468,11 @@ def designate_scr_nb(side, st, sh, n, tb, code, rng, fs):
     unhalved (45 and 10 after modification) beats the AS 20 ship (20 and 21).
 
     ``tb``: the compiled rules (:class:`..rules.RuleTables`: ``rl``, ``eff_gun``, ``range_tab``,
-    ``band_low`` read); ``fs``: the :class:`FirePlotScratch`, of which ``firers`` (``int64[n]``),
+    ``band_low`` read); ``fs``: the :class:`.bundles.FirePlotScratch`, of which ``firers`` (``int64[n]``),
     ``term`` (``float64[n, 2]``), ``has`` (``int64[n, 2]``) are scratch and ``cnt[t]`` is how many
     of ``side``'s ships have ``SH_TGT == t`` (the fire plot's count)."""
-    rl = tb.rl
-    eff_gun = tb.eff_gun
-    range_tab = tb.range_tab
-    band_low = tb.band_low
-    firers = fs.firers
-    term = fs.term
-    has = fs.has
-    cnt = fs.cnt
+    rl, eff_gun, range_tab, band_low = tb.rl, tb.eff_gun, tb.range_tab, tb.band_low
+    firers, term, has, cnt = fs.firers, fs.term, fs.has, fs.cnt
     for i in range(n):
         if st[i, L.ST_SIDE] == side:
             sh[i, L.SH_UNHALVED] = 0
@@ -651,7 +549,7 @@ def bombard_hold_nb(sc, kn, dy, rng):
 @kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates: reference counting kept
 def fire_scratch_nb(st, n, rl, band_low):
     """The fire plot's work arrays for ``n`` units (:func:`plot_fire_scr_nb`; one set per call of
-    the entry kernel, never shared between threads): a :class:`FirePlotScratch` (its shapes there),
+    the entry kernel, never shared between threads): a :class:`.bundles.FirePlotScratch` (its shapes there),
     ``svkey``, ``prow`` all -1 (no values yet), ``pg``, ``pl`` all NaN, ``bcol`` all -2, ``cls``
     each unit's class, the rest 0."""
     r = rl[L.RL_SB_RANGE]
@@ -699,7 +597,7 @@ def unit_lists_nb(side, st, sh, n, lst):
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
 def fire_values_nb(st, sh, n, rl, fs):
-    """Bring the fire scratch's ship-state values up to date (``fs``: the :class:`FirePlotScratch`;
+    """Bring the fire scratch's ship-state values up to date (``fs``: the :class:`.bundles.FirePlotScratch`;
     ``fs.sv[j, k]``: :func:`state_vp_nb` of every unit ``j`` for its states k = G*3+S, 9: sunk at
     100%; the VP percentages of 9.53-9.54): a unit's row is worked out again only when its damage
     control so far (``SH_DC``, kept in ``fs.svkey``) changed; the rest of a row depends on the
@@ -707,11 +605,7 @@ def fire_values_nb(st, sh, n, rl, fs):
     Each unit's row of remembered present-state gains (``fs.prow[j]``, rows of ``fs.pg``,
     ``fs.pl``: :func:`pure_gain_nb`) is that of its class (``fs.cls``), damage control so far and
     state ``3 G + S``; -1 (not remembered) once its damage control reaches ``DC_ROWS``."""
-    vp_pct = fs.vp_pct
-    sv = fs.sv
-    svkey = fs.svkey
-    prow = fs.prow
-    cls = fs.cls
+    vp_pct, sv, svkey, prow, cls = fs.vp_pct, fs.sv, fs.svkey, fs.prow, fs.cls
     for j in range(n):
         dc = sh[j, L.SH_DC]
         prow[j] = ((cls[j] * DC_ROWS + dc) * 9 + sh[j, L.SH_G] * 3 + sh[j, L.SH_S]) if 0 <= dc < DC_ROWS else -1
@@ -750,7 +644,7 @@ def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab
             ``float64[NKN]`` its knobs; rl, eff_gun, eff_crt, range_tab, band_low: as
             :class:`..rules.RuleTables` (``eff_crt`` is not read); rng: ``uint64[STATE_WORDS]`` the
             stream; order, cnt: ``int64[n]``, not read (the plot keeps scratch of its own); smoke
-            ``int64[k, 2]``, dy ``int64[NDY]``, turn: as :class:`Sight`; sc ``int64[NSC]`` the
+            ``int64[k, 2]``, dy ``int64[NDY]``, turn: as :class:`.bundles.Sight`; sc ``int64[NSC]`` the
             scenario record.
     """
     none2 = np.zeros((0, 0), dtype=np.int64)
@@ -769,24 +663,13 @@ def plot_fire_scr_nb(side, st, sh, n, code, kn, tb, rng, sc, sight, fs):
 
     ``code``: the side's fire-allocation code (``FIRE_*``); ``kn``: its knobs ``float64[NKN]``;
     ``tb``: the compiled rules (:class:`..rules.RuleTables`); ``sc``: the scenario record
-    ``int64[NSC]``; ``sight``: the :class:`Sight` of this Game-Turn; ``fs``: the
-    :class:`FirePlotScratch`, its ship-state values up to date (:func:`fire_values_nb`).
+    ``int64[NSC]``; ``sight``: the :class:`.bundles.Sight` of this Game-Turn; ``fs``: the
+    :class:`.bundles.FirePlotScratch`, its ship-state values up to date (:func:`fire_values_nb`).
     """
-    rl = tb.rl
-    eff_gun = tb.eff_gun
-    range_tab = tb.range_tab
-    band_low = tb.band_low
-    vis = sight.vis
-    dy = sight.dy
-    dist = fs.dist
-    thr = fs.thr
-    loss = fs.loss
-    nd = fs.nd
-    ver = fs.ver
-    vc = fs.vc
-    lst = fs.lst
-    order = fs.order
-    cnt = fs.cnt
+    rl, eff_gun, range_tab, band_low = tb.rl, tb.eff_gun, tb.range_tab, tb.band_low
+    vis, dy = sight.vis, sight.dy
+    dist, thr, loss, nd, ver, vc, lst = fs.dist, fs.thr, fs.loss, fs.nd, fs.ver, fs.vc, fs.lst
+    order, cnt = fs.order, fs.cnt
     unit_lists_nb(side, st, sh, n, lst)
     k = 0
     for i in range(n):

@@ -22,10 +22,6 @@ without one stays where it is (:func:`fallback_plot_nb`).
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-import numpy as np
-
 from simlab.jit import kernel
 
 from ....rng import roll_nb
@@ -64,76 +60,12 @@ from ..kernels.movement import (
     truncate_at_exit_nb,
     turn_cost_nb,
 )
+from .bundles import MW_KEYS, MW_LST, MW_MEM, Goal
 from .fire import unit_lists_nb
 from .formation_plans import _bounds_nb
 from .knowledge import alive_nb
 
 MAXC = 256
-#: rows of the movement plot's work rows ``PlotWork.mw`` (``int64[NMW, n + 1]``): the live members
-#: of the formation being planned (:func:`_try_plan_nb`), the stacking keys (:func:`stack_keys_nb`),
-#: and from MW_LST the side's unit lists, two rows (:func:`..policies.fire.unit_lists_nb`)
-MW_MEM, MW_KEYS, MW_LST = 0, 1, 2
-NMW = 4
-
-
-class MoveBoard(NamedTuple):
-    """What a movement plot reads and writes of the position (issue 27 bundle): ``st``
-    ``int64[n, NST]`` the units' printed values, ``sh`` ``int64[n, NSH]`` their state (plots land in
-    ``SH_MP``, ``SH_PX``/``PZ``/``PF``), ``fm`` ``int64[n, NFM]`` the formations, ``trail``
-    ``int64[n, NTRAIL, 3]`` the columns' wakes, ``sc`` ``int64[NSC]`` the scenario record, ``rl``
-    ``int64[NRL]`` the rule scalars (with the run's optional rules)."""
-
-    st: np.ndarray
-    sh: np.ndarray
-    fm: np.ndarray
-    trail: np.ndarray
-    sc: np.ndarray
-    rl: np.ndarray
-
-
-class Plots(NamedTuple):
-    """The plotted paths of a Movement Plot Phase (issue 27 bundle): ``px``, ``pz``, ``pf``
-    ``int64[n, MAXMP + 1]`` each unit's hex and facing after each MP; ``planned`` ``int64[n]`` 1
-    once a unit has its plot; ``exit_mp`` ``int64[n]`` the MP at which its path leaves by its exit
-    (``MAXMP + 1``: none)."""
-
-    px: np.ndarray
-    pz: np.ndarray
-    pf: np.ndarray
-    planned: np.ndarray
-    exit_mp: np.ndarray
-
-
-class PlotWork(NamedTuple):
-    """A side's movement plot's markers to avoid and work rows (issue 27 bundle): the Torpedo
-    Markers placed this Movement Phase (``nmark`` ``int64[1]`` their number, ``mx``, ``mz``, ``md``
-    ``int64[n, MAXTRACK + 1]`` their track, ``owner`` ``int64[n]`` the launching unit; the
-    random-legal policy's ``nmark`` holds 0); ``mw`` ``int64[NMW, n + 1]`` work rows (``MW_*``);
-    ``cand`` ``int64[MAXC, 8]`` candidate plots (t1, l1, t2, l2, MP, end x, z, facing) and
-    ``scores`` ``float64[MAXC]`` theirs (:func:`plan_best_nb`)."""
-
-    nmark: np.ndarray
-    mx: np.ndarray
-    mz: np.ndarray
-    md: np.ndarray
-    owner: np.ndarray
-    mw: np.ndarray
-    cand: np.ndarray
-    scores: np.ndarray
-
-
-class Goal(NamedTuple):
-    """A formation's goal (:func:`goal_nb`): hex ``x``, ``z`` and facing ``f`` (ints), the range
-    wanted ``dstar`` (hexes, float) and ``mode`` (0 keep ``dstar``, 1 open the range and run for
-    the safe zone, 2 make for the exit, 3 withdraw in the disputed zone, -1 no enemy)."""
-
-    x: int
-    z: int
-    f: int
-    dstar: float
-    mode: int
-
-
 @kernel(error_model="numpy", no_cpython_wrapper=True)
 def _add_cand_nb(cand, k, t1, l1, t2, l2, mn, mx, rl, noabout):
     if k >= MAXC:
@@ -188,11 +120,11 @@ def candidates_nb(mn, mx, vpref, rl, noabout, cand, all_speeds):
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
 def goal_nb(side, bd, n, f, flag, code, kn, rstar, pred, is_cap, lst):
-    """The goal of a formation: ``(gx, gz, gf, dstar, gmode)`` (the fields of :class:`Goal`); gmode
+    """The goal of a formation: ``(gx, gz, gf, dstar, gmode)`` (the fields of :class:`.bundles.Goal`); gmode
     0 keep ``dstar`` from the goal (whose facing is ``gf``), 1 open the range from it and run for
     the safe zone, 2 make for the exit (gx = target row, gz = 0 north edge, 1 south edge), 3 open
     the range and stay in the disputed zone (campaign withdrawal), -1 no enemy. ``bd``: the
-    :class:`MoveBoard` (``st``, ``sh``, ``sc`` read); ``kn`` ``float64[NKN]`` the side's knobs;
+    :class:`.bundles.MoveBoard` (``st``, ``sh``, ``sc`` read); ``kn`` ``float64[NKN]`` the side's knobs;
     ``rstar`` the hold-range range (hexes); ``pred`` ``int64[n, 2]`` the predicted positions;
     ``lst`` (``int64[2, n + 1]``): ``side``'s enemies and own units afloat, in index order
     (:func:`..policies.fire.unit_lists_nb`)."""
@@ -277,7 +209,7 @@ def goal_nb(side, bd, n, f, flag, code, kn, rstar, pred, is_cap, lst):
 @kernel(error_model="numpy", no_cpython_wrapper=True)
 def score_nb(ex, ez, ef, mp, turnmp, goal, kn, role, sx, sz):
     """The score of a candidate plot ending at hex ``(ex, ez)`` facing ``ef`` after ``mp`` MP, of
-    which ``turnmp`` spent turning, started from ``(sx, sz)``, for the formation's :class:`Goal`
+    which ``turnmp`` spent turning, started from ``(sx, sz)``, for the formation's :class:`.bundles.Goal`
     ``goal``; ``kn`` ``float64[NKN]`` the side's knobs (``K_SPEED``, ``K_TURNCOST``, ``K_RUN_SPEED``,
     ``K_SAFE``, ``K_ON_GOAL``, ``K_BROADSIDE``, ``K_PARALLEL``); ``role`` the side's ``ROLE_*``."""
     gx = goal.x
@@ -330,7 +262,7 @@ def score_nb(ex, ez, ef, mp, turnmp, goal, kn, role, sx, sz):
 @kernel(error_model="numpy", no_cpython_wrapper=True)
 def _own_track_hit_nb(st, i, mp, emp, px, pz, sc, tk):
     """Would unit ``i``, moving along ``px, pz[i]`` for ``mp`` MP, meet a Torpedo Marker of its own
-    side placed this Movement Phase? ``tk``: the :class:`PlotWork` (``nmark``, ``mx``, ``mz``,
+    side placed this Movement Phase? ``tk``: the :class:`.bundles.PlotWork` (``nmark``, ``mx``, ``mz``,
     ``owner`` read)."""
     nm = tk.nmark[0]
     if nm == 0:
@@ -398,8 +330,8 @@ def quick_stack_ok_nb(st, sh, i, x, z, f, planned, n, rl, keys, quick):
 def _try_plan_nb(bd, f, n, t1, l1, t2, l2, mp, pl, tk, quick):
     """Lay out formation ``f``'s plot (turn ``t1`` after ``l1`` hexes, ``t2`` after ``l2``, ``mp``
     MP) for all members; keep it if every hex is allowed and every end position stacks legally.
-    Returns True if kept. ``bd``: the :class:`MoveBoard`; ``pl``: the :class:`Plots`, written;
-    ``tk``: the :class:`PlotWork`, whose ``mw[MW_MEM]`` is scratch (the members) and
+    Returns True if kept. ``bd``: the :class:`.bundles.MoveBoard`; ``pl``: the :class:`.bundles.Plots`, written;
+    ``tk``: the :class:`.bundles.PlotWork`, whose ``mw[MW_MEM]`` is scratch (the members) and
     ``mw[MW_KEYS]`` the stacking keys (:func:`stack_keys_nb`, kept a superset here when ``quick``;
     not read otherwise)."""
     st = bd.st
@@ -610,14 +542,14 @@ def plan_best_nb(bd, f, flag, n, cand, scores, k, pl, tk):
 @kernel(error_model="numpy", no_cpython_wrapper=True)
 def plot_movement_nb(side, bd, n, pc, kn, vis, rstar, pred, pl, rng, tk, dy):
     """Plot the movement of one side's formations (Rules 6.0-6.3, 7.0-7.3): paths into
-    ``pl`` (:class:`Plots`), MP into ``SH_MP``, end positions into ``SH_PX/PZ/PF``. A withdrawing
+    ``pl`` (:class:`.bundles.Plots`), MP into ``SH_MP``, end positions into ``SH_PX/PZ/PF``. A withdrawing
     side (campaign) keeps out of its safe zone (9.15) and, as North in scenarios B and C, on the
     initial Map Area until the South leaves it (11.3, 11.4).
 
-    ``bd``: the :class:`MoveBoard`; ``pc`` ``int64[NPC]``, ``kn`` ``float64[NKN]``: the side's
+    ``bd``: the :class:`.bundles.MoveBoard`; ``pc`` ``int64[NPC]``, ``kn`` ``float64[NKN]``: the side's
     policy codes and knobs; ``vis``: visibility (hexes); ``rstar``: the hold-range range (hexes);
     ``pred`` ``int64[n, 2]``: the predicted positions; ``rng``: the stream; ``tk``: the
-    :class:`PlotWork` (the Torpedo Markers of this Movement Phase, the candidate plots, and the
+    :class:`.bundles.PlotWork` (the Torpedo Markers of this Movement Phase, the candidate plots, and the
     work rows: members and stacking keys of :func:`_try_plan_nb`, then the side's unit lists,
     :func:`goal_nb`); ``dy`` ``int64[NDY]``: the scenario's running state."""
     st = bd.st

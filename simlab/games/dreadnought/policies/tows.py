@@ -27,11 +27,10 @@ from ..kernels.movement import (
     towable_nb,
     tower_ok_nb,
 )
+from .bundles import MW_LST, Goal
 from .fire import unit_lists_nb
 from .knowledge import alive_nb
 from .movement import (
-    MW_LST,
-    Goal,
     candidates_nb,
     fallback_plot_nb,
     goal_nb,
@@ -111,8 +110,8 @@ def _enemy_within_nb(side, st, sh, n, i, d):
 def _tow_approach_nb(bd, i, j, n, pl, tk):
     """Plot towing ship ``i`` toward the hex of ``j``, arriving at 1 MP or less so that it can lie
     still there next Game-Turn (6.4: a ship decelerates by at most half); every legal plot is
-    weighed. ``bd``: the :class:`.movement.MoveBoard`; ``pl``: the :class:`.movement.Plots`,
-    written; ``tk``: the :class:`.movement.PlotWork`. Returns True if a plot was kept."""
+    weighed. ``bd``: the :class:`.bundles.MoveBoard`; ``pl``: the :class:`.bundles.Plots`,
+    written; ``tk``: the :class:`.bundles.PlotWork`. Returns True if a plot was kept."""
     st = bd.st
     sh = bd.sh
     rl = bd.rl
@@ -171,9 +170,9 @@ def plan_tows_nb(side, bd, n, kn, pred, pl, tk):
     ``kn[K_TOW_BREAK]`` hexes of the towing ship (0: never); the towing ship then plots as any
     other unit.
 
-    ``bd``: the :class:`.movement.MoveBoard`; ``kn`` ``float64[NKN]``: the side's knobs; ``pred``
-    ``int64[n, 2]``: the predicted positions; ``pl``: the :class:`.movement.Plots`, written; ``tk``:
-    the :class:`.movement.PlotWork` (its candidate plots and work rows used)."""
+    ``bd``: the :class:`.bundles.MoveBoard`; ``kn`` ``float64[NKN]``: the side's knobs; ``pred``
+    ``int64[n, 2]``: the predicted positions; ``pl``: the :class:`.bundles.Plots`, written; ``tk``:
+    the :class:`.bundles.PlotWork` (its candidate plots and work rows used)."""
     st = bd.st
     sh = bd.sh
     fm = bd.fm
