@@ -22,7 +22,8 @@ class Sight(NamedTuple):
     """What this Game-Turn lets a fire plot see (issue 27 bundle): ``vis`` the visibility (hexes),
     ``turn`` the Game-Turn, ``smoke`` ``int64[k, 2]`` the Smoke Marker hexes (12.1) and ``dy``
     ``int64[NDY]`` the scenario's running state (layout ``DY_*``: ``DY_NSMOKE``, ``DY_HOLD``, the
-    sun of 12.52), as :func:`..kernels.visibility.fire_mod_nb` and :func:`_holds_fire_nb` read them."""
+    sun of 12.52), as :func:`..kernels.visibility.fire_mod_nb` and :func:`.fire._holds_fire_nb`
+    read them."""
 
     vis: int
     turn: int
@@ -31,31 +32,31 @@ class Sight(NamedTuple):
 
 
 class FirePlotScratch(NamedTuple):
-    """The fire plot's work arrays (issue 27 bundle; :func:`fire_scratch_nb` makes one set per call
-    of the entry kernel, never shared between threads). ``n`` units, R the longest main-battery or
+    """The fire plot's work arrays (issue 27 bundle; :func:`.fire.fire_scratch_nb` makes one set per
+    call of the entry kernel, never shared between threads). ``n`` units, R the longest main-battery or
     secondary range (hexes), B the DPT columns, C the classes of unit (same Attack Strength,
     Defense Strength and VP value)::
 
-        vp_pct int64[5]       percent of value scored by damage state (9.53-9.54; :func:`fire_values_nb`)
-        sv     float64[n, 10] each unit's VP by state 3 G + S, 9 sunk (:func:`state_vp_nb`)
+        vp_pct int64[5]       percent of value scored by damage state (9.53-9.54; :func:`.fire.fire_values_nb`)
+        sv     float64[n, 10] each unit's VP by state 3 G + S, 9 sunk (:func:`.fire.state_vp_nb`)
         svkey  int64[n]       the SH_DC each ``sv`` row was worked out for (-1: none yet)
         dist   float64[n, 10] each target's expected state after the shots plotted at it
-        thr    float64[n, 2]  each target's fire unengaged and fired upon (:func:`threat_nb`; NaN: not yet)
-        loss   float64[1]     the last gain's expected share of Attack Strength lost (:func:`gain_nb`)
+        thr    float64[n, 2]  each target's fire unengaged and fired upon (:func:`.fire.threat_nb`; NaN: not yet)
+        loss   float64[1]     the last gain's expected share of Attack Strength lost (:func:`.fire.gain_nb`)
         mg     float64[n, 16 B]  per target and ``column * 16 + penalty``: remembered gain ...
         ml     float64[n, 16 B]  ... and loss ...
-        mst    int64[n, 16 B]    ... valid while equal to ``ver[j]`` (:func:`_pick_target_nb`)
+        mst    int64[n, 16 B]    ... valid while equal to ``ver[j]`` (:func:`.fire._pick_target_nb`)
         ver    int64[n]       version of each ``dist[j]``; vc int64[1] the last version drawn (counted up)
         bcol   int64[3 (R + 1)]  DPT columns by range: the firer's by range and halving (first two
                               thirds), a threat's by range (last third)
-        nd     float64[10]    :func:`_apply_shot_nb` scratch
-        firers int64[n], term float64[n, 2], has int64[n, 2]: :func:`designate_scr_nb` scratch
+        nd     float64[10]    :func:`.fire._apply_shot_nb` scratch
+        firers int64[n], term float64[n, 2], has int64[n, 2]: :func:`.fire.designate_scr_nb` scratch
         pg, pl float64[C * DC_ROWS * 9, 16 B]  remembered present-state gains and losses (NaN: not yet)
-        prow   int64[n]       each unit's row of ``pg``/``pl`` (-1: not remembered; :func:`fire_values_nb`)
-        pure   float64[10]    all 0: :func:`pure_gain_nb` scratch
-        lst    int64[2, n + 1]  the enemies and own units afloat (:func:`unit_lists_nb`)
+        prow   int64[n]       each unit's row of ``pg``/``pl`` (-1: not remembered; :func:`.fire.fire_values_nb`)
+        pure   float64[10]    all 0: :func:`.fire.pure_gain_nb` scratch
+        lst    int64[2, n + 1]  the enemies and own units afloat (:func:`.fire.unit_lists_nb`)
         cls    int64[n]       each unit's class (0 .. C - 1)
-        order  int64[n]       the firers, strongest first (:func:`plot_fire_scr_nb`)
+        order  int64[n]       the firers, strongest first (:func:`.fire.plot_fire_scr_nb`)
         cnt    int64[n]       firers plotted at each target so far
     """
 
@@ -85,9 +86,10 @@ class FirePlotScratch(NamedTuple):
     cnt: np.ndarray
 
 
-#: rows of the movement plot's work rows ``PlotWork.mw`` (``int64[NMW, n + 1]``): the live members
-#: of the formation being planned (:func:`_try_plan_nb`), the stacking keys (:func:`stack_keys_nb`),
-#: and from MW_LST the side's unit lists, two rows (:func:`..policies.fire.unit_lists_nb`)
+#: rows of the movement plot's work rows ``PlotWork.mw`` (``int64[NMW, n + 1]``): the live
+#: members of the formation being planned (:func:`.movement._try_plan_nb`), the stacking keys
+#: (:func:`.movement.stack_keys_nb`), and from MW_LST the side's unit lists, two rows
+#: (:func:`.fire.unit_lists_nb`)
 MW_MEM, MW_KEYS, MW_LST = 0, 1, 2
 NMW = 4
 
@@ -126,7 +128,7 @@ class PlotWork(NamedTuple):
     ``int64[n, MAXTRACK + 1]`` their track, ``owner`` ``int64[n]`` the launching unit; the
     random-legal policy's ``nmark`` holds 0); ``mw`` ``int64[NMW, n + 1]`` work rows (``MW_*``);
     ``cand`` ``int64[MAXC, 8]`` candidate plots (t1, l1, t2, l2, MP, end x, z, facing) and
-    ``scores`` ``float64[MAXC]`` theirs (:func:`plan_best_nb`)."""
+    ``scores`` ``float64[MAXC]`` theirs (:func:`.movement.plan_best_nb`)."""
 
     nmark: np.ndarray
     mx: np.ndarray
@@ -139,9 +141,9 @@ class PlotWork(NamedTuple):
 
 
 class Goal(NamedTuple):
-    """A formation's goal (:func:`goal_nb`): hex ``x``, ``z`` and facing ``f`` (ints), the range
-    wanted ``dstar`` (hexes, float) and ``mode`` (0 keep ``dstar``, 1 open the range and run for
-    the safe zone, 2 make for the exit, 3 withdraw in the disputed zone, -1 no enemy)."""
+    """A formation's goal (:func:`.movement.goal_nb`): hex ``x``, ``z`` and facing ``f`` (ints), the
+    range wanted ``dstar`` (hexes, float) and ``mode`` (0 keep ``dstar``, 1 open the range and run
+    for the safe zone, 2 make for the exit, 3 withdraw in the disputed zone, -1 no enemy)."""
 
     x: int
     z: int
