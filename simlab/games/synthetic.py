@@ -122,7 +122,7 @@ class Synthetic(Game):
                    seeds: np.ndarray) -> Batch:
         """Play one game per seed: columns ``winner``, ``turns``, ``score_red``, ``score_blue`` (VP),
         ``end_reason`` (``decisive`` or ``drawn``)."""
-        from .synthetic_kernels import play_synthetic_nb
+        from .synthetic_kernels import SynthOut, SynthParams, play_synthetic_nb
         policies = policy_names(self.policies_of(scenario.sides, policies))
         g = int(seeds.shape[0])
         cols = {"winner": np.empty(g, np.int8), "turns": np.empty(g, np.int32),
@@ -131,10 +131,10 @@ class Synthetic(Game):
         # the same float64 arithmetic the kernel did when it read these constants itself
         logit = (SLOPE * (float(options["bias"]) - FAIR_BIAS)
                  + EDGE * int(RPS[POLICIES.index(policies["red"]), POLICIES.index(policies["blue"])]))
-        play_synthetic_nb(np.ascontiguousarray(seeds, dtype=np.uint64), int(scenario.payload), float(logit),
-                          float(options["draw_rate"]), int(options["handicap"]), int(options["threshold"]),
-                          MAX_TURNS, RED_DICE, BLUE_DICE, cols["winner"], cols["turns"], cols["score_red"],
-                          cols["score_blue"], cols["end_reason"])
+        par = SynthParams(int(scenario.payload), float(logit), float(options["draw_rate"]), int(options["handicap"]),
+                          int(options["threshold"]), int(MAX_TURNS), int(RED_DICE), int(BLUE_DICE))
+        res = SynthOut(cols["winner"], cols["turns"], cols["score_red"], cols["score_blue"], cols["end_reason"])
+        play_synthetic_nb(np.ascontiguousarray(seeds, dtype=np.uint64), par, res)
         return Batch(games=cols, categories={"end_reason": END_REASONS})
 
     def end_reasons(self) -> Sequence[str]:

@@ -17,7 +17,7 @@ from simlab.jit import kernel
 
 from ...rng import STATE_WORDS, new_state_nb, roll_nb
 from . import layout as L
-from .kernels.fire import gun_shot_nb
+from .kernels.fire import NGS, gun_shot_nb
 from .kernels.torpedo import Markers, UnitPaths, marker_path_nb, sweep_nb
 
 
@@ -27,7 +27,7 @@ def shots_loop_nb(k, tb, seed):
     rules, :class:`.rules.RuleTables`); returns a checksum."""
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
     new_state_nb(np.uint64(seed), rng)
-    out = np.zeros(6, dtype=np.int64)
+    out = np.zeros(NGS, dtype=np.int64)
     tot = 0
     for i in range(k):
         a = 10 + (i % 50)

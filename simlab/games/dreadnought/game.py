@@ -81,7 +81,7 @@ class Dreadnought(Game):
         embed; the framework keeps numba's cache of them fresh. Read on first use: importing
         :mod:`.runtime` loads the kernels, which ``simlab games`` must not."""
         from .runtime import KERNEL_MODULES
-        return KERNEL_MODULES + (f"{__package__}.enums", f"{__package__}.layout")
+        return KERNEL_MODULES + (f"{__package__}.enums", f"{__package__}.layout", f"{__package__}.policies.bundles")
     options = (
         Option("shots", bool, False, doc="historical scenarios: write the events table 'shots' (one row per gun, secondary or torpedo attack; large)"),
         Option("game_length", int, 0, min=0, max=1000,

@@ -46,6 +46,17 @@ RES_G = np.array(RESULT_G, dtype=np.int64)
 RES_S = np.array(RESULT_S, dtype=np.int64)
 
 
+#: the slots of a gun shot's figures (``int64[NGS]``, :func:`gun_shot_mod_nb`'s ``out``,
+#: :class:`FireScratch` ``shot``): the modified Attack Strength, the DPT roll (modified, clamped),
+#: the Damage Points, the combat ratio (0 = below 1-1), the CRT roll (0 if none), the result code
+GS_STRENGTH, GS_ROLL, GS_DP, GS_RATIO, GS_CRT_ROLL, GS_RESULT = range(6)
+NGS = 6
+#: the slots of a CRT attack's figures (``int64[NCS]``, :func:`crt_shot_nb`'s ``out``,
+#: :class:`FireScratch` ``crt_out``): the modified, clamped roll and the result code
+CS_ROLL, CS_RESULT = range(2)
+NCS = 2
+
+
 class ShotHead(NamedTuple):
     """Who made an attack and how, for its ``shots`` row (layout ``E_*``; all ints): the game's row
     ``g``, the Game-Turn, the kind (``SHOT_*``), firer and target units, range in hexes, halved
@@ -65,9 +76,9 @@ class ShotHead(NamedTuple):
 
 class FireScratch(NamedTuple):
     """The Fire Execution Phase's work rows (overwritten before read): ``desig``, ``nfire``
-    ``int64[n]`` each target's designated unhalved firer and firers; ``shot`` ``int64[6]`` a gun
-    shot's figures (:func:`gun_shot_mod_nb`'s ``out``); ``crt_out`` ``int64[2]`` a CRT attack's
-    (:func:`crt_shot_nb`)."""
+    ``int64[n]`` each target's designated unhalved firer and firers; ``shot`` ``int64[NGS]`` a gun
+    shot's figures (slots ``GS_*``, :func:`gun_shot_mod_nb`'s ``out``); ``crt_out`` ``int64[NCS]`` a
+    CRT attack's (slots ``CS_*``, :func:`crt_shot_nb`)."""
 
     desig: np.ndarray
     nfire: np.ndarray
@@ -173,8 +184,8 @@ def gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, tb, rng, out, ext
             ``range_tab`` read); rng: the game's stream.
         extra: further DPT roll modifier of the optional rules (radar -2, spotting planes -3, sun
             +1/-1; Rules 12.21, 12.22, 12.52).
-        out: ``int64[6]`` written: strength, DPT roll (modified, clamped), damage points, combat
-            ratio (0 = below 1-1), CRT roll (0 if none), result code.
+        out: ``int64[NGS]`` written (slots ``GS_*``): strength, DPT roll (modified, clamped),
+            damage points, combat ratio (0 = below 1-1), CRT roll (0 if none), result code.
 
     Returns:
         The result code (``RES_*``).
@@ -184,13 +195,13 @@ def gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, tb, rng, out, ext
     crt = tb.crt
     a = attack // 2 if halved else attack
     strength = range_strength_nb(a, hexes, tb.range_tab)
-    out[0] = strength
+    out[GS_STRENGTH] = strength
     if strength <= 0:
-        out[1] = 0
-        out[2] = 0
-        out[3] = 0
-        out[4] = 0
-        out[5] = RES_NONE
+        out[GS_ROLL] = 0
+        out[GS_DP] = 0
+        out[GS_RATIO] = 0
+        out[GS_CRT_ROLL] = 0
+        out[GS_RESULT] = RES_NONE
         return RES_NONE
     r = two_d6_nb(rng)
     if upon:
@@ -200,17 +211,17 @@ def gun_shot_mod_nb(attack, halved, hexes, upon, arc, defense, tb, rng, out, ext
     r = clamp_roll_nb(r + extra)
     dp = dpt[r, band_nb(strength, tb.band_low)]
     ratio = dp // defense
-    out[1] = r
-    out[2] = dp
-    out[3] = ratio
+    out[GS_ROLL] = r
+    out[GS_DP] = dp
+    out[GS_RATIO] = ratio
     if ratio < 1:
-        out[4] = 0
-        out[5] = RES_NONE
+        out[GS_CRT_ROLL] = 0
+        out[GS_RESULT] = RES_NONE
         return RES_NONE
     cr = two_d6_nb(rng)
     res = crt_result_nb(crt, cr, ratio, rl, rng)
-    out[4] = cr
-    out[5] = res
+    out[GS_CRT_ROLL] = cr
+    out[GS_RESULT] = res
     return res
 
 
@@ -221,15 +232,15 @@ def crt_shot_nb(col, penalty, crt, rl, rng, out):
     Args:
         col: ratio column (1 for 1:1, 2 for 2:1); penalty: amount subtracted from the roll
             (3 when combing, 8.32).
-        out: ``int64[2]`` written: the modified, clamped roll and the result code.
+        out: ``int64[NCS]`` written (slots ``CS_*``): the modified, clamped roll and the result code.
 
     Returns:
         The result code.
     """
     r = clamp_roll_nb(two_d6_nb(rng) - penalty)
     res = crt_result_nb(crt, r, col, rl, rng)
-    out[0] = r
-    out[1] = res
+    out[CS_ROLL] = r
+    out[CS_RESULT] = res
     return res
 
 
@@ -442,11 +453,12 @@ def fire_execution_nb(st, sh, n, tb, rng, fs, io, log):
         # luck: the same modifiers as gun_shot_mod_nb's roll (5.6, 7.1, the plotted optional ones)
         mod = ((rl[L.RL_FIRED_UPON] if sh[i, L.SH_UPON] else 0) + (rl[L.RL_BOW_STERN] if arc != 0 else 0)
                + sh[i, L.SH_FMOD])
-        s1, s2 = gun_moments_nb(shot[0], mod, st[t, L.ST_DEF], tb.dpt, tb.band_low, crt, rl)
+        s1, s2 = gun_moments_nb(shot[GS_STRENGTH], mod, st[t, L.ST_DEF], tb.dpt, tb.band_low, crt, rl)
         record_luck_nb(out, g, st[i, L.ST_SIDE], res, s1, s2, rl)
         if record:
             ev_n = record_shot_nb(ev, ev_n, ShotHead(g, turn, SHOT_GUN, i, t, d, halved, sh[i, L.SH_UPON], arc, 0),
-                                  shot[0], shot[1], shot[2], shot[3], shot[4], shot[5])
+                                  shot[GS_STRENGTH], shot[GS_ROLL], shot[GS_DP], shot[GS_RATIO],
+                                  shot[GS_CRT_ROLL], shot[GS_RESULT])
     for i in range(n):
         t = sh[i, L.SH_SB]
         if t < 0:
@@ -459,6 +471,6 @@ def fire_execution_nb(st, sh, n, tb, rng, fs, io, log):
         record_luck_nb(out, g, st[i, L.ST_SIDE], res, 36 * s1, 36 * s2, rl)
         if record:
             ev_n = record_shot_nb(ev, ev_n, ShotHead(g, turn, SHOT_SECONDARY, i, t, d, 0, sh[i, L.SH_UPON], 0, 0),
-                                  -1, 0, 0, rl[L.RL_SB_COL], crt_out[0], crt_out[1])
+                                  -1, 0, 0, rl[L.RL_SB_COL], crt_out[CS_ROLL], crt_out[CS_RESULT])
     apply_pending_nb(sh, n, rl)
     return ev_n

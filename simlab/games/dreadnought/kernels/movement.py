@@ -510,17 +510,28 @@ def update_tows_nb(sh, n, rl):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive, exit_mp):
+def commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, up):
     """Commit the plotted moves (Rules 6.0, 6.22, 9.15, 10.4): each column's wake, then each unit
-    afloat at the start of the phase to the end of its path (``px, pz, pf`` at its MP ``SH_MP``)
-    with its speed (``SH_SPD``, MP); a unit whose path left by its exit (``exit_mp[i] <= MAXMP``)
-    is ``EXITED``. A unit entering its own safe zone is marked ``SH_SAFE``. A line abreast
-    formation whose plot made its second leg in column (``FM_LEG2C`` 2) becomes a column with
-    the wake of that leg (6.24, :func:`.formations.leg2_commit_nb`).
+    afloat at the start of the phase (``up.alive``) to the end of its path (``up.px, pz, pf`` at its
+    MP ``SH_MP``) with its speed (``SH_SPD``, MP); a unit whose path left by its exit
+    (``up.exit_mp[i] <= MAXMP``) is ``EXITED``. A unit entering its own safe zone is marked
+    ``SH_SAFE``. A line abreast formation whose plot made its second leg in column (``FM_LEG2C``
+    2) becomes a column with the wake of that leg (6.24, :func:`.formations.leg2_commit_nb`).
+
+    Args:
+        st, sh, fm, trail, n: the units, formations and wakes; sc: the scenario record; turn: the
+            Game-Turn (``SH_EXIT_TURN``); ended_by: as returned so far.
+        up: the phase's :class:`.torpedo.UnitPaths` (``px``, ``pz``, ``pf``, ``alive``, ``exit_mp``
+            read).
 
     Returns:
         ``ended_by``: the first side to reach its safe zone (unchanged if already set, -1 none).
     """
+    px = up.px
+    pz = up.pz
+    pf = up.pf
+    alive = up.alive
+    exit_mp = up.exit_mp
     for f in range(n):
         if fm[f, L.FM_MEMBERS] > 0 and fm[f, L.FM_MODE] == COLUMN:
             flag = fm[f, L.FM_FLAG]

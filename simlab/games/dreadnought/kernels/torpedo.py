@@ -35,7 +35,16 @@ from ..enums import (
     PORT,
     SHOT_TORPEDO,
 )
-from .fire import ShotHead, add_pending_nb, crt_moments_nb, crt_shot_nb, record_luck_nb, record_shot_nb
+from .fire import (
+    CS_RESULT,
+    CS_ROLL,
+    ShotHead,
+    add_pending_nb,
+    crt_moments_nb,
+    crt_shot_nb,
+    record_luck_nb,
+    record_shot_nb,
+)
 from .geometry import DXA, DZA, hex_dist_nb
 from .visibility import lay_smoke_upto_nb, smoke_blocks_nb
 
@@ -67,7 +76,7 @@ class UnitPaths(NamedTuple):
 class TorpedoScratch(NamedTuple):
     """The torpedo attacks' work rows (overwritten before read): the sweep's ``hitmask``
     ``int8[>= m, n]`` and ``hits`` ``int64[>= m * n, 4]`` (:func:`sweep_nb`), a CRT attack's
-    ``crt_out`` ``int64[2]``, and ``smoke`` ``int64[k, 2]`` the Smoke Markers laid so far this phase."""
+    ``crt_out`` ``int64[NCS]`` (:func:`.fire.crt_shot_nb`'s slots ``CS_*``), and ``smoke`` ``int64[k, 2]`` the Smoke Markers laid so far this phase."""
 
     hitmask: np.ndarray
     hits: np.ndarray
@@ -259,5 +268,5 @@ def torpedo_attacks_nb(st, sh, n, nm, ma, mk, up, ts, tb, rng, io, log):
             if log.record:
                 d = hex_dist_nb(mx[hits[h, 0], 0], mz[hits[h, 0], 0], px[t, hits[h, 2]], pz[t, hits[h, 2]])
                 ev_n = record_shot_nb(ev, ev_n, ShotHead(g, log.turn, SHOT_TORPEDO, o, t, d, 0, 0, 0, comb),
-                                      -1, 0, 0, st[o, L.ST_TORP], crt_out[0], crt_out[1])
+                                      -1, 0, 0, st[o, L.ST_TORP], crt_out[CS_ROLL], crt_out[CS_RESULT])
     return ev_n

@@ -30,15 +30,27 @@ from ..enums import (
     MOVE_WITHDRAW,
     SUNK,
 )
-from ..policies.fire import bombard_hold_nb, fire_scratch_nb, fire_values_nb, plot_fire_scr_nb, preferred_range_nb
+from ..policies.bundles import MW_KEYS, NMW, MoveBoard, Plots, PlotWork, Sight
+from ..policies.fire import (
+    bombard_hold_nb,
+    fire_scratch_nb,
+    fire_values_nb,
+    plot_fire_scr_nb,
+    preferred_range_nb,
+)
 from ..policies.formation_plans import maintain_formations_nb
 from ..policies.knowledge import predict_nb
-from ..policies.movement import MAXC, plot_movement_nb, plot_smoke_nb, withdraw_check_nb
+from ..policies.movement import (
+    MAXC,
+    plot_movement_nb,
+    plot_smoke_nb,
+    withdraw_check_nb,
+)
 from ..policies.torpedo import Reach, plot_torpedoes_nb
 from ..policies.tows import assign_tows_nb, plan_tows_nb
 from .contact import enter_delayed_nb, track_off_map_nb
 from .damage import damage_control_nb, final_result_nb, scenario_end_nb
-from .fire import FireScratch, ShotLog, apply_pending_nb, fire_execution_nb
+from .fire import NCS, NGS, FireScratch, ShotLog, apply_pending_nb, fire_execution_nb
 from .movement import commit_moves_nb, resolve_collisions_nb, tow_pair_nb, update_tows_nb
 from .torpedo import Markers, TorpedoScratch, UnitPaths, launch_torpedoes_nb, torpedo_attacks_nb
 from .visibility import lay_smoke_nb, sighting_nb, sun_roll_nb, visibility_roll_nb
@@ -164,17 +176,16 @@ def fire_plot_phase_nb(st, sc, tb, pol, gs, scr, vis, turn):
         pol: ``(pc, kn)`` the policies' codes ``int64[2, NPC]`` and knobs ``float64[2, NKN]``.
         gs: the game's state (:func:`begin_nb`); its ``pcs`` are the codes in force this
             Game-Turn (a campaign side's movement code may have turned to ``MOVE_WITHDRAW``, 9.41).
-        scr: the work arrays (:func:`scratch_nb`): ``order``, ``cnt``; ``mx``, ``mz``, ``md``,
+        scr: the work arrays (:func:`scratch_nb`): ``order``; ``mx``, ``mz``, ``md``,
             ``ppx``, ``ppz`` for predicted torpedo tracks; ``pred`` the predicted positions,
-            written; ``fs`` the fire plots' (:func:`..policies.fire.fire_scratch_nb`), whose
+            written; ``fs`` the fire plots' (:class:`..policies.bundles.FirePlotScratch`), whose
             ship-state values are brought up to date once for both sides.
         vis: visibility (hexes); turn: the Game-Turn.
     """
-    rl, _, band_low, _, range_tab, tracks, eff_gun, eff_crt = tb
+    rl = tb.rl
     pc, kn = pol
     sh, dy, rng, smoke, pcs = gs[0], gs[3], gs[4], gs[5], gs[6]
     order = scr[L.SCR_ORDER]
-    cnt = scr[L.SCR_CNT]
     pred = scr[L.SCR_PRED]
     mx = scr[L.SCR_MX]
     mz = scr[L.SCR_MZ]
@@ -188,9 +199,9 @@ def fire_plot_phase_nb(st, sc, tb, pol, gs, scr, vis, turn):
     predict_nb(sh, n, pred)
     fire_values_nb(st, sh, n, rl, fs)
     bombard_hold_nb(sc, kn, dy, rng)
+    sight = Sight(vis, turn, smoke, dy)
     for side in range(2):
-        plot_fire_scr_nb(side, st, sh, n, vis, pcs[side, L.PC_FIRE], kn[side], rl, eff_gun, range_tab, band_low, rng,
-                         order, cnt, smoke, dy, turn, sc, fs)
+        plot_fire_scr_nb(side, st, sh, n, pcs[side, L.PC_FIRE], kn[side], tb, rng, sc, sight, fs)
         plot_torpedoes_nb(side, st, sh, n, pcs[side, L.PC_TORP], kn[side], sc, tb, rng, mk, reach)
 
 
@@ -215,8 +226,10 @@ def movement_plot_phase_nb(st, sc, tb, pol, gs, scr, vis):
     sh, fm, trail, dy, rng, pcs = gs[0], gs[1], gs[2], gs[3], gs[4], gs[6]
     (px, pz, pf, planned, exit_mp, alive, _, _, _, _, _, pred, buf, cand, scores, mx, mz, md,
      mowner, nmark, nmark0, _, _, _, _, _, _, _, _, _, _, _, mw) = scr
-    tk = (nmark, mx, mz, md, mowner, mw)
-    tk_none = (nmark0, mx, mz, md, mowner, mw)   # random-legal ignores its torpedoes
+    bd = MoveBoard(st, sh, fm, trail, sc, rl)
+    pl = Plots(px, pz, pf, planned, exit_mp)
+    tk = PlotWork(nmark, mx, mz, md, mowner, mw, cand, scores)
+    tk_none = PlotWork(nmark0, mx, mz, md, mowner, mw, cand, scores)   # random-legal ignores its torpedoes
     n = st.shape[0]
     campaign = sc[L.SC_CAMPAIGN] != 0
     smoking = rl[L.RL_OPT_SMOKE] != 0
@@ -236,13 +249,11 @@ def movement_plot_phase_nb(st, sc, tb, pol, gs, scr, vis):
                 pcs[side, L.PC_MOVE] = MOVE_WITHDRAW
         if towing:
             assign_tows_nb(side, st, sh, n, vis, rl, wd, pcs[side, L.PC_MOVE], kn[side], rng)
-            plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn[side], pred, px, pz, pf, planned, exit_mp, cand,
-                         scores, tk)
+            plan_tows_nb(side, bd, n, kn[side], pred, pl, tk)
         rstar = 8
         if pcs[side, L.PC_MOVE] == MOVE_HOLD:
             rstar = preferred_range_nb(side, st, sh, n, vis, eff_gun, range_tab, band_low)
-        plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pcs[side], kn[side], vis, rstar, pred, px, pz,
-                         pf, planned, exit_mp, cand, scores, rng,
+        plot_movement_nb(side, bd, n, pcs[side], kn[side], vis, rstar, pred, pl, rng,
                          tk_none if pcs[side, L.PC_MOVE] == MOVE_RANDOM else tk, dy)
         if smoking:
             plot_smoke_nb(side, st, sh, n, pcs[side], rng)
@@ -276,8 +287,8 @@ def movement_execution_nb(st, sc, tb, gs, scr, io, turn, ended_by, g, ev_n, reco
      mowner, nmark, _, _, _, hitmask, hits, _, crt_out, _, smoke_new, _, _, _, mw) = scr
     n = st.shape[0]
     campaign = sc[L.SC_CAMPAIGN] != 0
-    ev_n = torpedo_attacks_nb(st, sh, n, nmark[0], sc[L.SC_TORP_MA], Markers(mx, mz, md, mowner),
-                              UnitPaths(px, pz, pf, mpu, alive, exit_mp),
+    up = UnitPaths(px, pz, pf, mpu, alive, exit_mp)
+    ev_n = torpedo_attacks_nb(st, sh, n, nmark[0], sc[L.SC_TORP_MA], Markers(mx, mz, md, mowner), up,
                               TorpedoScratch(hitmask, hits, crt_out, smoke_new), tb, rng, io,
                               ShotLog(g, turn, record, ev_n))
     if campaign:
@@ -290,8 +301,9 @@ def movement_execution_nb(st, sc, tb, gs, scr, io, turn, ended_by, g, ev_n, reco
             smoke[k, 1] = smoke_new[k, 1]
         dy[L.DY_NSMOKE] = ns
         dy[L.DY_SMOKE_LAID] += ns
-    ended_by = commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, px, pz, pf, alive, exit_mp)
-    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, (displaced, mw[1], scr[L.SCR_BUF], trail), out, g, gs[6])
+    ended_by = commit_moves_nb(st, sh, fm, trail, n, sc, turn, ended_by, up)
+    # the plot's stacking-keys row is free once the plots are made: the collisions' scratch
+    resolve_collisions_nb(st, sh, fm, n, rng, rl, sc, (displaced, mw[MW_KEYS], scr[L.SCR_BUF], trail), out, g, gs[6])
     apply_pending_nb(sh, n, rl)
     if rl[L.RL_OPT_TOWING] != 0:
         update_tows_nb(sh, n, rl)
@@ -377,13 +389,13 @@ def scratch_nb(st, rl, band_low):
     ppz = np.zeros((n, L.MAXTRACK + 1), dtype=np.int64)
     hitmask = np.zeros((n, n), dtype=np.int8)
     hits = np.zeros((n * n, 4), dtype=np.int64)
-    shot = np.zeros(6, dtype=np.int64)
-    crt_out = np.zeros(2, dtype=np.int64)
+    shot = np.zeros(NGS, dtype=np.int64)
+    crt_out = np.zeros(NCS, dtype=np.int64)
     smoke = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
     smoke_new = np.zeros((n * (L.MAXMP + 1) + 1, 2), dtype=np.int64)
     pcs = np.zeros((2, L.NPC), dtype=np.int64)
     nfire = np.zeros(n, dtype=np.int64)
-    mw = np.zeros((4, n + 1), dtype=np.int64)
+    mw = np.zeros((NMW, n + 1), dtype=np.int64)
     return (px, pz, pf, planned, exit_mp, alive, mpu, order, cnt, desig, displaced, pred, buf, cand, scores, mx, mz, md,
             mowner, nmark, nmark0, ppx, ppz, hitmask, hits, shot, crt_out, smoke, smoke_new, pcs, nfire,
             fire_scratch_nb(st, n, rl, band_low), mw)

@@ -55,6 +55,8 @@ from ..kernels.visibility import (
     fire_options_on_nb,
     smoke_blocks_nb,
 )
+from ..rules import RuleTables
+from .bundles import FirePlotScratch, Sight
 from .knowledge import alive_nb
 
 DMAX = 64
@@ -214,16 +216,19 @@ def _apply_shot_nb(dist, b, pen, dd, eff_gun, nd):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg, pl, prow, pure, loss, bcol, lst):
+def threat_nb(side, st, sh, j, vis, tb, fs, bcol):
     """Expected VP enemy unit ``j``'s best main-battery shot at ``side``'s units is worth (its
     fire this phase, as a policy reckons it): ``(unengaged, fired upon)``, the second with the
     roll penalty of Rule 5.6. One pass over the targets serves both (the shot's column and other
     penalties do not depend on being fired upon).
 
-    Each own unit's gain is its present-state gain (:func:`pure_gain_nb`: ``pg``, ``pl``,
-    ``prow``, ``pure``, ``loss`` as there); ``bcol`` (``int64[>= reach + 1]``) scratch: ``j``'s DPT column by
-    range (-1 when the modified strength is zero); ``lst[1]``: ``side``'s units afloat
-    (:func:`unit_lists_nb`)."""
+    ``tb``: the compiled rules (:class:`..rules.RuleTables`: ``rl``, ``eff_gun``, ``range_tab``,
+    ``band_low`` read); ``fs``: the :class:`.bundles.FirePlotScratch`. Each own unit's gain is its
+    present-state gain (:func:`pure_gain_nb`: ``fs.pg``, ``pl``, ``prow``, ``pure``, ``loss`` as
+    there); ``bcol`` (``int64[>= reach + 1]``) scratch: ``j``'s DPT column by range (-1 when the
+    modified strength is zero); ``fs.lst[1]``: ``side``'s units afloat (:func:`unit_lists_nb`)."""
+    rl, eff_gun, range_tab, band_low = tb.rl, tb.eff_gun, tb.range_tab, tb.band_low
+    sv, pg, pl, prow, pure, loss, lst = fs.sv, fs.pg, fs.pl, fs.prow, fs.pure, fs.loss, fs.lst
     if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) <= 0:
         return 0.0, 0.0
     reach = st[j, L.ST_RNG] if st[j, L.ST_RNG] < vis else vis
@@ -299,20 +304,28 @@ def pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, prow, pure, loss):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                    vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, prow, pure, mg, ml, mst, ver, lst):
+def _pick_target_nb(side, st, sh, i, reach, screens_only, code, kn, tb, rng, sight, fs):
     """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
-    (screen units only for secondary batteries); -1 for none. ``cnt[j]``: firers already on j;
-    ``dist[j]``: j's expected state after them (:func:`gain_nb`); ``thr[j]``: j's fire unengaged
-    and engaged (:func:`threat_nb`; NaN: not reckoned yet, worked out here on first use). With the optional rules on, targets behind smoke or beyond
-    the visibility are kept or dropped by :func:`fire_mod_nb`, and the DPT modifier of the pick is
-    left in ``SH_FMOD``. ``mg``, ``ml`` (``float64[n, 16 B]``), ``mst`` (``int64[n, 16 B]``):
-    per target and ``column * 16 + penalty`` the :func:`gain_nb` (gain, loss) worked out while
+    (screen units only for secondary batteries); -1 for none.
+
+    ``kn``: the side's knobs ``float64[NKN]``; ``tb``: the compiled rules
+    (:class:`..rules.RuleTables`: ``rl``, ``eff_gun``, ``range_tab``, ``band_low`` read);
+    ``sight``: the :class:`.bundles.Sight` of this Game-Turn; ``fs``: the :class:`.bundles.FirePlotScratch`, of which
+    ``cnt[j]``: firers already on j; ``dist[j]``: j's expected state after them (:func:`gain_nb`);
+    ``thr[j]``: j's fire unengaged and engaged (:func:`threat_nb`; NaN: not reckoned yet, worked
+    out here on first use). With the optional rules on, targets behind smoke or beyond the
+    visibility are kept or dropped by :func:`fire_mod_nb`, and the DPT modifier of the pick is left
+    in ``SH_FMOD``. ``fs.mg``, ``ml`` (``float64[n, 16 B]``), ``mst`` (``int64[n, 16 B]``): per
+    target and ``column * 16 + penalty`` the :func:`gain_nb` (gain, loss) worked out while
     ``dist[j]`` stood at version ``ver[j]`` (``mst[j, q] == ver[j]``: valid; a new version is
-    drawn whenever ``dist[j]`` changes); ``lst[0]``: the enemy units afloat (:func:`unit_lists_nb`);
-    ``bcol`` (``int64[3 (R + 1)]``, R >= reach: :func:`fire_scratch_nb`) scratch; a target no shot is plotted at yet (its
-    ``dist[j]`` its present state) takes its gain from :func:`pure_gain_nb` (``pg``, ``pl``, ``prow``,
-    ``pure``)."""
+    drawn whenever ``dist[j]`` changes); ``fs.lst[0]``: the enemy units afloat
+    (:func:`unit_lists_nb`); ``fs.bcol`` (``int64[3 (R + 1)]``, R >= reach) scratch; a target no
+    shot is plotted at yet (its ``dist[j]`` its present state) takes its gain from
+    :func:`pure_gain_nb` (``pg``, ``pl``, ``prow``, ``pure``)."""
+    rl, eff_gun, range_tab, band_low = tb.rl, tb.eff_gun, tb.range_tab, tb.band_low
+    vis, smoke, dy, turn = sight.vis, sight.smoke, sight.dy, sight.turn
+    cnt, dist, thr, sv, loss, bcol, pg, pl = fs.cnt, fs.dist, fs.thr, fs.sv, fs.loss, fs.bcol, fs.pg, fs.pl
+    prow, pure, mg, ml, mst, ver, lst = fs.prow, fs.pure, fs.mg, fs.ml, fs.mst, fs.ver, fs.lst
     best = -1
     bestv = -1e300
     bestmod = 0
@@ -373,8 +386,7 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
             if thr[j, 0] != thr[j, 0]:
                 # j's fire is reckoned the first time a firer weighs j (threat_nb: the same values
                 # for the whole plot; its band table is the last third of bcol)
-                thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, n, j, vis, eff_gun, range_tab, band_low, rl, sv, pg,
-                                                 pl, prow, pure, loss, bcol[bcol.shape[0] * 2 // 3:], lst)
+                thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, j, vis, tb, fs, bcol[bcol.shape[0] * 2 // 3:])
             q = d * 2 + (1 if cnt[j] > 0 else 0)
             if bcol[q] == -2:
                 bcol[q] = shot_band_nb(st, sh, i, d, cnt[j] > 0, range_tab, band_low)
@@ -432,17 +444,21 @@ def _pick_target_nb(side, st, sh, n, i, reach, screens_only, code, kn, rl, eff_g
 
 @kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates its scratch
 def designate_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng):
-    """:func:`designate_scr_nb` with scratch of its own (the firers per target counted here)."""
-    cnt = np.zeros(n, dtype=np.int64)
+    """:func:`designate_scr_nb` with scratch of its own (the firers per target counted here); the
+    rule tables the designation does not read (``dpt``, ``crt``, ``tracks``, ``eff_crt``) are left
+    empty in its :class:`..rules.RuleTables`."""
+    fs = fire_scratch_nb(st, n, rl, band_low)
+    cnt = fs.cnt
     for i in range(n):
         if st[i, L.ST_SIDE] == side and sh[i, L.SH_TGT] >= 0:
             cnt[sh[i, L.SH_TGT]] += 1
-    designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, np.empty(n, dtype=np.int64),
-                     np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64), cnt)
+    none2 = np.zeros((0, 0), dtype=np.int64)
+    tb = RuleTables(rl, none2, band_low, none2, range_tab, none2, eff_gun, np.zeros((0, 0), dtype=np.float64))
+    designate_scr_nb(side, st, sh, n, tb, code, rng, fs)
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has, cnt):
+def designate_scr_nb(side, st, sh, n, tb, code, rng, fs):
     """Designate the unhalved firer of each target (Rule 5.31: "chosen by the Firing Player";
     ruling DN-F1): ``SH_UNHALVED`` = 1 on the firer that makes the sum of the attacks' expected
     result on the target greatest (share of value removed, ties by expected Damage Points; 5.8),
@@ -451,8 +467,12 @@ def designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rn
     Example (ruling DN-F1): AS 20 at 10 hexes and AS 15 at 2 hexes on one target: the AS 15 ship
     unhalved (45 and 10 after modification) beats the AS 20 ship (20 and 21).
 
-    ``firers`` (``int64[n]``), ``term`` (``float64[n, 2]``), ``has`` (``int64[n, 2]``): scratch;
-    ``cnt[t]``: how many of ``side``'s ships have ``SH_TGT == t`` (the fire plot's count)."""
+    ``tb``: the compiled rules (:class:`..rules.RuleTables`: ``rl``, ``eff_gun``, ``range_tab``,
+    ``band_low`` read); ``fs``: the :class:`.bundles.FirePlotScratch`, of which ``firers`` (``int64[n]``),
+    ``term`` (``float64[n, 2]``), ``has`` (``int64[n, 2]``) are scratch and ``cnt[t]`` is how many
+    of ``side``'s ships have ``SH_TGT == t`` (the fire plot's count)."""
+    rl, eff_gun, range_tab, band_low = tb.rl, tb.eff_gun, tb.range_tab, tb.band_low
+    firers, term, has, cnt = fs.firers, fs.term, fs.has, fs.cnt
     for i in range(n):
         if st[i, L.ST_SIDE] == side:
             sh[i, L.SH_UNHALVED] = 0
@@ -529,16 +549,9 @@ def bombard_hold_nb(sc, kn, dy, rng):
 @kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates: reference counting kept
 def fire_scratch_nb(st, n, rl, band_low):
     """The fire plot's work arrays for ``n`` units (:func:`plot_fire_scr_nb`; one set per call of
-    the entry kernel, never shared between threads): ``(vp_pct int64[5], sv float64[n, 10],
-    svkey int64[n], dist float64[n, 10], thr float64[n, 2], loss float64[1], mg float64[n, 16 B],
-    bcol int64[3 (R + 1)], nd float64[10], firers int64[n], term float64[n, 2], has int64[n, 2],
-    pg float64[C * DC_ROWS * 9, 16 B], pl (the same), prow int64[n], pure float64[10], ml float64[n, 16 B],
-    mst int64[n, 16 B], ver int64[n], vc int64[1], lst int64[2, n + 1], cls int64[n])``, R the longest
-    main-battery or secondary range (hexes), B the DPT columns, C the classes of unit (units with the same
-    Attack Strength, Defense Strength and VP value: ``cls``, 0 .. C - 1); ``svkey``, ``prow`` all -1 (no
-    values yet; ``pg``, ``pl`` all NaN, ``prow``: :func:`pure_gain_nb`, :func:`fire_values_nb`; ``mg``,
-    ``ml``, ``mst``, ``ver``: :func:`_pick_target_nb`; ``vc``: the last version drawn, only ever counted
-    up; ``lst``: :func:`unit_lists_nb`)."""
+    the entry kernel, never shared between threads): a :class:`.bundles.FirePlotScratch` (its shapes there),
+    ``svkey``, ``prow`` all -1 (no values yet), ``pg``, ``pl`` all NaN, ``bcol`` all -2, ``cls``
+    each unit's class, the rest 0."""
     r = rl[L.RL_SB_RANGE]
     for i in range(n):
         if st[i, L.ST_RNG] > r:
@@ -557,12 +570,14 @@ def fire_scratch_nb(st, n, rl, band_low):
             cls[i] = nc
             nc += 1
     npg = nc * DC_ROWS * 9
-    return (np.zeros(5, dtype=np.int64), np.zeros((n, 10)), np.full(n, -1, dtype=np.int64), np.zeros((n, 10)),
-            np.zeros((n, 2)), np.zeros(1), np.zeros((n, nq)), np.full((r + 1) * 3, -2, dtype=np.int64),
-            np.zeros(10), np.empty(n, dtype=np.int64), np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64),
-            np.full((npg, nq), np.nan), np.full((npg, nq), np.nan), np.full(n, -1, dtype=np.int64), np.zeros(10),
-            np.zeros((n, nq)), np.zeros((n, nq), dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros(1, dtype=np.int64), np.zeros((2, n + 1), dtype=np.int64), cls)
+    return FirePlotScratch(
+        np.zeros(5, dtype=np.int64), np.zeros((n, 10)), np.full(n, -1, dtype=np.int64), np.zeros((n, 10)),
+        np.zeros((n, 2)), np.zeros(1), np.zeros((n, nq)), np.full((r + 1) * 3, -2, dtype=np.int64),
+        np.zeros(10), np.empty(n, dtype=np.int64), np.zeros((n, 2)), np.zeros((n, 2), dtype=np.int64),
+        np.full((npg, nq), np.nan), np.full((npg, nq), np.nan), np.full(n, -1, dtype=np.int64), np.zeros(10),
+        np.zeros((n, nq)), np.zeros((n, nq), dtype=np.int64), np.zeros(n, dtype=np.int64),
+        np.zeros(1, dtype=np.int64), np.zeros((2, n + 1), dtype=np.int64), cls, np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64))
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
@@ -582,18 +597,15 @@ def unit_lists_nb(side, st, sh, n, lst):
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
 def fire_values_nb(st, sh, n, rl, fs):
-    """Bring the fire scratch's ship-state values up to date (``fs[1][j, k]``: :func:`state_vp_nb`
-    of every unit ``j`` for its states k = G*3+S, 9: sunk at 100%; the VP percentages of 9.53-9.54): a unit's row is worked out again only when its damage
-    control so far (``SH_DC``, kept in ``fs[2]``) changed; the rest of a row depends on the
+    """Bring the fire scratch's ship-state values up to date (``fs``: the :class:`.bundles.FirePlotScratch`;
+    ``fs.sv[j, k]``: :func:`state_vp_nb` of every unit ``j`` for its states k = G*3+S, 9: sunk at
+    100%; the VP percentages of 9.53-9.54): a unit's row is worked out again only when its damage
+    control so far (``SH_DC``, kept in ``fs.svkey``) changed; the rest of a row depends on the
     unit's printed values only. Both sides' plots read the same table (it holds no side's view).
-    Each unit's row of remembered present-state gains (``fs[14][j]``, rows of ``fs[12]``, ``fs[13]``:
-    :func:`pure_gain_nb`) is that of its class (``fs[21]``), damage control so far and state
-    ``3 G + S``; -1 (not remembered) once its damage control reaches ``DC_ROWS``."""
-    vp_pct = fs[0]
-    sv = fs[1]
-    svkey = fs[2]
-    prow = fs[14]
-    cls = fs[21]
+    Each unit's row of remembered present-state gains (``fs.prow[j]``, rows of ``fs.pg``,
+    ``fs.pl``: :func:`pure_gain_nb`) is that of its class (``fs.cls``), damage control so far and
+    state ``3 G + S``; -1 (not remembered) once its damage control reaches ``DC_ROWS``."""
+    vp_pct, sv, svkey, prow, cls = fs.vp_pct, fs.sv, fs.svkey, fs.prow, fs.cls
     for j in range(n):
         dc = sh[j, L.SH_DC]
         prow[j] = ((cls[j] * DC_ROWS + dc) * 9 + sh[j, L.SH_G] * 3 + sh[j, L.SH_S]) if 0 <= dc < DC_ROWS else -1
@@ -612,19 +624,36 @@ def fire_values_nb(st, sh, n, rl, fs):
 
 
 @kernel(error_model="numpy", nrt=True)   # allocates its scratch
+def plot_fire_own_nb(side, st, sh, n, code, kn, tb, rng, sc, sight):
+    """Plot the fire of one side (Rules 5.1-5.3, 5.21-5.23, 8.4): ``SH_TGT`` and ``SH_SB``
+    (:func:`plot_fire_scr_nb` with work arrays of its own, their ship-state values worked out here)."""
+    fs = fire_scratch_nb(st, n, tb.rl, tb.band_low)
+    fire_values_nb(st, sh, n, tb.rl, fs)
+    plot_fire_scr_nb(side, st, sh, n, code, kn, tb, rng, sc, sight, fs)
+
+
 def plot_fire_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, eff_crt, range_tab, band_low, rng, order, cnt,
                  smoke, dy, turn, sc):
-    """Plot the fire of one side (Rules 5.1-5.3, 5.21-5.23, 8.4): ``SH_TGT`` and ``SH_SB``
-    (:func:`plot_fire_scr_nb` with work arrays of its own; ``eff_crt`` is not read)."""
-    fs = fire_scratch_nb(st, n, rl, band_low)
-    fire_values_nb(st, sh, n, rl, fs)
-    plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, band_low, rng, order, cnt, smoke, dy,
-                     turn, sc, fs)
+    """Plot the fire of one side from loose arrays (tests and tools; the game loop calls
+    :func:`plot_fire_scr_nb`): ``SH_TGT``, ``SH_SB`` and ``SH_FMOD`` of ``sh`` written (Rules 5.1-5.3,
+    5.21-5.23, 8.4; :func:`plot_fire_own_nb`). Python, not compiled: it packs the bundles.
+
+    Args:
+        side: 0 or 1; st ``int64[n, NST]``, sh ``int64[n, NSH]`` the units; n: their number.
+        vis: visibility (hexes); code: the side's fire-allocation code (``FIRE_*``); kn:
+            ``float64[NKN]`` its knobs; rl, eff_gun, eff_crt, range_tab, band_low: as
+            :class:`..rules.RuleTables` (``eff_crt`` is not read); rng: ``uint64[STATE_WORDS]`` the
+            stream; order, cnt: ``int64[n]``, not read (the plot keeps scratch of its own); smoke
+            ``int64[k, 2]``, dy ``int64[NDY]``, turn: as :class:`.bundles.Sight`; sc ``int64[NSC]`` the
+            scenario record.
+    """
+    none2 = np.zeros((0, 0), dtype=np.int64)
+    tb = RuleTables(rl, none2, band_low, none2, range_tab, none2, eff_gun, eff_crt)
+    plot_fire_own_nb(side, st, sh, n, code, kn, tb, rng, sc, Sight(vis, turn, smoke, dy))
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, band_low, rng, order, cnt, smoke, dy,
-                     turn, sc, fs):
+def plot_fire_scr_nb(side, st, sh, n, code, kn, tb, rng, sc, sight, fs):
     """Plot the fire of one side (Rules 5.1-5.3, 5.21-5.23, 8.4): ``SH_TGT`` and ``SH_SB``.
 
     A ship fires at most at one target within its range and the visibility (5.22-5.23); a
@@ -632,10 +661,15 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
     With the optional rules: not through smoke (12.12); radar and spotting planes reach beyond
     the visibility (12.21-12.22).
 
-    ``fs``: the work arrays (:func:`fire_scratch_nb`), its ship-state values up to date
-    (:func:`fire_values_nb`); ``order``, ``cnt``: ``int64[n]`` scratch.
+    ``code``: the side's fire-allocation code (``FIRE_*``); ``kn``: its knobs ``float64[NKN]``;
+    ``tb``: the compiled rules (:class:`..rules.RuleTables`); ``sc``: the scenario record
+    ``int64[NSC]``; ``sight``: the :class:`.bundles.Sight` of this Game-Turn; ``fs``: the
+    :class:`.bundles.FirePlotScratch`, its ship-state values up to date (:func:`fire_values_nb`).
     """
-    vp_pct, sv, svkey, dist, thr, loss, mg, bcol, nd, firers, term, has, pg, pl, prow, pure, ml, mst, ver, vc, lst, _ = fs
+    rl, eff_gun, range_tab, band_low = tb.rl, tb.eff_gun, tb.range_tab, tb.band_low
+    vis, dy = sight.vis, sight.dy
+    dist, thr, loss, nd, ver, vc, lst = fs.dist, fs.thr, fs.loss, fs.nd, fs.ver, fs.vc, fs.lst
+    order, cnt = fs.order, fs.cnt
     unit_lists_nb(side, st, sh, n, lst)
     k = 0
     for i in range(n):
@@ -679,8 +713,7 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
-        best = _pick_target_nb(side, st, sh, n, i, reach, False, code, kn, rl, eff_gun, range_tab, band_low, rng, cnt,
-                               vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg, pl, prow, pure, mg, ml, mst, ver, lst)
+        best = _pick_target_nb(side, st, sh, i, reach, False, code, kn, tb, rng, sight, fs)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
@@ -689,7 +722,7 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
             cnt[best] += 1
             vc[0] += 1
             ver[best] = vc[0]
-    designate_scr_nb(side, st, sh, n, eff_gun, range_tab, band_low, rl, code, rng, firers, term, has, cnt)
+    designate_scr_nb(side, st, sh, n, tb, code, rng, fs)
     # secondary batteries (8.41): a screen unit in reach that is not a wreck, by the knob K_SB
     # (0 the nearest, 1 the most valuable, 2 none: the SB attack is the player's to plot or not)
     sbr = rl[L.RL_SB_RANGE] if rl[L.RL_SB_RANGE] < vis else vis
@@ -701,9 +734,7 @@ def plot_fire_scr_nb(side, st, sh, n, vis, code, kn, rl, eff_gun, range_tab, ban
             continue
         if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, i, sc, dy):
             continue
-        sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, n, i, sbr, True, sbcode, kn, rl, eff_gun, range_tab, band_low,
-                                         rng, cnt, vis, smoke, dy, turn, dist, thr, sv, loss, bcol, pg,
-                                         pl, prow, pure, mg, ml, mst, ver, lst)
+        sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, i, sbr, True, sbcode, kn, tb, rng, sight, fs)
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)

@@ -60,13 +60,12 @@ from ..kernels.movement import (
     truncate_at_exit_nb,
     turn_cost_nb,
 )
+from .bundles import MW_KEYS, MW_LST, MW_MEM, Goal
 from .fire import unit_lists_nb
 from .formation_plans import _bounds_nb
 from .knowledge import alive_nb
 
 MAXC = 256
-
-
 @kernel(error_model="numpy", no_cpython_wrapper=True)
 def _add_cand_nb(cand, k, t1, l1, t2, l2, mn, mx, rl, noabout):
     if k >= MAXC:
@@ -120,12 +119,18 @@ def candidates_nb(mn, mx, vpref, rl, noabout, cand, all_speeds):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap, lst):
-    """The goal of a formation: ``(gx, gz, gf, dstar, gmode)``; gmode 0 keep ``dstar`` from the
-    goal (whose facing is ``gf``), 1 open the range from it and run for the safe zone, 2 make for
-    the exit (gx = target row, gz = 0 north edge, 1 south edge), 3 open the range and stay in the
-    disputed zone (campaign withdrawal), -1 no enemy. ``lst`` (``int64[2, n + 1]``): ``side``'s
-    enemies and own units afloat, in index order (:func:`..policies.fire.unit_lists_nb`)."""
+def goal_nb(side, bd, n, f, flag, code, kn, rstar, pred, is_cap, lst):
+    """The goal of a formation: ``(gx, gz, gf, dstar, gmode)`` (the fields of :class:`.bundles.Goal`); gmode
+    0 keep ``dstar`` from the goal (whose facing is ``gf``), 1 open the range from it and run for
+    the safe zone, 2 make for the exit (gx = target row, gz = 0 north edge, 1 south edge), 3 open
+    the range and stay in the disputed zone (campaign withdrawal), -1 no enemy. ``bd``: the
+    :class:`.bundles.MoveBoard` (``st``, ``sh``, ``sc`` read); ``kn`` ``float64[NKN]`` the side's knobs;
+    ``rstar`` the hold-range range (hexes); ``pred`` ``int64[n, 2]`` the predicted positions;
+    ``lst`` (``int64[2, n + 1]``): ``side``'s enemies and own units afloat, in index order
+    (:func:`..policies.fire.unit_lists_nb`)."""
+    st = bd.st
+    sh = bd.sh
+    sc = bd.sc
     gmode = 0
     if code == MOVE_OBJECTIVE and sc[L.SC_EXIT] and sc[L.SC_EXIT_SIDE] == side:
         anyexit = False
@@ -202,7 +207,16 @@ def goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap, lst):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz):
+def score_nb(ex, ez, ef, mp, turnmp, goal, kn, role, sx, sz):
+    """The score of a candidate plot ending at hex ``(ex, ez)`` facing ``ef`` after ``mp`` MP, of
+    which ``turnmp`` spent turning, started from ``(sx, sz)``, for the formation's :class:`.bundles.Goal`
+    ``goal``; ``kn`` ``float64[NKN]`` the side's knobs (``K_SPEED``, ``K_TURNCOST``, ``K_RUN_SPEED``,
+    ``K_SAFE``, ``K_ON_GOAL``, ``K_BROADSIDE``, ``K_PARALLEL``); ``role`` the side's ``ROLE_*``."""
+    gx = goal.x
+    gz = goal.z
+    gf = goal.f
+    dstar = goal.dstar
+    gmode = goal.mode
     if gmode == 2:
         row = row_of_nb(ex, ez)
         if gz == 0:
@@ -248,13 +262,14 @@ def score_nb(ex, ez, ef, mp, turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz)
 @kernel(error_model="numpy", no_cpython_wrapper=True)
 def _own_track_hit_nb(st, i, mp, emp, px, pz, sc, tk):
     """Would unit ``i``, moving along ``px, pz[i]`` for ``mp`` MP, meet a Torpedo Marker of its own
-    side placed this Movement Phase? ``tk`` = (marker count ``int64[1]``, mx, mz, md, owner)."""
-    nm = tk[0][0]
+    side placed this Movement Phase? ``tk``: the :class:`.bundles.PlotWork` (``nmark``, ``mx``, ``mz``,
+    ``owner`` read)."""
+    nm = tk.nmark[0]
     if nm == 0:
         return False
-    mx = tk[1]
-    mz = tk[2]
-    owner = tk[4]
+    mx = tk.mx
+    mz = tk.mz
+    owner = tk.owner
     ma = sc[L.SC_TORP_MA]
     side = st[i, L.ST_SIDE]
     for m in range(nm):
@@ -312,16 +327,29 @@ def quick_stack_ok_nb(st, sh, i, x, z, f, planned, n, rl, keys, quick):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp, tk, quick):
-    """Lay out formation ``f``'s plot for all members; keep it if every hex is allowed and every
-    end position stacks legally. Returns True if kept. ``tk[5]`` (``int64[4, n + 1]``) scratch: row 0
-    the members, row 1 the stacking keys (:func:`stack_keys_nb`, kept a superset here when
-    ``quick``; not read otherwise)."""
+def _try_plan_nb(bd, f, n, t1, l1, t2, l2, mp, pl, tk, quick):
+    """Lay out formation ``f``'s plot (turn ``t1`` after ``l1`` hexes, ``t2`` after ``l2``, ``mp``
+    MP) for all members; keep it if every hex is allowed and every end position stacks legally.
+    Returns True if kept. ``bd``: the :class:`.bundles.MoveBoard`; ``pl``: the :class:`.bundles.Plots`, written;
+    ``tk``: the :class:`.bundles.PlotWork`, whose ``mw[MW_MEM]`` is scratch (the members) and
+    ``mw[MW_KEYS]`` the stacking keys (:func:`stack_keys_nb`, kept a superset here when ``quick``;
+    not read otherwise)."""
+    st = bd.st
+    sh = bd.sh
+    fm = bd.fm
+    trail = bd.trail
+    sc = bd.sc
+    rl = bd.rl
+    px = pl.px
+    pz = pl.pz
+    pf = pl.pf
+    planned = pl.planned
+    exit_mp = pl.exit_mp
     flag = fm[f, L.FM_FLAG]
     mode = fm[f, L.FM_MODE]
     # the live members in index order (nothing below changes who they are)
-    mem = tk[5][0]
-    keys = tk[5][1]
+    mem = tk.mw[MW_MEM]
+    keys = tk.mw[MW_KEYS]
     nm = 0
     for i in range(n):
         if sh[i, L.SH_FORM] == f and alive_nb(sh, i):
@@ -402,7 +430,12 @@ def _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
+def _random_plot_nb(bd, f, n, pl, rng, tk):
+    """A random legal plot for formation ``f`` (the random-legal policy; up to 48 draws from the
+    stream ``rng``): True if one was kept (:func:`_try_plan_nb`; ``bd``, ``pl``, ``tk`` as there)."""
+    st = bd.st
+    sh = bd.sh
+    rl = bd.rl
     mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
     if mx < mn:     # no speed all members may make (can_join_nb keeps this from happening)
         return False
@@ -410,7 +443,7 @@ def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_m
     for _ in range(48):
         v = mn + roll_nb(rng, mx - mn + 1) - 1
         if v == 0:
-            if _try_plan_nb(st, sh, fm, trail, f, n, 0, 0, 0, 0, 0, sc, rl, px, pz, pf, planned, exit_mp, tk, False):
+            if _try_plan_nb(bd, f, n, 0, 0, 0, 0, 0, pl, tk, False):
                 return True
             continue
         t1 = turns[roll_nb(rng, 6) - 1]
@@ -433,15 +466,24 @@ def _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_m
         mp = plot_mp_nb(t1, l1, t2, l2, rl)
         if mp < mn or mp > mx or (noabout and (t1 == 3 or t2 == 3)):
             continue
-        if _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf, planned, exit_mp, tk,
-                        False):
+        if _try_plan_nb(bd, f, n, t1, l1, t2, l2, mp, pl, tk, False):
             return True
     return False
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk):
-    """Any legal plot, scanning systematically; else stop where it is (ruling DN-M4)."""
+def fallback_plot_nb(bd, f, n, pl, tk):
+    """Any legal plot for formation ``f``, scanning systematically; else stop where it is (ruling
+    DN-M4). ``bd``, ``pl``, ``tk`` as :func:`_try_plan_nb`. Returns True if a plot was kept."""
+    st = bd.st
+    sh = bd.sh
+    fm = bd.fm
+    rl = bd.rl
+    px = pl.px
+    pz = pl.pz
+    pf = pl.pf
+    planned = pl.planned
+    exit_mp = pl.exit_mp
     flag = fm[f, L.FM_FLAG]
     mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
     turns = (0, 1, -1, 2, -2, 3)
@@ -453,8 +495,7 @@ def fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_
                         mp = plot_mp_nb(t1, l1, t2, l2, rl)
                         if mp != v or (noabout and (t1 == 3 or t2 == 3)):
                             continue
-                        if _try_plan_nb(st, sh, fm, trail, f, n, t1, l1, t2, l2, mp, sc, rl, px, pz, pf,
-                                        planned, exit_mp, tk, False):
+                        if _try_plan_nb(bd, f, n, t1, l1, t2, l2, mp, pl, tk, False):
                             return True
     # nothing legal: the formation stops (ruling DN-M4); the stacking safety net settles the rest
     plot_path_nb(sh[flag, L.SH_X], sh[flag, L.SH_Z], sh[flag, L.SH_F], 0, 0, 0, 0, rl, px, pz, pf, flag)
@@ -466,13 +507,19 @@ def fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
+def plan_best_nb(bd, f, flag, n, cand, scores, k, pl, tk):
     """Try formation ``f``'s candidate plots ``cand[:k]`` (t1, l1, t2, l2, mp, end x, z, facing)
-    best score first until one is legal (:func:`_try_plan_nb`); ``scores`` is used up. A cheap look
-    at the flagship's end hex comes first (most refusals are stacking there). Returns True if one
-    was kept. The stacking looks start from the keys of :func:`stack_keys_nb` (``tk[5][1]``):
-    only :func:`_try_plan_nb` plans anything while this runs, and it keeps them a superset."""
-    keys = tk[5][1]
+    best score first until one is legal (:func:`_try_plan_nb`; ``bd``, ``pl``, ``tk`` as there);
+    ``scores`` is used up. A cheap look at the flagship ``flag``'s end hex comes first (most
+    refusals are stacking there). Returns True if one was kept. The stacking looks start from the
+    keys of :func:`stack_keys_nb` (``tk.mw[MW_KEYS]``): only :func:`_try_plan_nb` plans anything
+    while this runs, and it keeps them a superset."""
+    st = bd.st
+    sh = bd.sh
+    sc = bd.sc
+    rl = bd.rl
+    planned = pl.planned
+    keys = tk.mw[MW_KEYS]
     stack_keys_nb(st, sh, st[flag, L.ST_SIDE], n, planned, keys)
     for _ in range(k):
         b = -1
@@ -487,24 +534,35 @@ def plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz,
         if not in_exit_nb(st, flag, cand[b, 5], cand[b, 6], sc) and \
                 not quick_stack_ok_nb(st, sh, flag, cand[b, 5], cand[b, 6], cand[b, 7], planned, n, rl, keys, True):
             continue
-        if _try_plan_nb(st, sh, fm, trail, f, n, cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3], cand[b, 4], sc, rl,
-                        px, pz, pf, planned, exit_mp, tk, True):
+        if _try_plan_nb(bd, f, n, cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3], cand[b, 4], pl, tk, True):
             return True
     return False
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pred, px, pz, pf, planned,
-                     exit_mp, cand, scores, rng, tk, dy):
+def plot_movement_nb(side, bd, n, pc, kn, vis, rstar, pred, pl, rng, tk, dy):
     """Plot the movement of one side's formations (Rules 6.0-6.3, 7.0-7.3): paths into
-    ``px, pz, pf``, MP into ``SH_MP``, end positions into ``SH_PX/PZ/PF``. A withdrawing side
-    (campaign) keeps out of its safe zone (9.15) and, as North in scenarios B and C, on the initial
-    Map Area until the South leaves it (11.3, 11.4). ``tk``: the Torpedo Markers of this Movement
-    Phase ``(nmark, mx, mz, md, owner)`` and the plot's work rows ``int64[4, n + 1]`` (members and
-    stacking keys of :func:`_try_plan_nb`, then the side's unit lists, :func:`goal_nb`)."""
+    ``pl`` (:class:`.bundles.Plots`), MP into ``SH_MP``, end positions into ``SH_PX/PZ/PF``. A withdrawing
+    side (campaign) keeps out of its safe zone (9.15) and, as North in scenarios B and C, on the
+    initial Map Area until the South leaves it (11.3, 11.4).
+
+    ``bd``: the :class:`.bundles.MoveBoard`; ``pc`` ``int64[NPC]``, ``kn`` ``float64[NKN]``: the side's
+    policy codes and knobs; ``vis``: visibility (hexes); ``rstar``: the hold-range range (hexes);
+    ``pred`` ``int64[n, 2]``: the predicted positions; ``rng``: the stream; ``tk``: the
+    :class:`.bundles.PlotWork` (the Torpedo Markers of this Movement Phase, the candidate plots, and the
+    work rows: members and stacking keys of :func:`_try_plan_nb`, then the side's unit lists,
+    :func:`goal_nb`); ``dy`` ``int64[NDY]``: the scenario's running state."""
+    st = bd.st
+    sh = bd.sh
+    fm = bd.fm
+    sc = bd.sc
+    rl = bd.rl
+    planned = pl.planned
+    cand = tk.cand
+    scores = tk.scores
     code = pc[L.PC_MOVE]
     role = role_of_nb(side, sc)
-    lst = tk[5][2:4]
+    lst = tk.mw[MW_LST:MW_LST + 2]
     unit_lists_nb(side, st, sh, n, lst)     # nobody sinks or leaves during a plot
     # units that cannot move plot first, so that nobody plans to end in their hex
     for pass_ in range(2):
@@ -517,15 +575,16 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
             if pass_ == 0 and _bounds_nb(st, sh, f, n, rl)[1] > 0:
                 continue
             if code == MOVE_RANDOM:
-                if not _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
-                    fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+                if not _random_plot_nb(bd, f, n, pl, rng, tk):
+                    fallback_plot_nb(bd, f, n, pl, tk)
                 continue
             # 6.24: a line abreast formation of a side preferring column asks for its second leg in column
             fm[f, L.FM_LEG2C] = 1 if (fm[f, L.FM_MODE] != COLUMN and pc[L.PC_MODE] == COLUMN
                                       and fm[f, L.FM_MEMBERS] > 1) else 0
             mn, mx, noabout = _bounds_nb(st, sh, f, n, rl)
             is_cap = st[flag, L.ST_KIND] == CAPITAL
-            gx, gz, gf, dstar, gmode = goal_nb(side, st, sh, n, f, flag, code, kn, sc, rstar, pred, is_cap, lst)
+            gx, gz, gf, dstar, gmode = goal_nb(side, bd, n, f, flag, code, kn, rstar, pred, is_cap, lst)
+            goal = Goal(gx, gz, gf, dstar, gmode)
             vpref = mx
             if code == MOVE_HOLD and gmode == 0:
                 d0 = hex_dist_nb(sh[flag, L.SH_X], sh[flag, L.SH_Z], gx, gz)
@@ -541,22 +600,21 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
                 cand[c, 6] = ez
                 cand[c, 7] = ef
                 turnmp = cand[c, 4] - cand[c, 1] - cand[c, 3]
-                scores[c] = score_nb(ex, ez, ef, cand[c, 4], turnmp, gx, gz, gf, dstar, gmode, kn, role, sx, sz)
+                scores[c] = score_nb(ex, ez, ef, cand[c, 4], turnmp, goal, kn, role, sx, sz)
                 if gmode == 3:
                     scores[c] -= withdraw_penalty_nb(side, ex, ez, sc, dy)
-            done = plan_best_nb(st, sh, fm, trail, f, flag, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp,
-                                 tk)
+            done = plan_best_nb(bd, f, flag, n, cand, scores, k, pl, tk)
             if not done:
                 if fm[f, L.FM_MEMBERS] > 1:
                     # break the formation up and let each ship find its own way (6.27)
                     for i in range(n):
                         if sh[i, L.SH_FORM] == f and alive_nb(sh, i) and i != flag:
                             g = detach_nb(sh, fm, i, n)
-                            if not _random_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
-                                fallback_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+                            if not _random_plot_nb(bd, g, n, pl, rng, tk):
+                                fallback_plot_nb(bd, g, n, pl, tk)
                     refresh_formation_nb(sh, fm, f, n)
-                if not _random_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, rng, tk):
-                    fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+                if not _random_plot_nb(bd, f, n, pl, rng, tk):
+                    fallback_plot_nb(bd, f, n, pl, tk)
 
     # ==================================================================================================
     # the game loop (Rule 4.1)
@@ -583,7 +641,7 @@ def plot_movement_nb(side, st, sh, fm, trail, n, sc, rl, pc, kn, vis, rstar, pre
     for i in range(n):
         if st[i, L.ST_SIDE] == side and alive_nb(sh, i) and planned[i] == 0:
             g = detach_nb(sh, fm, i, n)
-            fallback_plot_nb(st, sh, fm, trail, g, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+            fallback_plot_nb(bd, g, n, pl, tk)
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)

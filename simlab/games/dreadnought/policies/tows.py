@@ -27,9 +27,17 @@ from ..kernels.movement import (
     towable_nb,
     tower_ok_nb,
 )
+from .bundles import MW_LST, Goal
 from .fire import unit_lists_nb
 from .knowledge import alive_nb
-from .movement import candidates_nb, fallback_plot_nb, goal_nb, plan_best_nb, score_nb, stay_plot_nb
+from .movement import (
+    candidates_nb,
+    fallback_plot_nb,
+    goal_nb,
+    plan_best_nb,
+    score_nb,
+    stay_plot_nb,
+)
 
 TURNS6 = (0, 1, -1, 2, -2, 3)
 
@@ -99,10 +107,14 @@ def _enemy_within_nb(side, st, sh, n, i, d):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True, nrt=True)   # allocates: reference counting kept under a nrt=False caller
-def _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, exit_mp, tk):
+def _tow_approach_nb(bd, i, j, n, pl, tk):
     """Plot towing ship ``i`` toward the hex of ``j``, arriving at 1 MP or less so that it can lie
     still there next Game-Turn (6.4: a ship decelerates by at most half); every legal plot is
-    weighed."""
+    weighed. ``bd``: the :class:`.bundles.MoveBoard`; ``pl``: the :class:`.bundles.Plots`,
+    written; ``tk``: the :class:`.bundles.PlotWork`. Returns True if a plot was kept."""
+    st = bd.st
+    sh = bd.sh
+    rl = bd.rl
     mn, mx = speed_bounds_nb(st, sh, i, rl)
     wx = sh[j, L.SH_X]
     wz = sh[j, L.SH_Z]
@@ -144,19 +156,35 @@ def _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, ex
                         shp[k, 7] = ef
                         k += 1
     f = sh[i, L.SH_FORM]
-    if plan_best_nb(st, sh, fm, trail, f, i, n, shp, sc_, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
+    if plan_best_nb(bd, f, i, n, shp, sc_, k, pl, tk):
         return True
-    return fallback_plot_nb(st, sh, fm, trail, f, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+    return fallback_plot_nb(bd, f, n, pl, tk)
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn, pred, px, pz, pf, planned, exit_mp, cand, scores, tk):
+def plan_tows_nb(side, bd, n, kn, pred, pl, tk):
     """Movement plots of ``side``'s tows (Rule 12.41): the towed ship lies still; the towing ship
     closes on it, lies still beside it for two Game-Turns, then moves at most 2 MP away from the
     enemy with the towed ship in its hex (same path). 12.41 "a tow may be broken instantaneously
     at any Game-Turn": the policy breaks it when an enemy unit in play stands within
     ``kn[K_TOW_BREAK]`` hexes of the towing ship (0: never); the towing ship then plots as any
-    other unit."""
+    other unit.
+
+    ``bd``: the :class:`.bundles.MoveBoard`; ``kn`` ``float64[NKN]``: the side's knobs; ``pred``
+    ``int64[n, 2]``: the predicted positions; ``pl``: the :class:`.bundles.Plots`, written; ``tk``:
+    the :class:`.bundles.PlotWork` (its candidate plots and work rows used)."""
+    st = bd.st
+    sh = bd.sh
+    fm = bd.fm
+    sc = bd.sc
+    rl = bd.rl
+    px = pl.px
+    pz = pl.pz
+    pf = pl.pf
+    planned = pl.planned
+    exit_mp = pl.exit_mp
+    cand = tk.cand
+    scores = tk.scores
     brk = kn[L.K_TOW_BREAK]
     for i in range(n):
         if st[i, L.ST_SIDE] != side or sh[i, L.SH_TOW] < 0:
@@ -180,12 +208,13 @@ def plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn, pred, px, pz, pf, plann
             continue
         fi = sh[i, L.SH_FORM]
         if not established:
-            _tow_approach_nb(st, sh, fm, trail, i, j, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+            _tow_approach_nb(bd, i, j, n, pl, tk)
             continue
         mn, mx = speed_bounds_nb(st, sh, i, rl)
-        lst = tk[5][2:4]
+        lst = tk.mw[MW_LST:MW_LST + 2]
         unit_lists_nb(side, st, sh, n, lst)
-        gx, gz, gf, dstar, gmode = goal_nb(side, st, sh, n, fi, i, MOVE_BREAK, kn, sc, 8, pred, True, lst)
+        gx, gz, gf, dstar, gmode = goal_nb(side, bd, n, fi, i, MOVE_BREAK, kn, 8, pred, True, lst)
+        goal = Goal(gx, gz, gf, dstar, gmode)
         k = candidates_nb(mn, mx, mx, rl, st[i, L.ST_NOABOUT], cand, True)
         role = role_of_nb(side, sc)
         for c in range(k):
@@ -194,10 +223,10 @@ def plan_tows_nb(side, st, sh, fm, trail, n, sc, rl, kn, pred, px, pz, pf, plann
             cand[c, 5] = ex
             cand[c, 6] = ez
             cand[c, 7] = ef
-            scores[c] = score_nb(ex, ez, ef, cand[c, 4], cand[c, 4] - cand[c, 1] - cand[c, 3], gx, gz, gf, dstar,
-                                  gmode, kn, role, sh[i, L.SH_X], sh[i, L.SH_Z])
-        if not plan_best_nb(st, sh, fm, trail, fi, i, n, cand, scores, k, sc, rl, px, pz, pf, planned, exit_mp, tk):
-            fallback_plot_nb(st, sh, fm, trail, fi, n, sc, rl, px, pz, pf, planned, exit_mp, tk)
+            scores[c] = score_nb(ex, ez, ef, cand[c, 4], cand[c, 4] - cand[c, 1] - cand[c, 3], goal, kn, role,
+                                 sh[i, L.SH_X], sh[i, L.SH_Z])
+        if not plan_best_nb(bd, fi, i, n, cand, scores, k, pl, tk):
+            fallback_plot_nb(bd, fi, n, pl, tk)
         # the towed ship goes where its towing ship goes
         for t in range(L.MAXMP + 1):
             px[j, t] = px[i, t]
