@@ -53,6 +53,7 @@ from ..datapack import DataPack, PackSchema, apply_override, load_pack
 from ..errors import SpecError
 from .contract import batch_violation
 from .odds import OddsOption, Table
+from .packing import PolicyPacking
 from .policy import (
     MIX_PREFIX,
     ROLLOUT_PREFIX,
@@ -275,6 +276,11 @@ class Game:
     #: the game's ``policies.toml`` (policy families, knobs and presets; see
     #: :mod:`simlab.games.policy`). ``None``: the game lists plain policy names in ``policies``.
     policy_file: Path | None = None
+    #: how the game's kernels read its policies (:class:`simlab.games.packing.PolicyPacking`: the
+    #: knob rows, their slots in the layout, the family codes); its ``policy_file`` is the game's.
+    #: The book is checked against it when first read. ``None``: the game packs ``Policy.vector()``
+    #: or reads ``Policy.value`` itself (a game with few knobs)
+    policy_packing: PolicyPacking | None = None
     #: policy names by side (the key ``"*"`` applies to any side), for a game without a
     #: ``policy_file``: each name is then a knob-less family of its own
     policies: Mapping[str, Sequence[str]] = {}
@@ -416,8 +422,12 @@ class Game:
         """
         book = self.__dict__.get("_policy_book")
         if book is None:
-            book = game_policy_book(Path(self.policy_file)) if self.policy_file is not None else \
-                fixed_book(self.policies)
+            if self.policy_packing is not None:
+                book = self.policy_packing.book()  # the one cache (game_policy_book), checked
+            elif self.policy_file is not None:
+                book = game_policy_book(Path(self.policy_file))
+            else:
+                book = fixed_book(self.policies)
             self.__dict__["_policy_book"] = book
         files = active_policy_files()
         if files:

@@ -69,6 +69,7 @@ from .layout import (
     O_TURNS,
     O_VIOLATION,
     O_WINNER,
+    POLICY_PACKING,
     VIOLATION_NAMES,
 )
 from .odds import ODDS_OPTIONS, odds_report
@@ -185,8 +186,10 @@ class MarRojo(Game):
                doc="check the rules' invariants throughout every game (slower; the soak turns it on) and write "
                    "the first one broken in the 'invariant_violation' column"),
     )
-    #: families, knobs and presets (the policy lists derive from its presets)
-    policy_file = Path(__file__).with_name("policies.toml")  # = runtime.POLICY_FILE (runtime loads the kernels)
+    #: how the kernels read the policies (the knob slots of layout PP_*) and the policies file
+    #: (families, knobs and presets; the policy lists derive from its presets)
+    policy_packing = POLICY_PACKING
+    policy_file = POLICY_PACKING.policy_file
     #: every choice the rules give a player and the knobs that make it (issue 28)
     decisions_file = Path(__file__).with_name("decisions.toml")
     default_policies = {"*": "aggressive"}

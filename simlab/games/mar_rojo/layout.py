@@ -15,6 +15,14 @@ Republican 16-31). A slot with status ST_ABSENT holds no card.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from ..packing import KnobRow, PolicyPacking
+from .enums import FAMILY_NAMES
+
 MAXC = 16           # fleet cards per side (Rule 1: 5-15, plus a reinforcement)
 NSLOT = 2 * MAXC
 HAND_CAP = 8        # hand limit is 5 (Rule 3.2); room for the checks
@@ -146,25 +154,10 @@ VIOLATION_NAMES = ("ok", "deck", "hand", "layout", "row", "damage", "stress", "a
 (V_OK, V_DECK, V_HAND, V_LAYOUT, V_ROW, V_DAMAGE, V_STRESS, V_ACTS, V_REORG, V_COVERED_FIRE,
  V_ILLEGAL) = range(len(VIOLATION_NAMES))
 
-# pp: the greedy family's knob vector, float64[2, NPP] (one row per side), in the order of the knobs
-# of [families.greedy] in policies.toml (runtime.py checks the names; see there for the units)
-PP_NAMES = (
-    "draw", "hold", "hold_value", "forward", "retreat", "reorg_at", "torpedo_weight", "merchants", "cover",
-    "stress_cost", "uncover", "min_act", "support_min", "interrupt_min", "retreat_card", "damage_weight", "stake",
-    "stake_cabo_capital", "stake_cabo_merchant", "stake_cabo_escort", "scenario_stakes", "reorg_blocked",
-    "reorg_base", "reorg_step", "uncover_seen", "uncover_blind", "merchant_forward", "merchant_back",
-    "merchant_cover", "retreat_move", "damaged_cover", "close_share", "advance", "advance_torpedo",
-    "advance_short_range", "discover_seen", "discover_blind", "reorg_marker", "reorg_over", "reorg_unblock",
-    "planes_weight", "scout_seen", "scout_blind", "retreat_card_value", "support_hold_share", "hold_cabo",
-    "cabo_hold_value", "small_hand", "small_hand_draw", "flares_min_dice", "reveal_best", "reinforce_back",
-    "deploy_cheap_first", "deploy_back", "deploy_subs_short", "deploy_capital_back", "deploy_torpedo_front",
-    "attack_weight", "decisive", "own_loss", "own_stake", "cover_weight", "back_weight", "expose_weight",
-    "hidden_threat", "covered_share", "threat_kill", "retreat_danger",
-    "discover_order", "main_discovery", "reorg_pick", "escort_attack_sub", "dive", "reveal_row", "mines_play",
-    "fog_play", "faccioso_play", "collateral_first", "transfer_covered", "deploy_air_short",
-    "deploy_escorts_back",
-    "fog_pick", "mines_target", "exchange", "speed_distance", "collateral_pick",
-)
+# pp: the greedy family's knob vector, float64[2, NPP] (one row per side): knob ``name`` of
+# [families.greedy] in policies.toml sits in slot PP_<NAME> (or the constant POLICY_PACKING's
+# aliases name); simlab.games.packing packs it and proves every knob has one slot and every slot one
+# knob. Adding a knob: its line in policies.toml and its PP_<NAME> here, before NPP.
 (
     PP_DRAW, PP_HOLD, PP_HOLD_VALUE, PP_FORWARD, PP_RETREAT, PP_REORG_AT, PP_TORP, PP_MERCH, PP_COVER,
     PP_STRESS_COST, PP_UNCOVER, PP_MIN_ACT, PP_SUPPORT_MIN, PP_INTERRUPT_MIN, PP_RETREAT_CARD, PP_DAMAGE_WEIGHT,
@@ -179,11 +172,10 @@ PP_NAMES = (
     PP_BACK_WEIGHT, PP_EXPOSE_WEIGHT, PP_HIDDEN_THREAT, PP_COVERED_SHARE, PP_THREAT_KILL, PP_RETREAT_DANGER,
     PP_DISCOVER_ORDER, PP_MAIN_DISCOVERY, PP_REORG_PICK, PP_ESCORT_ATTACK_SUB, PP_DIVE, PP_REVEAL_ROW, PP_MINES_PLAY,
     PP_FOG_PLAY, PP_FACCIOSO_PLAY, PP_COLLATERAL_FIRST, PP_TRANSFER_COVERED, PP_DEPLOY_AIR_SHORT,
-    PP_DEPLOY_ESCORTS_BACK, PP_FOG_PICK, PP_MINES_TARGET, PP_EXCHANGE, PP_SPEED_DISTANCE, PP_COLLATERAL_PICK
-) = range(len(PP_NAMES))
+    PP_DEPLOY_ESCORTS_BACK, PP_FOG_PICK, PP_MINES_TARGET, PP_EXCHANGE, PP_SPEED_DISTANCE, PP_COLLATERAL_PICK, NPP,
+) = range(87)
 #: discover_order: the order in which a discovery (5.4) and Scout look at the enemy rows
 DISCOVER_ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
-NPP = len(PP_NAMES)
 
 # wk: int64 scratch for one game (kernels index it by these offsets)
 WK_SEEN = 0                  # conservation check: PILE_CAP counters
@@ -237,3 +229,19 @@ FW_POOL = FW_EPROF + 6 * MAXC  # 3 x 6: the average covered enemy card's profile
 FW_OWNSF = FW_POOL + 18       # MAXC: each own card's save factor (policy_stakes.save_factor_nb)
 FW_OWNTF = FW_OWNSF + MAXC    # MAXC: each own card's expected damage per torpedo hit
 NFW = FW_OWNTF + MAXC
+
+
+#: how a side's policy reaches the kernels (simlab.games.packing): its family's code ``pols[side]``
+#: (enums.FAM_*, in enums.FAMILY_NAMES order) and the greedy knobs in ``pp[side, PP_*]``. A side of a
+#: family without knobs (random-legal, solo-ai) gets the greedy defaults with torpedo_weight 1 and
+#: stress_cost 0 (the solo AI takes no stress, 12.1): no kernel values a shot with them any more (a
+#: Speed distance for such an attacker is chosen by the expected damage of the weapon it fires,
+#: ``policy_combat.unscripted_shot_nb``, the solo AI's 12.4.2 weapon), so a future reader finds
+#: neutral values rather than zeros.
+POLICY_PACKING = PolicyPacking(
+    Path(__file__).parent / "policies.toml",
+    rows=(KnobRow("pp", np.float64, sys.modules[__name__], "PP_", NPP,
+                  aliases={"torpedo_weight": "PP_TORP", "merchants": "PP_MERCH"},
+                  fill_family="greedy", fill={"torpedo_weight": 1.0, "stress_cost": 0.0}),),
+    family_ids={name: code for code, name in enumerate(FAMILY_NAMES)},
+)
