@@ -105,6 +105,7 @@ def test_every_game_that_declares_a_packing_passes_its_check():
             continue
         declared.append(name)
         assert Path(pk.policy_file) == Path(g.policy_file), name
+        assert not pk.sides or tuple(pk.sides) == tuple(g.sides), name
         slots = pk.check(g.policy_book())
         for r in pk.rows:
             assert sorted(slots[r.name].values()) == list(range(r.width)), (name, r.name)

@@ -118,6 +118,8 @@ class PolicyPacking:
         host_knobs: knobs the runtime reads in Python before the kernels run (packed nowhere).
         fixed: ``{policy name: code}`` of policies that are no preset (plans handed in from
             outside: every row at its fill).
+        sides: the sides in the kernels' order, where the game fixes them (empty: each call
+            names them, e.g. per scenario).
     """
 
     policy_file: Path
@@ -125,6 +127,7 @@ class PolicyPacking:
     family_ids: Mapping[str, int] = field(default_factory=dict)
     host_knobs: tuple[str, ...] = ()
     fixed: Mapping[str, int] = field(default_factory=dict)
+    sides: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ the book
     def book(self) -> PolicyBook:
@@ -230,8 +233,23 @@ class PolicyPacking:
         return self._fills[row]
 
     # ------------------------------------------------------------------ packing
-    def pack(self, policies: Mapping[str, Any], sides: Sequence[str]) -> PackedPolicies:
-        """See :func:`pack_policies`."""
+    def kernel_arrays(self, policies: Mapping[str, Any], sides: Sequence[str] | None = None) -> tuple[np.ndarray, ...]:
+        """The packed policies as the kernels take them: the family codes ``int64[n_sides]``
+        (when the game declares ``family_ids`` or ``fixed``), then each row's array in the order
+        of :attr:`rows`. A game's runtime uses this as its ``pack_policies`` (e.g. Mar Rojo's
+        ``(pols, pp)``, Dreadnought's ``(pc, kn)``).
+
+        Args and raises: as :func:`pack_policies` (``sides`` defaults to :attr:`sides`).
+        """
+        p = self.pack(policies, self.sides if sides is None else sides)
+        head = (p.families,) if (self.family_ids or self.fixed) else ()
+        return head + tuple(p.rows[r.name] for r in self.rows)
+
+    def pack(self, policies: Mapping[str, Any], sides: Sequence[str] | None = None) -> PackedPolicies:
+        """See :func:`pack_policies` (``sides`` defaults to :attr:`sides`)."""
+        sides = self.sides if sides is None else sides
+        if not sides:
+            raise ValueError(f"{Path(self.policy_file).name}: name the sides to pack")
         book = self.book()
         slots = self._checked(book)
         n = len(sides)

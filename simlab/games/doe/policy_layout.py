@@ -110,6 +110,7 @@ POLICY_PACKING = PolicyPacking(
     rows=(KnobRow("kn", np.int64, sys.modules[__name__], "K_", KN_NF, float_scale=1000),),
     family_ids=FAMILY_IDS,
     fixed={"script": FAM_SCRIPT},
+    sides=("us", "spain"),
 )
 
 # ---------------------------------------------------------------- policy scratch pw[PW_NF, PW_W]

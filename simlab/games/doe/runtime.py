@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 
 from ...datapack import PackView
-from ..packing import pack_policies as pack
 from ..policy import Policy, PolicyBook
 from . import campaign_layout as lay
 from . import policy_layout as pk
@@ -107,18 +106,12 @@ def resolve_policy(side: str, policy: Any) -> Policy:
     return pk.POLICY_PACKING.resolve(side, policy)
 
 
-def pack_policies(policies: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """Each side's policy family id (``int64[2]``, ``policy_layout.FAM_*``) and knob vector
-    (``int64[2, KN_NF]``): :func:`simlab.games.packing.pack_policies` with
-    ``policy_layout.POLICY_PACKING`` (knob ``name`` in slot ``K_<NAME>``, a ``float`` knob in
-    permille, other slots 0). ``"script"`` (plans from outside) packs ``FAM_SCRIPT`` and zeros.
-
-    Raises:
-        SpecError: an unknown preset; ValueError: a ``policies.toml`` out of step with
-            :mod:`policy_layout` (:meth:`~simlab.games.packing.PolicyPacking.check`).
-    """
-    packed = pack(pk.POLICY_PACKING, policies, SIDES)
-    return packed.families, packed.rows["kn"]
+#: ``pack_policies(policies) -> (fam, kn)``: each side's policy family id (``int64[2]``,
+#: ``policy_layout.FAM_*``) and knob vector (``int64[2, KN_NF]``, knob ``name`` in ``K_<NAME>``, a
+#: ``float`` knob in permille, other slots 0; ``"script"`` packs ``FAM_SCRIPT`` and zeros), packed by
+#: the framework as ``policy_layout.POLICY_PACKING`` declares
+#: (:meth:`simlab.games.packing.PolicyPacking.kernel_arrays`)
+pack_policies = pk.POLICY_PACKING.kernel_arrays
 
 
 def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, Any],

@@ -15,7 +15,6 @@ from collections.abc import Mapping
 import numpy as np
 
 from ...datapack import DataPack
-from ..packing import pack_policies as pack
 from ..policy import Policy, PolicyBook
 from . import bench as _bench  # noqa: F401  (its kernels are refreshed with the game's)
 from . import layout as L
@@ -97,22 +96,11 @@ def as_policy(policy: str | Policy, side: str) -> Policy:
     return L.POLICY_PACKING.resolve(side, policy)
 
 
-def pack_policies(policies: Mapping[str, str | Policy], sides: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """The kernels' policy rows for both sides (:func:`simlab.games.packing.pack_policies` with
-    ``layout.POLICY_PACKING``).
-
-    Args:
-        policies: ``{side: preset name or Policy}``; sides: the two sides in kernel order.
-
-    Returns:
-        ``(pc, kn)``: ``int64[2, NPC]`` codes (knob ``name`` in ``PC_<NAME>``) and ``float64[2, NKN]``
-        knobs (``K_<NAME>``); the runtime's ``host_knobs`` are in neither.
-
-    Raises:
-        SpecError: an unknown preset or a knob out of bounds.
-    """
-    packed = pack(L.POLICY_PACKING, policies, sides)
-    return packed.rows["pc"], packed.rows["kn"]
+#: ``pack_policies(policies, sides) -> (pc, kn)``: the kernels' policy rows for both sides (in
+#: ``sides`` order), ``int64[2, NPC]`` codes (knob ``name`` in ``PC_<NAME>``) and ``float64[2, NKN]``
+#: knobs (``K_<NAME>``), packed by the framework as ``layout.POLICY_PACKING`` declares
+#: (:meth:`simlab.games.packing.PolicyPacking.kernel_arrays`; the runtime's ``host_knobs`` are in neither)
+pack_policies = L.POLICY_PACKING.kernel_arrays
 
 
 def rule_tables(rules: RuleArrays, rl: np.ndarray | None = None) -> RuleTables:

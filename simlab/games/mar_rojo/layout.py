@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..packing import KnobRow, PolicyPacking
-from .enums import FAMILY_NAMES
+from .enums import FAMILY_NAMES, SIDE_NAMES
 
 MAXC = 16           # fleet cards per side (Rule 1: 5-15, plus a reinforcement)
 NSLOT = 2 * MAXC
@@ -244,4 +244,5 @@ POLICY_PACKING = PolicyPacking(
                   aliases={"torpedo_weight": "PP_TORP", "merchants": "PP_MERCH"},
                   fill_family="greedy", fill={"torpedo_weight": 1.0, "stress_cost": 0.0}),),
     family_ids={name: code for code, name in enumerate(FAMILY_NAMES)},
+    sides=SIDE_NAMES,
 )

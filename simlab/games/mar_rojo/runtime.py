@@ -15,7 +15,6 @@ import numpy as np
 
 from ...datapack import DataPack
 from ...errors import ScenarioError
-from ..packing import pack_policies as pack
 from ..policy import Policy, PolicyBook
 from .bundles import GameState, Knobs, Tables, copy_state, new_state
 from .engine import NO_STOP, init_games_nb, play_games_nb, play_on_games_nb
@@ -95,22 +94,11 @@ def resolve_policy(side: str, policy: str | Policy) -> Policy:
     return POLICY_PACKING.resolve(side, policy)
 
 
-def pack_policies(policies: Mapping[str, str | Policy]) -> tuple[np.ndarray, np.ndarray]:
-    """The kernels' view of both sides' policies (:func:`simlab.games.packing.pack_policies` with
-    :data:`layout.POLICY_PACKING`).
-
-    Args:
-        policies: ``{side: preset name or Policy}`` for both sides.
-
-    Returns:
-        ``(pols, pp)``: ``int64[2]`` family codes (``enums.FAM_*``) and ``float64[2, NPP]`` knob
-        rows (layout ``PP_*``; a family without knobs gets the row's fill, see ``POLICY_PACKING``).
-
-    Raises:
-        SpecError: an unknown preset; ValueError: a Policy of a family the kernels do not know.
-    """
-    packed = pack(POLICY_PACKING, policies, SIDE_NAMES)
-    return packed.families, packed.rows["pp"]
+#: ``pack_policies(policies) -> (pols, pp)``: the kernels' view of both sides' policies,
+#: ``int64[2]`` family codes (``enums.FAM_*``) and ``float64[2, NPP]`` knob rows (layout ``PP_*``),
+#: packed by the framework as ``layout.POLICY_PACKING`` declares
+#: (:meth:`simlab.games.packing.PolicyPacking.kernel_arrays`; raises SpecError on an unknown preset)
+pack_policies = POLICY_PACKING.kernel_arrays
 
 
 def action_deck(ak: np.ndarray, night: bool, optional: bool) -> tuple[np.ndarray, np.ndarray]:
