@@ -68,6 +68,7 @@ from .policy import (
     mix_file,
     split_knob_name,
 )
+from .records import Record
 
 __all__ = ["BenchCase", "Batch", "DiceCount", "Game", "Option", "Policy", "Scenario", "SIDE_NAME"]
 
@@ -299,6 +300,12 @@ class Game:
     #: a TOML file in the game's own folder, e.g. ``Path(__file__).parent / "columns" / "<name>.toml"``;
     #: None: the game declares no columns of its own
     columns_file: Path | None = None
+    #: the games table declared once beside the kernels that fill it (:class:`simlab.games.records.Record`:
+    #: each column's name, type, unit, meaning and slot of the kernels' ``out`` rows); when given, the
+    #: schema comes from it (and ``event_records``) instead of ``columns_file``
+    output_record: Record | None = None
+    #: ``{events table: Record}`` declared with ``output_record``
+    event_records: Mapping[str, Record] = {}
     #: the game's decision inventory: every choice its rulebook gives a player, the rule section and
     #: the knobs that make it (:mod:`simlab.games.decisions`); a TOML file in the game's own folder,
     #: e.g. ``Path(__file__).parent / "decisions.toml"``. None: the game lists none (a synthetic game)

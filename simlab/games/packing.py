@@ -273,6 +273,9 @@ class PolicyPacking:
             for name, v in pol.knobs:
                 if name in self.host_knobs:
                     continue
+                if name not in kinds:
+                    raise ValueError(f"{Path(self.policy_file).name}: policy {pol.name}: family {pol.family} "
+                                     f"has no knob {name}")
                 for r in self.rows:
                     if name in slots[r.name]:
                         rows[r.name][s, slots[r.name][name]] = r.packs(v, kinds[name])

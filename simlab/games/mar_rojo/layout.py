@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from ..packing import KnobRow, PolicyPacking
-from .enums import FAMILY_NAMES, SIDE_NAMES
+from ..records import Field, Record
+from .enums import AI_MODE_NAMES, END_REASONS, FAMILY_NAMES, NTYPES, SIDE_NAMES, STATUS_NAMES, TYPE_NAMES
 
 MAXC = 16           # fleet cards per side (Rule 1: 5-15, plus a reinforcement)
 NSLOT = 2 * MAXC
@@ -199,6 +200,102 @@ O_LUCK_DEALT0, O_LUCK_MEAN0, O_LUCK_VAR0, O_LUCK_DEALT1, O_LUCK_MEAN1, O_LUCK_VA
 # 32-bit random draws the game used from its stream (dice, shuffles, random choices; ``simlab bench``)
 O_DRAWS = 46
 NOUT = O_DRAWS + 1
+
+#: the games table: every slot of ``out`` declared once (simlab.games.records): the façade's columns,
+#: their dtypes and category labels, and the schema (``simlab schema mar-rojo``, the README) come from
+#: it; Record.check proves every slot 0..NOUT-1 is exactly one field's. Adding a column: its O_ slot
+#: above and its Field here.
+OUTPUT_RECORD = Record(sys.modules[__name__], NOUT, (
+    Field("winner", "int8", slot="O_WINNER", schema=False),  # the framework's column
+    Field("score_{side}", "int16", "VP",
+          "victory points: in 8.2/8.3 capital ships and merchants sunk plus merchants at short; in 8.1 "
+          "and points-built (Rule 7, for information in 8.1) capital ships and merchants sunk plus one "
+          "per four other cards",
+          "O_SCORE0"),
+    Field("turns", "int16", "turns",
+          "game turns played (two sub-turns each)",
+          "O_TURNS"),
+    Field("subturns", "int16", "sub-turns",
+          "sub-turns played",
+          "O_SUBTURNS"),
+    Field("cards_drawn", "int16", "cards",
+          "action cards both sides drew after the deal (replacements of The End and Day/Night included)",
+          "O_DRAWN0", sum_sides=True),
+    Field("cards_drawn_{side}", "int16", "cards",
+          "action cards that side drew after the deal",
+          "O_DRAWN0"),
+    Field("end_reason", "string", "label",
+          "the_end (The End card), retreat, or limit (the sub-turn safety stop: a hang)",
+          "O_END_REASON", labels=END_REASONS),
+    Field("draw_stop_subturn", "int16", "sub-turn",
+          "the sub-turn at which drawing stopped",
+          "O_FINAL_SUBTURN"),
+    Field("first_player", "string", "side",
+          "the side that played first",
+          "O_FIRST", labels=SIDE_NAMES),
+    Field("removed_republican", "int8", "cards",
+          "Republican cards removed by the 8.2 Transfer",
+          "O_REMOVED"),
+    Field("night_subturns", "int16", "sub-turns",
+          "sub-turns played at night (Rule 10)",
+          "O_NIGHT_SUBTURNS"),
+    Field("merchants_short_{side}", "int8", "cards",
+          "that side's merchants at short range at the end (8.2, 8.3)",
+          "O_MSHORT0"),
+    Field("ships_sunk_by_{side}", "int8", "cards",
+          "enemy ships that side sank (the Rule 7 tie-break count)",
+          "O_SHIPS_SUNK0"),
+    Field("sunk_{side}_{type}", "int8", "cards",
+          "that side's cards of that type sunk",
+          "O_SUNK0", side_stride=NTYPES, values={"type": TYPE_NAMES}),
+    Field("ai_{side}", "string", "label",
+          "the solo AI's manoeuvre for that side (Rule 12): none, aggressive or passive",
+          "O_AI0", labels=AI_MODE_NAMES),
+    Field("squadron_points_{side}", "int16", "points",
+          "the points of that side's squadron (Rule 9)",
+          "O_POINTS0"),
+    Field("squadron_cards_{side}", "int8", "cards",
+          "fleet cards in that side's squadron",
+          "O_CARDS0"),
+    Field("hits_{side}", "int16", "damage markers",
+          "damage markers that side's cards took",
+          "O_HITS0"),
+    Field("attacks_{side}", "int16", "actions",
+          "combat actions that side made",
+          "O_ATTACKS0"),
+    Field("invariant_violation", "string", "label",
+          "the first rule invariant the kernel found broken, or ok",
+          "O_VIOLATION", labels=VIOLATION_NAMES, when="option check_invariants = true"),
+    # simlab luck: the damage markers the side's dice dealt, their mean (x 36 in the row) and variance
+    # (x 1296), from the odds (combat.luck_nb), per attack
+    Field("luck_dealt_{side}", "float64", "damage markers",
+          "damage markers that side's dice dealt: hits scored less hits saved, torpedo hits as the "
+          "effect table turned them (a Sunk counted as the target's remaining hull)",
+          "O_LUCK_DEALT0", side_stride=3),
+    Field("luck_mean_{side}", "float64", "damage markers",
+          "expected damage markers of those same rolls (hit, save and torpedo effect dice)",
+          "O_LUCK_MEAN0", side_stride=3, divide=36.0),
+    Field("luck_var_{side}", "float64", "damage markers squared",
+          "variance of the damage markers of those same rolls",
+          "O_LUCK_VAR0", side_stride=3, divide=1296.0),
+    Field("build_fail", "int64", "flag", "1: a points-built squadron could not meet the Rule 9 table", "O_BUILD_FAIL",
+          column=False),
+    Field("draws", "int64", "draws", "32-bit random draws the game used from its stream (simlab bench)", "O_DRAWS",
+          column=False),
+), "mar-rojo", __file__)
+
+#: the events table ``cards`` (option card_events): one row per squadron card, built by the façade from
+#: ``(side, sq[game, slot, 0:3])``: the side, the card's pool index, its status and its damage
+CARD_RECORD = Record(sys.modules[__name__], 4, (
+    Field("side", "string", "side", "the side whose squadron the card is in",
+          0, labels=SIDE_NAMES, when="option card_events = true"),
+    Field("card", "string", "label", "the fleet card",
+          1, labels="pool", code_type="int16", when="option card_events = true"),
+    Field("status", "string", "label", "the card's status at the end: absent, in_play, sunk, removed or reserve",
+          2, labels=STATUS_NAMES, when="option card_events = true"),
+    Field("damage", "int8", "damage markers", "damage markers on the card at the end",
+          3, when="option card_events = true"),
+), "mar-rojo", __file__)
 
 # setup: int64 game parameters common to a batch (game.py fills them)
 SETUP_FIELDS = ("victory", "merchant_points0", "merchant_points1", "special", "length", "first", "first_override",
