@@ -112,3 +112,14 @@ def test_every_game_that_declares_a_packing_passes_its_check():
             for knob, s in slots[r.name].items():   # the slot is the layout constant the kernels read
                 assert getattr(r.layout, r.aliases.get(knob, r.prefix + knob.upper())) == s
     assert {"dawn-of-empire", "dreadnought", "mar-rojo"} <= set(declared)
+
+
+def test_a_policy_with_its_knobs_out_of_order_packs_by_name():
+    pk = _packing()
+    pol = Policy.from_json({"name": "x", "family": "aim", "knobs": {"shots": 3, "accuracy": 0.25}})
+    assert pk.pack({"red": pol, "blue": "steady"}, SIDES).rows["kn"][0].tolist() == [3.0, 0.25]
+    with pytest.raises(ValueError, match="lacks knob shots"):
+        pk.pack({"red": Policy("y", "aim", (("accuracy", 0.25),)), "blue": "steady"}, SIDES)
+    with pytest.raises(ValueError, match="has no knob range"):
+        pk.pack({"red": Policy("z", "aim", (("accuracy", 0.2), ("shots", 1), ("range", 2.0))), "blue": "steady"},
+                SIDES)

@@ -233,6 +233,41 @@ class PolicyPacking:
         return self._fills[row]
 
     # ------------------------------------------------------------------ packing
+    def _plan(self, book: PolicyBook, family: str) -> tuple[tuple[str, ...], list]:
+        """``(knob names, [(row, knob positions, slots, scale or None, integer row), ...])`` of a
+        family (cached): where each of its knobs goes, so that a side packs with one assignment per row."""
+        plans = self.__dict__.setdefault("_plans", {})
+        if family not in plans:
+            slots = self._checked(book)
+            knobs = book.families[family].knobs
+            plan = []
+            for r in self.rows:
+                pos = [i for i, k in enumerate(knobs) if k.name in slots[r.name]]
+                scale = None
+                if _is_int(r.dtype) and any(knobs[i].kind is float for i in pos):
+                    scale = np.array([r.float_scale if knobs[i].kind is float else 1.0 for i in pos])
+                plan.append((r.name, np.array(pos, dtype=np.int64),
+                             np.array([slots[r.name][knobs[i].name] for i in pos], dtype=np.int64), scale,
+                             _is_int(r.dtype)))
+            plans[family] = (tuple(k.name for k in knobs), plan)
+        return plans[family]
+
+    def _ordered(self, pol: Policy, names: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
+        """A policy's knobs in its family's order (the host knobs may be left out of it).
+
+        Raises:
+            ValueError: a knob the family lacks, or one it has that the policy leaves out.
+        """
+        have = dict(pol.knobs)
+        extra = set(have) - set(names)
+        if extra:
+            raise ValueError(f"{Path(self.policy_file).name}: policy {pol.name}: family {pol.family} has no knob "
+                             f"{sorted(extra)[0]}")
+        missing = [n for n in names if n not in have and n not in self.host_knobs]
+        if missing:
+            raise ValueError(f"{Path(self.policy_file).name}: policy {pol.name} lacks knob {missing[0]}")
+        return tuple((n, have.get(n, 0)) for n in names)
+
     def kernel_arrays(self, policies: Mapping[str, Any], sides: Sequence[str] | None = None) -> tuple[np.ndarray, ...]:
         """The packed policies as the kernels take them: the family codes ``int64[n_sides]``
         (when the game declares ``family_ids`` or ``fixed``), then each row's array in the order
@@ -251,7 +286,7 @@ class PolicyPacking:
         if not sides:
             raise ValueError(f"{Path(self.policy_file).name}: name the sides to pack")
         book = self.book()
-        slots = self._checked(book)
+        self._checked(book)
         n = len(sides)
         fam = np.zeros(n, dtype=np.int64)
         rows = {r.name: np.tile(self._fills[r.name], (n, 1)) for r in self.rows}
@@ -269,20 +304,18 @@ class PolicyPacking:
                                  f"(families: {', '.join(book.families)})")
             if self.family_ids:
                 fam[s] = self.family_ids[pol.family]
-            kinds = {k.name: k.kind for k in book.families[pol.family].knobs}
-            for name, v in pol.knobs:
-                if name in self.host_knobs:
-                    continue
-                if name not in kinds:
-                    raise ValueError(f"{Path(self.policy_file).name}: policy {pol.name}: family {pol.family} "
-                                     f"has no knob {name}")
-                for r in self.rows:
-                    if name in slots[r.name]:
-                        rows[r.name][s, slots[r.name][name]] = r.packs(v, kinds[name])
-                        break
-                else:
-                    raise ValueError(f"{Path(self.policy_file).name}: knob {name} of {pol.name} has no kernel slot")
+            names, plan = self._plan(book, pol.family)
+            if tuple(k for k, _ in pol.knobs) != names:  # knobs out of the family's order: by name
+                pol = Policy(pol.name, pol.family, self._ordered(pol, names))
+            vals = np.array([v for _, v in pol.knobs], dtype=np.float64)
+            for r, src, dst, scale, is_int in plan:
+                x = vals[src] if scale is None else vals[src] * scale
+                rows[r][s, dst] = np.round(x) if (is_int and scale is not None) else x
         return PackedPolicies(fam, rows)
+
+
+def _is_int(dtype: Any) -> bool:
+    return bool(np.issubdtype(np.dtype(dtype), np.integer))
 
 
 def pack_policies(packing: PolicyPacking, policies: Mapping[str, Any], sides: Sequence[str]) -> PackedPolicies:
