@@ -187,14 +187,15 @@ def test_policies_toml_and_the_knob_slots_agree():
     in its order."""
     book = policy_book()
     assert set(book.families) == set(pk.FAMILY_IDS)
+    slots = pk.POLICY_PACKING.check(book)["kn"]  # knob -> its K_<NAME> slot, found in the layout
     names = {}
     for fam in book.families.values():
         for k in fam.knobs:
-            assert k.name in pk.KNOB_SLOTS, k.name
+            assert slots[k.name] == getattr(pk, "K_" + k.name.upper()), k.name
             assert names.setdefault(k.name, k.kind) is k.kind
             assert k.kind is int or (k.lo >= 0.0 and k.hi <= 1.0)     # floats are fractions (permille)
-    assert set(names) == set(pk.KNOB_SLOTS)
-    assert sorted(pk.KNOB_SLOTS.values()) == list(range(pk.KN_NF))
+    assert set(names) == set(slots)
+    assert sorted(slots.values()) == list(range(pk.KN_NF))
     assert US_POLICIES == ("hunter", "blockade", "coastal-defense", "random-legal")
     assert SPAIN_POLICIES == ("raider", "fleet-in-being", "historical", "random-legal")
     assert GAME.default_policies == {"us": "hunter", "spain": "raider"}

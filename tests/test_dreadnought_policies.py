@@ -55,12 +55,15 @@ def test_the_presets_are_the_legacy_policies_exactly():
 def test_every_knob_has_one_slot_and_every_slot_one_knob():
     fam = runtime.policy_book().families["scripted"]
     names = [k.name for k in fam.knobs]
-    assert set(names) == set(runtime.CODE_SLOTS) | set(runtime.KNOB_SLOTS) | set(runtime.CAMPAIGN_KNOBS)
-    assert sorted(runtime.KNOB_SLOTS.values()) == list(range(L.NKN))
-    assert sorted(runtime.CODE_SLOTS.values()) == list(range(L.NPC))
+    slots = L.POLICY_PACKING.check(runtime.policy_book())  # {row: {knob: slot}}, found by name in the layout
+    assert set(names) == set(slots["pc"]) | set(slots["kn"]) | set(runtime.CAMPAIGN_KNOBS)
+    assert not set(slots["pc"]) & set(slots["kn"])
+    assert sorted(slots["kn"].values()) == list(range(L.NKN))
+    assert sorted(slots["pc"].values()) == list(range(L.NPC))
+    assert slots["pc"]["movement"] == L.PC_MOVE and slots["kn"]["agree_historical"] == L.K_AGREE_HIST
     for k in fam.knobs:
         assert k.doc, k.name
-        assert k.kind is (int if k.name in runtime.CODE_SLOTS or k.name in runtime.CAMPAIGN_KNOBS
+        assert k.kind is (int if k.name in slots["pc"] or k.name in runtime.CAMPAIGN_KNOBS
                           or k.name in ("bombard_hold", "delay", "wrecks", "agree", "agree_historical", "sb") else float), k.name
 
 

@@ -99,8 +99,10 @@ def test_every_example_still_exists():
 def test_each_game_declares_its_columns_file_inside_its_own_folder():
     for name, pkg in _shipped().items():
         game = get_game(name)
-        assert game.columns_file is not None, name
-        rel = Path(game.columns_file).resolve().relative_to(SIMLAB).as_posix()
+        # the columns: a record declared beside the kernels' out slots (simlab.games.records), or a TOML file
+        where = game.output_record.where if game.output_record is not None else game.columns_file
+        assert where is not None, name
+        rel = Path(where).resolve().relative_to(SIMLAB).as_posix()
         assert _owner(rel, pkg), (name, rel)
         assert game_columns(game), name
     assert not list((SIMLAB / "games" / "columns").glob("*.toml"))  # the old shared folder is gone

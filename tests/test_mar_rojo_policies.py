@@ -14,7 +14,6 @@ from simlab.games.mar_rojo.runtime import (
     policy_book,
     preset_names,
     resolve_policy,
-    unscripted_row,
 )
 from simlab.rng import game_seeds
 
@@ -25,7 +24,10 @@ SIDES = enums.SIDE_NAMES
 def test_book_matches_the_kernels():
     book = policy_book()
     assert set(book.families) == set(enums.FAMILY_NAMES)
-    assert tuple(k.name for k in book.families["greedy"].knobs) == layout.PP_NAMES
+    slots = layout.POLICY_PACKING.check(book)["pp"]  # knob -> its PP_<NAME> (or alias) slot
+    assert set(slots) == {k.name for k in book.families["greedy"].knobs}
+    assert sorted(slots.values()) == list(range(layout.NPP))
+    assert slots["draw"] == layout.PP_DRAW and slots["torpedo_weight"] == layout.PP_TORP
     assert book.families["random-legal"].knobs == () and book.families["solo-ai"].knobs == ()
     assert preset_names() == ("random-legal", "aggressive", "cautious", "torpedo-first", "convoy", "solo-ai")
     for k in book.families["greedy"].knobs:
@@ -46,7 +48,8 @@ def test_presets_hold_the_values_of_the_old_table():
         assert pp[0, layout.PP_DEPLOY_BACK] == (name == "cautious")
     pols, pp = pack_policies({"nationalist": "random-legal", "republican": "solo-ai"})
     assert tuple(pols) == (enums.FAM_RANDOM, enums.FAM_SOLO)
-    assert (pp[0] == unscripted_row()).all() and (pp[1] == unscripted_row()).all()
+    fill = layout.POLICY_PACKING.fill_row("pp")  # the greedy defaults, torpedo_weight 1, stress_cost 0
+    assert (pp[0] == fill).all() and (pp[1] == fill).all()
     # no zero row (issue 15): torpedo shots count in full, and the solo AI takes no stress (12.1)
     assert pp[0, layout.PP_TORP] == 1.0 and pp[0, layout.PP_STRESS_COST] == 0.0
     assert pp[0, layout.PP_DAMAGE_WEIGHT] == 0.25 and pp[0, layout.PP_STAKE] == 4.0
@@ -95,7 +98,7 @@ def test_every_knob_at_its_bounds_plays_legal_games(which):
 def test_record_widths_come_from_the_names():
     assert layout.NC == len(layout.CARD_COLUMNS) and layout.C_DATE == layout.NC - 1
     assert layout.NS == len(layout.STATE_COLUMNS) and layout.S_UPPED == layout.NS - 1
-    assert layout.NQ == len(layout.SETUP_FIELDS) and layout.NPP == len(layout.PP_NAMES)
+    assert layout.NQ == len(layout.SETUP_FIELDS) and layout.NPP == len(policy_book().families["greedy"].knobs)
     assert enums.NAK == len(enums.ACTION_KIND_COLUMNS)
     assert len(layout.CONSTANT_NAMES) <= layout.NCONST
     g_slots = sorted(v for k, v in vars(layout).items() if k.startswith("G_") and isinstance(v, int))

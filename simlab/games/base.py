@@ -53,6 +53,7 @@ from ..datapack import DataPack, PackSchema, apply_override, load_pack
 from ..errors import SpecError
 from .contract import batch_violation
 from .odds import OddsOption, Table
+from .packing import PolicyPacking
 from .policy import (
     MIX_PREFIX,
     ROLLOUT_PREFIX,
@@ -67,6 +68,7 @@ from .policy import (
     mix_file,
     split_knob_name,
 )
+from .records import Record
 
 __all__ = ["BenchCase", "Batch", "DiceCount", "Game", "Option", "Policy", "Scenario", "SIDE_NAME"]
 
@@ -275,6 +277,11 @@ class Game:
     #: the game's ``policies.toml`` (policy families, knobs and presets; see
     #: :mod:`simlab.games.policy`). ``None``: the game lists plain policy names in ``policies``.
     policy_file: Path | None = None
+    #: how the game's kernels read its policies (:class:`simlab.games.packing.PolicyPacking`: the
+    #: knob rows, their slots in the layout, the family codes); its ``policy_file`` is the game's.
+    #: The book is checked against it when first read. ``None``: the game packs ``Policy.vector()``
+    #: or reads ``Policy.value`` itself (a game with few knobs)
+    policy_packing: PolicyPacking | None = None
     #: policy names by side (the key ``"*"`` applies to any side), for a game without a
     #: ``policy_file``: each name is then a knob-less family of its own
     policies: Mapping[str, Sequence[str]] = {}
@@ -293,6 +300,12 @@ class Game:
     #: a TOML file in the game's own folder, e.g. ``Path(__file__).parent / "columns" / "<name>.toml"``;
     #: None: the game declares no columns of its own
     columns_file: Path | None = None
+    #: the games table declared once beside the kernels that fill it (:class:`simlab.games.records.Record`:
+    #: each column's name, type, unit, meaning and slot of the kernels' ``out`` rows); when given, the
+    #: schema comes from it (and ``event_records``) instead of ``columns_file``
+    output_record: Record | None = None
+    #: ``{events table: Record}`` declared with ``output_record``
+    event_records: Mapping[str, Record] = {}
     #: the game's decision inventory: every choice its rulebook gives a player, the rule section and
     #: the knobs that make it (:mod:`simlab.games.decisions`); a TOML file in the game's own folder,
     #: e.g. ``Path(__file__).parent / "decisions.toml"``. None: the game lists none (a synthetic game)
@@ -416,8 +429,12 @@ class Game:
         """
         book = self.__dict__.get("_policy_book")
         if book is None:
-            book = game_policy_book(Path(self.policy_file)) if self.policy_file is not None else \
-                fixed_book(self.policies)
+            if self.policy_packing is not None:
+                book = self.policy_packing.book()  # the one cache (game_policy_book), checked
+            elif self.policy_file is not None:
+                book = game_policy_book(Path(self.policy_file))
+            else:
+                book = fixed_book(self.policies)
             self.__dict__["_policy_book"] = book
         files = active_policy_files()
         if files:

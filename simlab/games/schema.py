@@ -1,7 +1,9 @@
 """What each column of a games table holds: name, type, unit and meaning (``simlab schema GAME``).
 
-Each game declares its own columns in the file its :attr:`simlab.games.base.Game.columns_file`
-names, which lives in the game's own folder (e.g. ``simlab/games/doe/columns/doe-battle.toml``), one
+Each game declares its own columns once: beside the kernels that fill them, as the record its
+:attr:`simlab.games.base.Game.output_record` names (:mod:`simlab.games.records`: the slots, the
+façade's conversion and this schema come from it), or in the file its
+:attr:`simlab.games.base.Game.columns_file` names, which lives in the game's own folder (e.g. ``simlab/games/doe/columns/doe-battle.toml``), one
 ``[[column]]`` table each::
 
     [[column]]
@@ -34,12 +36,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import SpecError
+from .records import Record
 
 if TYPE_CHECKING:  # pragma: no cover
     from .base import Game
 
 __all__ = ["EVENTS_FRAMEWORK", "FRAMEWORK", "Column", "game_events", "begin_marker", "describe_table", "game_columns", "load_columns",
-           "markdown", "match", "readme_blocks", "render_block", "schema_rows"]
+           "markdown", "match", "readme_blocks", "record_columns", "render_block", "schema_rows"]
 
 #: where the built-in games' column files live
 TYPES = ("bool", "int8", "int16", "int32", "int64", "uint64", "float32", "float64", "string")
@@ -180,7 +183,18 @@ def _rows(rows: list, path, source: str, what: str) -> tuple[Column, ...]:
     return tuple(out)
 
 
+def record_columns(record: Record) -> tuple[Column, ...]:
+    """The schema's columns of a :class:`~simlab.games.records.Record`: its fields that are columns
+    the game declares (not internal slots, not the framework's ``winner``), in declaration order."""
+    return tuple(Column(f.name, (f.type,), f.unit, f.meaning, {k: tuple(v) for k, v in f.values.items()},
+                        f.scenarios, f.when, record.source)
+                 for f in record.fields if f.column and f.schema)
+
+
 def _path(game: Game) -> Path | None:
+    """The file that declares a game's columns: its output record's module, or its columns file."""
+    if game.output_record is not None:
+        return Path(game.output_record.where)
     return Path(game.columns_file) if game.columns_file is not None else None
 
 
@@ -190,6 +204,8 @@ def game_columns(game: Game) -> tuple[Column, ...]:
     Raises:
         SpecError: a malformed column file.
     """
+    if game.output_record is not None:
+        return record_columns(game.output_record)
     p = _path(game)
     return _load(p, game.name)[0] if p is not None and p.exists() else ()
 
@@ -200,6 +216,8 @@ def game_events(game: Game) -> dict[str, tuple[Column, ...]]:
     Raises:
         SpecError: a malformed column file.
     """
+    if game.output_record is not None:
+        return {t: record_columns(r) for t, r in game.event_records.items()}
     p = _path(game)
     return _load(p, game.name)[1] if p is not None and p.exists() else {}
 

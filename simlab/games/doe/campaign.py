@@ -35,6 +35,7 @@ from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
 from . import campaign_layout as lay
+from . import policy_layout as pk
 from . import rules
 from ._cache import KERNEL_MODULES
 from .enums import END_REASONS as BATTLE_END_REASONS
@@ -160,7 +161,9 @@ class DawnOfEmpire(Game):
                    "in the area or was alone there; false: any attacker with units left (8.4 L)"),
     )
     #: families, knobs and presets (the policy lists derive from the presets)
-    policy_file = Path(__file__).parent / "policies.toml"
+    policy_file = pk.POLICY_PACKING.policy_file
+    #: how the kernels read the policies: the knob slots of policy_layout K_* (simlab.games.packing)
+    policy_packing = pk.POLICY_PACKING
     decisions_file = Path(__file__).parent / "decisions.toml"
     default_policies = {"us": "hunter", "spain": "raider"}
     scenarios = ("standard",)

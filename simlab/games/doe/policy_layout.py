@@ -2,8 +2,9 @@
 
 The families and their knobs (name, default, bounds, unit) are declared in
 ``simlab/games/doe/policies.toml``; the named policies are its presets. The runtime packs each
-side's knobs into one row of ``kn[2, KN_NF]`` (``int64``), slot ``KNOB_SLOTS[name]``, so a kernel
-reads ``kn[K_ODDS]`` whatever the order of the knobs in the file:
+side's knobs into one row of ``kn[2, KN_NF]`` (``int64``), knob ``name`` in slot ``K_<NAME>``
+(:data:`POLICY_PACKING`, :mod:`simlab.games.packing`), so a kernel reads ``kn[K_ODDS]`` whatever
+the order of the knobs in the file:
 
 * an ``int`` knob as it is (scores, MP, units, flags, permille);
 * a ``float`` knob (a fraction in ``[0, 1]``) in permille: ``round(1000 * value)``.
@@ -14,6 +15,13 @@ holds its id (``FAM_*``), which picks the kernel path (random, or the side's scr
 """
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from ..packing import KnobRow, PolicyPacking
 
 # families (ids in par[P_POL0 + side]); FAM_SCRIPT: plans handed in from outside (tests)
 FAM_RANDOM, FAM_US, FAM_SPAIN, FAM_SCRIPT = range(4)
@@ -91,34 +99,19 @@ FAMILY_IDS = {"random-legal": FAM_RANDOM, "us-fleet": FAM_US, "spain-fleet": FAM
     KN_NF,
 ) = range(60)
 
-#: knob name (policies.toml) -> slot
-KNOB_SLOTS = {
-    "aggression": K_AGGRESSION, "odds": K_ODDS, "share_slack": K_SHARE_SLACK, "repair_at": K_REPAIR_AT,
-    "split_above": K_SPLIT_ABOVE, "slow_mp": K_SLOW_MP, "deploy": K_DEPLOY, "lane_vp": K_LANE_VP,
-    "blockade": K_BLOCKADE, "guard_coast": K_GUARD_COAST, "blockade_value": K_BLOCKADE_VALUE,
-    "blockade_def": K_BLOCKADE_DEF, "blockade_garrison": K_BLOCKADE_GARRISON, "blockade_cost": K_BLOCKADE_COST,
-    "lane_free": K_LANE_FREE, "lane_taken": K_LANE_TAKEN, "guard_base": K_GUARD_BASE, "guard_vp": K_GUARD_VP,
-    "guard_threat_div": K_GUARD_THREAT_DIV, "attack_value": K_ATTACK_VALUE, "patrol_choices": K_PATROL_CHOICES,
-    "sea_squadron": K_SEA_SQUADRON,
-    "raids": K_RAIDS, "raid_value": K_RAID_VALUE, "raid_vp": K_RAID_VP, "raid_def": K_RAID_DEF,
-    "raid_cost": K_RAID_COST, "concentrate": K_CONCENTRATE, "base_repair": K_BASE_REPAIR,
-    "base_mines": K_BASE_MINES, "cross_in_stages": K_CROSS_IN_STAGES, "patrol_home": K_PATROL_HOME,
-    "hold_lanes": K_HOLD_LANES, "lane_choices": K_LANE_CHOICES, "lane_cost": K_LANE_COST,
-    "disengage_odds": K_DISENGAGE_ODDS, "combat_order": K_COMBAT_ORDER,
-    "screen": K_SCREEN, "screen_mp": K_SCREEN_MP, "screen_odds": K_SCREEN_ODDS,
-    "keep_home": K_KEEP_HOME,
-    "blockade_rotate": K_BLOCKADE_ROTATE, "blockade_relief": K_BLOCKADE_RELIEF,
-    "guard_sized": K_GUARD_SIZED, "guard_reach": K_GUARD_REACH,
-    "disabled_port": K_DISABLED_PORT, "disabled_neutral": K_DISABLED_NEUTRAL,
-    "garrison": K_GARRISON, "garrison_mp": K_GARRISON_MP, "after_patrol": K_AFTER_PATROL,
-    "garrison_send": K_GARRISON_SEND,
-    "line_order": K_LINE_ORDER, "leader_group": K_LEADER_GROUP, "iu_join": K_IU_JOIN,
-    "raid_home": K_RAID_HOME, "repair_order": K_REPAIR_ORDER, "merge_keep": K_MERGE_KEEP,
-    "maint_pick": K_MAINT_PICK, "pursue": K_PURSUE,
-}
-
-#: the scale a ``float`` knob is packed with (fraction -> permille)
-FLOAT_SCALE = 1000
+#: how a side's policy reaches the kernels (simlab.games.packing): its family's id (FAMILY_IDS;
+#: "script", plans handed in from outside, packs FAM_SCRIPT and zeros) and each knob NAME of its
+#: family in kn[side, K_NAME], an int knob as it is and a float knob (a fraction) in permille,
+#: round(1000 * value). Adding a knob: its line in policies.toml and its K_NAME in the tuple above,
+#: before KN_NF (the framework finds the slot by name and checks every knob has one and every slot
+#: one knob).
+POLICY_PACKING = PolicyPacking(
+    Path(__file__).parent / "policies.toml",
+    rows=(KnobRow("kn", np.int64, sys.modules[__name__], "K_", KN_NF, float_scale=1000),),
+    family_ids=FAMILY_IDS,
+    fixed={"script": FAM_SCRIPT},
+    sides=("us", "spain"),
+)
 
 # ---------------------------------------------------------------- policy scratch pw[PW_NF, PW_W]
 # The policies' working arrays, rows of one int64 array allocated once per batch by the entry

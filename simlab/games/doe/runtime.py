@@ -22,14 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ...datapack import PackView
-from ..policy import Policy, PolicyBook, game_policy_book
+from ..policy import Policy, PolicyBook
 from . import campaign_layout as lay
 from . import policy_layout as pk
 from .enums import (
@@ -60,7 +58,7 @@ SIDES = lay.SIDE_NAMES
 #: (``policy``, the rule), or for experiments nobody ever disengages or everybody always does
 CAMPAIGN_SPEED_MODES = ("policy", "never", "always")
 #: the policy families and presets of the campaign
-POLICY_FILE = Path(__file__).parent / "policies.toml"
+POLICY_FILE = pk.POLICY_PACKING.policy_file
 #: the policy of a side whose plans are handed in from outside (:class:`campaign_state.CampaignState`)
 SCRIPT = "script"
 
@@ -92,10 +90,10 @@ class PolicyError(RuntimeError):
     """A policy handed in an illegal plan (a bug in the policy, not bad user input)."""
 
 
-@lru_cache(maxsize=1)
 def policy_book() -> PolicyBook:
-    """The campaign's policy families and presets (``policies.toml``, read once per process)."""
-    return game_policy_book(POLICY_FILE)
+    """The campaign's policy families and presets (``policies.toml``; the framework's one cache of
+    the book, checked against the kernels' layout by ``policy_layout.POLICY_PACKING``)."""
+    return pk.POLICY_PACKING.book()
 
 
 def resolve_policy(side: str, policy: Any) -> Policy:
@@ -105,34 +103,15 @@ def resolve_policy(side: str, policy: Any) -> Policy:
     Raises:
         SpecError: an unknown preset for the side.
     """
-    if isinstance(policy, Policy):
-        return policy
-    return policy_book().resolve(side, str(policy))
+    return pk.POLICY_PACKING.resolve(side, policy)
 
 
-def pack_policies(policies: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """Each side's policy family id (``int64[2]``, ``policy_layout.FAM_*``) and knob vector
-    (``int64[2, KN_NF]``): knob ``k`` of the side's family in slot ``KNOB_SLOTS[k]``, an ``int``
-    knob as it is, a ``float`` knob (a fraction) in permille (``round(1000 * v)``); other slots 0.
-    ``"script"`` (plans from outside) packs ``FAM_SCRIPT`` and zeros.
-
-    Raises:
-        SpecError: an unknown preset; KeyError: a family or knob the kernels do not know (a
-            ``policies.toml`` out of step with :mod:`policy_layout`).
-    """
-    fam = np.zeros(2, dtype=np.int64)
-    kn = np.zeros((2, pk.KN_NF), dtype=np.int64)
-    for s, side in enumerate(SIDES):
-        p = policies[side]
-        if isinstance(p, str) and p == SCRIPT:
-            fam[s] = pk.FAM_SCRIPT
-            continue
-        pol = resolve_policy(side, p)
-        fam[s] = pk.FAMILY_IDS[pol.family]
-        kinds = {k.name: k.kind for k in policy_book().families[pol.family].knobs}
-        for name, v in pol.knobs:
-            kn[s, pk.KNOB_SLOTS[name]] = int(round(pk.FLOAT_SCALE * v)) if kinds[name] is float else int(v)
-    return fam, kn
+#: ``pack_policies(policies) -> (fam, kn)``: each side's policy family id (``int64[2]``,
+#: ``policy_layout.FAM_*``) and knob vector (``int64[2, KN_NF]``, knob ``name`` in ``K_<NAME>``, a
+#: ``float`` knob in permille, other slots 0; ``"script"`` packs ``FAM_SCRIPT`` and zeros), packed by
+#: the framework as ``policy_layout.POLICY_PACKING`` declares
+#: (:meth:`simlab.games.packing.PolicyPacking.kernel_arrays`)
+pack_policies = pk.POLICY_PACKING.kernel_arrays
 
 
 def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[str, Any],

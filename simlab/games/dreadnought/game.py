@@ -120,7 +120,9 @@ class Dreadnought(Game):
                doc="extended campaign: VPs added to the South's treasury (a handicap)"),
     )
     #: the policy families, knobs and presets (the base class derives the policy lists from it)
-    policy_file = Path(__file__).parent / "policies.toml"
+    policy_file = L.POLICY_PACKING.policy_file
+    #: how the kernels read the policies: the knob slots of layout PC_*/K_* (simlab.games.packing)
+    policy_packing = L.POLICY_PACKING
     default_policies = {"*": "close-and-engage"}
     scenarios = BUILTIN + CAMPAIGNS
     default_scenario = "dogger-bank"

@@ -48,6 +48,13 @@ kernel reads the same layout.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from ..packing import KnobRow, PolicyPacking
+
 #: an upper bound on the slots of any record below: each record unpacks its names from
 #: ``range(SLOTS_MAX)``, so its width is its last name + 1 and nobody counts slots by hand
 #: (``tests/test_dreadnought_layout.py`` checks every record's names are exactly ``0 .. width - 1``)
@@ -161,6 +168,21 @@ NKN = K_TOW_CAPITAL + 1
 (PC_MOVE, PC_FIRE, PC_TORP, PC_MODE, PC_KEEP_SLOW, PC_KEEP_DAMAGED, PC_DISPLACE, PC_DISP_STAYS, PC_FLAGSHIP,
  PC_MERGE, PC_REJOIN, PC_SMOKE, *_) = range(SLOTS_MAX)
 NPC = PC_SMOKE + 1
+
+#: how a side's policy reaches the kernels (simlab.games.packing): knob NAME of the `scripted`
+#: family (policies.toml) in pc[side, PC_NAME] (the integer codes) or kn[side, K_NAME] (the
+#: weights; an int knob there as a float), or one of host_knobs, which the runtime reads before the
+#: kernels run (campaign.campaign_parameters: the fleet builder 11.8, the allocation 11.0/11.6, the
+#: cruising formation and tour 9.21/9.22). Adding a knob: its line in policies.toml and its constant
+#: K_NAME (or PC_NAME) in the tuple above, before NKN (NPC); the framework checks the rest.
+POLICY_PACKING = PolicyPacking(
+    Path(__file__).parent / "policies.toml",
+    rows=(KnobRow("pc", np.int64, sys.modules[__name__], "PC_", NPC,
+                  aliases={"movement": "PC_MOVE", "torpedoes": "PC_TORP", "formation": "PC_MODE",
+                           "displaced_stays": "PC_DISP_STAYS"}),
+          KnobRow("kn", np.float64, sys.modules[__name__], "K_", NKN, aliases={"agree_historical": "K_AGREE_HIST"})),
+    host_knobs=("builder", "allocation", "stack", "tour"),
+)
 
 # ==================================================================================================
 # the campaign (Rules 9.2-9.3, 11.0-11.9) and the extended campaign (12.6)

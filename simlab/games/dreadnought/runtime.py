@@ -2,7 +2,7 @@
 
 The compiled rules of a data pack and the compiled campaigns (cached by the pack's hash), the
 policy book (``policies.toml``) and its packing (a side's policy into the kernels' ``pc``/``kn``
-rows: :data:`CODE_SLOTS`, :data:`KNOB_SLOTS`), the list of every kernel module
+rows, as ``layout.POLICY_PACKING`` declares), the list of every kernel module
 (:data:`KERNEL_MODULES`, whose numba cache the framework keeps fresh), and the two entry points:
 :func:`run_games` (historical scenarios, Rules 4.0-10.7) and :func:`run_campaigns` (the Campaign
 Game 11.0-11.9 and the Extended Campaign 12.6). Nothing here imports the façade.
@@ -11,13 +11,11 @@ Game 11.0-11.9 and the Extended Campaign 12.6). Nothing here imports the façade
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
-from pathlib import Path
 
 import numpy as np
 
 from ...datapack import DataPack
-from ..policy import Policy, PolicyBook, game_policy_book
+from ..policy import Policy, PolicyBook
 from . import bench as _bench  # noqa: F401  (its kernels are refreshed with the game's)
 from . import layout as L
 from .campaign import SIDES, CampaignSetup, campaign_parameters, compile_campaign
@@ -52,28 +50,9 @@ KERNEL_MODULES = (
 )
 
 #: the policy families, their knobs and the named presets (:mod:`simlab.games.policy`)
-POLICY_FILE = Path(__file__).parent / "policies.toml"
-#: knob -> slot of the kernels' policy codes ``pc[side]`` (layout ``PC_*``; enums ``MOVE_*``,
-#: ``FIRE_*``, ``TORP_USE_*``, ``COLUMN``/``LINE``)
-CODE_SLOTS = {"movement": L.PC_MOVE, "fire": L.PC_FIRE, "torpedoes": L.PC_TORP, "formation": L.PC_MODE,
-              "keep_slow": L.PC_KEEP_SLOW, "keep_damaged": L.PC_KEEP_DAMAGED, "displace": L.PC_DISPLACE,
-              "displaced_stays": L.PC_DISP_STAYS, "flagship": L.PC_FLAGSHIP, "merge": L.PC_MERGE,
-              "rejoin": L.PC_REJOIN, "smoke": L.PC_SMOKE}
-#: knob -> slot of the kernels' knob vector ``kn[side]`` (layout ``K_*``)
-KNOB_SLOTS = {
-    "range": L.K_RANGE, "broadside": L.K_BROADSIDE, "torp_min": L.K_TORP_MIN, "near": L.K_NEAR, "safe": L.K_SAFE,
-    "threat": L.K_THREAT, "screen_range": L.K_SCREEN_RANGE, "parallel": L.K_PARALLEL, "turncost": L.K_TURNCOST,
-    "support": L.K_SUPPORT, "withdraw": L.K_WITHDRAW, "speed": L.K_SPEED, "on_goal": L.K_ON_GOAL,
-    "run_speed": L.K_RUN_SPEED, "spread": L.K_SPREAD, "defensive": L.K_DEFENSIVE, "bombard_hold": L.K_BOMBARD_HOLD,
-    "delay": L.K_DELAY, "suppress": L.K_SUPPRESS, "concentrate": L.K_CONCENTRATE,
-    "objective": L.K_OBJECTIVE, "wrecks": L.K_WRECKS, "agree": L.K_AGREE,
-    "agree_historical": L.K_AGREE_HIST, "tow_break": L.K_TOW_BREAK, "sb": L.K_SB, "tow_clear": L.K_TOW_CLEAR,
-    "tow_capital": L.K_TOW_CAPITAL,
-}
-#: knobs read before the kernels run (:func:`.campaign.campaign_parameters`): the campaign's fleet
-#: builder (11.8) and allocation (11.0, 11.6) when the options leave them ``auto``, and the
-#: approach's cruising formation and tour (9.21, 9.22)
-CAMPAIGN_KNOBS = ("builder", "allocation", "stack", "tour")
+POLICY_FILE = L.POLICY_PACKING.policy_file
+#: knobs read before the kernels run (:func:`.campaign.campaign_parameters`; layout ``POLICY_PACKING``)
+CAMPAIGN_KNOBS = L.POLICY_PACKING.host_knobs
 
 _RULES_CACHE: dict[str, tuple[RuleArrays, frozenset]] = {}
 _CAMPAIGN_CACHE: dict[tuple, CampaignSetup] = {}
@@ -96,10 +75,10 @@ def campaign_setup(pack: DataPack, rules: RuleArrays, period: str, north: str, s
     return _CAMPAIGN_CACHE[key]
 
 
-@cache
 def policy_book() -> PolicyBook:
-    """The families and presets of :data:`POLICY_FILE` (read once)."""
-    return game_policy_book(POLICY_FILE)
+    """The families and presets of :data:`POLICY_FILE` (the framework's one cache of the book,
+    checked against the kernels' layout by ``layout.POLICY_PACKING``)."""
+    return L.POLICY_PACKING.book()
 
 
 def preset_names() -> tuple[str, ...]:
@@ -114,32 +93,14 @@ def as_policy(policy: str | Policy, side: str) -> Policy:
     Raises:
         SpecError: an unknown preset.
     """
-    if isinstance(policy, Policy):
-        return policy
-    return policy_book().resolve(side, str(policy))
+    return L.POLICY_PACKING.resolve(side, policy)
 
 
-def pack_policies(policies: Mapping[str, str | Policy], sides: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """The kernels' policy rows for both sides.
-
-    Args:
-        policies: ``{side: preset name or Policy}``; sides: the two sides in kernel order.
-
-    Returns:
-        ``(pc, kn)``: ``int64[2, NPC]`` codes (layout ``PC_*``, from the integer knobs of
-        :data:`CODE_SLOTS`) and ``float64[2, NKN]`` knobs (layout ``K_*``, :data:`KNOB_SLOTS`).
-    """
-    pc = np.zeros((2, L.NPC), dtype=np.int64)
-    kn = np.zeros((2, L.NKN), dtype=np.float64)
-    for k, side in enumerate(sides):
-        for name, v in as_policy(policies[side], side).knobs:
-            if name in CODE_SLOTS:
-                pc[k, CODE_SLOTS[name]] = int(v)
-            elif name in KNOB_SLOTS:
-                kn[k, KNOB_SLOTS[name]] = float(v)
-            elif name not in CAMPAIGN_KNOBS:
-                raise ValueError(f"dreadnought policy knob {name} has no kernel slot")
-    return pc, kn
+#: ``pack_policies(policies, sides) -> (pc, kn)``: the kernels' policy rows for both sides (in
+#: ``sides`` order), ``int64[2, NPC]`` codes (knob ``name`` in ``PC_<NAME>``) and ``float64[2, NKN]``
+#: knobs (``K_<NAME>``), packed by the framework as ``layout.POLICY_PACKING`` declares
+#: (:meth:`simlab.games.packing.PolicyPacking.kernel_arrays`; the runtime's ``host_knobs`` are in neither)
+pack_policies = L.POLICY_PACKING.kernel_arrays
 
 
 def rule_tables(rules: RuleArrays, rl: np.ndarray | None = None) -> RuleTables:

@@ -36,39 +36,20 @@ from ..policy import RolloutPolicy, parse_rollout
 from . import rules
 from .cache import MODULE_NAMES
 from .enums import (
-    AI_MODE_NAMES,
     BUILDER_NAMES,
     END_REASONS,
     LENGTH_NAMES,
-    NTYPES,
     SIDE_NAMES,
-    STATUS_NAMES,
-    TYPE_NAMES,
 )
 from .layout import (
+    CARD_RECORD,
     MAXC,
-    O_AI0,
-    O_ATTACKS0,
     O_BUILD_FAIL,
-    O_CARDS0,
-    O_DRAWN0,
     O_DRAWS,
-    O_END_REASON,
-    O_FINAL_SUBTURN,
-    O_FIRST,
-    O_HITS0,
-    O_LUCK_DEALT0,
-    O_MSHORT0,
-    O_NIGHT_SUBTURNS,
-    O_POINTS0,
-    O_REMOVED,
-    O_SCORE0,
-    O_SHIPS_SUNK0,
-    O_SUBTURNS,
-    O_SUNK0,
-    O_TURNS,
     O_VIOLATION,
     O_WINNER,
+    OUTPUT_RECORD,
+    POLICY_PACKING,
     VIOLATION_NAMES,
 )
 from .odds import ODDS_OPTIONS, odds_report
@@ -77,51 +58,17 @@ from .scenario import BUILTIN, MarRojoSetup
 __all__ = ["GAME", "MarRojo"]
 
 
-def _columns(setup: MarRojoSetup, out: np.ndarray, sq: np.ndarray, card_events: bool) -> Batch:
-    cols: dict[str, np.ndarray] = {
-        "winner": out[:, O_WINNER].astype(np.int8),
-        "score_nationalist": out[:, O_SCORE0].astype(np.int16),
-        "score_republican": out[:, O_SCORE0 + 1].astype(np.int16),
-        "turns": out[:, O_TURNS].astype(np.int16),
-        "subturns": out[:, O_SUBTURNS].astype(np.int16),
-        "cards_drawn": (out[:, O_DRAWN0] + out[:, O_DRAWN0 + 1]).astype(np.int16),
-        "end_reason": out[:, O_END_REASON].astype(np.int8),
-        "draw_stop_subturn": out[:, O_FINAL_SUBTURN].astype(np.int16),
-        "first_player": out[:, O_FIRST].astype(np.int8),
-        "removed_republican": out[:, O_REMOVED].astype(np.int8),
-        "night_subturns": out[:, O_NIGHT_SUBTURNS].astype(np.int16),
-    }
-    for s, side in enumerate(SIDE_NAMES):
-        cols[f"cards_drawn_{side}"] = out[:, O_DRAWN0 + s].astype(np.int16)
-        cols[f"merchants_short_{side}"] = out[:, O_MSHORT0 + s].astype(np.int8)
-        cols[f"ships_sunk_by_{side}"] = out[:, O_SHIPS_SUNK0 + s].astype(np.int8)
-        for t, tn in enumerate(TYPE_NAMES):
-            cols[f"sunk_{side}_{tn}"] = out[:, O_SUNK0 + NTYPES * s + t].astype(np.int8)
-        cols[f"ai_{side}"] = out[:, O_AI0 + s].astype(np.int8)
-        cols[f"squadron_points_{side}"] = out[:, O_POINTS0 + s].astype(np.int16)
-        cols[f"squadron_cards_{side}"] = out[:, O_CARDS0 + s].astype(np.int8)
-        cols[f"hits_{side}"] = out[:, O_HITS0 + s].astype(np.int16)
-        cols[f"attacks_{side}"] = out[:, O_ATTACKS0 + s].astype(np.int16)
-        # simlab luck: the damage markers the side's dice dealt, their mean and variance (combat.luck_nb)
-        cols[f"luck_dealt_{side}"] = out[:, O_LUCK_DEALT0 + 3 * s].astype(np.float64)
-        cols[f"luck_mean_{side}"] = out[:, O_LUCK_DEALT0 + 3 * s + 1] / 36.0
-        cols[f"luck_var_{side}"] = out[:, O_LUCK_DEALT0 + 3 * s + 2] / 1296.0
-    cats: dict[str, Any] = {"end_reason": END_REASONS, "first_player": SIDE_NAMES}
-    for side in SIDE_NAMES:
-        cats[f"ai_{side}"] = AI_MODE_NAMES
+def _columns(setup: MarRojoSetup, out: np.ndarray, sq: np.ndarray, card_events: bool, check: bool) -> Batch:
+    """The batch of rows ``out`` (and ``sq``, for the events table ``cards``), as ``layout.OUTPUT_RECORD``
+    and ``layout.CARD_RECORD`` declare them (``invariant_violation`` only under ``check``)."""
+    cols, cats = OUTPUT_RECORD.columns(out, SIDE_NAMES, when=("invariant_violation",) if check else ())
     events = {}
     if card_events:
         g, slot = np.nonzero(sq[:, :, 0] >= 0)
-        events["cards"] = {
-            "game": g.astype(np.int64),
-            "side": (slot // MAXC).astype(np.int8),
-            "card": sq[g, slot, 0].astype(np.int16),
-            "status": sq[g, slot, 1].astype(np.int8),
-            "damage": sq[g, slot, 2].astype(np.int8),
-        }
-        cats["cards.side"] = SIDE_NAMES
-        cats["cards.card"] = setup.pool_names
-        cats["cards.status"] = STATUS_NAMES
+        rows = np.column_stack([slot // MAXC, sq[g, slot]])
+        ev, ev_cats = CARD_RECORD.columns(rows, SIDE_NAMES, when=None, labels={"pool": setup.pool_names})
+        events["cards"] = {"game": g.astype(np.int64), **ev}
+        cats.update({f"cards.{k}": v for k, v in ev_cats.items()})
     return Batch(games=cols, categories=cats, events=events)
 
 
@@ -185,8 +132,10 @@ class MarRojo(Game):
                doc="check the rules' invariants throughout every game (slower; the soak turns it on) and write "
                    "the first one broken in the 'invariant_violation' column"),
     )
-    #: families, knobs and presets (the policy lists derive from its presets)
-    policy_file = Path(__file__).with_name("policies.toml")  # = runtime.POLICY_FILE (runtime loads the kernels)
+    #: how the kernels read the policies (the knob slots of layout PP_*) and the policies file
+    #: (families, knobs and presets; the policy lists derive from its presets)
+    policy_packing = POLICY_PACKING
+    policy_file = POLICY_PACKING.policy_file
     #: every choice the rules give a player and the knobs that make it (issue 28)
     decisions_file = Path(__file__).with_name("decisions.toml")
     default_policies = {"*": "aggressive"}
@@ -194,7 +143,9 @@ class MarRojo(Game):
     default_scenario = "cabo-de-palos"
     data_dir = rules.DATA_DIR
     golden_trace_options = {"card_events": True}
-    columns_file = Path(__file__).parent / "columns" / "mar-rojo.toml"
+    #: the games table and the events table cards, declared once beside the out slots (layout)
+    output_record = OUTPUT_RECORD
+    event_records = {"cards": CARD_RECORD}
 
     def data_schema(self):
         return rules.SCHEMA
@@ -273,11 +224,7 @@ class MarRojo(Game):
         bad = out[:, O_VIOLATION]
         if not check and (bad != 0).any():  # pragma: no cover - a bug, not bad input
             raise RuntimeError(f"mar-rojo: rule violation {VIOLATION_NAMES[int(bad[bad != 0][0])]}")
-        batch = _columns(scenario.payload, out, sq, bool(options.get("card_events", False)))
-        if check:
-            batch.games["invariant_violation"] = bad.astype(np.int8)
-            batch.categories["invariant_violation"] = VIOLATION_NAMES
-        return batch
+        return _columns(scenario.payload, out, sq, bool(options.get("card_events", False)), check)
 
     # ------------------------------------------------------------------ state (issue 27)
     def start_games(self, scenario: Scenario, options, policies, seeds, stop: int = 0):

@@ -15,6 +15,15 @@ Republican 16-31). A slot with status ST_ABSENT holds no card.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from ..packing import KnobRow, PolicyPacking
+from ..records import Field, Record
+from .enums import AI_MODE_NAMES, END_REASONS, FAMILY_NAMES, NTYPES, SIDE_NAMES, STATUS_NAMES, TYPE_NAMES
+
 MAXC = 16           # fleet cards per side (Rule 1: 5-15, plus a reinforcement)
 NSLOT = 2 * MAXC
 HAND_CAP = 8        # hand limit is 5 (Rule 3.2); room for the checks
@@ -146,25 +155,10 @@ VIOLATION_NAMES = ("ok", "deck", "hand", "layout", "row", "damage", "stress", "a
 (V_OK, V_DECK, V_HAND, V_LAYOUT, V_ROW, V_DAMAGE, V_STRESS, V_ACTS, V_REORG, V_COVERED_FIRE,
  V_ILLEGAL) = range(len(VIOLATION_NAMES))
 
-# pp: the greedy family's knob vector, float64[2, NPP] (one row per side), in the order of the knobs
-# of [families.greedy] in policies.toml (runtime.py checks the names; see there for the units)
-PP_NAMES = (
-    "draw", "hold", "hold_value", "forward", "retreat", "reorg_at", "torpedo_weight", "merchants", "cover",
-    "stress_cost", "uncover", "min_act", "support_min", "interrupt_min", "retreat_card", "damage_weight", "stake",
-    "stake_cabo_capital", "stake_cabo_merchant", "stake_cabo_escort", "scenario_stakes", "reorg_blocked",
-    "reorg_base", "reorg_step", "uncover_seen", "uncover_blind", "merchant_forward", "merchant_back",
-    "merchant_cover", "retreat_move", "damaged_cover", "close_share", "advance", "advance_torpedo",
-    "advance_short_range", "discover_seen", "discover_blind", "reorg_marker", "reorg_over", "reorg_unblock",
-    "planes_weight", "scout_seen", "scout_blind", "retreat_card_value", "support_hold_share", "hold_cabo",
-    "cabo_hold_value", "small_hand", "small_hand_draw", "flares_min_dice", "reveal_best", "reinforce_back",
-    "deploy_cheap_first", "deploy_back", "deploy_subs_short", "deploy_capital_back", "deploy_torpedo_front",
-    "attack_weight", "decisive", "own_loss", "own_stake", "cover_weight", "back_weight", "expose_weight",
-    "hidden_threat", "covered_share", "threat_kill", "retreat_danger",
-    "discover_order", "main_discovery", "reorg_pick", "escort_attack_sub", "dive", "reveal_row", "mines_play",
-    "fog_play", "faccioso_play", "collateral_first", "transfer_covered", "deploy_air_short",
-    "deploy_escorts_back",
-    "fog_pick", "mines_target", "exchange", "speed_distance", "collateral_pick",
-)
+# pp: the greedy family's knob vector, float64[2, NPP] (one row per side): knob ``name`` of
+# [families.greedy] in policies.toml sits in slot PP_<NAME> (or the constant POLICY_PACKING's
+# aliases name); simlab.games.packing packs it and proves every knob has one slot and every slot one
+# knob. Adding a knob: its line in policies.toml and its PP_<NAME> here, before NPP.
 (
     PP_DRAW, PP_HOLD, PP_HOLD_VALUE, PP_FORWARD, PP_RETREAT, PP_REORG_AT, PP_TORP, PP_MERCH, PP_COVER,
     PP_STRESS_COST, PP_UNCOVER, PP_MIN_ACT, PP_SUPPORT_MIN, PP_INTERRUPT_MIN, PP_RETREAT_CARD, PP_DAMAGE_WEIGHT,
@@ -179,11 +173,10 @@ PP_NAMES = (
     PP_BACK_WEIGHT, PP_EXPOSE_WEIGHT, PP_HIDDEN_THREAT, PP_COVERED_SHARE, PP_THREAT_KILL, PP_RETREAT_DANGER,
     PP_DISCOVER_ORDER, PP_MAIN_DISCOVERY, PP_REORG_PICK, PP_ESCORT_ATTACK_SUB, PP_DIVE, PP_REVEAL_ROW, PP_MINES_PLAY,
     PP_FOG_PLAY, PP_FACCIOSO_PLAY, PP_COLLATERAL_FIRST, PP_TRANSFER_COVERED, PP_DEPLOY_AIR_SHORT,
-    PP_DEPLOY_ESCORTS_BACK, PP_FOG_PICK, PP_MINES_TARGET, PP_EXCHANGE, PP_SPEED_DISTANCE, PP_COLLATERAL_PICK
-) = range(len(PP_NAMES))
+    PP_DEPLOY_ESCORTS_BACK, PP_FOG_PICK, PP_MINES_TARGET, PP_EXCHANGE, PP_SPEED_DISTANCE, PP_COLLATERAL_PICK, NPP,
+) = range(87)
 #: discover_order: the order in which a discovery (5.4) and Scout look at the enemy rows
 DISCOVER_ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
-NPP = len(PP_NAMES)
 
 # wk: int64 scratch for one game (kernels index it by these offsets)
 WK_SEEN = 0                  # conservation check: PILE_CAP counters
@@ -207,6 +200,102 @@ O_LUCK_DEALT0, O_LUCK_MEAN0, O_LUCK_VAR0, O_LUCK_DEALT1, O_LUCK_MEAN1, O_LUCK_VA
 # 32-bit random draws the game used from its stream (dice, shuffles, random choices; ``simlab bench``)
 O_DRAWS = 46
 NOUT = O_DRAWS + 1
+
+#: the games table: every slot of ``out`` declared once (simlab.games.records): the façade's columns,
+#: their dtypes and category labels, and the schema (``simlab schema mar-rojo``, the README) come from
+#: it; Record.check proves every slot 0..NOUT-1 is exactly one field's. Adding a column: its O_ slot
+#: above and its Field here.
+OUTPUT_RECORD = Record(sys.modules[__name__], NOUT, (
+    Field("winner", "int8", slot="O_WINNER", schema=False),  # the framework's column
+    Field("score_{side}", "int16", "VP",
+          "victory points: in 8.2/8.3 capital ships and merchants sunk plus merchants at short; in 8.1 "
+          "and points-built (Rule 7, for information in 8.1) capital ships and merchants sunk plus one "
+          "per four other cards",
+          "O_SCORE0"),
+    Field("turns", "int16", "turns",
+          "game turns played (two sub-turns each)",
+          "O_TURNS"),
+    Field("subturns", "int16", "sub-turns",
+          "sub-turns played",
+          "O_SUBTURNS"),
+    Field("cards_drawn", "int16", "cards",
+          "action cards both sides drew after the deal (replacements of The End and Day/Night included)",
+          "O_DRAWN0", sum_sides=True),
+    Field("cards_drawn_{side}", "int16", "cards",
+          "action cards that side drew after the deal",
+          "O_DRAWN0"),
+    Field("end_reason", "string", "label",
+          "the_end (The End card), retreat, or limit (the sub-turn safety stop: a hang)",
+          "O_END_REASON", labels=END_REASONS),
+    Field("draw_stop_subturn", "int16", "sub-turn",
+          "the sub-turn at which drawing stopped",
+          "O_FINAL_SUBTURN"),
+    Field("first_player", "string", "side",
+          "the side that played first",
+          "O_FIRST", labels=SIDE_NAMES),
+    Field("removed_republican", "int8", "cards",
+          "Republican cards removed by the 8.2 Transfer",
+          "O_REMOVED"),
+    Field("night_subturns", "int16", "sub-turns",
+          "sub-turns played at night (Rule 10)",
+          "O_NIGHT_SUBTURNS"),
+    Field("merchants_short_{side}", "int8", "cards",
+          "that side's merchants at short range at the end (8.2, 8.3)",
+          "O_MSHORT0"),
+    Field("ships_sunk_by_{side}", "int8", "cards",
+          "enemy ships that side sank (the Rule 7 tie-break count)",
+          "O_SHIPS_SUNK0"),
+    Field("sunk_{side}_{type}", "int8", "cards",
+          "that side's cards of that type sunk",
+          "O_SUNK0", side_stride=NTYPES, values={"type": TYPE_NAMES}),
+    Field("ai_{side}", "string", "label",
+          "the solo AI's manoeuvre for that side (Rule 12): none, aggressive or passive",
+          "O_AI0", labels=AI_MODE_NAMES),
+    Field("squadron_points_{side}", "int16", "points",
+          "the points of that side's squadron (Rule 9)",
+          "O_POINTS0"),
+    Field("squadron_cards_{side}", "int8", "cards",
+          "fleet cards in that side's squadron",
+          "O_CARDS0"),
+    Field("hits_{side}", "int16", "damage markers",
+          "damage markers that side's cards took",
+          "O_HITS0"),
+    Field("attacks_{side}", "int16", "actions",
+          "combat actions that side made",
+          "O_ATTACKS0"),
+    Field("invariant_violation", "string", "label",
+          "the first rule invariant the kernel found broken, or ok",
+          "O_VIOLATION", labels=VIOLATION_NAMES, when="option check_invariants = true"),
+    # simlab luck: the damage markers the side's dice dealt, their mean (x 36 in the row) and variance
+    # (x 1296), from the odds (combat.luck_nb), per attack
+    Field("luck_dealt_{side}", "float64", "damage markers",
+          "damage markers that side's dice dealt: hits scored less hits saved, torpedo hits as the "
+          "effect table turned them (a Sunk counted as the target's remaining hull)",
+          "O_LUCK_DEALT0", side_stride=3),
+    Field("luck_mean_{side}", "float64", "damage markers",
+          "expected damage markers of those same rolls (hit, save and torpedo effect dice)",
+          "O_LUCK_MEAN0", side_stride=3, divide=36.0),
+    Field("luck_var_{side}", "float64", "damage markers squared",
+          "variance of the damage markers of those same rolls",
+          "O_LUCK_VAR0", side_stride=3, divide=1296.0),
+    Field("build_fail", "int64", "flag", "1: a points-built squadron could not meet the Rule 9 table", "O_BUILD_FAIL",
+          column=False),
+    Field("draws", "int64", "draws", "32-bit random draws the game used from its stream (simlab bench)", "O_DRAWS",
+          column=False),
+), "mar-rojo", __file__)
+
+#: the events table ``cards`` (option card_events): one row per squadron card, built by the façade from
+#: ``(side, sq[game, slot, 0:3])``: the side, the card's pool index, its status and its damage
+CARD_RECORD = Record(sys.modules[__name__], 4, (
+    Field("side", "string", "side", "the side whose squadron the card is in",
+          0, labels=SIDE_NAMES, when="option card_events = true"),
+    Field("card", "string", "label", "the fleet card",
+          1, labels="pool", code_type="int16", when="option card_events = true"),
+    Field("status", "string", "label", "the card's status at the end: absent, in_play, sunk, removed or reserve",
+          2, labels=STATUS_NAMES, when="option card_events = true"),
+    Field("damage", "int8", "damage markers", "damage markers on the card at the end",
+          3, when="option card_events = true"),
+), "mar-rojo", __file__)
 
 # setup: int64 game parameters common to a batch (game.py fills them)
 SETUP_FIELDS = ("victory", "merchant_points0", "merchant_points1", "special", "length", "first", "first_override",
@@ -237,3 +326,20 @@ FW_POOL = FW_EPROF + 6 * MAXC  # 3 x 6: the average covered enemy card's profile
 FW_OWNSF = FW_POOL + 18       # MAXC: each own card's save factor (policy_stakes.save_factor_nb)
 FW_OWNTF = FW_OWNSF + MAXC    # MAXC: each own card's expected damage per torpedo hit
 NFW = FW_OWNTF + MAXC
+
+
+#: how a side's policy reaches the kernels (simlab.games.packing): its family's code ``pols[side]``
+#: (enums.FAM_*, in enums.FAMILY_NAMES order) and the greedy knobs in ``pp[side, PP_*]``. A side of a
+#: family without knobs (random-legal, solo-ai) gets the greedy defaults with torpedo_weight 1 and
+#: stress_cost 0 (the solo AI takes no stress, 12.1): no kernel values a shot with them any more (a
+#: Speed distance for such an attacker is chosen by the expected damage of the weapon it fires,
+#: ``policy_combat.unscripted_shot_nb``, the solo AI's 12.4.2 weapon), so a future reader finds
+#: neutral values rather than zeros.
+POLICY_PACKING = PolicyPacking(
+    Path(__file__).parent / "policies.toml",
+    rows=(KnobRow("pp", np.float64, sys.modules[__name__], "PP_", NPP,
+                  aliases={"torpedo_weight": "PP_TORP", "merchants": "PP_MERCH"},
+                  fill_family="greedy", fill={"torpedo_weight": 1.0, "stress_cost": 0.0}),),
+    family_ids={name: code for code, name in enumerate(FAMILY_NAMES)},
+    sides=SIDE_NAMES,
+)

@@ -7,7 +7,6 @@ The façade (``game.py``) imports this module; nothing here imports the façade.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ import numpy as np
 
 from ...datapack import DataPack
 from ...errors import ScenarioError
-from ..policy import Policy, PolicyBook, game_policy_book
+from ..policy import Policy, PolicyBook
 from .bundles import GameState, Knobs, Tables, copy_state, new_state
 from .engine import NO_STOP, init_games_nb, play_games_nb, play_on_games_nb
 from .enums import (
@@ -28,8 +27,6 @@ from .enums import (
     BUILDER_NAMES,
     F_NEUTRAL,
     FACTION_SIDE,
-    FAM_GREEDY,
-    FAMILY_NAMES,
     LENGTH_NAMES,
     SIDE_NAMES,
 )
@@ -39,11 +36,10 @@ from .layout import (
     C_FACTION,
     C_TYPE,
     NOUT,
-    NPP,
     NPT,
     NQ,
     NSLOT,
-    PP_NAMES,
+    POLICY_PACKING,
     PT_AIRSUB_MAX,
     PT_AIRSUB_MIN,
     PT_CAP_MAX,
@@ -69,26 +65,19 @@ from .scenario import BUILTIN, MarRojoSetup, parse_scenario, read_scenario_file
 
 __all__ = ["POLICY_FILE", "action_deck", "batch_bundles", "build_limits", "build_pool_mask", "feasible", "load_setup",
            "pack_policies", "play_from", "policy_book", "preset_names", "resolve_policy", "rules_bits", "run_games",
-           "start_games", "unscripted_row"]
+           "start_games"]
 
-POLICY_FILE = Path(__file__).parent / "policies.toml"
+POLICY_FILE = POLICY_PACKING.policy_file
 
 
-@functools.lru_cache(maxsize=1)
 def policy_book() -> PolicyBook:
-    """Mar Rojo's families and presets (``policies.toml``), checked against the kernels' layout.
+    """Mar Rojo's families and presets (``policies.toml``; the framework's one cache of the book,
+    checked against the kernels' layout by :data:`layout.POLICY_PACKING`).
 
     Raises:
-        ValueError: if the families are not ``enums.FAMILY_NAMES`` or the greedy family's knobs are
-            not ``layout.PP_NAMES`` in that order (a programming error, not user input).
+        ValueError: a book out of step with the layout (:meth:`~simlab.games.packing.PolicyPacking.check`).
     """
-    book = game_policy_book(POLICY_FILE)
-    if set(book.families) != set(FAMILY_NAMES):
-        raise ValueError(f"policies.toml: families {tuple(book.families)}, the kernels know {FAMILY_NAMES}")
-    knobs = tuple(k.name for k in book.families["greedy"].knobs)
-    if knobs != PP_NAMES:
-        raise ValueError(f"policies.toml: the greedy knobs {knobs} are not layout.PP_NAMES {PP_NAMES}")
-    return book
+    return POLICY_PACKING.book()
 
 
 def preset_names() -> tuple[str, ...]:
@@ -102,54 +91,14 @@ def resolve_policy(side: str, policy: str | Policy) -> Policy:
     Raises:
         SpecError: an unknown preset.
     """
-    if isinstance(policy, Policy):
-        return policy
-    return policy_book().resolve(side, str(policy))
+    return POLICY_PACKING.resolve(side, policy)
 
 
-@functools.lru_cache(maxsize=1)
-def unscripted_row() -> np.ndarray:
-    """``float64[NPP]``: the knob row packed for a side whose family has no knobs (random-legal,
-    solo-ai). No kernel values a shot with it any more: a Speed distance for such an attacker is
-    chosen by the expected damage of the weapon it fires (``policy_combat.unscripted_shot_nb``:
-    the solo AI's 12.4.2 weapon). It holds the greedy defaults, with torpedo weight 1 and stress
-    cost 0 (the AI takes no stress, 12.1), so that any future reader finds neutral values rather
-    than the zeros it held before."""
-    fam = policy_book().families["greedy"]
-    row = np.asarray([float(k.default) for k in fam.knobs], dtype=np.float64)
-    row[PP_NAMES.index("torpedo_weight")] = 1.0
-    row[PP_NAMES.index("stress_cost")] = 0.0
-    row.setflags(write=False)
-    return row
-
-
-def pack_policies(policies: Mapping[str, str | Policy]) -> tuple[np.ndarray, np.ndarray]:
-    """The kernels' view of both sides' policies.
-
-    Args:
-        policies: ``{side: preset name or Policy}`` for both sides.
-
-    Returns:
-        ``(pols, pp)``: ``int64[2]`` family codes (``enums.FAM_*``) and ``float64[2, NPP]`` knob
-        rows (layout ``PP_*``; see :func:`unscripted_row` for the families without knobs).
-
-    Raises:
-        SpecError: an unknown preset; ValueError: a Policy of a family the kernels do not know.
-    """
-    pols = np.zeros(2, dtype=np.int64)
-    pp = np.zeros((2, NPP), dtype=np.float64)
-    for s, side in enumerate(SIDE_NAMES):
-        pol = resolve_policy(side, policies[side])
-        if pol.family not in FAMILY_NAMES:
-            raise ValueError(f"mar-rojo: unknown policy family {pol.family!r} (families: {', '.join(FAMILY_NAMES)})")
-        pols[s] = FAMILY_NAMES.index(pol.family)
-        if pols[s] == FAM_GREEDY:
-            if tuple(k for k, _ in pol.knobs) != PP_NAMES:
-                raise ValueError(f"mar-rojo: policy {pol.name} does not carry the greedy knobs in layout order")
-            pp[s] = pol.vector()
-        else:
-            pp[s] = unscripted_row()
-    return pols, pp
+#: ``pack_policies(policies) -> (pols, pp)``: the kernels' view of both sides' policies,
+#: ``int64[2]`` family codes (``enums.FAM_*``) and ``float64[2, NPP]`` knob rows (layout ``PP_*``),
+#: packed by the framework as ``layout.POLICY_PACKING`` declares
+#: (:meth:`simlab.games.packing.PolicyPacking.kernel_arrays`; raises SpecError on an unknown preset)
+pack_policies = POLICY_PACKING.kernel_arrays
 
 
 def action_deck(ak: np.ndarray, night: bool, optional: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,192 @@
+"""Each output record declared once (issue 27): the columns a kernel's output rows become.
+
+A game's kernels fill fixed-width integer rows (``out[game, O_*]``), each slot a plain module-level
+``int`` of the game's layout (numba folds it into the machine code). Beside those constants the game
+declares the record once, as a :class:`Record` of :class:`Field` s: each column's name, type, unit
+and meaning, and the slot it is read from (the layout constant's name) or how it is derived. From
+that one declaration come:
+
+* the check that the slots and the declaration agree (:meth:`Record.check`: every named constant
+  exists, every slot ``0..width-1`` is exactly one field's, internal slots included);
+* the façade's conversion of the rows to the games table (:meth:`Record.columns`: the dtype casts
+  and the category labels of ``string`` columns);
+* the schema (:func:`simlab.games.schema.record_columns`: the columns ``simlab schema``, the
+  manifest and the README tables show), so a game that declares ``Game.output_record`` needs no
+  columns TOML.
+
+A field's name is a template (:mod:`simlab.games.schema`): ``{side}`` is each side, in the kernels'
+side order, at ``slot + side_stride * s``; one other placeholder ``{x}`` takes ``values[x]`` at
+``+ value_stride * v``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+
+import numpy as np
+
+__all__ = ["Field", "Record"]
+
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One column of a record (or, with ``column=False``, an internal slot the façade reads).
+
+    Attributes:
+        name: the column's name or template (``score_{side}``, ``sunk_{side}_{type}``).
+        type: the written type: a numpy integer/float dtype name, or ``"string"`` for a category
+            (the kernels' small int code cast to ``code_type``, its labels from ``labels``).
+        unit, meaning: as the schema shows them (``meaning``: one line, with the rule section).
+        slot: the layout constant of the (first) slot it is read from (or the slot itself, for a
+            small record with no layout constants).
+        side_stride, value_stride: slots between consecutive sides / values of the template.
+        width: slots the field holds (default: sides * values, as strided); for the check.
+        values: ``{placeholder: (value, ...)}`` for a placeholder other than ``{side}``.
+        labels: a string column's labels (a tuple), or the key of ``labels=`` given to
+            :meth:`Record.columns` (labels known only per scenario).
+        code_type: the dtype of a string column's codes.
+        divide: a float column is the slot's value divided by this (``None``: the value, cast).
+        sum_sides: the column (no ``{side}``) is the sum of the sides' slots (it reads slots
+            other fields declare, and owns none).
+        scenarios, when: as in the schema (``when``: written only when the façade asks for it).
+        schema: False for a column the framework declares (``winner``).
+        column: False for an internal slot (read by the façade, no column).
+    """
+
+    name: str
+    type: str
+    unit: str = ""
+    meaning: str = ""
+    slot: str | int | None = None
+    side_stride: int = 1
+    value_stride: int = 1
+    width: int | None = None
+    values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    labels: tuple[str, ...] | str | None = None
+    code_type: str = "int8"
+    divide: float | None = None
+    sum_sides: bool = False
+    scenarios: tuple[str, ...] | None = None
+    when: str = ""
+    schema: bool = True
+    column: bool = True
+
+    def _other(self) -> tuple[str, tuple[str, ...]] | None:
+        keys = [k for k in _PLACEHOLDER.findall(self.name) if k != "side"]
+        if not keys:
+            return None
+        return keys[0], tuple(self.values[keys[0]])
+
+    def slots(self, n_sides: int) -> list[int]:
+        """The slot offsets (from :attr:`slot`) the field reads, for the check."""
+        if self.width is not None:
+            return list(range(self.width))
+        sides = range(n_sides) if ("{side}" in self.name or self.sum_sides) else range(1)
+        other = self._other()
+        vals = range(len(other[1])) if other else range(1)
+        return [self.side_stride * s + self.value_stride * v for s in sides for v in vals]
+
+
+@dataclass(frozen=True, eq=False)
+class Record:
+    """A kernel's output row, declared once: its fields, the layout that holds the slot constants
+    and the row's width.
+
+    Attributes:
+        layout: the module of the slot constants (``O_*``).
+        width: the row's width (the layout's ``NOUT``).
+        fields: the fields, in the schema's order.
+        source: the game's name (the schema's ``source``).
+        where: the file that declares the record (what the README says to edit).
+    """
+
+    layout: ModuleType
+    width: int
+    fields: tuple[Field, ...]
+    source: str
+    where: str = ""
+
+    def slot(self, f: Field) -> int:
+        """The first slot of field ``f``.
+
+        Raises:
+            ValueError: a constant the layout lacks, or one that is not an ``int``.
+        """
+        v = f.slot if isinstance(f.slot, int) else getattr(self.layout, f.slot or "", None)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ValueError(f"{self.layout.__name__}: field {f.name}: no int slot constant {f.slot!r}")
+        return v
+
+    def check(self, n_sides: int = 2) -> None:
+        """Prove the declaration and the layout agree.
+
+        Raises:
+            ValueError: (one line) a field without a slot constant, a slot outside ``0..width-1``,
+                two fields on one slot, or a slot no field declares.
+        """
+        owner: dict[int, str] = {}
+        for f in self.fields:
+            base = self.slot(f)
+            for off in f.slots(n_sides):
+                s = base + off
+                if not 0 <= s < self.width:
+                    raise ValueError(f"{self.source}: field {f.name}: slot {s} outside 0..{self.width - 1}")
+                if f.sum_sides:
+                    continue
+                if s in owner:
+                    raise ValueError(f"{self.source}: fields {owner[s]} and {f.name} share slot {s}")
+                owner[s] = f.name
+        missing = sorted(set(range(self.width)) - set(owner))
+        if missing:
+            raise ValueError(f"{self.source}: slot {missing[0]} of the record is no field's")
+
+    def columns(self, out: np.ndarray, sides: Sequence[str], when: Sequence[str] | None = (),
+                labels: Mapping[str, Sequence[str]] | None = None) -> tuple[dict[str, np.ndarray], dict[str, tuple]]:
+        """The games-table columns of rows ``out`` and the labels of their categories.
+
+        Args:
+            out: ``int[n, width]`` the kernels' rows.
+            sides: the sides in the kernels' order.
+            when: names of the ``when`` fields to write (the others are left out); None: all.
+            labels: ``{key: labels}`` for fields whose ``labels`` is a key.
+
+        Returns:
+            ``(columns, categories)``: ``{name: ndarray[n]}`` in declaration order (``type`` cast; a
+            string column as its codes) and ``{name: labels}`` of the string columns.
+        """
+        cols: dict[str, np.ndarray] = {}
+        cats: dict[str, tuple] = {}
+        for f in self.fields:
+            if not f.column or (f.when and when is not None and f.name not in when):
+                continue
+            base = self.slot(f)
+            other = f._other()
+            sidev = list(enumerate(sides)) if "{side}" in f.name else [(0, None)]
+            for s, side in sidev:
+                for v, val in (list(enumerate(other[1])) if other else [(0, None)]):
+                    name = f.name
+                    if side is not None:
+                        name = name.replace("{side}", side)
+                    if other is not None:
+                        name = name.replace("{" + other[0] + "}", val)
+                    i = base + f.side_stride * s + f.value_stride * v
+                    if f.sum_sides:
+                        raw = out[:, i]
+                        for k in range(1, len(sides)):
+                            raw = raw + out[:, i + f.side_stride * k]
+                    else:
+                        raw = out[:, i]
+                    if f.type == "string":
+                        cols[name] = raw.astype(f.code_type)
+                        lab = f.labels
+                        cats[name] = tuple((labels or {})[lab] if isinstance(lab, str) else lab)
+                    elif f.divide is not None:
+                        cols[name] = raw / f.divide
+                    else:
+                        cols[name] = raw.astype(f.type)
+        return cols, cats

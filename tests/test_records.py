@@ -1,0 +1,84 @@
+"""Each output record declared once (simlab.games.records, issue 27): the slot check, the
+conversion to columns on a hand-built row, the schema from the same declaration, and every
+registered game's record checked against its layout."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+
+from simlab.games import game_names, get_game
+from simlab.games.records import Field, Record
+from simlab.games.schema import record_columns
+
+SIDES = ("red", "blue")
+
+
+def _layout(**slots) -> types.ModuleType:
+    m = types.ModuleType("fake_layout")
+    for k, v in slots.items():
+        setattr(m, k, v)
+    return m
+
+
+LAY = _layout(O_WINNER=0, O_SCORE0=1, O_LOST0=3, O_END=7, O_LUCK0=8, O_FLAG=10)
+REC = Record(LAY, 11, (
+    Field("winner", "int8", slot="O_WINNER", schema=False),
+    Field("score_{side}", "int16", "VP", "points", "O_SCORE0"),
+    Field("lost", "int16", "ships", "both sides' losses", "O_LOST0", side_stride=2, sum_sides=True),
+    Field("lost_{side}_{kind}", "int8", "ships", "losses by kind", "O_LOST0", side_stride=2,
+          values={"kind": ("bb", "dd")}),
+    Field("end_reason", "string", "label", "why it ended", "O_END", labels=("time", "sunk")),
+    Field("luck_{side}", "float64", "hits", "mean hits", "O_LUCK0", divide=36.0),
+    Field("flag", "string", "label", "only when asked", "O_FLAG", labels=("no", "yes"), when="option x = true"),
+), "toy", "toy.py")
+
+
+def test_the_columns_of_a_hand_built_row():
+    out = np.array([[1, 5, 7, 1, 2, 3, 4, 1, 18, 72, 1]], dtype=np.int32)
+    REC.check(2)
+    cols, cats = REC.columns(out, SIDES)
+    assert list(cols) == ["winner", "score_red", "score_blue", "lost", "lost_red_bb", "lost_red_dd", "lost_blue_bb",
+                          "lost_blue_dd", "end_reason", "luck_red", "luck_blue"]
+    assert cols["winner"].dtype == np.int8 and cols["winner"].tolist() == [1]
+    assert cols["score_blue"].dtype == np.int16 and cols["score_blue"].tolist() == [7]
+    assert cols["lost"].tolist() == [1 + 3] and cols["lost"].dtype == np.int16   # slot 3 + slot 5
+    assert (cols["lost_red_dd"].tolist(), cols["lost_blue_bb"].tolist(), cols["lost_blue_dd"].tolist()) == ([2], [3], [4])
+    assert cols["end_reason"].dtype == np.int8 and cats == {"end_reason": ("time", "sunk")}
+    assert cols["luck_red"].tolist() == [0.5] and cols["luck_blue"].tolist() == [2.0]
+    cols, cats = REC.columns(out, SIDES, when=("flag",))
+    assert cols["flag"].tolist() == [1] and cats["flag"] == ("no", "yes")
+
+
+def test_the_schema_comes_from_the_same_declaration():
+    cols = record_columns(REC)
+    assert [c.name for c in cols] == ["score_{side}", "lost", "lost_{side}_{kind}", "end_reason", "luck_{side}", "flag"]
+    assert cols[2].values == {"kind": ("bb", "dd")} and cols[5].when == "option x = true" and cols[0].source == "toy"
+    assert cols[3].type == ("string",) and cols[4].unit == "hits"
+
+
+@pytest.mark.parametrize("fields,width,needle", [
+    ((Field("a", "int8", slot="O_A"),), 1, "no int slot constant 'O_A'"),
+    ((Field("a_{side}", "int8", slot="O_WINNER"), Field("b", "int8", slot="O_SCORE0")), 2, "share slot 1"),
+    ((Field("a", "int8", slot="O_WINNER"),), 2, "slot 1 of the record is no field's"),
+    ((Field("a_{side}", "int8", slot="O_WINNER"),), 1, "slot 1 outside"),
+])
+def test_a_declaration_out_of_step_with_the_slots_is_refused(fields, width, needle):
+    with pytest.raises(ValueError, match=needle):
+        Record(LAY, width, fields, "toy").check(2)
+
+
+def test_every_game_that_declares_a_record_passes_its_check():
+    declared = []
+    for name in game_names():
+        g = get_game(name)
+        if g.output_record is None:
+            continue
+        declared.append(name)
+        sides = g.sides or ("a", "b")
+        g.output_record.check(len(sides))
+        for r in g.event_records.values():
+            r.check(len(sides))
+    assert "mar-rojo" in declared
