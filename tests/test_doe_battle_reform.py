@@ -166,6 +166,9 @@ def test_the_campaign_policies_pack_the_reform_order():  # 8.3.3 A, ruling B11
     us = game.resolve_policies(["us", "spain"], {}, {"us": {"reform_order": 2}})
     par = build_par(data, opts, us)
     assert (par[lay.P_REFORM0], par[lay.P_REFORM1]) == (RF_WEAK, RF_KEEP)
+    rl = game.resolve_policies(["us", "spain"], {"us": "random-legal", "spain": "random-legal"})
+    par = build_par(data, opts, rl)
+    assert (par[lay.P_REFORM0], par[lay.P_REFORM1]) == (RF_RANDOM, RF_RANDOM)
     # a scripted test side (CampaignState) keeps the previous order
     par = build_par(data, opts, {"us": "script", "spain": "script"})
     assert (par[lay.P_REFORM0], par[lay.P_REFORM1]) == (RF_KEEP, RF_KEEP)

@@ -45,7 +45,7 @@ from .enums import (
     MP_RANDOM,
     PU_RANDOM,
     PU_SLOWEST,
-    RF_KEEP,
+    RF_RANDOM,
     RO_RANDOM,
     RO_STRONG,
     SPEED_NEVER,
@@ -193,7 +193,7 @@ def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
         if fam[s] == pk.FAM_RANDOM:
             par[lay.P_REPORD0 + s], par[lay.P_MERGE0 + s], par[lay.P_MAINT0 + s] = RO_RANDOM, MK_RULE, MP_RANDOM
             par[lay.P_PURSUE0 + s] = PU_RANDOM
-            par[lay.P_REFORM0 + s] = RF_KEEP   # (random-legal samples 8.3.3 A: next commit)
+            par[lay.P_REFORM0 + s] = RF_RANDOM
         elif fam[s] == pk.FAM_SCRIPT:
             par[lay.P_REPORD0 + s], par[lay.P_MERGE0 + s], par[lay.P_MAINT0 + s] = RO_STRONG, MK_RULE, MP_PORT
             par[lay.P_PURSUE0 + s] = PU_SLOWEST
