@@ -61,8 +61,9 @@ from .enums import (
 )
 
 __all__ = ["FLEE_ALWAYS", "FLEE_COIN", "BattleChoices", "BattleOut", "BattleSpec", "DEFAULT_CHOICES", "Squadrons",
-           "W_DICE", "W_DMG", "W_NF", "battle_nb", "flee_choice_nb", "effective_attack_nb", "effective_movement_nb",
-           "leader_position_nb", "line_target_nb", "new_work", "play_battles_nb", "unit_dice_nb"]
+           "W_DICE", "W_DMG", "W_FLAGS", "W_KEY", "W_LINE0", "W_LINE1", "W_NF", "W_PEND", "battle_nb", "flee_choice_nb",
+           "effective_attack_nb", "effective_movement_nb", "leader_position_nb", "line_target_nb", "new_work",
+           "play_battles_nb", "reform_line_nb", "unit_dice_nb"]
 
 # ---------------------------------------------------------------- the battle kernel's bundles (issue 27)
 #: the units of both squadrons (``n = n0 + n1``; side 0's first, each in line order): ``att``,
@@ -285,7 +286,7 @@ def battle_nb(sq, spec, choice, rng, work):
     att, dfn, mov, dmg, status = sq.att, sq.dfn, sq.mov, sq.dmg, sq.status
     n0, n1, stars0, stars1 = spec.n0, spec.n1, spec.stars0, spec.stars1
     max_rounds, speed_mode = spec.max_rounds, spec.speed_mode
-    flee0, flee1 = choice.flee0, choice.flee1
+    flee0, flee1, reform0, reform1 = choice.flee0, choice.flee1, choice.reform0, choice.reform1
     n = n0 + n1
     line0 = work[W_LINE0]
     line1 = work[W_LINE1]
@@ -419,8 +420,14 @@ def battle_nb(sq, spec, choice, rng, work):
                 line1[k] = u
                 k += 1
         ln1 = k
-        reform_line_nb(line0, ln0, sq, choice.reform0, rng, work[W_KEY])
-        reform_line_nb(line1, ln1, sq, choice.reform1, rng, work[W_KEY])
+        if reform0 == RF_KEEP:
+            _reform_nb(line0, ln0, dmg)
+        else:
+            reform_line_nb(line0, ln0, sq, reform0, rng, work[W_KEY])
+        if reform1 == RF_KEEP:
+            _reform_nb(line1, ln1, dmg)
+        else:
+            reform_line_nb(line1, ln1, sq, reform1, rng, work[W_KEY])
         # ---- disengagement by gunfire (Rule 10.1)
         if ln0 == 0 and ln1 == 0:
             winner = -1
