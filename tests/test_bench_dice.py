@@ -70,7 +70,7 @@ def test_doe_battle_count_is_a_true_lower_bound_of_the_streams_draws():
     # replay each battle through the kernel with its own stream and count every draw the battle
     # took from it (gunfire, damage and leader dice): the hook's count never exceeds it, and falls
     # short where a 6 was rolled (8.3.2.2 A)
-    from simlab.games.doe.kernels import battle_nb, new_work
+    from simlab.games.doe.kernels import DEFAULT_CHOICES, BattleSpec, Squadrons, battle_nb, new_work
     g, sc, o, p, s, b = _setup("doe-battle", "puerto-rico-passage", 300)
     c = g.bench_dice(sc, o, p, s, b)
     st = sc.payload
@@ -81,8 +81,9 @@ def test_doe_battle_count_is_a_true_lower_bound_of_the_streams_draws():
     exact = []
     for i, seed in enumerate(s):
         new_state_nb(seed, rng)
-        w, r, *_ = battle_nb(st.attack, st.defense, st.movement, st.damage.copy(), status, st.n0, st.n1,
-                             st.stars[0], st.stars[1], o["max_rounds"], 0, rng, work)
+        w, r, *_ = battle_nb(Squadrons(st.attack, st.defense, st.movement, st.damage.copy(), status),
+                             BattleSpec(st.n0, st.n1, st.stars[0], st.stars[1], o["max_rounds"], 0), DEFAULT_CHOICES,
+                             rng, work)
         assert (w, r) == (b.games["winner"][i], b.games["turns"][i])  # the same battle
         exact.append(((int(rng[0]) - int(seed)) * inv % (1 << 64)) * 2 - int(rng[2]))
     exact = np.asarray(exact)

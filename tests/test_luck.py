@@ -23,7 +23,15 @@ from simlab.analysis.luck import (
 from simlab.games import get_game
 from simlab.games.doe.dice import scripted_stream
 from simlab.games.doe.enums import DISABLED, SPEED_NEVER, SUNK
-from simlab.games.doe.kernels import battle_nb, new_work
+from simlab.games.doe.kernels import (
+    DEFAULT_CHOICES,
+    W_DICE,
+    W_DMG,
+    BattleSpec,
+    Squadrons,
+    battle_nb,
+    new_work,
+)
 from simlab.games.doe.luck import DIE_DAMAGE_PMF, DIE_MEAN, DIE_VAR, luck_columns
 from simlab.rng import game_seeds
 
@@ -38,9 +46,9 @@ def _battle(att, dfn, dice, n0=1):
     status = np.zeros(n, dtype=np.int8)
     work = new_work(n)
     rng = scripted_stream(dice)
-    res = battle_nb(att, np.asarray(dfn, dtype=np.int64), np.full(n, 4, dtype=np.int64), dmg, status, n0, n - n0,
-                    0, 0, 1000, SPEED_NEVER, rng, work)
-    return res, status, dmg, work[4, :2].copy(), work[5, :2].copy()
+    res = battle_nb(Squadrons(att, np.asarray(dfn, dtype=np.int64), np.full(n, 4, dtype=np.int64), dmg, status),
+                    BattleSpec(n0, n - n0, 0, 0, 1000, SPEED_NEVER), DEFAULT_CHOICES, rng, work)
+    return res, status, dmg, work[W_DICE, :2].copy(), work[W_DMG, :2].copy()
 
 
 # --------------------------------------------------------------------------- Dawn of Empire, by hand

@@ -30,7 +30,15 @@ from ...errors import ScenarioError
 from ..base import Batch, DiceCount, Game, Option, Scenario
 from . import rules
 from ._cache import KERNEL_MODULES
-from .battle_setup import BUILTIN, STATUS_NAMES, BattleSetup, parse_battle, read_battle_file, run_battles
+from .battle_setup import (
+    BUILTIN,
+    STATUS_NAMES,
+    BattleSetup,
+    battle_choices,
+    parse_battle,
+    read_battle_file,
+    run_battles,
+)
 from .enums import END_REASONS, LEADER_KILLED, LEADER_NAMES, LOSS_HALF_VP, SPEED_MODES
 from .luck import DIE_DAMAGE_PMF, luck_columns
 from .odds_options import ODDS_OPTIONS, odds_report
@@ -53,7 +61,8 @@ class DoeBattle(Game):
                doc="Rule 10.2: 'never', or 'when-able' (a faster squadron leaves before battle, "
                    "faster units after each round)"),
     )
-    policies = {"*": ("line-order",)}
+    #: the ``line-order`` family: each side's choices in one battle (its line order, 10.2, 8.3.3 A)
+    policy_file = Path(__file__).parent / "policies_battle.toml"
     default_policies = {"*": "line-order"}
     scenarios = tuple(BUILTIN)
     default_scenario = "puerto-rico-passage"
@@ -97,12 +106,13 @@ class DoeBattle(Game):
         return (play_battles_nb,)
 
     def play_batch(self, scenario: Scenario, options, policies, seeds) -> Batch:
-        """Play one battle per seed (see :func:`run_battles`); columns per side: score (Rule 12.1.2
-        loss VPs earned, halves kept), units sunk, disabled and escaped, damage points taken, leader fate,
-        and the gunfire dice luck (:func:`simlab.games.doe.luck.luck_columns`).
+        """Play one battle per seed (see :func:`run_battles`), each side as its ``line-order``
+        policy's knobs say (:func:`battle_choices`); columns per side: score (Rule 12.1.2 loss VPs
+        earned, halves kept), units sunk, disabled and escaped, damage points taken, leader fate, and
+        the gunfire dice luck (:func:`simlab.games.doe.luck.luck_columns`).
         """
-        s: BattleSetup = scenario.payload
-        raw = run_battles(s, seeds, options["max_rounds"], SPEED_MODES.index(options["speed_disengage"]))
+        s, choices = battle_choices(scenario.payload, self.policies_of(scenario.payload.sides, policies))
+        raw = run_battles(s, seeds, options["max_rounds"], SPEED_MODES.index(options["speed_disengage"]), choices)
         st = raw["status"]
         taken = raw["damage"].astype(np.int32) - s.damage.astype(np.int32)[None, :]
         half_vp = np.asarray(LOSS_HALF_VP, dtype=np.int32)[s.type]

@@ -10,7 +10,7 @@ plays one battle per seed with :func:`simlab.games.doe.kernels.play_battles_nb`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,14 @@ from ...tomlio import read_toml
 from ..base import SIDE_NAME
 from .enums import STATUS_NAMES, TYPE_CODE, TYPE_NAMES
 
-__all__ = ["BUILTIN", "SCENARIO_DIR", "STATUS_NAMES", "BattleSetup", "parse_battle", "read_battle_file",
-           "run_battles"]
+__all__ = ["BUILTIN", "SCENARIO_DIR", "STATUS_NAMES", "BattleSetup", "battle_choices", "line_permutation",
+           "parse_battle", "read_battle_file", "run_battles"]
+
+#: the ``line-order`` family's ``disengage_odds`` at and above which a side always leaves when able
+#: (the kernel's ``FLEE_ALWAYS``)
+DISENGAGE_ALWAYS = 10_000
+#: ``line_order`` values (4.1.2 D / 8.3.1 A): the battle file's order, strongest on top, weakest on top
+LO_FILE, LO_STRONG, LO_WEAK = 0, 1, 2
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 BUILTIN = {"puerto-rico-passage": SCENARIO_DIR / "puerto-rico-passage.toml"}
@@ -178,7 +184,58 @@ def read_battle_file(path: str | Path, view: PackView | None) -> BattleSetup:
     return parse_battle(read_toml(p, ScenarioError, "battle file"), view, p.name)
 
 
-def run_battles(setup: BattleSetup, seeds: np.ndarray, max_rounds: int, speed_mode: int) -> dict[str, np.ndarray]:
+def line_permutation(setup: BattleSetup, modes: tuple[int, int]) -> np.ndarray:
+    """The unit order each side's ``line_order`` knob gives (Rules 4.1.2 D, 8.3.1 A): a permutation
+    of ``0..n-1`` (``int64[n]``) that keeps side 0's units first. ``modes[s]``: ``LO_FILE`` the
+    battle file's order, ``LO_STRONG`` the strongest (attack, then defense) on top, ``LO_WEAK`` the
+    weakest on top; ties keep the file's order.
+
+    Raises:
+        ValueError: a mode other than 0, 1 or 2.
+    """
+    parts = []
+    for si, (lo, hi) in enumerate(((0, setup.n0), (setup.n0, setup.n))):
+        idx = np.arange(lo, hi, dtype=np.int64)
+        mode = int(modes[si])
+        if mode not in (LO_FILE, LO_STRONG, LO_WEAK):
+            raise ValueError(f"line_order {mode}: 0, 1 or 2")
+        if mode != LO_FILE:
+            key = setup.attack[lo:hi] * 64 + setup.defense[lo:hi]
+            idx = idx[np.argsort(-key if mode == LO_STRONG else key, kind="stable")]
+        parts.append(idx)
+    return np.concatenate(parts)
+
+
+def battle_choices(setup: BattleSetup, policies: Mapping[str, Any]) -> tuple[BattleSetup, tuple[int, int, int, int]]:
+    """What each side's ``line-order`` policy decides in the battle (decisions_battle.toml): the
+    squadrons in the line order its ``line_order`` knob picks (the leader aboard the new top unit,
+    6.2 A) and the kernel's choices ``(flee0, flee1, reform0, reform1)``: each side's 10.2
+    threshold (``disengage_odds`` permille, ``DISENGAGE_ALWAYS`` or more: the kernel's
+    ``FLEE_ALWAYS``) and 8.3.3 A reform order (``reform_order``, ``enums.RF_*``).
+
+    Args:
+        setup: the battle file's squadrons.
+        policies: ``{side: Policy}`` for both sides (:class:`~simlab.games.policy.Policy`).
+
+    Returns:
+        ``(setup in the chosen line order, choices)``; the setup itself when both keep the file's order.
+    """
+    from .enums import FLEE_ALWAYS
+    knobs = [dict(policies[side].knobs) for side in setup.sides]
+    order = tuple(int(k.get("line_order", LO_FILE)) for k in knobs)
+    flee = [int(k.get("disengage_odds", DISENGAGE_ALWAYS)) for k in knobs]
+    flee = [FLEE_ALWAYS if f >= DISENGAGE_ALWAYS else f for f in flee]
+    reform = [int(k.get("reform_order", 0)) for k in knobs]
+    if order != (LO_FILE, LO_FILE):
+        perm = line_permutation(setup, order)
+        setup = replace(setup, names=tuple(setup.names[i] for i in perm), unit_side=setup.unit_side[perm],
+                        type=setup.type[perm], attack=setup.attack[perm], defense=setup.defense[perm],
+                        movement=setup.movement[perm], damage=setup.damage[perm])
+    return setup, (flee[0], flee[1], reform[0], reform[1])
+
+
+def run_battles(setup: BattleSetup, seeds: np.ndarray, max_rounds: int, speed_mode: int,
+                choices: tuple[int, int, int, int] | None = None) -> dict[str, np.ndarray]:
     """Play one battle per seed; raw per-unit results.
 
     Args:
@@ -186,22 +243,23 @@ def run_battles(setup: BattleSetup, seeds: np.ndarray, max_rounds: int, speed_mo
         seeds: ``uint64[g]`` stream seeds.
         max_rounds: round limit (``>= 1``); a battle still going is a draw (``winner = -1``).
         speed_mode: index into ``enums.SPEED_MODES``.
+        choices: ``(flee0, flee1, reform0, reform1)``, each side's 10.2 disengagement threshold
+            and 8.3.3 A reform order (:class:`~.kernels.BattleChoices`); None: both sides leave
+            whenever able and keep the previous order (:data:`~.kernels.DEFAULT_CHOICES`).
 
     Returns:
         ``winner int8[g]``, ``rounds int32[g]``, ``reason int8[g]``, ``status int8[g, n]``,
         ``damage int16[g, n]`` (final damage points), ``leader int8[g, 2]``, ``luck int32[g, 4]``
         (gunfire dice of side 0 and 1, then the damage points those dice dealt; ``simlab luck``).
     """
-    from .kernels import play_battles_nb  # numba loads when a battle is played, not when a game is listed
+    # numba loads when a battle is played, not when a game is listed
+    from .kernels import DEFAULT_CHOICES, BattleChoices, BattleOut, BattleSpec, Squadrons, play_battles_nb
     g = int(seeds.shape[0])
     n = setup.n
-    out = {
-        "winner": np.empty(g, np.int8), "rounds": np.empty(g, np.int32), "reason": np.empty(g, np.int8),
-        "status": np.empty((g, n), np.int8), "damage": np.empty((g, n), np.int16), "leader": np.empty((g, 2), np.int8),
-        "luck": np.empty((g, 4), np.int32),
-    }
-    play_battles_nb(np.ascontiguousarray(seeds, dtype=np.uint64), setup.attack, setup.defense, setup.movement,
-                    setup.damage, setup.n0, setup.n1, setup.stars[0], setup.stars[1], int(max_rounds),
-                    int(speed_mode), out["winner"], out["rounds"], out["reason"], out["status"], out["damage"],
-                    out["leader"], out["luck"])
-    return out
+    out = BattleOut(np.empty(g, np.int8), np.empty(g, np.int32), np.empty(g, np.int8), np.empty((g, n), np.int8),
+                    np.empty((g, n), np.int16), np.empty((g, 2), np.int8), np.empty((g, 4), np.int32))
+    sq = Squadrons(setup.attack, setup.defense, setup.movement, setup.damage, np.zeros(n, np.int8))
+    spec = BattleSpec(*(int(v) for v in (setup.n0, setup.n1, setup.stars[0], setup.stars[1], max_rounds, speed_mode)))
+    choice = DEFAULT_CHOICES if choices is None else BattleChoices(*(int(v) for v in choices))
+    play_battles_nb(np.ascontiguousarray(seeds, dtype=np.uint64), sq, spec, choice, out)
+    return out._asdict()

@@ -31,6 +31,7 @@ from ...rng import STATE_WORDS
 from . import campaign_layout as lay
 from .campaign_combat import combat_scratch_nb
 from .campaign_orders import B_NODE, MAXSS, PS_NF
+from .kernels import W_NF
 from .policies import policy_scratch_nb
 from .policy_view import VIS_NF, blank_view_nb
 
@@ -81,7 +82,7 @@ class Scratch(NamedTuple):
     :func:`policy_view.blank_view_nb`), ``vis[N, VIS_NF]``, ``B[B_NODE + N]``, the plan
     ``pu[U]``, ``pp[U]``, ``pst[MAXSS, PS_NF]``, ``pl[L]``, ``enemy_n[N]``, the policy scratch
     ``pw``, ``gmem`` (:func:`policies.policy_scratch_nb`), the engine's ``od``, ``ot``
-    (``int64[4N]``), the combat rows ``work[6, U]``, ``att``, ``dfn``, ``mov``, ``dmg``,
+    (``int64[4N]``), the battle rows ``work[W_NF, U]`` (:func:`kernels.new_work`), ``att``, ``dfn``, ``mov``, ``dmg``,
     ``status`` (``int8``), ``mem`` (``[U]``) and ``cw`` (:func:`campaign_combat.combat_scratch_nb`)."""
 
     UV: np.ndarray
@@ -124,7 +125,7 @@ def new_scratch_nb(tb):
                    np.zeros((MAXSS, PS_NF), dtype=np.int64), np.zeros(nl, dtype=np.int64),
                    np.zeros(N, dtype=np.int64), pw, gmem,
                    np.zeros(4 * N, dtype=np.int64), np.zeros(4 * N, dtype=np.int64),
-                   np.zeros((6, max(nu, 1)), dtype=np.int64), np.zeros(nu, dtype=np.int64),
+                   np.zeros((W_NF, max(nu, 1)), dtype=np.int64), np.zeros(nu, dtype=np.int64),
                    np.zeros(nu, dtype=np.int64), np.zeros(nu, dtype=np.int64), np.zeros(nu, dtype=np.int64),
                    np.zeros(nu, dtype=np.int8), np.zeros(nu, dtype=np.int64), combat_scratch_nb(nu, N))
 

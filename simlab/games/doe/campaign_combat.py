@@ -42,10 +42,8 @@ from .enums import (
     SPEED_STOP,
     SUNK,
 )
-from .kernels import battle_nb
+from .kernels import W_DICE, W_DMG, BattleChoices, BattleSpec, Squadrons, battle_nb
 from .policy_combat import combat_order_nb, disabled_port_nb, maint_pick_nb, repair_key_nb
-
-_BATTLE_WORK = 6
 
 # combat scratch cw[CW_NF, W] (combat_scratch_nb): Spain's order of the areas' combats and its
 # keys (4.3 B), the ports a disabled unit may go to and their MP (8.3.2.1 B), the units a port
@@ -164,12 +162,15 @@ def disabled_ports_nb(frm, side, german, neutral_ok, nodes, cost, par, out, outc
 
 
 @kernel
-def send_to_port_nb(u, frm, why, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng, cw):
+def send_to_port_nb(u, frm, why, tb, st, cw):
     """A disabled unit goes to a port its side's policy picks among those 8.3.2.1 B allows
     (:func:`disabled_ports_nb`, :func:`policy_combat.disabled_port_nb`; the engine checks the pick,
     ``ERR_DISABLED_PORT``), scuttled on the way under 14.8; a unit that disengaged by speed to the
-    nearest friendly or neutral port (10.2.2 B). Leaders aboard go with it (6.3 B). ``cw``: the
-    combat scratch (:func:`combat_scratch_nb`; rows ``CW_PORT``, ``CW_PMP``)."""
+    nearest friendly or neutral port (10.2.2 B). Leaders aboard go with it (6.3 B). ``tb``, ``st``:
+    the :class:`~.campaign_bundles.Tables` and one game's :class:`~.campaign_bundles.GameState`;
+    ``cw``: the combat scratch (:func:`combat_scratch_nb`; rows ``CW_PORT``, ``CW_PMP``)."""
+    ust, lst, nodes, cost, par = tb.ust, tb.lst, tb.nodes, tb.cost, tb.par
+    U, S, SM, LD, G, ledger, rng = st.U, st.S, st.SM, st.LD, st.G, st.ledger, st.rng
     remove_from_stack_nb(u, U, S, SM, LD, lst)
     U[u, lay.UF_OUT] = why
     side = ust[u, lay.US_SIDE]
@@ -257,12 +258,18 @@ def blockade_vs_coal_nb(init, area, nodes, par, S, ND, G, ledger):
 
 
 @kernel
-def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, bev, rng,
-                      work, att, dfn, mov, dmg, status, mem, cw):
+def battle_in_area_nb(area, s0, s1, init, tb, st, sc):
     """One battle between the US squadron ``s0`` and the Spanish squadron ``s1`` (Rules 8.3, 6.2-6.3,
     10.1-10.2) through :func:`~simlab.games.doe.kernels.battle_nb`, then its results applied to
     the campaign: sunk units and losses VPs, disabled units to port, leaders, the events row.
-    ``cw``: the combat scratch (:func:`combat_scratch_nb`)."""
+    ``tb``, ``st``, ``sc``: the :class:`~.campaign_bundles.Tables`, one game's
+    :class:`~.campaign_bundles.GameState` and the :class:`~.campaign_bundles.Scratch` (its battle
+    rows ``work``, ``att``, ``dfn``, ``mov``, ``dmg``, ``status``, ``mem`` and the combat scratch
+    ``cw``, :func:`combat_scratch_nb`). Each side reforms its line as its policy's
+    ``par[P_REFORM0 + side]`` says (8.3.3 A, ruling B11)."""
+    ust, lst, par = tb.ust, tb.lst, tb.par
+    U, S, SM, LD, ND, G, ledger, bev, rng = st.U, st.S, st.SM, st.LD, st.ND, st.G, st.ledger, st.bev, st.rng
+    work, att, dfn, mov, dmg, status, mem, cw = sc.work, sc.att, sc.dfn, sc.mov, sc.dmg, sc.status, sc.mem, sc.cw
     n0 = S[s0, lay.SF_N]
     n1 = S[s1, lay.SF_N]
     n = n0 + n1
@@ -293,12 +300,13 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
     speed = par[lay.P_SPEED]
     if speed != SPEED_NEVER and par[lay.P_SUBGROUPS] != 0:
         speed = SPEED_STOP
-    w, rounds, why, lf0, lf1 = battle_nb(att[:n], dfn[:n], mov[:n], dmg[:n], status[:n], n0, n1, st0, st1,
-                                        par[lay.P_MAX_ROUNDS], speed, rng, work, par[lay.P_FLEE0],
-                                        par[lay.P_FLEE1])
+    w, rounds, why, lf0, lf1 = battle_nb(
+        Squadrons(att[:n], dfn[:n], mov[:n], dmg[:n], status[:n]),
+        BattleSpec(n0, n1, np.int64(st0), np.int64(st1), par[lay.P_MAX_ROUNDS], np.int64(speed)),
+        BattleChoices(par[lay.P_FLEE0], par[lay.P_FLEE1], par[lay.P_REFORM0], par[lay.P_REFORM1]), rng, work)
     for k in range(2):  # luck recording (simlab luck): this battle's gunfire dice and their damage
-        G[lay.G_LUCK + k] += work[4, k]
-        G[lay.G_LUCK + 2 + k] += work[5, k]
+        G[lay.G_LUCK + k] += work[W_DICE, k]
+        G[lay.G_LUCK + 2 + k] += work[W_DMG, k]
     if speed == SPEED_STOP and why == END_SPEED and rounds > 0:
         # the pursuer's choice (14.9 B-C): battle side w is the US (0) or Spain (1), as par's sides
         rounds += pursuit_round_nb(w, n0, n, att, dfn, mov, dmg, status, par[lay.P_PURSUE0 + w], rng,
@@ -343,13 +351,13 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
                 dis0 += 1
             else:
                 dis1 += 1
-            send_to_port_nb(u, frm, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng, cw)
+            send_to_port_nb(u, frm, lay.OUT_DISABLED, tb, st, cw)
         elif status[i] == ESCAPED:
             if k == 0:
                 esc0 += 1
             else:
                 esc1 += 1
-            send_to_port_nb(u, frm, lay.OUT_ESCAPED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng, cw)
+            send_to_port_nb(u, frm, lay.OUT_ESCAPED, tb, st, cw)
     for k in range(2):
         s = s0 if k == 0 else s1
         if (esc0 if k == 0 else esc1) > 0 or S[s, lay.SF_N] == 0 or S[s, lay.SF_SIDE] != k:
@@ -381,7 +389,7 @@ def battle_in_area_nb(area, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, 
 
 
 @kernel
-def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem, cw):
+def port_attack_nb(s, area, tb, st, sc):
     """Port Attack Resolution (Rule 8.4) by the Raid or Blockade squadron ``s``: one round; every
     unit fires in line order (8.4 E, ruling C15), hitting the port on 5 or 6 with a damage die per
     hit (8.4 G); the port fires back with its attack (Blockade: at the 1st, 3rd, ... unit) or mine
@@ -392,7 +400,12 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
     Only a squadron (two or more units) begins a port attack (7.4 C, ruling C40: the caller
     checks); once begun, the round is fought out by the units left, as Oquendo fights on alone in
     18.2.6 K, and 8.4 L's "units remaining" scores.
-    ``mem``: scratch ``int64[>= U]``; ``cw``: the combat scratch (:func:`combat_scratch_nb`)."""
+    ``tb``, ``st``, ``sc``: the :class:`~.campaign_bundles.Tables`, one game's
+    :class:`~.campaign_bundles.GameState` and the :class:`~.campaign_bundles.Scratch` (its ``mem``
+    row and the combat scratch ``cw``, :func:`combat_scratch_nb`)."""
+    ust, lst, nodes, par = tb.ust, tb.lst, tb.nodes, tb.par
+    U, S, SM, LD, ND, G, ledger, rng = st.U, st.S, st.SM, st.LD, st.ND, st.G, st.ledger, st.rng
+    mem, cw = sc.mem, sc.cw
     side = S[s, lay.SF_SIDE]
     p = S[s, lay.SF_TARGET]
     if p < 0 or nodes[p, lay.NS_PSIDE] != 1 - side or not port_borders_nb(nodes, p, area):
@@ -440,8 +453,7 @@ def port_attack_nb(s, area, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, led
                     if d6_nb(rng) == 6:
                         kill_leader_nb(ld, lst, LD, G, ledger)
                 if disabled:
-                    send_to_port_nb(u, area, lay.OUT_DISABLED, ust, lst, nodes, cost, par, U, S, SM, LD, G, ledger, rng,
-                                    cw)
+                    send_to_port_nb(u, area, lay.OUT_DISABLED, tb, st, cw)
         if ND[p, lay.ND_PDMG] > nodes[p, lay.NS_DEF]:
             destroyed = True
             break
@@ -484,8 +496,7 @@ def engaged_table_nb(side, nodes, par, S, nslots, cw):
 
 
 @kernel
-def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, ledger, bev, rng, work,
-                    att, dfn, mov, dmg, status, mem, cw):
+def combat_phase_nb(tb, st, sc):
     """The Combat Phase (Rules 4.3, 8.0-8.4, 10, 12.1.3), area by area in the order Spain chooses
     (4.3 B: :func:`policy_combat.combat_order_nb`, ruling C13): initiative (8.1; Spain rolls
     first, ties to the US; a squadron anchored at sea takes none and is searched in the Matrix's
@@ -493,9 +504,14 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
     squadron is searched as the Coal squadron it is at sea, ruling C12), a battle, then the port attacks of Raid and
     Blockade squadrons still in the area (8.4 A). An N/A or a failed engagement roll ends the
     area's combat: "there is no further action" (8.2.1, 8.2.3; ruling C35), so no port attack.
-    ``cw``: the combat scratch (:func:`combat_scratch_nb`). Each area's engaged squadrons
+    ``tb``, ``st``, ``sc``: the :class:`~.campaign_bundles.Tables`, one game's
+    :class:`~.campaign_bundles.GameState` and the :class:`~.campaign_bundles.Scratch` (the combat
+    scratch is ``sc.cw``, :func:`combat_scratch_nb`). Each area's engaged squadrons
     (:func:`engaged_stack_nb`) come from tables worked out again after each battle or port
     attack (only those change the stacks)."""
+    lst, nodes, matrix, par = tb.lst, tb.nodes, tb.matrix, tb.par
+    S, SM, LD, ND, G, ledger, rng = st.S, st.SM, st.LD, st.ND, st.G, st.ledger, st.rng
+    cw = sc.cw
     A = par[lay.P_NAREAS]
     order = cw[CW_ORDER]
     combat_order_nb(par[lay.P_CORDER], par, nodes, S, rng, order, cw[CW_OKEY])
@@ -549,8 +565,7 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
             cell = matrix[oi, oo]
             if cell > 0:
                 if d6_nb(rng) <= cell:
-                    battle_in_area_nb(a, s0, s1, init, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger,
-                                      bev, rng, work, att, dfn, mov, dmg, status, mem, cw)
+                    battle_in_area_nb(a, s0, s1, init, tb, st, sc)
                     stale = True
                 else:
                     no_action = True   # a roll outside the range is a No Result (8.2.3)
@@ -565,7 +580,7 @@ def combat_phase_nb(ust, lst, nodes, cost, matrix, par, U, S, SM, LD, ND, G, led
                 # "may not engage in combat or earn VPs": only a squadron attacks (ruling C40)
                 if (S[s, lay.SF_SIDE] == side and S[s, lay.SF_N] >= 2 and S[s, lay.SF_LOC] == a
                         and (S[s, lay.SF_ORDER] == lay.RAID or S[s, lay.SF_ORDER] == lay.BLOCKADE)):
-                    port_attack_nb(s, a, ust, lst, nodes, cost, par, U, S, SM, LD, ND, G, ledger, rng, mem, cw)
+                    port_attack_nb(s, a, tb, st, sc)
                     stale = True
 
 

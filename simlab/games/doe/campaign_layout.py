@@ -223,7 +223,8 @@ P_MARKERS = P_LOSSHALF + N_TYPES     # 2 * N_ORDERS slots: [side * N_ORDERS + or
  P_MERGE0, P_MERGE1,      # each side's choice of the order kept when equal squadrons combine (7.3 C, enums.MK_*)
  P_MAINT0, P_MAINT1,      # each side's choice of the units that take maintenance damage (14.3 A-C, enums.MP_*)
  P_PURSUE0, P_PURSUE1,    # each side's pursuit of speed subgroups under 14.9 (B-C, enums.PU_*)
- P_NF) = range(P_MARKERS + 2 * N_ORDERS, P_MARKERS + 2 * N_ORDERS + 27)
+ P_REFORM0, P_REFORM1,    # each side's order of equally damaged units when its line reforms (8.3.3 A, enums.RF_*)
+ P_NF) = range(P_MARKERS + 2 * N_ORDERS, P_MARKERS + 2 * N_ORDERS + 29)
 
 # trace (tests): per game and turn, per unit: loc dmg order prev streak neutral
 TR_LOC, TR_DMG, TR_ORDER, TR_PREV, TR_STREAK, TR_NEUTRAL, TR_STACK, TR_NF = range(8)

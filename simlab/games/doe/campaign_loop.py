@@ -137,8 +137,7 @@ def play_on_nb(tb, st, sc, stop):
         movement_side_nb(lay.US, ust, tb.lst, nodes, tb.adj, tb.cost, tb.nh, tb.markers, par, U, S, SM, LD, ND,
                          G, rng)
         neutral_ports_nb(ust, tb.lst, nodes, par, U, S, SM, LD, G)
-        combat_phase_nb(ust, tb.lst, nodes, tb.cost, tb.matrix, par, U, S, SM, LD, ND, G, st.ledger, st.bev, rng,
-                        sc.work, sc.att, sc.dfn, sc.mov, sc.dmg, sc.status, sc.mem, sc.cw)
+        combat_phase_nb(tb, st, sc)
         control_vp_phase_nb(nodes, par, S, ND, G, st.ledger)
         close_orders_nb(ust, U)
         repair_phase_nb(ust, nodes, par, U, ND, sc.cw, rng)

@@ -9,8 +9,17 @@ import numpy as np
 from simlab.jit import kernel
 
 from .dice import die_nb
-from .enums import ESCAPED, IN_LINE, PU_RANDOM, PU_SPLIT, SPEED_NEVER
-from .kernels import battle_nb, effective_movement_nb
+from .enums import ESCAPED, FLEE_ALWAYS, IN_LINE, PU_RANDOM, PU_SPLIT, RF_KEEP, SPEED_NEVER
+from .kernels import (
+    W_DICE,
+    W_DMG,
+    W_NF,
+    BattleChoices,
+    BattleSpec,
+    Squadrons,
+    battle_nb,
+    effective_movement_nb,
+)
 
 
 @kernel(nrt=True)   # allocates (14.9 only): reference counting kept under a nrt=False caller
@@ -82,14 +91,18 @@ def pursuit_round_nb(winner, n0, n, att, dfn, mov, dmg, status, mode, rng, luck=
             d2[j] = dfn[idx[j]]
             v2[j] = mov[idx[j]]
             g2[j] = dmg[idx[j]]
-        w2 = np.zeros((6, m), dtype=np.int64)
-        battle_nb(a2, d2, v2, g2, s2, m0, m1, np.int64(0), np.int64(0), np.int64(1), np.int64(SPEED_NEVER), rng, w2)
+        w2 = np.zeros((W_NF, m), dtype=np.int64)
+        # one round (14.9 D): no disengagement, and no reform that a later round would use
+        battle_nb(Squadrons(a2, d2, v2, g2, s2),
+                  BattleSpec(m0, m1, np.int64(0), np.int64(0), np.int64(1), np.int64(SPEED_NEVER)),
+                  BattleChoices(np.int64(FLEE_ALWAYS), np.int64(FLEE_ALWAYS), np.int64(RF_KEEP), np.int64(RF_KEEP)),
+                  rng, w2)
         if luck is not None:
             # the pursuers (the winner's units) were side 0 of this round
-            luck[winner] += w2[4, 0]
-            luck[k] += w2[4, 1]
-            luck[2 + winner] += w2[5, 0]
-            luck[2 + k] += w2[5, 1]
+            luck[winner] += w2[W_DICE, 0]
+            luck[k] += w2[W_DICE, 1]
+            luck[2 + winner] += w2[W_DMG, 0]
+            luck[2 + k] += w2[W_DMG, 1]
         for j in range(m):
             dmg[idx[j]] = g2[j]
             status[idx[j]] = s2[j]

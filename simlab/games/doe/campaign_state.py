@@ -24,10 +24,11 @@ import numpy as np
 
 from ...rng import STATE_WORDS, new_state_nb
 from . import campaign_layout as lay
+from . import policy_layout as pk
+from .campaign_bundles import GameState, new_scratch_nb, tables_of
 from .campaign_combat import (
     close_orders_nb,
     combat_phase_nb,
-    combat_scratch_nb,
     control_vp_phase_nb,
     maintenance_phase_nb,
     repair_phase_nb,
@@ -90,10 +91,9 @@ class CampaignState:
         else:
             self.rng = np.zeros(STATE_WORDS, dtype=np.uint64)
             new_state_nb(np.uint64(seed), self.rng)
-        self._work = np.zeros((6, max(nu, 1)), dtype=np.int64)
-        self._vec = [np.zeros(nu, dtype=np.int64) for _ in range(5)]
-        self._status = np.zeros(nu, dtype=np.int8)
-        self._cw = combat_scratch_nb(nu, n)
+        # the combat kernels' scratch (campaign_bundles.Scratch: only its battle rows and cw are used)
+        self._sc = new_scratch_nb(tables_of(data, self.par, np.zeros((2, pk.KN_NF), dtype=np.int64)))
+        self._cw = self._sc.cw
         init_game_nb(data.ust, data.lst, data.nodes, self.par, self.U, self.S, self.SM, self.LD, self.ND, self.G)
 
     # ------------------------------------------------------------------ names
@@ -168,10 +168,10 @@ class CampaignState:
     def combat(self) -> None:
         """Combat Phase (4.3, 8.0)."""
         d = self.data
-        att, dfn, mov, dmg, mem = self._vec
-        combat_phase_nb(d.ust, d.lst, d.nodes, d.cost, d.matrix, self.par, self.U, self.S, self.SM, self.LD,
-                        self.ND, self.G, self.ledger_arr, self.bev, self.rng, self._work, att, dfn, mov, dmg,
-                        self._status, mem, self._cw)
+        tb = tables_of(d, self.par, np.zeros((2, pk.KN_NF), dtype=np.int64))
+        st = GameState(self.U, self.S, self.SM, self.LD, self.ND, self.G, self.ledger_arr, self.bev, self.rng,
+                       np.zeros(lay.CK_NF, dtype=np.int64), np.zeros((1, 1, lay.TR_NF), dtype=np.int64))
+        combat_phase_nb(tb, st, self._sc)
 
     def control_and_vp(self) -> None:
         """Area Control and VP Phase (4.4, 11.0, 12.1)."""

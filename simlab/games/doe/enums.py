@@ -37,6 +37,11 @@ SPEED_STOP = 2
 FLEE_ALWAYS = 1 << 40
 FLEE_COIN = -1
 
+#: the order of a side's units with the same damage when its battle line is reformed (8.3.3 A,
+#: ``reform_order``, ruling B11): their previous order (the default), the most defense left first
+#: (then the most attack), the least defense left first; a uniformly random order (random-legal)
+RF_KEEP, RF_STRONG, RF_WEAK, RF_RANDOM = 0, 1, 2, 3
+
 #: ``combat_order`` modes (4.3 B): the pack's area order, Spain's largest squadrons at sea first,
 #: its smallest first, a uniformly random order (random-legal)
 CO_MAP, CO_STRONG_FIRST, CO_WEAK_FIRST, CO_RANDOM = 0, 1, 2, 3

@@ -13,9 +13,10 @@ Rulings (docs/rulings.md, "Battle line"):
 
 * Round 1 uses the given order; excess units overlap from the front of the opposing line,
   repeating (8.3.1 C-E).
-* From round 2 (8.3.3) damaged units go to the end, least damage first, ties keeping their previous
-  relative order; excess undamaged units overlap from the front of the opposing line and the k-th
-  excess damaged unit faces the k-th opposing unit counted from the end.
+* From round 2 (8.3.3) damaged units go to the end, least damage first; units with the same damage
+  go in the order their side picks (8.3.3 A, ruling B11: ``reform0``/``reform1``, by default their
+  previous relative order); excess undamaged units overlap from the front of the opposing line and
+  the k-th excess damaged unit faces the k-th opposing unit counted from the end.
 * Dice per unit: attack less damage, at least 1 (8.3.2.3 B), plus one die for each of the
   ``stars`` units starting at the leader's ship and going down the line (6.2 E-F); stars beyond
   the end of the line are lost.
@@ -31,12 +32,14 @@ Rulings (docs/rulings.md, "Battle line"):
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from simlab.jit import kernel
 
 from ...rng import STATE_WORDS, new_state_nb
-from .dice import d6_nb
+from .dice import d6_nb, die_nb
 from .enums import (
     DISABLED,
     END_GUNFIRE,
@@ -49,13 +52,43 @@ from .enums import (
     LEADER_KILLED,
     LEADER_LEFT,
     LEADER_NONE,
+    RF_KEEP,
+    RF_RANDOM,
+    RF_STRONG,
     SPEED_NEVER,
     SPEED_STOP,
     SUNK,
 )
 
-__all__ = ["FLEE_ALWAYS", "FLEE_COIN", "battle_nb", "flee_choice_nb", "effective_attack_nb", "effective_movement_nb", "leader_position_nb", "line_target_nb",
-           "new_work", "play_battles_nb", "unit_dice_nb"]
+__all__ = ["FLEE_ALWAYS", "FLEE_COIN", "BattleChoices", "BattleOut", "BattleSpec", "DEFAULT_CHOICES", "Squadrons",
+           "W_DICE", "W_DMG", "W_FLAGS", "W_KEY", "W_LINE0", "W_LINE1", "W_NF", "W_PEND", "battle_nb", "flee_choice_nb",
+           "effective_attack_nb", "effective_movement_nb", "leader_position_nb", "line_target_nb", "new_work",
+           "play_battles_nb", "reform_line_nb", "unit_dice_nb"]
+
+# ---------------------------------------------------------------- the battle kernel's bundles (issue 27)
+#: the units of both squadrons (``n = n0 + n1``; side 0's first, each in line order): ``att``,
+#: ``dfn``, ``mov`` ``int64[n]`` printed attack, defense and movement (MP); ``dmg`` ``int64[n]``
+#: damage points (initial in, final out); ``status`` ``int8[n]`` (written: IN_LINE, SUNK, DISABLED,
+#: ESCAPED)
+Squadrons = namedtuple("Squadrons", ["att", "dfn", "mov", "dmg", "status"])
+#: what the battle file and the options fix (all ``int64``): the squadron sizes ``n0, n1 >= 1``,
+#: each side's leader stars (0: none; aboard the side's first unit), the round limit
+#: ``max_rounds >= 1`` and ``speed_mode`` (SPEED_NEVER, SPEED_WHEN_ABLE or SPEED_STOP)
+BattleSpec = namedtuple("BattleSpec", ["n0", "n1", "stars0", "stars1", "max_rounds", "speed_mode"])
+#: each side's choices in a battle (all ``int64``): ``flee0, flee1`` its 10.2 disengagement
+#: threshold (:func:`flee_choice_nb`), ``reform0, reform1`` its 8.3.3 A order of units with the
+#: same damage (``enums.RF_*``)
+BattleChoices = namedtuple("BattleChoices", ["flee0", "flee1", "reform0", "reform1"])
+#: :func:`play_battles_nb`'s output, one row per battle: ``winner int8[g]``, ``rounds int32[g]``,
+#: ``reason int8[g]``, ``status int8[g, n]``, ``damage int16[g, n]``, ``leader int8[g, 2]``,
+#: ``luck int32[g, 4]``
+BattleOut = namedtuple("BattleOut", ["winner", "rounds", "reason", "status", "damage", "leader", "luck"])
+
+# rows of the battle scratch ``work[W_NF, n]`` (:func:`new_work`): each side's current line, the
+# damage points each unit received this round, its flags this round (bit 1 disabled, bit 2
+# damaged), the luck record (``work[W_DICE, s]`` the gunfire dice side ``s`` rolled, ``work[W_DMG,
+# s]`` the damage points they dealt; ``simlab luck``) and the 8.3.3 A reform keys
+W_LINE0, W_LINE1, W_PEND, W_FLAGS, W_DICE, W_DMG, W_KEY, W_NF = range(8)
 
 
 @kernel(inline="always")
@@ -117,11 +150,16 @@ def unit_dice_nb(attack, damage, i, lpos, stars):
 
 
 def new_work(n: int) -> np.ndarray:
-    """Scratch space for :func:`battle_nb` with up to ``n`` units: ``ndarray(int64, shape=(6, n))``."""
-    return np.zeros((6, max(n, 1)), dtype=np.int64)
+    """Scratch space for :func:`battle_nb` with up to ``n`` units: ``ndarray(int64, shape=(W_NF, n))``
+    (rows ``W_*``)."""
+    return np.zeros((W_NF, max(n, 1)), dtype=np.int64)
 
 
 from .enums import FLEE_ALWAYS, FLEE_COIN  # noqa: E402,F401  (a side's disengagement choice, 10.2)
+
+#: both sides always leave by speed when able (10.2) and keep the previous order of equally damaged
+#: units (8.3.3 A): the choices of the ``line-order`` policy at its defaults and of scripted tests
+DEFAULT_CHOICES = BattleChoices(FLEE_ALWAYS, FLEE_ALWAYS, RF_KEEP, RF_KEEP)
 
 
 @kernel
@@ -177,40 +215,88 @@ def _reform_nb(line, ln, dmg):
 
 
 @kernel
-def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, speed_mode, rng, work,
-              flee0=FLEE_ALWAYS, flee1=FLEE_ALWAYS):
+def reform_line_nb(line, ln, sq, mode, rng, key):
+    """Reform a battle line after a round (Rule 8.3.3 A-B, rulings B2, B11): ``line[:ln]`` (unit
+    indices, the survivors in their previous order) becomes the undamaged units in their order, then
+    the damaged ones by damage, least first; units with the same damage go in the order the owning
+    side picks, ``mode`` (``enums.RF_*``): ``RF_KEEP`` their previous order, ``RF_STRONG`` the most
+    defense left first (then the most attack), ``RF_WEAK`` the least defense left first (then the
+    least attack), ``RF_RANDOM`` a uniformly random order (one draw of ``2**20`` per damaged unit
+    that shares its damage with another; ties keep the previous order). ``sq``: the
+    :class:`Squadrons`; ``key``: scratch ``int64[>= n]`` (``work[W_KEY]``); ``rng`` is drawn only
+    under ``RF_RANDOM``. The policy reads only its own units' printed values and damage."""
+    if mode == RF_KEEP:
+        _reform_nb(line, ln, sq.dmg)
+        return
+    dmg, dfn, att = sq.dmg, sq.dfn, sq.att
+    for i in range(ln):
+        u = line[i]
+        if dmg[u] == 0:
+            key[u] = 0
+        elif mode == RF_RANDOM:
+            tie = False
+            for j in range(ln):
+                if j != i and dmg[line[j]] == dmg[u]:
+                    tie = True
+                    break
+            key[u] = np.int64(die_nb(rng, 1 << 20)) if tie else 0
+        else:
+            k = (dfn[u] - dmg[u]) * 64 + att[u]
+            key[u] = -k if mode == RF_STRONG else k
+    # stable insertion sort on (damage, key)
+    for i in range(1, ln):
+        u = line[i]
+        du = dmg[u]
+        ku = key[u]
+        j = i - 1
+        while j >= 0 and (dmg[line[j]] > du or (dmg[line[j]] == du and key[line[j]] > ku)):
+            line[j + 1] = line[j]
+            j -= 1
+        line[j + 1] = u
+
+
+@kernel
+def battle_nb(sq, spec, choice, rng, work):
     """Resolve one battle between two squadrons (Rules 6.2-6.3, 8.3, 10.1-10.2).
 
     Args:
-        att, dfn, mov: ``int64[n]`` printed attack, defense and movement (MP) of each unit.
-        dmg: ``int64[n]`` damage points; initial damage in, final damage out (updated in place).
-        status: ``int8[n]``, written: IN_LINE, SUNK, DISABLED or ESCAPED (enums).
-        n0, n1: squadron sizes, ``n0, n1 >= 1`` and ``n0 + n1 = n``.
-        stars0, stars1: leader stars of each side (0 = no leader), aboard the first unit.
-        max_rounds: the battle stops as a draw after this many rounds (``>= 1``).
-        speed_mode: SPEED_NEVER or SPEED_WHEN_ABLE (Rule 10.2), or SPEED_STOP (14.9: as
-            when-able, but stop after the first round in which units disengage by speed).
+        sq: the :class:`Squadrons` (``n = n0 + n1`` units): ``att``, ``dfn``, ``mov`` read,
+            ``dmg`` updated in place (initial damage in, final out), ``status`` written.
+        spec: the :class:`BattleSpec`: squadron sizes ``n0, n1 >= 1``, leader stars of each side
+            (0 = no leader; aboard its first unit), ``max_rounds`` (``>= 1``: the battle stops as a
+            draw after this many rounds) and ``speed_mode``: SPEED_NEVER or SPEED_WHEN_ABLE (Rule
+            10.2), or SPEED_STOP (14.9: as when-able, but stop after the first round in which units
+            disengage by speed).
+        choice: the :class:`BattleChoices`, each side's choices: ``flee0, flee1`` whether to use a
+            disengagement by speed it is able to make (10.2 "may disengage", ruling C18): it leaves
+            when ``1000 * own < flee * enemy``, the attack dice (less damage) of the units still in
+            line; ``FLEE_ALWAYS`` always, 0 never, ``FLEE_COIN`` (-1) on a die roll of 1-3 at each
+            chance. ``reform0, reform1``: the order of its units with the same damage when the line
+            is reformed (8.3.3 A, ruling B11; ``enums.RF_*``, :func:`reform_line_nb`).
+            :data:`DEFAULT_CHOICES`: always leave, keep the previous order.
         rng: the game's stream (``uint64[STATE_WORDS]``).
-        work: scratch from :func:`new_work` (``int64[6, >= n]``); on return ``work[4, s]`` holds
-            the gunfire dice side ``s`` rolled (8.3.2) and ``work[5, s]`` the damage points they
-            dealt (the sum of the damage dice after each 6, overkill included), for ``simlab luck``.
-        flee0, flee1: each side's choice to use a disengagement by speed it is able to make
-            (10.2 "may disengage", ruling C18): it leaves when ``1000 * own < flee * enemy``, the
-            attack dice (less damage) of the units still in line; ``FLEE_ALWAYS`` (default)
-            always, 0 never, ``FLEE_COIN`` (-1) on a die roll of 1-3 at each chance.
+        work: scratch from :func:`new_work` (``int64[W_NF, >= n]``); on return ``work[W_DICE, s]``
+            holds the gunfire dice side ``s`` rolled (8.3.2) and ``work[W_DMG, s]`` the damage points
+            they dealt (the sum of the damage dice after each 6, overkill included), for ``simlab luck``.
 
     Returns:
         ``(winner, rounds, reason, leader0, leader1)``: winner 0, 1 or -1 (neither), rounds fought,
         an END_* reason, and each side's leader fate (LEADER_* enums).
     """
+    att, dfn, mov, dmg, status = sq.att, sq.dfn, sq.mov, sq.dmg, sq.status
+    n0, n1, stars0, stars1 = spec.n0, spec.n1, spec.stars0, spec.stars1
+    max_rounds, speed_mode = spec.max_rounds, spec.speed_mode
+    flee0, flee1, reform0, reform1 = choice.flee0, choice.flee1, choice.reform0, choice.reform1
     n = n0 + n1
-    line0 = work[0]
-    line1 = work[1]
-    pend = work[2]   # damage points received this round
-    flags = work[3]  # bit 1: disabled this round, bit 2: damaged this round
+    line0 = work[W_LINE0]
+    line1 = work[W_LINE1]
+    pend = work[W_PEND]    # damage points received this round
+    flags = work[W_FLAGS]  # bit 1: disabled this round, bit 2: damaged this round
+    luck_dice = work[W_DICE]   # luck: gunfire dice side s rolled (8.3.2; leader and flee dice not counted)
+    luck_dmg = work[W_DMG]     # luck: damage points those dice dealt (the damage die after each 6)
     for s in range(2):
-        work[4, s] = 0   # luck: gunfire dice side s rolled (8.3.2; leader and flee dice not counted)
-        work[5, s] = 0   # luck: damage points those dice dealt (the damage die after each 6)
+        luck_dice[s] = 0
+        luck_dmg[s] = 0
     for i in range(n):
         status[i] = IN_LINE
         pend[i] = 0
@@ -279,13 +365,13 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
                 k, cu, cd = line_target_nb(i, no, rounds == 0, dmg[u] > 0, cu, cd)
                 t = oline[k]
                 dice = unit_dice_nb(att[u], dmg[u], i, lpos, stars[s])
-                work[4, s] += dice          # luck recording: gunfire dice of side s
+                luck_dice[s] += dice        # luck recording: gunfire dice of side s
                 for _ in range(dice):
                     r = d6_nb(rng)
                     if r == 6:
                         h = d6_nb(rng)
                         pend[t] += h
-                        work[5, s] += h     # luck recording: damage points side s's dice dealt
+                        luck_dmg[s] += h    # luck recording: damage points side s's dice dealt
                         flags[t] |= 2
                     elif r == 5:
                         flags[t] |= 1
@@ -334,8 +420,14 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
                 line1[k] = u
                 k += 1
         ln1 = k
-        _reform_nb(line0, ln0, dmg)
-        _reform_nb(line1, ln1, dmg)
+        if reform0 == RF_KEEP:
+            _reform_nb(line0, ln0, dmg)
+        else:
+            reform_line_nb(line0, ln0, sq, reform0, rng, work[W_KEY])
+        if reform1 == RF_KEEP:
+            _reform_nb(line1, ln1, dmg)
+        else:
+            reform_line_nb(line1, ln1, sq, reform1, rng, work[W_KEY])
         # ---- disengagement by gunfire (Rule 10.1)
         if ln0 == 0 and ln1 == 0:
             winner = -1
@@ -401,39 +493,42 @@ def battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1, max_rounds, sp
 
 
 @kernel(nogil=True, nrt=True)
-def play_battles_nb(seeds, att, dfn, mov, dmg0, n0, n1, stars0, stars1, max_rounds, speed_mode,
-                    out_winner, out_rounds, out_reason, out_status, out_damage, out_leader, out_luck):
+def play_battles_nb(seeds, sq0, spec, choice, out):
     """Play one battle per seed between the same two squadrons.
 
     Args:
         seeds: ``uint64[g]`` stream seeds.
-        att, dfn, mov, dmg0: ``int64[n]`` unit values and initial damage (see :func:`battle_nb`).
-        n0, n1, stars0, stars1, max_rounds, speed_mode: as in :func:`battle_nb`.
-        out_winner: ``int8[g]``; out_rounds: ``int32[g]``; out_reason: ``int8[g]``.
-        out_status: ``int8[g, n]`` final status; out_damage: ``int16[g, n]`` final damage points.
-        out_leader: ``int8[g, 2]`` leader fates.
-        out_luck: ``int32[g, 4]``: gunfire dice rolled by side 0 and 1, then the damage points
-            they dealt (``work[4]`` and ``work[5]`` of :func:`battle_nb`; ``simlab luck``).
+        sq0: the :class:`Squadrons`: unit values and initial damage (``sq0.dmg``; read only, as
+            ``sq0.status``: each battle plays on copies).
+        spec, choice: the :class:`BattleSpec` and :class:`BattleChoices` of :func:`battle_nb`.
+        out: the :class:`BattleOut`, written: ``winner int8[g]``, ``rounds int32[g]``,
+            ``reason int8[g]``, ``status int8[g, n]`` final status, ``damage int16[g, n]`` final
+            damage points, ``leader int8[g, 2]`` leader fates, ``luck int32[g, 4]`` gunfire dice
+            rolled by side 0 and 1, then the damage points they dealt (``work[W_DICE]`` and
+            ``work[W_DMG]`` of :func:`battle_nb`; ``simlab luck``).
     """
-    n = n0 + n1
+    n = spec.n0 + spec.n1
     rng = np.zeros(STATE_WORDS, dtype=np.uint64)
-    work = np.zeros((6, n), dtype=np.int64)
+    work = np.zeros((W_NF, n), dtype=np.int64)
     dmg = np.zeros(n, dtype=np.int64)
     status = np.zeros(n, dtype=np.int8)
+    sq = Squadrons(sq0.att, sq0.dfn, sq0.mov, dmg, status)
+    dmg0 = sq0.dmg
+    o_w, o_r, o_why, o_st, o_dmg, o_ld, o_luck = out.winner, out.rounds, out.reason, out.status, out.damage, \
+        out.leader, out.luck
     for g in range(seeds.shape[0]):
         new_state_nb(seeds[g], rng)
         for i in range(n):
             dmg[i] = dmg0[i]
-        w, r, why, l0, l1 = battle_nb(att, dfn, mov, dmg, status, n0, n1, stars0, stars1,
-                                      max_rounds, speed_mode, rng, work)
-        out_winner[g] = w
-        out_rounds[g] = r
-        out_reason[g] = why
-        out_leader[g, 0] = l0
-        out_leader[g, 1] = l1
+        w, r, why, l0, l1 = battle_nb(sq, spec, choice, rng, work)
+        o_w[g] = w
+        o_r[g] = r
+        o_why[g] = why
+        o_ld[g, 0] = l0
+        o_ld[g, 1] = l1
         for s in range(2):
-            out_luck[g, s] = work[4, s]
-            out_luck[g, 2 + s] = work[5, s]
+            o_luck[g, s] = work[W_DICE, s]
+            o_luck[g, 2 + s] = work[W_DMG, s]
         for i in range(n):
-            out_status[g, i] = status[i]
-            out_damage[g, i] = dmg[i]
+            o_st[g, i] = status[i]
+            o_dmg[g, i] = dmg[i]

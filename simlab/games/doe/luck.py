@@ -4,8 +4,8 @@ Every gunfire die of a battle (both ``doe-battle`` and the campaign's battles) i
 same distribution: a 6 hits and rolls a damage die, so the damage points one die deals are 0 with
 probability 30/36 and ``k`` with probability 1/36 for ``k = 1..6`` (a 5 disables but deals no
 damage; leader-casualty and disengagement dice are not gunfire). The kernels count each side's
-dice and the damage points they dealt (:func:`simlab.games.doe.kernels.battle_nb`, ``work[4]``
-and ``work[5]``); :func:`luck_columns` turns the counts into the games-table columns every luck
+dice and the damage points they dealt (:func:`simlab.games.doe.kernels.battle_nb`, ``work[W_DICE]``
+and ``work[W_DMG]``); :func:`luck_columns` turns the counts into the games-table columns every luck
 recording game writes, and ``DIE_DAMAGE_PMF`` lets :mod:`simlab.analysis.luck` give the exact
 percentile (the ``n``-fold convolution of one die) instead of a normal approximation.
 """

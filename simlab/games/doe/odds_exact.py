@@ -44,6 +44,8 @@ from .odds_kernels import (
     U_DISABLED,
     U_ESCAPED,
     U_SUNK,
+    ChainSpec,
+    ChainTables,
     chain_nb,
     side_table_nb,
 )
@@ -359,7 +361,7 @@ class ExactPlan:
     """The exact chain of one battle, built and sized but not yet solved (:func:`plan_exact`).
 
     Attributes:
-        tables: the joined side tables (:func:`~.odds_kernels.chain_nb`'s first eight arguments).
+        tables: the joined side tables (the fields of :class:`~.odds_kernels.ChainTables`).
         s0, s1: side states per side; cells: ``s0 * s1``.
         pairs: upper bound of the outcome pairings of one pass over every state (the work unit:
             about 1-2 ns each on one core).
@@ -465,8 +467,9 @@ def solve_plan(plan: ExactPlan) -> BattleOdds:
     track_t = bool((s.attack[: s.n0] == 0).any() and (s.attack[s.n0:] == 0).any())
     acc = np.zeros((s.n, 4))
     out = np.zeros(NOUT)
-    nst = chain_nb(*plan.tables, plan.s0, s.n0, s.n1, s.attack, s.defense, stars, lship, plan.speed_mode,
-                   plan.thr_idx, tno5, tall, max(0, plan.rounds), track_t, acc, out)
+    spec = ChainSpec(int(plan.s0), int(s.n0), int(s.n1), s.attack, s.defense, stars, lship, int(plan.speed_mode),
+                     plan.thr_idx, tno5, tall)
+    nst = chain_nb(ChainTables(*plan.tables), spec, max(0, plan.rounds), track_t, acc, out)
     if plan.rounds <= 0:
         path = int((s.defense + 1 - s.damage).sum()) + 1
         bound = _tail_bound(plan.limit, out[O_QMAX], path)

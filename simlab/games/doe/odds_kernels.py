@@ -46,6 +46,8 @@ whatever the 5s (Rule 8.3.2: a 6 hits and rolls one damage die, a 5 disables).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import types
 from numba.typed import Dict
@@ -54,7 +56,28 @@ from simlab.jit import kernel
 
 from .kernels import effective_movement_nb, leader_position_nb, line_target_nb, unit_dice_nb
 
-__all__ = ["chain_nb", "side_code_nb", "side_table_nb"]
+__all__ = ["ChainSpec", "ChainTables", "chain_nb", "side_code_nb", "side_table_nb"]
+
+# ---------------------------------------------------------------- the chain's bundles (issue 27)
+#: the two sides' tables from :func:`side_table_nb`, side 1's appended to side 0's (its state ids,
+#: outcome rows and ``T_OFF`` shifted; ``nxts`` and ``escs`` keep side-local ids): ``tab int64[S + 1,
+#: NT]`` (the last row closes side 1's outcome rows), ``lines``, ``dmgs int64[S, ns]``, ``opts
+#: int8[W, ns]``, ``nxts``, ``mms int64[W]``, ``escs``, ``masks int64[W, K]``
+ChainTables = namedtuple("ChainTables", ["tab", "lines", "dmgs", "opts", "nxts", "mms", "escs", "masks"])
+#: the battle the chain solves: ``s0`` side-0 states, squadron sizes ``n0, n1``, ``att``, ``dfn``
+#: ``int64[n]`` printed attack and defense, ``stars``, ``lship`` ``int64[2]`` each side's leader
+#: stars and ship (unit index), ``speed`` 1 when units disengage by speed (10.2, ``when-able``) else
+#: 0, ``thr_idx int64[2, max movement + 1]`` (column of ``escs`` for side s when the other side's
+#: fastest unit has movement m), ``tno5``, ``tall`` ``float64[d + 1, max defense + 1]`` dice tables
+ChainSpec = namedtuple("ChainSpec", ["s0", "n0", "n1", "att", "dfn", "stars", "lship", "speed", "thr_idx", "tno5",
+                                     "tall"])
+#: one round's working arrays (:func:`chain_nb` allocates them once): ``dice int64[n]`` aimed at
+#: each unit, ``optp float64[ns, 2 d + 3]`` option probabilities, ``pa``, ``pb float64[W]`` each
+#: side's outcome probabilities, ``pm float64[m + 1]``, ``urate float64[n, 4]`` per-unit rates,
+#: ``lkill float64[2]``, ``res float64[NRES]`` end probabilities, ``cb_k int64[W]``, ``cb_p
+#: float64[W]``, ``gstart``, ``gval int64[m + 2]`` side 1's outcomes grouped by fastest unit
+RoundScratch = namedtuple("RoundScratch", ["dice", "optp", "pa", "pb", "pm", "urate", "lkill", "res", "cb_k", "cb_p",
+                                           "gstart", "gval"])
 
 # res[] slots
 R_WIN0, R_WIN1, R_MUTUAL, R_SPEED0, R_SPEED1 = 0, 1, 2, 3, 4
@@ -317,9 +340,12 @@ def _dice_at_nb(att, line0, ln0, dmg0, line1, ln1, dmg1, lead, stars, lship, ini
 
 
 @kernel(nrt=True)
-def _options_p_nb(line, ln, dmg_row, lead_s, lship_s, dfn, dice, tno5, tall, optp, urate, lkill, s):
+def _options_p_nb(line, ln, dmg_row, lead_s, s, spec, w):
     # Probabilities of each unit's options (module docstring order) given the dice aimed at it;
     # per-unit rates (sunk, disabled, mean damage) and the leader's casualty chance (Rule 6.3).
+    # spec: ChainSpec; w: RoundScratch (dice read; optp, urate, lkill written).
+    lship_s, dfn, tno5, tall = spec.lship[s], spec.dfn, spec.tno5, spec.tall
+    dice, optp, urate, lkill = w.dice, w.optp, w.urate, w.lkill
     for j in range(ln):
         u = line[j]
         nd = dice[u]
@@ -365,10 +391,14 @@ def _outcome_p_nb(r0, r1, ln, opt, optp, pout):
 
 
 @kernel(nrt=True)
-def _round_nb(ia, ib, init, tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, n0, n1, att, dfn, stars, lship,
-              speed, thr_idx, tno5, tall, dice, optp, pa_, pb_, pm, urate, lkill):
+def _round_nb(ia, ib, init, tb, spec, w):
     # Everything about one round from state (ia, ib) except the pairing: outcome probabilities of
-    # each side (pa_, pb_), per-unit rates and leader casualties. Returns the outcome row ranges.
+    # each side (w.pa, w.pb), per-unit rates and leader casualties. Returns the outcome row ranges.
+    # tb: ChainTables; spec: ChainSpec; w: RoundScratch.
+    tab, lines, dmgs, opts, nxts, mms, masks = tb.tab, tb.lines, tb.dmgs, tb.opts, tb.nxts, tb.mms, tb.masks
+    s0, n0, n1, att, stars, lship, speed, thr_idx = (spec.s0, spec.n0, spec.n1, spec.att, spec.stars, spec.lship,
+                                                      spec.speed, spec.thr_idx)
+    dice, pa_, pb_, pm, urate, lkill = w.dice, w.pa, w.pb, w.pm, w.urate, w.lkill
     n = n0 + n1
     ga = ia
     gb = s0 + ib
@@ -386,10 +416,10 @@ def _round_nb(ia, ib, init, tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, 
     a1 = tab[ga + 1, T_OFF]
     b0 = tab[gb, T_OFF]
     b1 = tab[gb + 1, T_OFF]
-    _options_p_nb(lines[ga], ln0, dmgs[ga], lead[0], lship[0], dfn, dice, tno5, tall, optp, urate, lkill, 0)
-    _outcome_p_nb(a0, a1, ln0, opts, optp, pa_)
-    _options_p_nb(lines[gb], ln1, dmgs[gb], lead[1], lship[1], dfn, dice, tno5, tall, optp, urate, lkill, 1)
-    _outcome_p_nb(b0, b1, ln1, opts, optp, pb_)
+    _options_p_nb(lines[ga], ln0, dmgs[ga], lead[0], 0, spec, w)
+    _outcome_p_nb(a0, a1, ln0, opts, w.optp, pa_)
+    _options_p_nb(lines[gb], ln1, dmgs[gb], lead[1], 1, spec, w)
+    _outcome_p_nb(b0, b1, ln1, opts, w.optp, pb_)
     if speed == 1:
         # escape rates (Rule 10.2.2): side s's units faster than the other side's fastest unit
         for s in range(2):
@@ -420,12 +450,17 @@ def _round_nb(ia, ib, init, tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, 
 
 
 @kernel(nrt=True)
-def _push_nb(v, ta, a0, a1, b0, b1, speed, thr_idx, nxts, mms, escs, pa_, pb_, dest, tdest, track_t, res,
-             cb_k, cb_p, gstart, gval):
-    # Pair the two sides' outcomes (Rules 10.1, 10.2.2): end probabilities into res, the mass v
+def _push_nb(v, ta, rows, tb, spec, w, dest, tdest, track_t):
+    # Pair the two sides' outcomes (Rules 10.1, 10.2.2): end probabilities into w.res, the mass v
     # of the state onto its successors in dest[S0, S1] (and the elapsed-rounds flow ta into tdest).
     # The state's own cell receives its self-loop too: the whole-battle chain has read that cell
     # already and accounts for the self-loop through the visit count m / (1 - q).
+    # rows: (a0, a1, b0, b1), _round_nb's outcome row ranges; tb: ChainTables; spec: ChainSpec;
+    # w: RoundScratch.
+    a0, a1, b0, b1 = rows
+    speed, thr_idx = spec.speed, spec.thr_idx
+    nxts, mms, escs = tb.nxts, tb.mms, tb.escs
+    pa_, pb_, res, cb_k, cb_p, gstart, gval = w.pa, w.pb, w.res, w.cb_k, w.cb_p, w.gstart, w.gval
     for i in range(NRES):
         res[i] = 0.0
     pe1 = 0.0
@@ -511,9 +546,12 @@ def _push_nb(v, ta, a0, a1, b0, b1, speed, thr_idx, nxts, mms, escs, pa_, pb_, d
 
 
 @kernel(nrt=True)
-def _self_loop_nb(ia, ib, a0, b0, speed, thr_idx, nxts, mms, escs, pa_, pb_):
+def _self_loop_nb(ia, ib, a0, b0, tb, spec, w):
     # P(the round changes nothing): row 0 of each side is "every unit undamaged this round"
     # (probability (4/6)**dice > 0); it is a self-loop unless units then leave by speed.
+    speed, thr_idx = spec.speed, spec.thr_idx
+    nxts, mms, escs = tb.nxts, tb.mms, tb.escs
+    pa_, pb_ = w.pa, w.pb
     if speed == 0:
         ja = nxts[a0]
         jb = nxts[b0]
@@ -527,22 +565,13 @@ def _self_loop_nb(ia, ib, a0, b0, speed, thr_idx, nxts, mms, escs, pa_, pb_):
 
 # --------------------------------------------------------------------------- the chain
 @kernel(nrt=True)
-def chain_nb(tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, n0, n1, att, dfn, stars, lship, speed, thr_idx,
-             tno5, tall, rounds, track_t, urate_acc, out):
+def chain_nb(tb, spec, rounds, track_t, urate_acc, out):
     """Exact odds of a battle by a Markov chain over battle states (module docstring).
 
     Args:
-        tab, lines, dmgs, opts, nxts, mms, escs, masks: the two sides' tables from
-            :func:`side_table_nb`, side 1's appended to side 0's (its state ids, outcome rows and
-            ``T_OFF`` shifted; ``nxts`` and ``escs`` keep side-local ids); ``tab`` has
-            ``s0 + s1 + 1`` rows (the last closes side 1's outcome rows).
-        s0: number of side-0 states; n0, n1: squadron sizes.
-        att, dfn: ``int64[n]`` printed attack and defense.
-        stars: ``int64[2]`` leader stars; lship: ``int64[2]`` each leader's ship (unit index).
-        speed: 1 when units disengage by speed (Rule 10.2, option ``when-able``), else 0.
-        thr_idx: ``int64[2, max movement + 1]``: column of ``escs`` for side s when the other
-            side's fastest unit has movement m.
-        tno5, tall: ``float64[d + 1, max defense + 1]`` dice tables (module docstring).
+        tb: the :class:`ChainTables`, the two sides' tables from :func:`side_table_nb` joined.
+        spec: the :class:`ChainSpec` (side-0 states, squadron sizes, unit values, leaders, speed
+            disengagement, the escape-threshold columns and the dice tables; module docstring).
         rounds: 0 = the whole battle (no round limit); ``K >= 1`` = propagate round by round and
             stop after K rounds (battles still going are counted in ``out[O_UNFINISHED]``).
         track_t: keep the expected elapsed rounds (needed only when a state without any dice can
@@ -556,6 +585,8 @@ def chain_nb(tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, n0, n1, att, df
     Returns:
         The number of states with positive probability processed (``int``).
     """
+    tab = tb.tab
+    s0, n0, n1, dfn, thr_idx = spec.s0, spec.n0, spec.n1, spec.dfn, spec.thr_idx
     n = n0 + n1
     s1 = tab.shape[0] - 1 - s0
     nsm = max(n0, n1)
@@ -578,6 +609,7 @@ def chain_nb(tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, n0, n1, att, df
     cb_p = np.zeros(wmax, dtype=np.float64)
     gstart = np.zeros(mmax + 2, dtype=np.int64)
     gval = np.zeros(mmax + 2, dtype=np.int64)
+    w = RoundScratch(dice, optp, pa_, pb_, pm, urate, lkill, res, cb_k, cb_p, gstart, gval)
     mass = np.zeros((s0, s1), dtype=np.float64)
     tflow = np.zeros((s0, s1) if track_t else (1, 1), dtype=np.float64)
     processed = 0
@@ -591,19 +623,16 @@ def chain_nb(tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, n0, n1, att, df
                     if r == 0:
                         if ia > 0 or ib > 0:
                             continue
-                        w = 1.0
+                        wt = 1.0
                     else:
-                        w = mass[ia, ib]
-                        if w == 0.0:
+                        wt = mass[ia, ib]
+                        if wt == 0.0:
                             continue
                     processed += 1
-                    out[O_ROUNDS] += w
-                    a0, a1, b0, b1 = _round_nb(ia, ib, 1 if r == 0 else 0, tab, lines, dmgs, opts, nxts, mms, escs,
-                                               masks, s0, n0, n1, att, dfn, stars, lship, speed, thr_idx, tno5,
-                                               tall, dice, optp, pa_, pb_, pm, urate, lkill)
-                    _push_nb(w, 0.0, a0, a1, b0, b1, speed, thr_idx, nxts, mms, escs, pa_, pb_, nxt, tflow, False,
-                             res, cb_k, cb_p, gstart, gval)
-                    _accumulate_nb(w, n, urate, lkill, res, urate_acc, out)
+                    out[O_ROUNDS] += wt
+                    rows = _round_nb(ia, ib, 1 if r == 0 else 0, tb, spec, w)
+                    _push_nb(wt, 0.0, rows, tb, spec, w, nxt, tflow, False)
+                    _accumulate_nb(wt, n, urate, lkill, res, urate_acc, out)
             mass, nxt = nxt, mass
         out[O_UNFINISHED] += mass.sum()
         return processed
@@ -649,11 +678,8 @@ def chain_nb(tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, n0, n1, att, df
                         t_in = tflow[ia, ib] if track_t else 0.0
                         init = 0
                     processed += 1
-                    a0, a1, b0, b1 = _round_nb(ia, ib, init, tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, n0,
-                                               n1, att, dfn, stars, lship, speed, thr_idx, tno5, tall, dice, optp,
-                                               pa_, pb_, pm, urate, lkill)
-                    q = 0.0 if init == 1 else _self_loop_nb(ia, ib, a0, b0, speed, thr_idx, nxts, mms, escs, pa_,
-                                                             pb_)
+                    rows = _round_nb(ia, ib, init, tb, spec, w)
+                    q = 0.0 if init == 1 else _self_loop_nb(ia, ib, rows[0], rows[2], tb, spec, w)
                     if q >= 1.0:
                         # nothing can ever change (no dice at all): the battle runs to its limit
                         out[O_UNFINISHED] += m
@@ -663,8 +689,7 @@ def chain_nb(tab, lines, dmgs, opts, nxts, mms, escs, masks, s0, n0, n1, att, df
                         qmax = q
                     v = m / (1.0 - q)
                     tout = (t_in + v) / (1.0 - q)
-                    _push_nb(v, tout, a0, a1, b0, b1, speed, thr_idx, nxts, mms, escs, pa_, pb_, mass, tflow,
-                             track_t, res, cb_k, cb_p, gstart, gval)
+                    _push_nb(v, tout, rows, tb, spec, w, mass, tflow, track_t)
                     out[O_ROUNDS] += v
                     _accumulate_nb(v, n, urate, lkill, res, urate_acc, out)
     out[O_QMAX] = qmax

@@ -96,8 +96,9 @@ FAMILY_IDS = {"random-legal": FAM_RANDOM, "us-fleet": FAM_US, "spain-fleet": FAM
     K_MERGE_KEEP,       # 7.3 C equal stacks (par[P_MERGE0 + side]): 0 leader, stars, coin; 1 first-planned; 2 last-planned
     K_MAINT_PICK,       # 14.3 A-C (par[P_MAINT0 + side]): 0 in port first, then most defense left; 1 most defense; 2 least
     K_PURSUE,           # 14.9 B-C (par[P_PURSUE0 + side]): 0 all after the slowest subgroup, 1 each after the fastest it catches
+    K_REFORM_ORDER,     # 8.3.3 A (par[P_REFORM0 + side]): equally damaged units 0 as before, 1 strongest first, 2 weakest first
     KN_NF,
-) = range(60)
+) = range(61)
 
 #: how a side's policy reaches the kernels (simlab.games.packing): its family's id (FAMILY_IDS;
 #: "script", plans handed in from outside, packs FAM_SCRIPT and zeros) and each knob NAME of its

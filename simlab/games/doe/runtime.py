@@ -43,6 +43,7 @@ from .enums import (
     MP_RANDOM,
     PU_RANDOM,
     PU_SLOWEST,
+    RF_RANDOM,
     RO_RANDOM,
     RO_STRONG,
     SPEED_NEVER,
@@ -165,10 +166,13 @@ def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
     # squadrons keep (a scripted test side: the strongest first, and the rule's leader-stars-coin)
     # 14.3 A-C: which eligible units take maintenance damage (a scripted test side: in port first);
     # 14.9 B-C: where the pursuer sends its units (a scripted test side: after the slowest subgroup)
+    # 8.3.3 A: the order of equally damaged units in a reformed line (a scripted test side: as before,
+    # RF_KEEP = 0, par's zero)
     for s in range(2):
         if fam[s] == pk.FAM_RANDOM:
             par[lay.P_REPORD0 + s], par[lay.P_MERGE0 + s], par[lay.P_MAINT0 + s] = RO_RANDOM, MK_RULE, MP_RANDOM
             par[lay.P_PURSUE0 + s] = PU_RANDOM
+            par[lay.P_REFORM0 + s] = RF_RANDOM
         elif fam[s] == pk.FAM_SCRIPT:
             par[lay.P_REPORD0 + s], par[lay.P_MERGE0 + s], par[lay.P_MAINT0 + s] = RO_STRONG, MK_RULE, MP_PORT
             par[lay.P_PURSUE0 + s] = PU_SLOWEST
@@ -177,6 +181,7 @@ def build_par(data: CampaignData, options: Mapping[str, Any], policies: Mapping[
             par[lay.P_MERGE0 + s] = kn[s, pk.K_MERGE_KEEP]
             par[lay.P_MAINT0 + s] = kn[s, pk.K_MAINT_PICK]
             par[lay.P_PURSUE0 + s] = kn[s, pk.K_PURSUE]
+            par[lay.P_REFORM0 + s] = kn[s, pk.K_REFORM_ORDER]
     for slot, field in _RULES_PAR:
         par[slot] = r[field]
     par[lay.P_MAX_ROUNDS] = 1000
