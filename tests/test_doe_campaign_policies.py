@@ -255,8 +255,10 @@ CERVERA = ["Teresa", "Vizcaya", "Oquendo", "Colon", "Pelayo"]
 
 
 def _stack_of(p, unit):
+    """The order, destination, target and join flag of ``unit``'s stack in plan ``p`` (the plan
+    row's first four fields; its route and drop-off follow, campaign_orders.PS_RN...)."""
     pu, _, pst, _ = p
-    return pst[pu[DATA.unit(unit)]]
+    return pst[pu[DATA.unit(unit)]][:4]
 
 
 def test_cervera_crosses_to_santiago_in_stages():  # 5.7, 4.2 C: Pelayo's 4 MP cannot reach in one move

@@ -13,8 +13,11 @@ A *plan* is what a side hands in at the orders phase (Rule 4.1.2), as arrays:
 
 * ``pu[U]``: the stack slot (``0..nstk-1``) of each of the side's units in play (else -1);
 * ``pp[U]``: a sort key giving the unit's place in its stack (line order, top first);
-* ``pst[MAXSS, PS_NF]``: per slot its order, destination node, target port (Raid/Blockade) and
-  whether an independent unit joins a friendly squadron where it ends its move (7.4 E);
+* ``pst[MAXSS, PS_NF]``: per slot its order, destination node, target port (Raid/Blockade),
+  whether an independent unit joins a friendly squadron where it ends its move (7.4 E), its route
+  (7.1 F: ``PS_RN`` nodes entered in turn, ``PS_R0...``, the last the destination; 0 nodes: the
+  least-MP route, ruling C8) and a drop-off (7.3 D: after entering route node ``PS_DROP_I`` the
+  last ``PS_DROP_N`` units of its line stay there; 0 units: none);
 * ``pl[LMAX]``: the stack slot of each of the side's leaders in play (else -1).
 
 Slots move in slot order (7.0: the owner moves his stacks one after the other) and are checked in
@@ -30,7 +33,8 @@ from simlab.jit import kernel
 from . import campaign_layout as lay
 
 MAXSS = 48             # stack slots per side
-PS_ORDER, PS_DEST, PS_TARGET, PS_JOIN, PS_NF = range(5)
+PS_ORDER, PS_DEST, PS_TARGET, PS_JOIN, PS_RN, PS_DROP_I, PS_DROP_N, PS_R0 = range(8)
+PS_NF = PS_R0 + lay.RMAX
 # budget array B: [0:8] markers used per order, [8] units coaling at sea, [9:9+N] per node coaling
 B_SEA = lay.N_MARK_SLOTS
 B_NODE = B_SEA + 1
@@ -266,6 +270,57 @@ def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked
             return lay.ERR_DEST
         return lay.ERR_NONE
     return lay.ERR_DEST
+
+
+@kernel
+def route_ok_nb(order, at, dest, mp, row, nodes, adj, par):
+    """Whether plan row ``row`` (``int64[PS_NF]``, :data:`PS_RN`, :data:`PS_R0`) names a legal
+    route for a stack with ``order`` from ``at`` to ``dest`` with ``mp`` MP (rulings C8, C49).
+
+    Rules 7.1 A-B (a line of adjacent areas and ports, paying each node's MP, ``nodes[:, NS_MP]``,
+    up to the allowance), 4.2 D, 7.2.2 A (a port is entered only as the move's end: no passing
+    through ports, C8), 5.4 A-B (a Patrol enters sea areas only, at most the first and two more
+    from a port, two from sea; it may always enter the first area whatever its MP, as may a Sortie,
+    5.6 B, and an Anchor into the bordering port, 5.1 B), 5.6 B (a Sortie moves one area). Zero
+    nodes is the least-MP route (the engine's, C8) and always legal; a stack that does not move
+    (``dest == at``, Coal, HOLD) names none. Routes may revisit a node; the policies offer simple
+    ones (:mod:`policy_routes`).
+
+    Returns:
+        True if legal.
+    """
+    m = row[PS_RN]
+    if m == 0:
+        return True
+    if m < 0 or m > lay.RMAX or dest == at or order == lay.COAL or order >= lay.HOLD:
+        return False
+    if row[PS_R0 + m - 1] != dest:
+        return False
+    A = par[lay.P_NAREAS]
+    N = nodes.shape[0]
+    prev = at
+    spent = 0
+    areas = 0
+    for i in range(m):
+        x = row[PS_R0 + i]
+        if x < 0 or x >= N or adj[prev, x] == 0:
+            return False
+        if x >= A:
+            if i < m - 1 or order == lay.PATROL:
+                return False
+        else:
+            areas += 1
+        spent += nodes[x, lay.NS_MP]
+        prev = x
+    if order == lay.SORTIE or order == lay.ANCHOR:
+        return m == 1
+    if order == lay.PATROL:
+        k = par[lay.P_PATROL_SEA] if at < A else par[lay.P_PATROL_PORT]
+        if areas > k:
+            return False
+        if m == 1:
+            return True
+    return spent <= mp
 
 
 @kernel(inline="always")

@@ -41,7 +41,19 @@ from .campaign_movement import (
     new_forces_nb,
     start_turn_nb,
 )
-from .campaign_orders import B_NODE, MAXSS, PS_DEST, PS_JOIN, PS_NF, PS_ORDER, PS_TARGET
+from .campaign_orders import (
+    B_NODE,
+    MAXSS,
+    PS_DEST,
+    PS_DROP_I,
+    PS_DROP_N,
+    PS_JOIN,
+    PS_NF,
+    PS_ORDER,
+    PS_R0,
+    PS_RN,
+    PS_TARGET,
+)
 from .rules import CampaignData
 from .runtime import SIDES, PolicyError, build_par
 
@@ -122,7 +134,10 @@ class CampaignState:
         Each stack: ``units`` (names, line order), optional ``leaders`` (names), ``order`` (an
         order name or ``"hold"``), ``dest`` (area or port; default: where the stack is),
         ``target`` (the port of a Raid or Blockade), ``join`` (an independent unit joins a
-        friendly squadron where it ends; default True).
+        friendly squadron where it ends; default True), ``route`` (the areas and port entered in
+        turn, the last the destination, 7.1 F; default: the least-MP route, ruling C8) and
+        ``drop`` (``(area, units)``: the last ``units`` of the line stay in that area of the
+        route, 7.3 D; default none).
 
         Raises:
             PolicyError: if the engine finds the plan illegal (the message names the stack).
@@ -146,6 +161,14 @@ class CampaignState:
             pst[k, PS_DEST] = self.node(st["dest"]) if st.get("dest") else self.U[first, lay.UF_LOC]
             pst[k, PS_TARGET] = self.node(st["target"]) if st.get("target") else -1
             pst[k, PS_JOIN] = 1 if st.get("join", True) else 0
+            route = [self.node(x) for x in st.get("route", ())]
+            pst[k, PS_RN] = len(route)
+            pst[k, PS_R0:PS_R0 + len(route)] = route
+            if st.get("drop"):
+                where, n_drop = st["drop"]
+                n_where = self.node(where)
+                pst[k, PS_DROP_I] = route.index(n_where) if n_where in route else -1
+                pst[k, PS_DROP_N] = n_drop
         enemy = np.zeros(d.nodes.shape[0], dtype=np.int64)
         enemy_counts_nb(s, self.U, d.ust, enemy)
         B = np.zeros(B_NODE + d.nodes.shape[0], dtype=np.int64)

@@ -104,6 +104,7 @@ from .campaign_orders import (
 )
 from .dice import die_nb
 from .policy_missions import MAXC, missions_nb, missions_tail_nb
+from .policy_routes import ROUTE_AVOID, ROUTE_LEAST, ROUTE_RANDOM, avoid_row_nb, put_route_nb, route_pick_nb
 from .policy_view import VIS_ATT, VIS_N, group_units_nb, turn_tables_nb
 
 
@@ -163,6 +164,39 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
     pst[slot, PS_DEST] = od[j]
     pst[slot, PS_TARGET] = ot[j]
     budget_commit_nb(o, n, at, german, B, nodes, par)
+
+
+@kernel
+def _random_route_nb(o, at, d, n, mp, nodes, adj, cost, par, rng, pw):
+    """random-legal's route for a stack of ``n`` units at ``at`` with ``mp`` MP, its order ``o`` and
+    destination ``d`` drawn: a uniformly random simple legal route (7.1 F,
+    :func:`policy_routes.route_pick_nb`, written to ``pw[PW_RBEST]``); a Patrol then draws among
+    going on, stopping in the first area entered and, at sea, remaining in its starting area (5.4 B,
+    one third each where legal); a Patrol or Transit squadron of three or more whose route
+    traverses an area drops off, on a coin, a random number of units (leaving two) after a random
+    traversed area (7.3 D).
+
+    Returns:
+        ``(m, dest, drop_i, drop_n)``: the route's nodes (0: none), the destination, the drop-off
+        (the caller keeps a dropped squadron within the order markers).
+    """
+    m = 0
+    di = 0
+    dn = 0
+    if (o == lay.PATROL or o == lay.TRANSIT or o == lay.RAID or o == lay.BLOCKADE) and d != at:
+        m = route_pick_nb(ROUTE_RANDOM, o, at, d, mp, nodes, adj, cost, par, rng, pw)
+        if o == lay.PATROL and m >= 1:   # 5.4 B
+            r = die_nb(rng, 3)
+            if r == 1 and at < par[lay.P_NAREAS]:
+                m = 0
+                d = at
+            elif r == 2 and m >= 2:
+                m = 1
+                d = pw[pk.PW_RBEST, 0]
+        if (o == lay.PATROL or o == lay.TRANSIT) and m >= 2 and n >= 3 and die_nb(rng, 2) == 2:   # 7.3 D
+            di = die_nb(rng, m - 1) - 1
+            dn = die_nb(rng, n - 2)
+    return m, d, di, dn
 
 
 @kernel(inline="always")
@@ -244,6 +278,15 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
         _choose_random_order_nb(side, s, members, n, ust, nodes, adj, cost, markers, par, UV, enemy_c, B, pst, rng,
                                 od, ot, cnt)
         pst[s, PS_JOIN] = die_nb(rng, 2) - 1
+        o = pst[s, PS_ORDER]
+        _, mp, at, _, _, _, _, _ = stack_facts_nb(side, members, n, ust, UV, par)
+        m, d, di, dn = _random_route_nb(o, at, pst[s, PS_DEST], n, mp, nodes, adj, cost, par, rng, pw)
+        if dn >= 2 and B[o] + 1 > markers[side, o]:
+            dn = 1   # no marker left for a dropped squadron (5.0 B): one unit, an IU
+        if dn >= 2:
+            B[o] += 1
+        pst[s, PS_DEST] = d
+        put_route_nb(pst, s, m, d, di, dn, pw)
     for i in range(lst.shape[0]):
         pl[i] = -1
         if lst[i, lay.LS_SIDE] != side or LV[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
@@ -398,6 +441,43 @@ def sortie_area_nb(port, dest, nodes, cost):
 
 
 @kernel
+def _scripted_route_nb(kn, o, at, d, n, mp, nodes, adj, cost, par, rng, pw):
+    """The scripted families' route for a stack of ``n`` units at ``at`` with ``mp`` MP given order
+    ``o`` to ``d`` (``pw[PW_AVOID]`` filled by :func:`policy_routes.avoid_row_nb`, ``pw[PW_ENEMY]``
+    the enemy units seen per node). Knobs: ``route`` (7.1 F: 0 the least-MP route, 1 or 2 the
+    fewest traversed areas to avoid, then the least MP), ``patrol_stop`` (5.4 B: 1 a Patrol stops
+    in the first area entered where enemy units are seen; 2 it stops in the first area entered, or
+    at sea remains in its starting area) and ``drop_off`` (7.3 D, units: a Patrol or Transit
+    squadron of at least ``drop_off + 2`` units whose route traverses an area leaves its last
+    ``drop_off`` units in the first).
+
+    Returns:
+        ``(m, dest, drop_n)``: the route's nodes in ``pw[PW_RBEST, :m]`` (0: none), the
+        destination, the units dropped after its first node (the caller keeps a dropped squadron
+        within the order markers).
+    """
+    if not (o == lay.PATROL or o == lay.TRANSIT or o == lay.RAID or o == lay.BLOCKADE) or d == at:
+        return 0, d, 0
+    mode = ROUTE_AVOID if kn[pk.K_ROUTE] != 0 else ROUTE_LEAST
+    m = route_pick_nb(mode, o, at, d, mp, nodes, adj, cost, par, rng, pw)
+    if m == 0:
+        return 0, d, 0
+    first = pw[pk.PW_RBEST, 0]
+    ps = kn[pk.K_PATROL_STOP]
+    if o == lay.PATROL and ps == 2 and at < par[lay.P_NAREAS]:
+        m = 0   # 5.4 B: remain in the starting area
+        d = at
+    elif o == lay.PATROL and m >= 2 and (ps == 2 or (ps == 1 and pw[pk.PW_ENEMY, first] > 0)):
+        m = 1   # 5.4 B: stop in the first area entered
+        d = first
+    dn = 0
+    dk = kn[pk.K_DROP_OFF]
+    if dk > 0 and (o == lay.PATROL or o == lay.TRANSIT) and m >= 2 and n >= dk + 2:
+        dn = dk
+    return m, d, dn
+
+
+@kernel
 def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, ND, B, pu, pp, pst, pl,
                      rng, pw, gmem):
     """The scripted families ``us-fleet`` and ``spain-fleet`` (module docstring) with knobs ``kn``
@@ -467,6 +547,10 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
     slot = pw[pk.PW_SLOT]
     for j in range(MAXSS):
         slot[j] = -1
+    # 7.1 F, 5.4 B, 7.3 D (policy_routes): the route each stack takes, where a Patrol stops, drop-offs
+    route_knobs = kn[pk.K_ROUTE] != 0 or kn[pk.K_PATROL_STOP] != 0 or kn[pk.K_DROP_OFF] != 0
+    if route_knobs:
+        avoid_row_nb(kn[pk.K_ROUTE], side, vis, ND, par, pw[pk.PW_AVOID])
     for jj in range(ng):
         g = gorder[jj]
         slot[g] = jj
@@ -510,6 +594,16 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
                     pst[jj, PS_TARGET] = ot[0]
                     chosen = True
                     break
+        put_route_nb(pst, jj, 0, at, 0, 0, pw)   # the least-MP route (ruling C8), no drop-off
+        if chosen and route_knobs:
+            o = pst[jj, PS_ORDER]
+            m, d, dn = _scripted_route_nb(kn, o, at, pst[jj, PS_DEST], n, mp, nodes, adj, cost, par, rng, pw)
+            if dn >= 2 and B[o] + 2 > markers[side, o]:
+                dn = 0   # no marker left for the dropped squadron besides the stack's own (5.0 B)
+            if dn >= 2:
+                B[o] += 1
+            pst[jj, PS_DEST] = d
+            put_route_nb(pst, jj, m, d, 0, dn, pw)
         if chosen:
             budget_commit_nb(pst[jj, PS_ORDER], n, at, german, B, nodes, par)
             o = pst[jj, PS_ORDER]

@@ -88,8 +88,12 @@ FAMILY_IDS = {"random-legal": FAM_RANDOM, "us-fleet": FAM_US, "spain-fleet": FAM
     K_MERGE_KEEP,       # 7.3 C equal stacks (par[P_MERGE0 + side]): 0 leader, stars, coin; 1 first-planned; 2 last-planned
     K_MAINT_PICK,       # 14.3 A-C (par[P_MAINT0 + side]): 0 in port first, then most defense left; 1 most defense; 2 least
     K_PURSUE,           # 14.9 B-C (par[P_PURSUE0 + side]): 0 all after the slowest subgroup, 1 each after the fastest it catches
+    # both scripted families: the orders and movement gaps of issue 28 (policy_routes)
+    K_ROUTE,            # 7.1 F: 0 the least-MP route, 1 around areas that may halt it, 2 around any opposing forces seen
+    K_PATROL_STOP,      # 5.4 B: 0 go on, 1 stop in the first area entered where enemy units are seen, 2 the shortest patrol
+    K_DROP_OFF,         # 7.3 D, units: a Patrol or Transit squadron drops this many in the first area it traverses
     KN_NF,
-) = range(60)
+) = range(63)
 
 #: knob name (policies.toml) -> slot
 KNOB_SLOTS = {
@@ -115,6 +119,7 @@ KNOB_SLOTS = {
     "line_order": K_LINE_ORDER, "leader_group": K_LEADER_GROUP, "iu_join": K_IU_JOIN,
     "raid_home": K_RAID_HOME, "repair_order": K_REPAIR_ORDER, "merge_keep": K_MERGE_KEEP,
     "maint_pick": K_MAINT_PICK, "pursue": K_PURSUE,
+    "route": K_ROUTE, "patrol_stop": K_PATROL_STOP, "drop_off": K_DROP_OFF,
 }
 
 #: the scale a ``float`` knob is packed with (fraction -> permille)
@@ -153,5 +158,8 @@ FLOAT_SCALE = 1000
     # per group (< MAXSS): 1 the group is its port's garrison, 2 it sails to garrison port PW_GDEST
     # (knobs garrison, garrison_send; policies.mark_garrisons_nb), 0 neither
     PW_GGAR, PW_GDEST,
+    # routes (policy_routes.route_pick_nb, < RMAX + 1): the path being built, each depth's next
+    # node to try and MP spent, the route chosen; per node the penalty of traversing it (< N)
+    PW_RPATH, PW_RNEXT, PW_RCOST, PW_RBEST, PW_AVOID,
     PW_NF,
-) = range(40)
+) = range(45)
