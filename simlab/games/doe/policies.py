@@ -72,7 +72,10 @@ join flag), the port a raider goes home to (``raid_home``, 5.5 D,
 (set by :func:`runtime.build_par`): which units its ports repair first (``repair_order``, 9.0 B-C,
 :func:`policy_combat.repair_key_nb`) and whose order two equal combining squadrons keep
 (``merge_keep``, 7.3 C, :func:`campaign_movement.combine_side_nb`). Their defaults keep the plans
-of before.
+of before. The orders and movement choices (:mod:`policy_routes`, :func:`_scripted_route_nb`): the
+route of every move (``route``, 7.1 F: the least MP, or around the areas that may halt the
+squadron), where a Patrol stops (``patrol_stop``, 5.4 B) and drop-offs on the way (``drop_off``,
+7.3 D); their defaults name no route (the least-MP route, ruling C8) and no drop-off.
 
 Every knob value in ``[lo, hi]`` gives legal plans: a candidate is taken only if the rules allow
 it (:func:`campaign_orders.order_ok_nb`), and the engine checks the whole plan again.
