@@ -24,6 +24,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from simlab.games.doe import campaign_layout as lay
+from simlab.games.doe.campaign_bundles import GameState, Scratch, Tables
 from simlab.games.doe.campaign_combat import (
     close_orders_nb,
     combat_phase_nb,
@@ -98,6 +99,11 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
     mem = np.zeros(nu, dtype=np.int64)
     cw = combat_scratch_nb(nu, N)
     acc = np.zeros(16, dtype=np.uint64)
+    # the bundles the orders and movement kernels take (simlab.games.doe.campaign_bundles)
+    tb = Tables(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn)
+    st = GameState(U, S, SM, LD, ND, G, ledger, bev, rng, np.zeros(lay.CK_NF, dtype=np.int64),
+                   np.zeros((1, 1, lay.TR_NF), dtype=np.int64))
+    sc = Scratch(UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot, work, att, dfn, mov, dmg, status, mem, cw)
     t_all = cycles()
     for g in range(seeds.shape[0]):
         new_state_nb(seeds[g], rng)
@@ -120,17 +126,16 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
                 t2 = cycles()
                 enemy_counts_nb(side, U, ust, enemy_n)
                 t3 = cycles()
-                install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, markers, par, U, S, SM, LD,
-                                G, enemy_n, B, od, ot)
+                install_plan_nb(side, nstk, tb, st, sc)
                 t4 = cycles()
                 acc[2] += t1 - t0
                 acc[3] += t2 - t1
                 acc[4] += t3 - t2
                 acc[5] += t4 - t3
             t0 = cycles()
-            movement_side_nb(lay.SPAIN, ust, lst, nodes, adj, cost, nh, markers, par, U, S, SM, LD, ND, G, rng)
+            movement_side_nb(lay.SPAIN, tb, st)
             t1 = cycles()
-            movement_side_nb(lay.US, ust, lst, nodes, adj, cost, nh, markers, par, U, S, SM, LD, ND, G, rng)
+            movement_side_nb(lay.US, tb, st)
             t2 = cycles()
             neutral_ports_nb(ust, lst, nodes, par, U, S, SM, LD, G)
             t3 = cycles()

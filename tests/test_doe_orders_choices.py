@@ -14,11 +14,12 @@ from test_doe_campaign_policies import position as policy_position
 from test_doe_campaign_rules import DATA, illegal, legal, position, sq
 
 from simlab.games.doe import campaign_layout as lay
-from simlab.games.doe.campaign_movement import install_plan_nb
-from simlab.games.doe.campaign_orders import B_NODE, MAXSS, PS_DROP_I, PS_DROP_N, PS_NF, PS_R0, PS_RN
-from simlab.games.doe.policies import policy_plan_nb, policy_scratch_nb
+from simlab.games.doe.campaign_bundles import GameState, new_scratch_nb, tables_of
+from simlab.games.doe.campaign_movement import enemy_counts_nb, install_plan_nb
+from simlab.games.doe.campaign_orders import PS_DROP_I, PS_DROP_N, PS_R0, PS_RN
+from simlab.games.doe.policies import policy_plan_nb
 from simlab.games.doe.policy_layout import FAM_RANDOM, KN_NF
-from simlab.games.doe.policy_view import VIS_NF, observe_nb
+from simlab.games.doe.policy_view import observe_nb
 from simlab.games.doe.runtime import policy_book
 from simlab.rng import STATE_WORDS, new_state_nb
 
@@ -221,31 +222,25 @@ def test_the_drop_off_knob():  # 7.3 D, ruling C51
 
 # ============================================================================ random-legal samples them
 def _random_plans(cs, side, seeds):
+    """random-legal's plans for ``side`` from what it sees in ``cs``, one per seed, each installed
+    by the engine on a copy of the position (it must accept every one); their plan rows."""
     d = DATA
-    nu, nl, n = d.ust.shape[0], d.lst.shape[0], d.nodes.shape[0]
-    UV = np.zeros((nu, lay.UF_NF), dtype=np.int64)
-    LV = np.zeros((nl, lay.LF_NF), dtype=np.int64)
-    vis = np.zeros((n, VIS_NF), dtype=np.int64)
+    tb = tables_of(d, cs.par, np.zeros((2, KN_NF), dtype=np.int64))
+    sc = new_scratch_nb(tb)
+    UV, LV, vis = sc.UV[side], sc.LV[side], sc.vis
     observe_nb(side, cs.U, cs.LD, d.ust, d.lst, cs.par, UV, LV, vis)
-    pw, gmem = policy_scratch_nb(nu, n)
-    kn = np.zeros(KN_NF, dtype=np.int64)
     out = []
     for seed in seeds:
         rng = np.zeros(STATE_WORDS, dtype=np.uint64)
         new_state_nb(np.uint64(seed), rng)
-        B = np.zeros(B_NODE + n, dtype=np.int64)
-        pu, pp = np.zeros(nu, dtype=np.int64), np.zeros(nu, dtype=np.int64)
-        pst = np.zeros((MAXSS, PS_NF), dtype=np.int64)
-        pl = np.zeros(max(nl, 1), dtype=np.int64)
-        k = policy_plan_nb(FAM_RANDOM, side, 1, kn, d.ust, d.lst, d.nodes, d.adj, d.cost, d.nh, d.matrix,
-                           d.markers, cs.par, UV, LV, vis, cs.ND, B, pu, pp, pst, pl, rng, pw, gmem)
-        enemy = np.zeros(n, dtype=np.int64)
-        od = np.zeros(4 * n, dtype=np.int64)
-        err, _ = install_plan_nb(side, pu, pp, pst, pl, k, d.ust, d.lst, d.nodes, d.adj, d.cost, d.markers,
-                                 cs.par, cs.U.copy(), cs.S.copy(), cs.SM.copy(), cs.LD.copy(), cs.G.copy(),
-                                 enemy, B, od, od.copy())
+        k = policy_plan_nb(FAM_RANDOM, side, 1, tb.kn[side], d.ust, d.lst, d.nodes, d.adj, d.cost, d.nh, d.matrix,
+                           d.markers, cs.par, UV, LV, vis, cs.ND, sc.B, sc.pu, sc.pp, sc.pst, sc.pl, rng, sc.pw,
+                           sc.gmem)
+        enemy_counts_nb(side, cs.U, d.ust, sc.enemy_n)
+        st = GameState(*(a.copy() for a in cs.state))
+        err, _ = install_plan_nb(side, k, tb, st, sc)
         assert err == lay.ERR_NONE, lay.ERR_NAMES[err]
-        out.extend(pst[:k].copy())
+        out.extend(sc.pst[:k].copy())
     return out
 
 

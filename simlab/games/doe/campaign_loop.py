@@ -57,8 +57,7 @@ def orders_phase_nb(turn, tb, st, sc):
                               tb.markers, par, uv, lv, sc.vis, st.ND, sc.B, sc.pu, sc.pp, sc.pst, sc.pl, st.rng,
                               sc.pw, sc.gmem)
         enemy_counts_nb(side, U, ust, sc.enemy_n)
-        err, slot = install_plan_nb(side, sc.pu, sc.pp, sc.pst, sc.pl, nstk, ust, lst, nodes, adj, cost, tb.markers,
-                                    par, U, st.S, st.SM, st.LD, G, sc.enemy_n, sc.B, sc.od, sc.ot)
+        err, slot = install_plan_nb(side, nstk, tb, st, sc)
         if err != lay.ERR_NONE:
             G[lay.G_ERR] = err
             G[lay.G_ERR_SIDE] = side
@@ -132,10 +131,8 @@ def play_on_nb(tb, st, sc, stop):
             return
         if tr:
             snapshot_nb(turn, U, st.trace)
-        movement_side_nb(lay.SPAIN, ust, tb.lst, nodes, tb.adj, tb.cost, tb.nh, tb.markers, par, U, S, SM, LD, ND,
-                         G, rng)
-        movement_side_nb(lay.US, ust, tb.lst, nodes, tb.adj, tb.cost, tb.nh, tb.markers, par, U, S, SM, LD, ND,
-                         G, rng)
+        movement_side_nb(lay.SPAIN, tb, st)
+        movement_side_nb(lay.US, tb, st)
         neutral_ports_nb(ust, tb.lst, nodes, par, U, S, SM, LD, G)
         combat_phase_nb(ust, tb.lst, nodes, tb.cost, tb.matrix, par, U, S, SM, LD, ND, G, st.ledger, st.bev, rng,
                         sc.work, sc.att, sc.dfn, sc.mov, sc.dmg, sc.status, sc.mem, sc.cw)

@@ -26,6 +26,8 @@ from .campaign_orders import (
     PS_R0,
     PS_RN,
     PS_TARGET,
+    OrderTables,
+    StackFacts,
     any_legal_nb,
     budget_commit_nb,
     eff_att_nb,
@@ -262,8 +264,7 @@ def seat_leaders_nb(s, U, S, SM, LD, lst):
 
 
 @kernel
-def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, markers, par, U, S, SM, LD, G,
-                    enemy_n, B, od, ot):
+def install_plan_nb(side, nstk, tb, st, sc):
     """Check a side's plan (module docstring) and make it the side's stacks and orders.
 
     Rules 4.1.2 (stacks and line order), 5.0-5.7 (orders, markers, sequences), 6.1 (leaders
@@ -274,18 +275,27 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
 
     Args:
         side: 0 US, 1 Spain.
-        pu, pp: ``int64[U]``; pst: ``int64[MAXSS, PS_NF]``; pl: ``int64[L]``; nstk: slots used.
-        enemy_n: ``int64[N]`` opposing units the side sees per node (:func:`enemy_counts_nb`).
-        B: ``int64[B_NODE + N]`` scratch budget (reset here).
-        od, ot: ``int64[>= 4N]`` scratch (the HOLD check, :func:`campaign_orders.any_legal_nb`).
+        nstk: slots used.
+        tb: :class:`campaign_bundles.Tables` (``ust``, ``lst``, ``nodes``, ``adj``, ``cost``,
+            ``markers``, ``par`` are read).
+        st: :class:`campaign_bundles.GameState` (``U``, ``S``, ``SM``, ``LD``, ``G`` are written).
+        sc: :class:`campaign_bundles.Scratch`: the plan ``pu``, ``pp`` (``int64[U]``), ``pst``
+            (``int64[MAXSS, PS_NF]``), ``pl`` (``int64[L]``); ``enemy_n`` (``int64[N]``, opposing
+            units the side sees per node, :func:`enemy_counts_nb`); ``B`` (``int64[B_NODE + N]``,
+            scratch budget, reset here); ``od``, ``ot`` (``int64[>= 4N]``, scratch for the HOLD
+            check, :func:`campaign_orders.any_legal_nb`).
 
     Returns:
         ``(err, slot)``: ``ERR_NONE`` and -1, or the first error (``lay.ERR_*``) and the slot it
         concerns (-1 for errors about a unit or leader).
     """
+    ust, lst, nodes, adj, cost, markers, par = tb.ust, tb.lst, tb.nodes, tb.adj, tb.cost, tb.markers, tb.par
+    U, S, SM, LD, G = st.U, st.S, st.SM, st.LD, st.G
+    pu, pp, pst, pl, enemy_n, B, od, ot = sc.pu, sc.pp, sc.pst, sc.pl, sc.enemy_n, sc.B, sc.od, sc.ot
     nu = ust.shape[0]
     if nstk < 0 or nstk > MAXSS:
         return lay.ERR_NO_PLAN, -1
+    tbl = OrderTables(nodes, adj, cost, markers, par)
     clear_side_stacks_nb(side, S, U, ust)
     for i in range(B.shape[0]):
         B[i] = 0
@@ -321,22 +331,21 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
         s = base + k
         n = S[s, lay.SF_N]
         mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, SM[s], n, ust, U, par)
+        f = StackFacts(mask, mp, at, n, iu_after, prev_raid, locked, german)
         if not ok:
             return lay.ERR_STACK_LOC, k
         order = pst[k, PS_ORDER]
         dest = pst[k, PS_DEST]
         target = pst[k, PS_TARGET]
         if order == lay.HOLD:
-            if any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                            nodes, adj, cost, markers, par, od, ot):
+            if any_legal_nb(side, f, B, enemy_n, tbl, od, ot):
                 return lay.ERR_HOLD, k
             dest = at
             target = -1
         else:
             if n == 1 and order != lay.ANCHOR and order != lay.COAL and order != lay.TRANSIT:
                 return lay.ERR_IU_ORDER, k
-            e = order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german,
-                            B, enemy_n, nodes, adj, cost, markers, par)
+            e = order_ok_nb(side, order, dest, target, f, B, enemy_n, tbl)
             if e != lay.ERR_NONE:
                 return e, k
             if order != lay.RAID and order != lay.BLOCKADE:
@@ -657,10 +666,13 @@ def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng, nslots):
 
 
 @kernel
-def movement_side_nb(side, ust, lst, nodes, adj, cost, nh, markers, par, U, S, SM, LD, ND, G, rng):
+def movement_side_nb(side, tb, st):
     """One side's Movement Phase segment (Rules 4.2, 7.0): every stack in slot order along its
     plan's route (7.1 F), dropping off units where its plan says (7.3 D), then combining (7.3 C,
-    7.4 E/H)."""
+    7.4 E/H). ``tb``: :class:`campaign_bundles.Tables`; ``st``: :class:`campaign_bundles.GameState`
+    (its units, stacks, leaders, nodes, game scalars and random stream)."""
+    ust, lst, nodes, adj, cost, nh, markers, par = tb.ust, tb.lst, tb.nodes, tb.adj, tb.cost, tb.nh, tb.markers, tb.par
+    U, S, SM, LD, ND, G, rng = st.U, st.S, st.SM, st.LD, st.ND, st.G, st.rng
     base = side * MAXSS
     nslots = live_slots_nb(side, S)
     nopp = live_slots_nb(1 - side, S)

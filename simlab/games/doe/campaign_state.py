@@ -24,6 +24,8 @@ import numpy as np
 
 from ...rng import STATE_WORDS, new_state_nb
 from . import campaign_layout as lay
+from . import policy_layout as pk
+from .campaign_bundles import GameState, new_scratch_nb, tables_of
 from .campaign_combat import (
     close_orders_nb,
     combat_phase_nb,
@@ -42,13 +44,11 @@ from .campaign_movement import (
     start_turn_nb,
 )
 from .campaign_orders import (
-    B_NODE,
     MAXSS,
     PS_DEST,
     PS_DROP_I,
     PS_DROP_N,
     PS_JOIN,
-    PS_NF,
     PS_ORDER,
     PS_R0,
     PS_RN,
@@ -106,6 +106,12 @@ class CampaignState:
         self._vec = [np.zeros(nu, dtype=np.int64) for _ in range(5)]
         self._status = np.zeros(nu, dtype=np.int8)
         self._cw = combat_scratch_nb(nu, n)
+        # the bundles the orders and movement kernels take (campaign_bundles): the scenario's
+        # tables (no knobs: the plans are handed in) and a scratch for the plan buffers
+        self._tb = tables_of(data, self.par, np.zeros((2, pk.KN_NF), dtype=np.int64))
+        self._sc = new_scratch_nb(self._tb)
+        self._clock = np.zeros(lay.CK_NF, dtype=np.int64)
+        self._trace = np.zeros((1, 1, lay.TR_NF), dtype=np.int64)
         init_game_nb(data.ust, data.lst, data.nodes, self.par, self.U, self.S, self.SM, self.LD, self.ND, self.G)
 
     # ------------------------------------------------------------------ names
@@ -114,6 +120,13 @@ class CampaignState:
 
     def node(self, name: str) -> int:
         return self.data.node(name)
+
+    @property
+    def state(self) -> GameState:
+        """This game's arrays as a :class:`campaign_bundles.GameState` (views: the kernels that
+        take it write here)."""
+        return GameState(self.U, self.S, self.SM, self.LD, self.ND, self.G, self.ledger_arr, self.bev, self.rng,
+                         self._clock, self._trace)
 
     def node_key(self, i: int) -> str:
         a = self.data.n_areas
@@ -145,11 +158,12 @@ class CampaignState:
         """
         s = SIDES.index(side)
         d = self.data
-        nu = d.ust.shape[0]
-        pu = np.full(nu, -1, dtype=np.int64)
-        pp = np.zeros(nu, dtype=np.int64)
-        pst = np.zeros((MAXSS, PS_NF), dtype=np.int64)
-        pl = np.full(max(d.lst.shape[0], 1), -1, dtype=np.int64)
+        sc = self._sc
+        pu, pp, pst, pl = sc.pu, sc.pp, sc.pst, sc.pl
+        pu[:] = -1
+        pp[:] = 0
+        pst[:] = 0
+        pl[:] = -1
         for k, st in enumerate(stacks):
             for pos, name in enumerate(st["units"]):
                 pu[d.unit(name)] = k
@@ -169,13 +183,8 @@ class CampaignState:
                 n_where = self.node(where)
                 pst[k, PS_DROP_I] = route.index(n_where) if n_where in route else -1
                 pst[k, PS_DROP_N] = n_drop
-        enemy = np.zeros(d.nodes.shape[0], dtype=np.int64)
-        enemy_counts_nb(s, self.U, d.ust, enemy)
-        B = np.zeros(B_NODE + d.nodes.shape[0], dtype=np.int64)
-        od = np.zeros(4 * d.nodes.shape[0], dtype=np.int64)
-        ot = np.zeros(4 * d.nodes.shape[0], dtype=np.int64)
-        err, slot = install_plan_nb(s, pu, pp, pst, pl, len(stacks), d.ust, d.lst, d.nodes, d.adj, d.cost,
-                                    d.markers, self.par, self.U, self.S, self.SM, self.LD, self.G, enemy, B, od, ot)
+        enemy_counts_nb(s, self.U, d.ust, sc.enemy_n)
+        err, slot = install_plan_nb(s, len(stacks), self._tb, self.state, sc)
         if err != lay.ERR_NONE:
             what = f"stack {slot} ({', '.join(stacks[slot]['units'])})" if 0 <= slot < len(stacks) else "plan"
             raise PolicyError(f"illegal {side} orders, {what}: {lay.ERR_NAMES[err]}")
@@ -184,8 +193,7 @@ class CampaignState:
         """Movement Phase (4.2): Spain, then the US; then neutral-port counting (7.2.3 D)."""
         d = self.data
         for side in (lay.SPAIN, lay.US):
-            movement_side_nb(side, d.ust, d.lst, d.nodes, d.adj, d.cost, d.nh, d.markers, self.par, self.U,
-                             self.S, self.SM, self.LD, self.ND, self.G, self.rng)
+            movement_side_nb(side, self._tb, self.state)
         neutral_ports_nb(d.ust, d.lst, d.nodes, self.par, self.U, self.S, self.SM, self.LD, self.G)
 
     def combat(self) -> None:

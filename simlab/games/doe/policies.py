@@ -96,13 +96,14 @@ from .campaign_orders import (
     PS_JOIN,
     PS_ORDER,
     PS_TARGET,
+    OrderTables,
     budget_commit_nb,
     eff_att_nb,
     eff_mov_nb,
+    facts_nb,
     legal_options_nb,
     minmov_nb,
     order_ok_nb,
-    stack_facts_nb,
     unit_allowed_nb,
 )
 from .dice import die_nb
@@ -138,18 +139,20 @@ def _shuffle_nb(a, n, rng):
 
 
 @kernel
-def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, markers, par, UV, enemy_c, B, pst, rng,
-                            od, ot, cnt):
-    mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, members, n, ust, UV, par)
+def _choose_random_order_nb(side, slot, f, tbl, enemy_c, B, pst, rng, od, ot, cnt):
+    """random-legal's order for plan slot ``slot``, a stack of facts ``f``
+    (:class:`campaign_orders.StackFacts`): a uniformly random legal order, then a uniformly random
+    legal destination (and target) of it (HOLD when none is legal), committed to the budget ``B``.
+    ``tbl``: :class:`campaign_orders.OrderTables`; ``enemy_c[N]`` the enemy units seen; ``od``,
+    ``ot``, ``cnt``: scratch rows."""
     tot = 0
     for o in range(lay.N_ORDERS):
-        cnt[o] = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                                  enemy_c, nodes, adj, cost, markers, par, od, ot)
+        cnt[o] = legal_options_nb(side, o, f, B, enemy_c, tbl, od, ot)
         if cnt[o] > 0:
             tot += 1
     if tot == 0:
         pst[slot, PS_ORDER] = lay.HOLD
-        pst[slot, PS_DEST] = at
+        pst[slot, PS_DEST] = f.at
         pst[slot, PS_TARGET] = -1
         return
     pick = die_nb(rng, tot)
@@ -160,13 +163,12 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
             if pick == 0:
                 o = oo
                 break
-    k = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                         enemy_c, nodes, adj, cost, markers, par, od, ot)
+    k = legal_options_nb(side, o, f, B, enemy_c, tbl, od, ot)
     j = die_nb(rng, k) - 1
     pst[slot, PS_ORDER] = o
     pst[slot, PS_DEST] = od[j]
     pst[slot, PS_TARGET] = ot[j]
-    budget_commit_nb(o, n, at, german, B, nodes, par)
+    budget_commit_nb(o, f.n, f.at, f.german, B, tbl.nodes, tbl.par)
 
 
 @kernel
@@ -270,6 +272,7 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
         if pu[u] >= 0:
             pu[u] = inv[pu[u]]
     members, enemy_c, od, ot, cnt = pw[pk.PW_MEMBERS], pw[pk.PW_ENEMY], pw[pk.PW_OD], pw[pk.PW_OT], pw[pk.PW_CNT]
+    tbl = OrderTables(nodes, adj, cost, markers, par)
     for q in range(N):
         enemy_c[q] = vis[q, VIS_N]
     for s in range(nstk):
@@ -278,12 +281,11 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
             if pu[u] == s:
                 members[n] = u
                 n += 1
-        _choose_random_order_nb(side, s, members, n, ust, nodes, adj, cost, markers, par, UV, enemy_c, B, pst, rng,
-                                od, ot, cnt)
+        f, _ = facts_nb(side, members, n, ust, UV, par)
+        _choose_random_order_nb(side, s, f, tbl, enemy_c, B, pst, rng, od, ot, cnt)
         pst[s, PS_JOIN] = die_nb(rng, 2) - 1
         o = pst[s, PS_ORDER]
-        _, mp, at, _, _, _, _, _ = stack_facts_nb(side, members, n, ust, UV, par)
-        m, d, di, dn = _random_route_nb(o, at, pst[s, PS_DEST], n, mp, nodes, adj, cost, par, rng, pw)
+        m, d, di, dn = _random_route_nb(o, f.at, pst[s, PS_DEST], n, f.mp, nodes, adj, cost, par, rng, pw)
         if dn >= 2 and B[o] + 1 > markers[side, o]:
             dn = 1   # no marker left for a dropped squadron (5.0 B): one unit, an IU
         if dn >= 2:
@@ -551,6 +553,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
     for j in range(MAXSS):
         slot[j] = -1
     # 7.1 F, 5.4 B, 7.3 D (policy_routes): the route each stack takes, where a Patrol stops, drop-offs
+    tbl = OrderTables(nodes, adj, cost, markers, par)
     route_knobs = kn[pk.K_ROUTE] != 0 or kn[pk.K_PATROL_STOP] != 0 or kn[pk.K_DROP_OFF] != 0
     if route_knobs:
         avoid_row_nb(kn[pk.K_ROUTE], side, vis, ND, par, pw[pk.PW_AVOID])
@@ -558,7 +561,8 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
         g = gorder[jj]
         slot[g] = jj
         n = gn[g]
-        mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, gmem[g], n, ust, UV, par)
+        f, _ = facts_nb(side, gmem[g], n, ust, UV, par)
+        mask, mp, at, german = f.mask, f.mp, f.at, f.german
         nc, tail = missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis, ND, B, mask, mp,
                                german)
         chosen = False
@@ -570,8 +574,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
                 continue
             o, d, t = co[c], cd[c], ct[c]
             c += 1
-            e = order_ok_nb(side, o, d, t, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                            enemy_n, nodes, adj, cost, markers, par)
+            e = order_ok_nb(side, o, d, t, f, B, enemy_n, tbl)
             if e == lay.ERR_DEST and at >= A and n >= 2 and d >= 0 and d < A and o != lay.SORTIE:
                 # 5.6 B: out of a port next to the enemy only by a Sortie, into the bordering area
                 # nearest the mission's area, if the enemy seen there is one the group can match
@@ -579,8 +582,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
                 if 10 * gstr[g] * 1000 >= (kn[pk.K_ODDS] - kn[pk.K_AGGRESSION]) * vis[d, VIS_ATT]:
                     o = lay.SORTIE
                     t = -1
-                    e = order_ok_nb(side, o, d, t, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                                    enemy_n, nodes, adj, cost, markers, par)
+                    e = order_ok_nb(side, o, d, t, f, B, enemy_n, tbl)
             if e == lay.ERR_NONE:
                 pst[jj, PS_ORDER] = o
                 pst[jj, PS_DEST] = d
@@ -589,8 +591,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
                 break
         if not chosen:
             for o in (lay.ANCHOR, lay.COAL, lay.TRANSIT, lay.PATROL, lay.SORTIE, lay.RAID, lay.BLOCKADE):
-                k = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                                     nodes, adj, cost, markers, par, od, ot, True)   # the first is taken
+                k = legal_options_nb(side, o, f, B, enemy_n, tbl, od, ot, True)   # the first is taken
                 if k > 0:
                     pst[jj, PS_ORDER] = o
                     pst[jj, PS_DEST] = od[0]
