@@ -43,7 +43,7 @@ from simlab.games.doe.campaign_movement import (
     start_turn_nb,
 )
 from simlab.games.doe.campaign_orders import B_NODE, MAXSS, PS_NF
-from simlab.games.doe.policies import policy_plan_nb, policy_scratch_nb
+from simlab.games.doe.policies import PlanBuffers, PolicyTables, PolicyView, policy_plan_nb, policy_scratch_nb
 from simlab.games.doe.policy_view import VIS_NF, blank_view_nb, observe_own_nb
 from simlab.rng import STATE_WORDS, new_state_nb
 
@@ -104,6 +104,8 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
     st = GameState(U, S, SM, LD, ND, G, ledger, bev, rng, np.zeros(lay.CK_NF, dtype=np.int64),
                    np.zeros((1, 1, lay.TR_NF), dtype=np.int64))
     sc = Scratch(UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot, work, att, dfn, mov, dmg, status, mem, cw)
+    pt = PolicyTables(ust, lst, nodes, adj, cost, markers, par)
+    plan = PlanBuffers(B, pu, pp, pst, pl, pw, gmem)
     t_all = cycles()
     for g in range(seeds.shape[0]):
         new_state_nb(seeds[g], rng)
@@ -121,8 +123,8 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
                 t0 = cycles()
                 observe_own_nb(side, U, LD, ust, lst, par, UV[side], LV[side], vis)
                 t1 = cycles()
-                nstk = policy_plan_nb(par[lay.P_POL0 + side], side, turn, kn[side], ust, lst, nodes, adj, cost, nh,
-                                      matrix, markers, par, UV[side], LV[side], vis, ND, B, pu, pp, pst, pl, rng, pw, gmem)
+                nstk = policy_plan_nb(par[lay.P_POL0 + side], side, turn, kn[side], pt,
+                                      PolicyView(UV[side], LV[side], vis, ND), plan, rng)
                 t2 = cycles()
                 enemy_counts_nb(side, U, ust, enemy_n)
                 t3 = cycles()
@@ -145,7 +147,7 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
             control_vp_phase_nb(nodes, par, S, ND, G, ledger)
             t5 = cycles()
             close_orders_nb(ust, U)
-            repair_phase_nb(ust, nodes, par, U, ND, cw)
+            repair_phase_nb(ust, nodes, par, U, ND, cw, rng)
             if par[lay.P_MAINT] != 0:
                 maintenance_phase_nb(turn, ust, nodes, par, U)
             t6 = cycles()

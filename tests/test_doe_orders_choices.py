@@ -17,7 +17,7 @@ from simlab.games.doe import campaign_layout as lay
 from simlab.games.doe.campaign_bundles import GameState, new_scratch_nb, tables_of
 from simlab.games.doe.campaign_movement import enemy_counts_nb, install_plan_nb
 from simlab.games.doe.campaign_orders import PS_DROP_I, PS_DROP_N, PS_R0, PS_RN
-from simlab.games.doe.policies import policy_plan_nb
+from simlab.games.doe.policies import PlanBuffers, PolicyTables, PolicyView, policy_plan_nb
 from simlab.games.doe.policy_layout import FAM_RANDOM, KN_NF
 from simlab.games.doe.policy_view import observe_nb
 from simlab.games.doe.runtime import policy_book
@@ -233,9 +233,10 @@ def _random_plans(cs, side, seeds):
     for seed in seeds:
         rng = np.zeros(STATE_WORDS, dtype=np.uint64)
         new_state_nb(np.uint64(seed), rng)
-        k = policy_plan_nb(FAM_RANDOM, side, 1, tb.kn[side], d.ust, d.lst, d.nodes, d.adj, d.cost, d.nh, d.matrix,
-                           d.markers, cs.par, UV, LV, vis, cs.ND, sc.B, sc.pu, sc.pp, sc.pst, sc.pl, rng, sc.pw,
-                           sc.gmem)
+        k = policy_plan_nb(FAM_RANDOM, side, 1, tb.kn[side],
+                           PolicyTables(d.ust, d.lst, d.nodes, d.adj, d.cost, d.markers, cs.par),
+                           PolicyView(UV, LV, vis, cs.ND),
+                           PlanBuffers(sc.B, sc.pu, sc.pp, sc.pst, sc.pl, sc.pw, sc.gmem), rng)
         enemy_counts_nb(side, cs.U, d.ust, sc.enemy_n)
         st = GameState(*(a.copy() for a in cs.state))
         err, _ = install_plan_nb(side, k, tb, st, sc)

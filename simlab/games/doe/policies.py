@@ -83,6 +83,8 @@ it (:func:`campaign_orders.order_ok_nb`), and the engine checks the whole plan a
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from simlab.jit import kernel
@@ -110,6 +112,47 @@ from .dice import die_nb
 from .policy_missions import MAXC, missions_nb, missions_tail_nb
 from .policy_routes import ROUTE_AVOID, ROUTE_LEAST, ROUTE_RANDOM, avoid_row_nb, put_route_nb, route_pick_nb
 from .policy_view import VIS_ATT, VIS_N, group_units_nb, turn_tables_nb
+
+
+# ============================================================================ bundles (issue 27)
+class PolicyTables(NamedTuple):
+    """The scenario's tables a policy reads (all ``int64``, :mod:`campaign_layout`): ``ust[U, US_NF]``,
+    ``lst[L, LS_NF]``, ``nodes[N, NS_NF]``, ``adj[N, N]``, ``cost[K + 1, N, N]``,
+    ``markers[2, N_ORDERS]`` (public, 5.0 B) and ``par[P_NF]`` (no knobs: a policy has its own
+    side's, ``kn``)."""
+
+    ust: np.ndarray
+    lst: np.ndarray
+    nodes: np.ndarray
+    adj: np.ndarray
+    cost: np.ndarray
+    markers: np.ndarray
+    par: np.ndarray
+
+
+class PolicyView(NamedTuple):
+    """What a side may see at the orders (:func:`policy_view.observe_nb`): ``UV[U, UF_NF]``,
+    ``LV[L, LF_NF]`` (its own units and leaders; enemy rows blanked), ``vis[N, VIS_NF]`` (the enemy
+    seen per place) and ``ND[N, ND_NF]``, read only for its public control markers."""
+
+    UV: np.ndarray
+    LV: np.ndarray
+    vis: np.ndarray
+    ND: np.ndarray
+
+
+class PlanBuffers(NamedTuple):
+    """Where a policy writes its plan (:mod:`campaign_orders`: ``pu[U]``, ``pp[U]``,
+    ``pst[MAXSS, PS_NF]``, ``pl[L]``), the budget ``B[B_NODE + N]`` it keeps as it plans, and its
+    scratch ``pw``, ``gmem`` (:func:`policy_scratch_nb`)."""
+
+    B: np.ndarray
+    pu: np.ndarray
+    pp: np.ndarray
+    pst: np.ndarray
+    pl: np.ndarray
+    pw: np.ndarray
+    gmem: np.ndarray
 
 
 # ============================================================================ plan helpers
@@ -215,12 +258,16 @@ def reset_plan_nb(B, pu, pp):
 
 
 @kernel
-def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, B, pu, pp, pst, pl, rng, pw):
+def random_plan_nb(side, pt, view, plan, rng):
     """``random-legal``: at each place, units are dealt at random into stacks of units that may
     share an order; the stacks get, in random order, a uniformly random legal order and then a
-    uniformly random legal destination (HOLD when none is legal); leaders go to a random stack
-    where they are. ``pw``: the policy scratch (:func:`policy_scratch_nb`). Returns the number of
-    stacks."""
+    uniformly random legal destination (HOLD when none is legal), a random route, Patrol stop and
+    drop-off (:func:`_random_route_nb`); leaders go to a random stack where they are. ``pt``:
+    :class:`PolicyTables`; ``view``: :class:`PolicyView`; ``plan``: :class:`PlanBuffers`. Returns
+    the number of stacks."""
+    ust, lst, nodes, adj, cost, markers, par = pt.ust, pt.lst, pt.nodes, pt.adj, pt.cost, pt.markers, pt.par
+    UV, LV, vis = view.UV, view.LV, view.vis
+    B, pu, pp, pst, pl, pw = plan.B, plan.pu, plan.pp, plan.pst, plan.pl, plan.pw
     nu = ust.shape[0]
     N = nodes.shape[0]
     reset_plan_nb(B, pu, pp)
@@ -483,11 +530,13 @@ def _scripted_route_nb(kn, o, at, d, n, mp, nodes, adj, cost, par, rng, pw):
 
 
 @kernel
-def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, ND, B, pu, pp, pst, pl,
-                     rng, pw, gmem):
+def scripted_plan_nb(side, turn, kn, pt, view, plan, rng):
     """The scripted families ``us-fleet`` and ``spain-fleet`` (module docstring) with knobs ``kn``
-    (``int64[KN_NF]``, :mod:`policy_layout`); ``pw``, ``gmem``: the policy scratch
-    (:func:`policy_scratch_nb`). Returns the number of stacks."""
+    (``int64[KN_NF]``, :mod:`policy_layout`). ``pt``: :class:`PolicyTables`; ``view``:
+    :class:`PolicyView`; ``plan``: :class:`PlanBuffers`. Returns the number of stacks."""
+    ust, lst, nodes, adj, cost, markers, par = pt.ust, pt.lst, pt.nodes, pt.adj, pt.cost, pt.markers, pt.par
+    UV, LV, vis, ND = view.UV, view.LV, view.vis, view.ND
+    B, pu, pp, pst, pl, pw, gmem = plan.B, plan.pu, plan.pp, plan.pst, plan.pl, plan.pw, plan.gmem
     N = nodes.shape[0]
     reset_plan_nb(B, pu, pp)
     ng = group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw)
@@ -562,9 +611,8 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
         slot[g] = jj
         n = gn[g]
         f, _ = facts_nb(side, gmem[g], n, ust, UV, par)
-        mask, mp, at, german = f.mask, f.mp, f.at, f.german
-        nc, tail = missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis, ND, B, mask, mp,
-                               german)
+        mp, at, german = f.mp, f.at, f.german
+        nc, tail = missions_nb(kn, side, g, gmem, pw, ust, UV, tbl, vis, B, f)
         chosen = False
         c = 0
         while c < nc or tail:
@@ -633,17 +681,16 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
 
 # ============================================================================ dispatch
 @kernel
-def policy_plan_nb(fam, side, turn, kn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, UV, LV, vis, ND,
-                   B, pu, pp, pst, pl, rng, pw, gmem):
+def policy_plan_nb(fam, side, turn, kn, pt, view, plan, rng):
     """Write ``side``'s plan with policy family ``fam`` (``policy_layout.FAM_*``) and its knobs
-    ``kn`` (``int64[KN_NF]``); returns the number of stacks. ``ND`` is read only for its public
-    control markers; ``markers[2, N_ORDERS]`` are the order markers (public, 5.0 B); ``pw``,
-    ``gmem``: the policy scratch (:func:`policy_scratch_nb`)."""
+    ``kn`` (``int64[KN_NF]``) into ``plan`` (:class:`PlanBuffers`); returns the number of stacks.
+    ``pt``: :class:`PolicyTables` (the order markers in it are public, 5.0 B); ``view``:
+    :class:`PolicyView`, what the side may see (its ``ND`` is read only for the public control
+    markers); ``rng``: the game's stream."""
     if fam == pk.FAM_RANDOM:
-        return random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, B, pu, pp, pst, pl, rng,
-                              pw)
-    return scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, ND, B, pu, pp,
-                            pst, pl, rng, pw, gmem)
+        return random_plan_nb(side, pt, view, plan, rng)
+    return scripted_plan_nb(side, turn, kn, pt, view, plan, rng)
 
 
-__all__ = ["mark_garrisons_nb", "policy_plan_nb", "policy_scratch_nb", "random_plan_nb", "scripted_plan_nb"]
+__all__ = ["PlanBuffers", "PolicyTables", "PolicyView", "mark_garrisons_nb", "policy_plan_nb", "policy_scratch_nb",
+           "random_plan_nb", "scripted_plan_nb"]
