@@ -149,7 +149,7 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
             close_orders_nb(ust, U)
             repair_phase_nb(ust, nodes, par, U, ND, cw, rng)
             if par[lay.P_MAINT] != 0:
-                maintenance_phase_nb(turn, ust, nodes, par, U)
+                maintenance_phase_nb(turn, ust, nodes, par, U, rng)
             t6 = cycles()
             acc[6] += t1 - t0
             acc[7] += t2 - t1
