@@ -24,6 +24,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from simlab.games.doe import campaign_layout as lay
+from simlab.games.doe.campaign_bundles import GameState, Scratch, Tables
 from simlab.games.doe.campaign_combat import (
     close_orders_nb,
     combat_phase_nb,
@@ -42,7 +43,7 @@ from simlab.games.doe.campaign_movement import (
     start_turn_nb,
 )
 from simlab.games.doe.campaign_orders import B_NODE, MAXSS, PS_NF
-from simlab.games.doe.policies import policy_plan_nb, policy_scratch_nb
+from simlab.games.doe.policies import PlanBuffers, PolicyTables, PolicyView, policy_plan_nb, policy_scratch_nb
 from simlab.games.doe.policy_view import VIS_NF, blank_view_nb, observe_own_nb
 from simlab.rng import STATE_WORDS, new_state_nb
 
@@ -98,6 +99,13 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
     mem = np.zeros(nu, dtype=np.int64)
     cw = combat_scratch_nb(nu, N)
     acc = np.zeros(16, dtype=np.uint64)
+    # the bundles the orders and movement kernels take (simlab.games.doe.campaign_bundles)
+    tb = Tables(ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn)
+    st = GameState(U, S, SM, LD, ND, G, ledger, bev, rng, np.zeros(lay.CK_NF, dtype=np.int64),
+                   np.zeros((1, 1, lay.TR_NF), dtype=np.int64))
+    sc = Scratch(UV, LV, vis, B, pu, pp, pst, pl, enemy_n, pw, gmem, od, ot, work, att, dfn, mov, dmg, status, mem, cw)
+    pt = PolicyTables(ust, lst, nodes, adj, cost, markers, par)
+    plan = PlanBuffers(B, pu, pp, pst, pl, pw, gmem)
     t_all = cycles()
     for g in range(seeds.shape[0]):
         new_state_nb(seeds[g], rng)
@@ -115,22 +123,21 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
                 t0 = cycles()
                 observe_own_nb(side, U, LD, ust, lst, par, UV[side], LV[side], vis)
                 t1 = cycles()
-                nstk = policy_plan_nb(par[lay.P_POL0 + side], side, turn, kn[side], ust, lst, nodes, adj, cost, nh,
-                                      matrix, markers, par, UV[side], LV[side], vis, ND, B, pu, pp, pst, pl, rng, pw, gmem)
+                nstk = policy_plan_nb(par[lay.P_POL0 + side], side, turn, kn[side], pt,
+                                      PolicyView(UV[side], LV[side], vis, ND), plan, rng)
                 t2 = cycles()
                 enemy_counts_nb(side, U, ust, enemy_n)
                 t3 = cycles()
-                install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, markers, par, U, S, SM, LD,
-                                G, enemy_n, B, od, ot)
+                install_plan_nb(side, nstk, tb, st, sc)
                 t4 = cycles()
                 acc[2] += t1 - t0
                 acc[3] += t2 - t1
                 acc[4] += t3 - t2
                 acc[5] += t4 - t3
             t0 = cycles()
-            movement_side_nb(lay.SPAIN, ust, lst, nodes, adj, cost, nh, markers, par, U, S, SM, LD, ND, G, rng)
+            movement_side_nb(lay.SPAIN, tb, st)
             t1 = cycles()
-            movement_side_nb(lay.US, ust, lst, nodes, adj, cost, nh, markers, par, U, S, SM, LD, ND, G, rng)
+            movement_side_nb(lay.US, tb, st)
             t2 = cycles()
             neutral_ports_nb(ust, lst, nodes, par, U, S, SM, LD, G)
             t3 = cycles()
@@ -140,9 +147,9 @@ def profile_nb(seeds, ust, lst, nodes, adj, cost, nh, matrix, markers, par, kn, 
             control_vp_phase_nb(nodes, par, S, ND, G, ledger)
             t5 = cycles()
             close_orders_nb(ust, U)
-            repair_phase_nb(ust, nodes, par, U, ND, cw)
+            repair_phase_nb(ust, nodes, par, U, ND, cw, rng)
             if par[lay.P_MAINT] != 0:
-                maintenance_phase_nb(turn, ust, nodes, par, U)
+                maintenance_phase_nb(turn, ust, nodes, par, U, rng)
             t6 = cycles()
             acc[6] += t1 - t0
             acc[7] += t2 - t1

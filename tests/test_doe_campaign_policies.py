@@ -11,7 +11,7 @@ from simlab.games.doe import policy_layout as pk
 from simlab.games.doe.campaign import SPAIN_POLICIES, US_POLICIES, run_games
 from simlab.games.doe.campaign_orders import B_NODE, MAXSS, PS_NF
 from simlab.games.doe.campaign_state import CampaignState
-from simlab.games.doe.policies import policy_plan_nb, policy_scratch_nb
+from simlab.games.doe.policies import PlanBuffers, PolicyTables, PolicyView, policy_plan_nb, policy_scratch_nb
 from simlab.games.doe.policy_view import VIS_ATT, VIS_N, VIS_NF, observe_nb
 from simlab.games.doe.runtime import pack_policies, policy_book
 from simlab.rng import game_seeds
@@ -49,8 +49,8 @@ def plan(cs, side, policy):
     other = "random-legal"
     fam, kn = pack_policies({lay.SIDE_NAMES[side]: policy, lay.SIDE_NAMES[1 - side]: other})
     pw, gmem = policy_scratch_nb(d.ust.shape[0], d.nodes.shape[0])
-    k = policy_plan_nb(fam[side], side, 1, kn[side], d.ust, d.lst, d.nodes, d.adj, d.cost, d.nh, d.matrix,
-                       d.markers, cs.par, UV, LV, vis, cs.ND, B, pu, pp, pst, pl, rng, pw, gmem)
+    k = policy_plan_nb(fam[side], side, 1, kn[side], PolicyTables(d.ust, d.lst, d.nodes, d.adj, d.cost, d.markers, cs.par),
+                       PolicyView(UV, LV, vis, cs.ND), PlanBuffers(B, pu, pp, pst, pl, pw, gmem), rng)
     return (tuple(pu), tuple(pp), tuple(map(tuple, pst[:k])), tuple(pl)), UV, vis
 
 
@@ -256,8 +256,10 @@ CERVERA = ["Teresa", "Vizcaya", "Oquendo", "Colon", "Pelayo"]
 
 
 def _stack_of(p, unit):
+    """The order, destination, target and join flag of ``unit``'s stack in plan ``p`` (the plan
+    row's first four fields; its route and drop-off follow, campaign_orders.PS_RN...)."""
     pu, _, pst, _ = p
-    return pst[pu[DATA.unit(unit)]]
+    return pst[pu[DATA.unit(unit)]][:4]
 
 
 def test_cervera_crosses_to_santiago_in_stages():  # 5.7, 4.2 C: Pelayo's 4 MP cannot reach in one move

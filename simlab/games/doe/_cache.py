@@ -17,6 +17,7 @@ MODULES = ("simlab/rng.py", "simlab/games/doe/dice.py", "simlab/games/doe/enums.
            "simlab/games/doe/policy_layout.py",
            "simlab/games/doe/policy_view.py",
            "simlab/games/doe/policy_missions.py", "simlab/games/doe/policy_deploy.py",
+           "simlab/games/doe/policy_routes.py",
            "simlab/games/doe/policies.py", "simlab/games/doe/policy_combat.py",
            "simlab/games/doe/campaign_bundles.py", "simlab/games/doe/campaign_loop.py",
            "simlab/games/doe/odds_kernels.py")

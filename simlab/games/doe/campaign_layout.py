@@ -21,7 +21,7 @@ Static arrays (compiled once per scenario from the data pack, :mod:`simlab.games
 Dynamic arrays (one game)::
 
     U[U, UF_NF]      units: loc dmg stack order prev streak neutral out maint startloc moved
-    S[NS, SF_NF]     stacks: side loc order dest target n join start halted marker
+    S[NS, SF_NF]     stacks: side loc order dest target n join start halted marker route drop
     SM[NS, MAXPER]   stack members in line order (unit indices)
     L[L, LF_NF]      leaders: unit aboard, state
     ND[N, ND_NF]     nodes: control marker, port damage/hit/destroyed, per-side "cannot control"
@@ -89,7 +89,12 @@ LF_UNIT, LF_STATE, LF_NF = range(3)
 LEADER_IN_PLAY, LEADER_DEAD, LEADER_ABSENT = 0, 1, 2
 
 # ---------------------------------------------------------------- stacks
-SF_SIDE, SF_LOC, SF_ORDER, SF_DEST, SF_TARGET, SF_N, SF_JOIN, SF_START, SF_HALTED, SF_MARKER, SF_NF = range(11)
+SF_SIDE, SF_LOC, SF_ORDER, SF_DEST, SF_TARGET, SF_N, SF_JOIN, SF_START, SF_HALTED, SF_MARKER = range(10)
+# the plan's route (7.1 F; 0 nodes: the least-MP route, ruling C8) and its 7.3 D drop-off: after
+# entering route node SF_DROP_I the last SF_DROP_N units of the line stay there (ruling C51)
+RMAX = 12            # most nodes a route names (every node costs at least 1 MP)
+SF_RN, SF_DROP_I, SF_DROP_N, SF_R0 = range(10, 14)
+SF_NF = SF_R0 + RMAX
 MAXPER = 48          # most units one stack can hold
 MAX_UNITS = 96       # most units a scenario may have
 MAX_LEADERS = 16
@@ -176,10 +181,13 @@ ERR_TARGET = 10        # a Raid/Blockade target port that is not an opposing por
 ERR_NO_PLAN = 11       # a stack slot out of range, or an empty stack
 ERR_DEPLOY = 12        # free deployment (14.11) breaks its limits
 ERR_DISABLED_PORT = 13  # a disabled unit sent to a port 8.3.2.1 B does not allow
+ERR_ROUTE = 14         # a route that is not a legal move to the destination (7.1, 7.2.2, 5.4 A-B, ruling C49)
+ERR_DROP = 15          # a 7.3 D drop-off the rules do not allow (ruling C51)
 ERR_NAMES = ("", "unit not in any stack", "stack units in different places", "leader not with a stack",
              "independent unit given a squadron order", "too many order markers", "order sequence",
              "illegal destination", "coaling limit", "hold with a legal order available",
-             "bad raid/blockade target", "bad stack", "free deployment", "disabled unit's port")
+             "bad raid/blockade target", "bad stack", "free deployment", "disabled unit's port",
+             "illegal route", "illegal drop-off")
 
 # ---------------------------------------------------------------- parameters par[:]
 P_TURNS = 0

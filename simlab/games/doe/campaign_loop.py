@@ -36,7 +36,7 @@ from .campaign_movement import (
     start_turn_nb,
 )
 from .campaign_orders import MAXSS
-from .policies import policy_plan_nb
+from .policies import PlanBuffers, PolicyTables, PolicyView, policy_plan_nb
 from .policy_deploy import deploy_plan_nb
 from .policy_view import observe_own_nb
 
@@ -47,18 +47,17 @@ def orders_phase_nb(turn, tb, st, sc):
     see; the engine checks and installs it. ``tb``, ``st``, ``sc``: the bundles
     (:mod:`campaign_bundles`; the knobs ``tb.kn[2, KN_NF]``, :mod:`policy_layout`). Returns 0,
     or 1 after recording an illegal plan in ``st.G`` (``G_ERR``, ``G_ERR_SIDE``, ``G_ERR_STACK``)."""
-    ust, lst, nodes, adj, cost, nh, par = tb.ust, tb.lst, tb.nodes, tb.adj, tb.cost, tb.nh, tb.par
+    ust, lst, par = tb.ust, tb.lst, tb.par
     U, G = st.U, st.G
+    pt = PolicyTables(ust, lst, tb.nodes, tb.adj, tb.cost, tb.markers, par)   # no knobs: each side has its own
+    plan = PlanBuffers(sc.B, sc.pu, sc.pp, sc.pst, sc.pl, sc.pw, sc.gmem)
     for side in (lay.SPAIN, lay.US):
         uv, lv = sc.UV[side], sc.LV[side]
         observe_own_nb(side, U, st.LD, ust, lst, par, uv, lv, sc.vis)
         fam = par[lay.P_POL0 + side]
-        nstk = policy_plan_nb(fam, side, turn, tb.kn[side], ust, lst, nodes, adj, cost, nh, tb.matrix,
-                              tb.markers, par, uv, lv, sc.vis, st.ND, sc.B, sc.pu, sc.pp, sc.pst, sc.pl, st.rng,
-                              sc.pw, sc.gmem)
+        nstk = policy_plan_nb(fam, side, turn, tb.kn[side], pt, PolicyView(uv, lv, sc.vis, st.ND), plan, st.rng)
         enemy_counts_nb(side, U, ust, sc.enemy_n)
-        err, slot = install_plan_nb(side, sc.pu, sc.pp, sc.pst, sc.pl, nstk, ust, lst, nodes, adj, cost, tb.markers,
-                                    par, U, st.S, st.SM, st.LD, G, sc.enemy_n, sc.B, sc.od, sc.ot)
+        err, slot = install_plan_nb(side, nstk, tb, st, sc)
         if err != lay.ERR_NONE:
             G[lay.G_ERR] = err
             G[lay.G_ERR_SIDE] = side
@@ -94,7 +93,8 @@ def setup_game_nb(tb, st, sc):
     if par[lay.P_FREE] != 0:
         for side in (lay.US, lay.SPAIN):
             observe_own_nb(side, U, st.LD, ust, lst, par, sc.UV[side], sc.LV[side], sc.vis)
-            deploy_plan_nb(par[lay.P_POL0 + side], side, tb.kn[side], ust, lst, nodes, tb.cost, par, sc.UV[side],
+            deploy_plan_nb(par[lay.P_POL0 + side], side, tb.kn[side],
+                           PolicyTables(ust, lst, nodes, tb.adj, tb.cost, tb.markers, par), sc.UV[side],
                            sc.LV[side], sc.pu, sc.pl, st.rng)
             if apply_deployment_nb(side, sc.pu, sc.pl, ust, lst, nodes, par, U, st.LD) != lay.ERR_NONE:
                 G[lay.G_ERR] = lay.ERR_DEPLOY
@@ -132,10 +132,8 @@ def play_on_nb(tb, st, sc, stop):
             return
         if tr:
             snapshot_nb(turn, U, st.trace)
-        movement_side_nb(lay.SPAIN, ust, tb.lst, nodes, tb.adj, tb.cost, tb.nh, tb.markers, par, U, S, SM, LD, ND,
-                         G, rng)
-        movement_side_nb(lay.US, ust, tb.lst, nodes, tb.adj, tb.cost, tb.nh, tb.markers, par, U, S, SM, LD, ND,
-                         G, rng)
+        movement_side_nb(lay.SPAIN, tb, st)
+        movement_side_nb(lay.US, tb, st)
         neutral_ports_nb(ust, tb.lst, nodes, par, U, S, SM, LD, G)
         combat_phase_nb(tb, st, sc)
         control_vp_phase_nb(nodes, par, S, ND, G, st.ledger)

@@ -19,9 +19,15 @@ from .campaign_orders import (
     B_SEA,
     MAXSS,
     PS_DEST,
+    PS_DROP_I,
+    PS_DROP_N,
     PS_JOIN,
     PS_ORDER,
+    PS_R0,
+    PS_RN,
     PS_TARGET,
+    OrderTables,
+    StackFacts,
     any_legal_nb,
     budget_commit_nb,
     eff_att_nb,
@@ -30,6 +36,7 @@ from .campaign_orders import (
     order_ok_nb,
     port_borders_nb,
     port_neutral_nb,
+    route_ok_nb,
     stack_facts_nb,
 )
 from .dice import die_nb
@@ -257,27 +264,38 @@ def seat_leaders_nb(s, U, S, SM, LD, lst):
 
 
 @kernel
-def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, markers, par, U, S, SM, LD, G,
-                    enemy_n, B, od, ot):
+def install_plan_nb(side, nstk, tb, st, sc):
     """Check a side's plan (module docstring) and make it the side's stacks and orders.
 
     Rules 4.1.2 (stacks and line order), 5.0-5.7 (orders, markers, sequences), 6.1 (leaders
-    stack with units), 7.3 B (squadrons), 7.4 (independent units), 7.5 (coaling), 7.2.3 D.
+    stack with units), 7.1 (the plan's route, :func:`campaign_orders.route_ok_nb`, ruling C49),
+    7.3 B (squadrons), 7.3 D (a drop-off: Patrol or Transit squadrons only, in an area the route
+    traverses, leaving at least two units, a marker of its order for a dropped squadron of two or
+    more; ruling C51), 7.4 (independent units), 7.5 (coaling), 7.2.3 D.
 
     Args:
         side: 0 US, 1 Spain.
-        pu, pp: ``int64[U]``; pst: ``int64[MAXSS, PS_NF]``; pl: ``int64[L]``; nstk: slots used.
-        enemy_n: ``int64[N]`` opposing units the side sees per node (:func:`enemy_counts_nb`).
-        B: ``int64[B_NODE + N]`` scratch budget (reset here).
-        od, ot: ``int64[>= 4N]`` scratch (the HOLD check, :func:`campaign_orders.any_legal_nb`).
+        nstk: slots used.
+        tb: :class:`campaign_bundles.Tables` (``ust``, ``lst``, ``nodes``, ``adj``, ``cost``,
+            ``markers``, ``par`` are read).
+        st: :class:`campaign_bundles.GameState` (``U``, ``S``, ``SM``, ``LD``, ``G`` are written).
+        sc: :class:`campaign_bundles.Scratch`: the plan ``pu``, ``pp`` (``int64[U]``), ``pst``
+            (``int64[MAXSS, PS_NF]``), ``pl`` (``int64[L]``); ``enemy_n`` (``int64[N]``, opposing
+            units the side sees per node, :func:`enemy_counts_nb`); ``B`` (``int64[B_NODE + N]``,
+            scratch budget, reset here); ``od``, ``ot`` (``int64[>= 4N]``, scratch for the HOLD
+            check, :func:`campaign_orders.any_legal_nb`).
 
     Returns:
         ``(err, slot)``: ``ERR_NONE`` and -1, or the first error (``lay.ERR_*``) and the slot it
         concerns (-1 for errors about a unit or leader).
     """
+    ust, lst, nodes, adj, cost, markers, par = tb.ust, tb.lst, tb.nodes, tb.adj, tb.cost, tb.markers, tb.par
+    U, S, SM, LD, G = st.U, st.S, st.SM, st.LD, st.G
+    pu, pp, pst, pl, enemy_n, B, od, ot = sc.pu, sc.pp, sc.pst, sc.pl, sc.enemy_n, sc.B, sc.od, sc.ot
     nu = ust.shape[0]
     if nstk < 0 or nstk > MAXSS:
         return lay.ERR_NO_PLAN, -1
+    tbl = OrderTables(nodes, adj, cost, markers, par)
     clear_side_stacks_nb(side, S, U, ust)
     for i in range(B.shape[0]):
         B[i] = 0
@@ -313,27 +331,47 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
         s = base + k
         n = S[s, lay.SF_N]
         mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, SM[s], n, ust, U, par)
+        f = StackFacts(mask, mp, at, n, iu_after, prev_raid, locked, german)
         if not ok:
             return lay.ERR_STACK_LOC, k
         order = pst[k, PS_ORDER]
         dest = pst[k, PS_DEST]
         target = pst[k, PS_TARGET]
         if order == lay.HOLD:
-            if any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                            nodes, adj, cost, markers, par, od, ot):
+            if any_legal_nb(side, f, B, enemy_n, tbl, od, ot):
                 return lay.ERR_HOLD, k
             dest = at
             target = -1
         else:
             if n == 1 and order != lay.ANCHOR and order != lay.COAL and order != lay.TRANSIT:
                 return lay.ERR_IU_ORDER, k
-            e = order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german,
-                            B, enemy_n, nodes, adj, cost, markers, par)
+            e = order_ok_nb(side, order, dest, target, f, B, enemy_n, tbl)
             if e != lay.ERR_NONE:
                 return e, k
             if order != lay.RAID and order != lay.BLOCKADE:
                 target = -1
+        rn = 0
+        dn = 0
+        if order != lay.HOLD:
+            if not route_ok_nb(order, at, dest, mp, pst[k], nodes, adj, par):
+                return lay.ERR_ROUTE, k
+            rn = pst[k, PS_RN]
+            dn = pst[k, PS_DROP_N]
+            if dn != 0:
+                di = pst[k, PS_DROP_I]
+                if (dn < 0 or dn > n - 2 or rn < 2 or di < 0 or di > rn - 2
+                        or (order != lay.PATROL and order != lay.TRANSIT)):
+                    return lay.ERR_DROP, k
         budget_commit_nb(order, n, at, german, B, nodes, par)
+        if dn >= 2:   # 7.3 D: the dropped squadron keeps the order, on a marker of its own (5.0 B)
+            if B[order] + 1 > markers[side, order]:
+                return lay.ERR_MARKERS, k
+            B[order] += 1
+        S[s, lay.SF_RN] = rn
+        for i in range(rn):
+            S[s, lay.SF_R0 + i] = pst[k, PS_R0 + i]
+        S[s, lay.SF_DROP_N] = dn
+        S[s, lay.SF_DROP_I] = pst[k, PS_DROP_I] if dn != 0 else 0
         S[s, lay.SF_SIDE] = side
         S[s, lay.SF_LOC] = at
         S[s, lay.SF_ORDER] = order
@@ -366,9 +404,9 @@ def install_plan_nb(side, pu, pp, pst, pl, nstk, ust, lst, nodes, adj, cost, mar
 @kernel
 def live_slots_nb(side, S):
     """One past the last of ``side``'s stack slots in use, 0 if none: only
-    :func:`install_plan_nb` fills slots (from the side's first), later phases
-    only empty them, so the slots past it stay empty for the rest of the turn (movement,
-    combat)."""
+    :func:`install_plan_nb` fills slots (from the side's first) and a 7.3 D drop-off in the side's
+    own movement (:func:`drop_units_nb`, a slot past them); later phases only empty them, so the
+    slots past it stay empty for the rest of the turn (the other side's movement, combat)."""
     base = side * MAXSS
     hi = 0
     for k in range(MAXSS):
@@ -405,17 +443,36 @@ def set_stack_loc_nb(s, node, S, SM, U):
 
 @kernel(inline="always")
 def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND, nopp):
-    """Move one stack to its destination along its least-MP route (ruling C8), stopping where a
-    squadron must halt (7.1 F, 7.6). Patrol and Sortie may always enter the first area (5.4 B,
-    5.6 B). ``nopp``: the opposing side's stack slots in use (:func:`live_slots_nb`)."""
+    """Move one stack to its destination along the route of its plan (7.1 F, ruling C49; with
+    none, the least-MP route, ruling C8), stopping where a squadron must halt (7.1 F, 7.6). Patrol
+    and Sortie may always enter the first area (5.4 B, 5.6 B). ``nopp``: the opposing side's stack
+    slots in use (:func:`live_slots_nb`).
+
+    Returns:
+        The node of the plan's 7.3 D drop-off if the stack traversed it (entered it and went on
+        without halting there), else -1 (:func:`drop_units_nb`).
+    """
     side = S[s, lay.SF_SIDE]
     order = S[s, lay.SF_ORDER]
     at = S[s, lay.SF_LOC]
     dest = S[s, lay.SF_DEST]
     if order == lay.COAL or order == lay.HOLD or dest == at:
-        return
+        return -1
     A = par[lay.P_NAREAS]
     n = S[s, lay.SF_N]
+    m = S[s, lay.SF_RN]
+    if m > 0:   # the plan's route, checked at the orders (campaign_orders.route_ok_nb)
+        di = S[s, lay.SF_DROP_I] if S[s, lay.SF_DROP_N] > 0 else -1
+        drop = -1
+        for i in range(m):
+            cur = S[s, lay.SF_R0 + i]
+            set_stack_loc_nb(s, cur, S, SM, U)
+            if cur < A and n >= 2 and cur != dest and halts_here_nb(side, cur, S, ND, par, nopp):
+                S[s, lay.SF_HALTED] = 1
+                break
+            if i == di:
+                drop = cur
+        return drop
     k = lay.KMAX
     if order == lay.PATROL:
         k = par[lay.P_PATROL_SEA] if at < A else par[lay.P_PATROL_PORT]
@@ -424,14 +481,14 @@ def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND, nopp):
     minmov = minmov_nb(par)
     mp = 1 << 20
     for i in range(n):
-        m = eff_mov_nb(ust, U, SM[s, i], minmov)
-        if m < mp:
-            mp = m
+        mv = eff_mov_nb(ust, U, SM[s, i], minmov)
+        if mv < mp:
+            mp = mv
     if cost[k, cur, dest] > mp:
         if adj[cur, dest] != 0:
             nxt = dest
             set_stack_loc_nb(s, nxt, S, SM, U)
-        return
+        return -1
     steps = 0
     while cur != dest and steps < 64:
         nxt = nh[k, cur, dest]
@@ -445,6 +502,61 @@ def move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND, nopp):
         if cur < A and n >= 2 and cur != dest and halts_here_nb(side, cur, S, ND, par, nopp):
             S[s, lay.SF_HALTED] = 1
             break
+    return -1
+
+
+@kernel
+def drop_units_nb(s, node, lst, U, S, SM, LD, G):
+    """Rule 7.3 D (ruling C51): stack ``s`` drops the last ``S[s, SF_DROP_N]`` units of its line in
+    area ``node`` (-1: it did not traverse the plan's drop-off area, having halted first). One
+    unit dropped is an independent unit with Transit orders; more form a squadron with the same
+    orders (on the marker the plan reserved; released when no drop happens). The dropped units end
+    their move there (their own movement is not planned); leaders aboard them stay with the
+    squadron that goes on (aboard its last unit, 6.2 D). The new stack takes the side's first
+    empty slot (past its live slots, :func:`live_slots_nb`), so it does not move again this phase.
+    """
+    dn = S[s, lay.SF_DROP_N]
+    if dn <= 0:
+        return
+    side = S[s, lay.SF_SIDE]
+    order = S[s, lay.SF_ORDER]
+    mark = lay.G_MARK + side * lay.N_MARK_SLOTS + order
+    base = side * MAXSS
+    t = -1
+    if node >= 0:
+        for q in range(base, base + MAXSS):
+            if S[q, lay.SF_SIDE] < 0 and S[q, lay.SF_N] == 0:
+                t = q
+                break
+    n = S[s, lay.SF_N]
+    if t < 0 or n - dn < 2:
+        if dn >= 2:
+            G[mark] -= 1   # the marker the plan reserved is not used
+        S[s, lay.SF_DROP_N] = 0
+        return
+    o2 = order if dn >= 2 else lay.TRANSIT
+    keep = SM[s, n - dn - 1]
+    for i in range(dn):
+        u = SM[s, n - dn + i]
+        SM[t, i] = u
+        U[u, lay.UF_STACK] = t
+        U[u, lay.UF_ORDER] = o2
+        U[u, lay.UF_LOC] = node
+        if node != U[u, lay.UF_STARTLOC]:
+            U[u, lay.UF_MOVED] = 1
+        move_leaders_nb(u, keep, LD, lst)
+    S[s, lay.SF_N] = n - dn
+    S[s, lay.SF_DROP_N] = 0
+    for f in range(lay.SF_NF):
+        S[t, f] = 0
+    S[t, lay.SF_SIDE] = side
+    S[t, lay.SF_LOC] = node
+    S[t, lay.SF_ORDER] = o2
+    S[t, lay.SF_DEST] = node
+    S[t, lay.SF_TARGET] = -1
+    S[t, lay.SF_N] = dn
+    S[t, lay.SF_START] = S[s, lay.SF_START]
+    S[t, lay.SF_MARKER] = 1 if dn >= 2 else 0
 
 
 @kernel
@@ -554,15 +666,22 @@ def combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng, nslots):
 
 
 @kernel
-def movement_side_nb(side, ust, lst, nodes, adj, cost, nh, markers, par, U, S, SM, LD, ND, G, rng):
-    """One side's Movement Phase segment (Rules 4.2, 7.0): every stack in slot order, then
-    combining (7.3 C, 7.4 E/H)."""
+def movement_side_nb(side, tb, st):
+    """One side's Movement Phase segment (Rules 4.2, 7.0): every stack in slot order along its
+    plan's route (7.1 F), dropping off units where its plan says (7.3 D), then combining (7.3 C,
+    7.4 E/H). ``tb``: :class:`campaign_bundles.Tables`; ``st``: :class:`campaign_bundles.GameState`
+    (its units, stacks, leaders, nodes, game scalars and random stream)."""
+    ust, lst, nodes, adj, cost, nh, markers, par = tb.ust, tb.lst, tb.nodes, tb.adj, tb.cost, tb.nh, tb.markers, tb.par
+    U, S, SM, LD, ND, G, rng = st.U, st.S, st.SM, st.LD, st.ND, st.G, st.rng
     base = side * MAXSS
     nslots = live_slots_nb(side, S)
     nopp = live_slots_nb(1 - side, S)
     for s in range(base, base + nslots):
         if S[s, lay.SF_SIDE] == side and S[s, lay.SF_N] > 0:
-            move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND, nopp)
+            drop = move_stack_nb(s, ust, nodes, adj, cost, nh, par, U, S, SM, ND, nopp)
+            if S[s, lay.SF_DROP_N] > 0:
+                drop_units_nb(s, drop, lst, U, S, SM, LD, G)   # 7.3 D
+    nslots = live_slots_nb(side, S)   # with the squadrons dropped off (7.3 D)
     combine_side_nb(side, ust, lst, markers, par, U, S, SM, LD, G, rng, nslots)
 
 

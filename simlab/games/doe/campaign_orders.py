@@ -13,8 +13,11 @@ A *plan* is what a side hands in at the orders phase (Rule 4.1.2), as arrays:
 
 * ``pu[U]``: the stack slot (``0..nstk-1``) of each of the side's units in play (else -1);
 * ``pp[U]``: a sort key giving the unit's place in its stack (line order, top first);
-* ``pst[MAXSS, PS_NF]``: per slot its order, destination node, target port (Raid/Blockade) and
-  whether an independent unit joins a friendly squadron where it ends its move (7.4 E);
+* ``pst[MAXSS, PS_NF]``: per slot its order, destination node, target port (Raid/Blockade),
+  whether an independent unit joins a friendly squadron where it ends its move (7.4 E), its route
+  (7.1 F: ``PS_RN`` nodes entered in turn, ``PS_R0...``, the last the destination; 0 nodes: the
+  least-MP route, ruling C8) and a drop-off (7.3 D: after entering route node ``PS_DROP_I`` the
+  last ``PS_DROP_N`` units of its line stay there; 0 units: none);
 * ``pl[LMAX]``: the stack slot of each of the side's leaders in play (else -1).
 
 Slots move in slot order (7.0: the owner moves his stacks one after the other) and are checked in
@@ -23,6 +26,8 @@ that order against the side's order markers and coaling limits.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from simlab.jit import kernel
@@ -30,12 +35,43 @@ from simlab.jit import kernel
 from . import campaign_layout as lay
 
 MAXSS = 48             # stack slots per side
-PS_ORDER, PS_DEST, PS_TARGET, PS_JOIN, PS_NF = range(5)
+PS_ORDER, PS_DEST, PS_TARGET, PS_JOIN, PS_RN, PS_DROP_I, PS_DROP_N, PS_R0 = range(8)
+PS_NF = PS_R0 + lay.RMAX
 # budget array B: [0:8] markers used per order, [8] units coaling at sea, [9:9+N] per node coaling
 B_SEA = lay.N_MARK_SLOTS
 B_NODE = B_SEA + 1
 
 ALL_ORDERS = (1 << 7) - 1
+
+
+class OrderTables(NamedTuple):
+    """What the order checks read of the scenario (issue 27: one argument): ``nodes[N, NS_NF]``,
+    ``adj[N, N]``, ``cost[K + 1, N, N]``, ``markers[2, N_ORDERS]`` (5.0 B) and ``par[P_NF]``, all
+    ``int64`` (:mod:`campaign_layout`). Built where the checks are called (a kernel may build it
+    from the arrays it holds: numba constructs named tuples in compiled code)."""
+
+    nodes: np.ndarray
+    adj: np.ndarray
+    cost: np.ndarray
+    markers: np.ndarray
+    par: np.ndarray
+
+
+class StackFacts(NamedTuple):
+    """The facts of a would-be stack the order checks read (:func:`facts_nb`): ``mask`` the orders
+    every member may take, ``mp`` its MP (7.3 B), ``at`` its place, ``n`` its units,
+    ``iu_after`` a single unit that transited last turn (5.4.1 B), ``prev_raid`` a member raided
+    last turn (5.5 D), ``locked`` a member may not leave port (14.3 F), ``german`` all are German
+    (14.12)."""
+
+    mask: int
+    mp: int
+    at: int
+    n: int
+    iu_after: bool
+    prev_raid: bool
+    locked: bool
+    german: bool
 
 
 # ============================================================================ small helpers
@@ -183,9 +219,17 @@ def stack_facts_nb(side, members, n, ust, U, par):
 
 
 @kernel(inline="always")
-def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked, german, enemy_n,
-               nodes, adj, cost, par):
-    """Whether ``dest``/``target`` are legal for a stack of ``n`` units at ``at`` given ``order``.
+def facts_nb(side, members, n, ust, U, par):
+    """:func:`stack_facts_nb` as ``(StackFacts, ok)``."""
+    mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, members, n, ust, U, par)
+    return StackFacts(mask, mp, at, n, iu_after, prev_raid, locked, german), ok
+
+
+@kernel(inline="always")
+def dest_ok_nb(side, order, dest, target, f, prev_raid, enemy_n, tbl):
+    """Whether ``dest``/``target`` are legal for the stack of facts ``f`` (:class:`StackFacts`)
+    given ``order``; ``prev_raid`` stands for ``f.prev_raid`` (True also for a 7.5 D Transit, which
+    must end in a port). ``tbl``: :class:`OrderTables`.
 
     Rules 5.1-5.7 (where each order may go), 7.1-7.2 (MP and routes), 7.2.3 E (neutral ports),
     7.4 D (no entering an opposing port), 14.3 F (maintenance). ``enemy_n[N]`` is the number of
@@ -194,6 +238,8 @@ def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked
     Returns:
         ``ERR_NONE``, ``ERR_DEST`` or ``ERR_TARGET``.
     """
+    nodes, adj, cost, par = tbl.nodes, tbl.adj, tbl.cost, tbl.par
+    at, mp, n, iu_after, locked, german = f.at, f.mp, f.n, f.iu_after, f.locked, f.german
     A = par[lay.P_NAREAS]
     N = nodes.shape[0]
     if dest < 0 or dest >= N:
@@ -268,6 +314,57 @@ def dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, prev_raid, locked
     return lay.ERR_DEST
 
 
+@kernel
+def route_ok_nb(order, at, dest, mp, row, nodes, adj, par):
+    """Whether plan row ``row`` (``int64[PS_NF]``, :data:`PS_RN`, :data:`PS_R0`) names a legal
+    route for a stack with ``order`` from ``at`` to ``dest`` with ``mp`` MP (rulings C8, C49).
+
+    Rules 7.1 A-B (a line of adjacent areas and ports, paying each node's MP, ``nodes[:, NS_MP]``,
+    up to the allowance), 4.2 D, 7.2.2 A (a port is entered only as the move's end: no passing
+    through ports, C8), 5.4 A-B (a Patrol enters sea areas only, at most the first and two more
+    from a port, two from sea; it may always enter the first area whatever its MP, as may a Sortie,
+    5.6 B, and an Anchor into the bordering port, 5.1 B), 5.6 B (a Sortie moves one area). Zero
+    nodes is the least-MP route (the engine's, C8) and always legal; a stack that does not move
+    (``dest == at``, Coal, HOLD) names none. Routes may revisit a node; the policies offer simple
+    ones (:mod:`policy_routes`).
+
+    Returns:
+        True if legal.
+    """
+    m = row[PS_RN]
+    if m == 0:
+        return True
+    if m < 0 or m > lay.RMAX or dest == at or order == lay.COAL or order >= lay.HOLD:
+        return False
+    if row[PS_R0 + m - 1] != dest:
+        return False
+    A = par[lay.P_NAREAS]
+    N = nodes.shape[0]
+    prev = at
+    spent = 0
+    areas = 0
+    for i in range(m):
+        x = row[PS_R0 + i]
+        if x < 0 or x >= N or adj[prev, x] == 0:
+            return False
+        if x >= A:
+            if i < m - 1 or order == lay.PATROL:
+                return False
+        else:
+            areas += 1
+        spent += nodes[x, lay.NS_MP]
+        prev = x
+    if order == lay.SORTIE or order == lay.ANCHOR:
+        return m == 1
+    if order == lay.PATROL:
+        k = par[lay.P_PATROL_SEA] if at < A else par[lay.P_PATROL_PORT]
+        if areas > k:
+            return False
+        if m == 1:
+            return True
+    return spent <= mp
+
+
 @kernel(inline="always")
 def budget_ok_nb(side, order, n, at, german, B, markers, nodes, par):
     """Order markers (5.0 B) and coaling limits (7.5 C) left for a stack of ``n`` units."""
@@ -310,22 +407,22 @@ def coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par):
 
 
 @kernel(inline="always")
-def order_ok_nb(side, order, dest, target, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                nodes, adj, cost, markers, par):
-    """Full check of one stack's order: sequence mask (with 7.5 D's exception,
-    :func:`coal_excess_nb`), destination/target, markers, coal."""
+def order_ok_nb(side, order, dest, target, f, B, enemy_n, tbl):
+    """Full check of one order for the stack of facts ``f`` (:class:`StackFacts`): sequence mask
+    (with 7.5 D's exception, :func:`coal_excess_nb`), destination/target, markers, coal. ``B``: the
+    side's budget so far; ``tbl``: :class:`OrderTables`."""
+    nodes, markers, par = tbl.nodes, tbl.markers, tbl.par
     if order < 0 or order >= lay.HOLD:
         return lay.ERR_SEQUENCE
-    to_port = prev_raid
-    if (mask >> order) & 1 == 0:
-        if (coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par) >> order) & 1 == 0:
+    to_port = f.prev_raid
+    if (f.mask >> order) & 1 == 0:
+        if (coal_excess_nb(side, f.mask, f.at, f.n, f.german, B, markers, nodes, par) >> order) & 1 == 0:
             return lay.ERR_SEQUENCE
         to_port = True   # a Transit of 7.5 D ends in a port (dest_ok_nb's raid rule, 5.5 D)
-    e = dest_ok_nb(side, order, at, dest, target, mp, n, iu_after, to_port, locked, german, enemy_n,
-                   nodes, adj, cost, par)
+    e = dest_ok_nb(side, order, dest, target, f, to_port, enemy_n, tbl)
     if e != lay.ERR_NONE:
         return e
-    return budget_ok_nb(side, order, n, at, german, B, markers, nodes, par)
+    return budget_ok_nb(side, order, f.n, f.at, f.german, B, markers, nodes, par)
 
 
 @kernel
@@ -341,18 +438,20 @@ def targets_of_nb(side, dest, nodes, par, out):
 
 
 @kernel
-def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                     nodes, adj, cost, markers, par, out_dest, out_target, first=False):
-    """Every legal (destination, target) of one order for a stack; returns how many (written to
-    ``out_dest``/``out_target``, each ``int64[>= 4N]``). Raid and Blockade list each destination
-    area's opposing ports in node order (:func:`targets_of_nb`). With ``first``, stops at the
-    first legal option (returns 1 and writes only it)."""
-    if (mask >> order) & 1 == 0:
-        if (coal_excess_nb(side, mask, at, n, german, B, markers, nodes, par) >> order) & 1 == 0:
+def legal_options_nb(side, order, f, B, enemy_n, tbl, out_dest, out_target, first=False):
+    """Every legal (destination, target) of one order for the stack of facts ``f``
+    (:class:`StackFacts`); returns how many (written to ``out_dest``/``out_target``, each
+    ``int64[>= 4N]``). Raid and Blockade list each destination area's opposing ports in node order
+    (:func:`targets_of_nb`). With ``first``, stops at the first legal option (returns 1 and writes
+    only it). ``tbl``: :class:`OrderTables`."""
+    nodes, markers, par = tbl.nodes, tbl.markers, tbl.par
+    prev_raid = f.prev_raid
+    if (f.mask >> order) & 1 == 0:
+        if (coal_excess_nb(side, f.mask, f.at, f.n, f.german, B, markers, nodes, par) >> order) & 1 == 0:
             return 0
         prev_raid = True   # 7.5 D: Anchor, or Transit into a port
 
-    if budget_ok_nb(side, order, n, at, german, B, markers, nodes, par) != lay.ERR_NONE:
+    if budget_ok_nb(side, order, f.n, f.at, f.german, B, markers, nodes, par) != lay.ERR_NONE:
         return 0
     N = nodes.shape[0]
     A = par[lay.P_NAREAS]
@@ -365,16 +464,14 @@ def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, 
             for p in range(A, N):   # the targets of d (targets_of_nb), in node order
                 if nodes[p, lay.NS_PSIDE] != 1 - side or not port_borders_nb(nodes, p, d):
                     continue
-                if dest_ok_nb(side, order, at, d, p, mp, n, iu_after, prev_raid, locked, german, enemy_n,
-                              nodes, adj, cost, par) == lay.ERR_NONE:
+                if dest_ok_nb(side, order, d, p, f, prev_raid, enemy_n, tbl) == lay.ERR_NONE:
                     out_dest[k] = d
                     out_target[k] = p
                     k += 1
                     if first:
                         return k
         else:
-            if dest_ok_nb(side, order, at, d, NONE, mp, n, iu_after, prev_raid, locked, german, enemy_n,
-                          nodes, adj, cost, par) == lay.ERR_NONE:
+            if dest_ok_nb(side, order, d, NONE, f, prev_raid, enemy_n, tbl) == lay.ERR_NONE:
                 out_dest[k] = d
                 out_target[k] = -1
                 k += 1
@@ -384,14 +481,11 @@ def legal_options_nb(side, order, mask, mp, at, n, iu_after, prev_raid, locked, 
 
 
 @kernel
-def any_legal_nb(side, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                 nodes, adj, cost, markers, par, od, ot):
-    """True if some order other than HOLD is legal for the stack (ruling C12). ``od``, ``ot``:
-    scratch ``int64[>= 4N]`` (:func:`legal_options_nb`)."""
+def any_legal_nb(side, f, B, enemy_n, tbl, od, ot):
+    """True if some order other than HOLD is legal for the stack of facts ``f``
+    (:class:`StackFacts`; ruling C12). ``tbl``: :class:`OrderTables`; ``od``, ``ot``: scratch
+    ``int64[>= 4N]`` (:func:`legal_options_nb`)."""
     for o in range(lay.N_ORDERS):
-        if legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                            nodes, adj, cost, markers, par, od, ot, True) > 0:
+        if legal_options_nb(side, o, f, B, enemy_n, tbl, od, ot, True) > 0:
             return True
     return False
-
-

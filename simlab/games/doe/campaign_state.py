@@ -42,7 +42,17 @@ from .campaign_movement import (
     new_forces_nb,
     start_turn_nb,
 )
-from .campaign_orders import B_NODE, MAXSS, PS_DEST, PS_JOIN, PS_NF, PS_ORDER, PS_TARGET
+from .campaign_orders import (
+    MAXSS,
+    PS_DEST,
+    PS_DROP_I,
+    PS_DROP_N,
+    PS_JOIN,
+    PS_ORDER,
+    PS_R0,
+    PS_RN,
+    PS_TARGET,
+)
 from .rules import CampaignData
 from .runtime import SIDES, PolicyError, build_par
 
@@ -91,8 +101,12 @@ class CampaignState:
         else:
             self.rng = np.zeros(STATE_WORDS, dtype=np.uint64)
             new_state_nb(np.uint64(seed), self.rng)
-        # the combat kernels' scratch (campaign_bundles.Scratch: only its battle rows and cw are used)
-        self._sc = new_scratch_nb(tables_of(data, self.par, np.zeros((2, pk.KN_NF), dtype=np.int64)))
+        # the bundles the orders and movement kernels take (campaign_bundles): the scenario's
+        # tables (no knobs: the plans are handed in) and a scratch for the plan buffers
+        self._tb = tables_of(data, self.par, np.zeros((2, pk.KN_NF), dtype=np.int64))
+        self._sc = new_scratch_nb(self._tb)
+        self._clock = np.zeros(lay.CK_NF, dtype=np.int64)
+        self._trace = np.zeros((1, 1, lay.TR_NF), dtype=np.int64)
         self._cw = self._sc.cw
         init_game_nb(data.ust, data.lst, data.nodes, self.par, self.U, self.S, self.SM, self.LD, self.ND, self.G)
 
@@ -102,6 +116,13 @@ class CampaignState:
 
     def node(self, name: str) -> int:
         return self.data.node(name)
+
+    @property
+    def state(self) -> GameState:
+        """This game's arrays as a :class:`campaign_bundles.GameState` (views: the kernels that
+        take it write here)."""
+        return GameState(self.U, self.S, self.SM, self.LD, self.ND, self.G, self.ledger_arr, self.bev, self.rng,
+                         self._clock, self._trace)
 
     def node_key(self, i: int) -> str:
         a = self.data.n_areas
@@ -122,7 +143,10 @@ class CampaignState:
         Each stack: ``units`` (names, line order), optional ``leaders`` (names), ``order`` (an
         order name or ``"hold"``), ``dest`` (area or port; default: where the stack is),
         ``target`` (the port of a Raid or Blockade), ``join`` (an independent unit joins a
-        friendly squadron where it ends; default True).
+        friendly squadron where it ends; default True), ``route`` (the areas and port entered in
+        turn, the last the destination, 7.1 F; default: the least-MP route, ruling C8) and
+        ``drop`` (``(area, units)``: the last ``units`` of the line stay in that area of the
+        route, 7.3 D; default none).
 
         Raises:
             PolicyError: if the engine finds the plan illegal (the message names the stack).
@@ -130,11 +154,12 @@ class CampaignState:
         """
         s = SIDES.index(side)
         d = self.data
-        nu = d.ust.shape[0]
-        pu = np.full(nu, -1, dtype=np.int64)
-        pp = np.zeros(nu, dtype=np.int64)
-        pst = np.zeros((MAXSS, PS_NF), dtype=np.int64)
-        pl = np.full(max(d.lst.shape[0], 1), -1, dtype=np.int64)
+        sc = self._sc
+        pu, pp, pst, pl = sc.pu, sc.pp, sc.pst, sc.pl
+        pu[:] = -1
+        pp[:] = 0
+        pst[:] = 0
+        pl[:] = -1
         for k, st in enumerate(stacks):
             for pos, name in enumerate(st["units"]):
                 pu[d.unit(name)] = k
@@ -146,13 +171,16 @@ class CampaignState:
             pst[k, PS_DEST] = self.node(st["dest"]) if st.get("dest") else self.U[first, lay.UF_LOC]
             pst[k, PS_TARGET] = self.node(st["target"]) if st.get("target") else -1
             pst[k, PS_JOIN] = 1 if st.get("join", True) else 0
-        enemy = np.zeros(d.nodes.shape[0], dtype=np.int64)
-        enemy_counts_nb(s, self.U, d.ust, enemy)
-        B = np.zeros(B_NODE + d.nodes.shape[0], dtype=np.int64)
-        od = np.zeros(4 * d.nodes.shape[0], dtype=np.int64)
-        ot = np.zeros(4 * d.nodes.shape[0], dtype=np.int64)
-        err, slot = install_plan_nb(s, pu, pp, pst, pl, len(stacks), d.ust, d.lst, d.nodes, d.adj, d.cost,
-                                    d.markers, self.par, self.U, self.S, self.SM, self.LD, self.G, enemy, B, od, ot)
+            route = [self.node(x) for x in st.get("route", ())]
+            pst[k, PS_RN] = len(route)
+            pst[k, PS_R0:PS_R0 + len(route)] = route
+            if st.get("drop"):
+                where, n_drop = st["drop"]
+                n_where = self.node(where)
+                pst[k, PS_DROP_I] = route.index(n_where) if n_where in route else -1
+                pst[k, PS_DROP_N] = n_drop
+        enemy_counts_nb(s, self.U, d.ust, sc.enemy_n)
+        err, slot = install_plan_nb(s, len(stacks), self._tb, self.state, sc)
         if err != lay.ERR_NONE:
             what = f"stack {slot} ({', '.join(stacks[slot]['units'])})" if 0 <= slot < len(stacks) else "plan"
             raise PolicyError(f"illegal {side} orders, {what}: {lay.ERR_NAMES[err]}")
@@ -161,8 +189,7 @@ class CampaignState:
         """Movement Phase (4.2): Spain, then the US; then neutral-port counting (7.2.3 D)."""
         d = self.data
         for side in (lay.SPAIN, lay.US):
-            movement_side_nb(side, d.ust, d.lst, d.nodes, d.adj, d.cost, d.nh, d.markers, self.par, self.U,
-                             self.S, self.SM, self.LD, self.ND, self.G, self.rng)
+            movement_side_nb(side, self._tb, self.state)
         neutral_ports_nb(d.ust, d.lst, d.nodes, self.par, self.U, self.S, self.SM, self.LD, self.G)
 
     def combat(self) -> None:

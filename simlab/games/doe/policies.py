@@ -72,13 +72,18 @@ join flag), the port a raider goes home to (``raid_home``, 5.5 D,
 (set by :func:`runtime.build_par`): which units its ports repair first (``repair_order``, 9.0 B-C,
 :func:`policy_combat.repair_key_nb`) and whose order two equal combining squadrons keep
 (``merge_keep``, 7.3 C, :func:`campaign_movement.combine_side_nb`). Their defaults keep the plans
-of before.
+of before. The orders and movement choices (:mod:`policy_routes`, :func:`_scripted_route_nb`): the
+route of every move (``route``, 7.1 F: the least MP, or around the areas that may halt the
+squadron), where a Patrol stops (``patrol_stop``, 5.4 B) and drop-offs on the way (``drop_off``,
+7.3 D); their defaults name no route (the least-MP route, ruling C8) and no drop-off.
 
 Every knob value in ``[lo, hi]`` gives legal plans: a candidate is taken only if the rules allow
 it (:func:`campaign_orders.order_ok_nb`), and the engine checks the whole plan again.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -93,18 +98,61 @@ from .campaign_orders import (
     PS_JOIN,
     PS_ORDER,
     PS_TARGET,
+    OrderTables,
     budget_commit_nb,
     eff_att_nb,
     eff_mov_nb,
+    facts_nb,
     legal_options_nb,
     minmov_nb,
     order_ok_nb,
-    stack_facts_nb,
     unit_allowed_nb,
 )
 from .dice import die_nb
 from .policy_missions import MAXC, missions_nb, missions_tail_nb
+from .policy_routes import ROUTE_AVOID, ROUTE_LEAST, ROUTE_RANDOM, avoid_row_nb, put_route_nb, route_pick_nb
 from .policy_view import VIS_ATT, VIS_N, group_units_nb, turn_tables_nb
+
+
+# ============================================================================ bundles (issue 27)
+class PolicyTables(NamedTuple):
+    """The scenario's tables a policy reads (all ``int64``, :mod:`campaign_layout`): ``ust[U, US_NF]``,
+    ``lst[L, LS_NF]``, ``nodes[N, NS_NF]``, ``adj[N, N]``, ``cost[K + 1, N, N]``,
+    ``markers[2, N_ORDERS]`` (public, 5.0 B) and ``par[P_NF]`` (no knobs: a policy has its own
+    side's, ``kn``)."""
+
+    ust: np.ndarray
+    lst: np.ndarray
+    nodes: np.ndarray
+    adj: np.ndarray
+    cost: np.ndarray
+    markers: np.ndarray
+    par: np.ndarray
+
+
+class PolicyView(NamedTuple):
+    """What a side may see at the orders (:func:`policy_view.observe_nb`): ``UV[U, UF_NF]``,
+    ``LV[L, LF_NF]`` (its own units and leaders; enemy rows blanked), ``vis[N, VIS_NF]`` (the enemy
+    seen per place) and ``ND[N, ND_NF]``, read only for its public control markers."""
+
+    UV: np.ndarray
+    LV: np.ndarray
+    vis: np.ndarray
+    ND: np.ndarray
+
+
+class PlanBuffers(NamedTuple):
+    """Where a policy writes its plan (:mod:`campaign_orders`: ``pu[U]``, ``pp[U]``,
+    ``pst[MAXSS, PS_NF]``, ``pl[L]``), the budget ``B[B_NODE + N]`` it keeps as it plans, and its
+    scratch ``pw``, ``gmem`` (:func:`policy_scratch_nb`)."""
+
+    B: np.ndarray
+    pu: np.ndarray
+    pp: np.ndarray
+    pst: np.ndarray
+    pl: np.ndarray
+    pw: np.ndarray
+    gmem: np.ndarray
 
 
 # ============================================================================ plan helpers
@@ -134,18 +182,20 @@ def _shuffle_nb(a, n, rng):
 
 
 @kernel
-def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, markers, par, UV, enemy_c, B, pst, rng,
-                            od, ot, cnt):
-    mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, members, n, ust, UV, par)
+def _choose_random_order_nb(side, slot, f, tbl, enemy_c, B, pst, rng, od, ot, cnt):
+    """random-legal's order for plan slot ``slot``, a stack of facts ``f``
+    (:class:`campaign_orders.StackFacts`): a uniformly random legal order, then a uniformly random
+    legal destination (and target) of it (HOLD when none is legal), committed to the budget ``B``.
+    ``tbl``: :class:`campaign_orders.OrderTables`; ``enemy_c[N]`` the enemy units seen; ``od``,
+    ``ot``, ``cnt``: scratch rows."""
     tot = 0
     for o in range(lay.N_ORDERS):
-        cnt[o] = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                                  enemy_c, nodes, adj, cost, markers, par, od, ot)
+        cnt[o] = legal_options_nb(side, o, f, B, enemy_c, tbl, od, ot)
         if cnt[o] > 0:
             tot += 1
     if tot == 0:
         pst[slot, PS_ORDER] = lay.HOLD
-        pst[slot, PS_DEST] = at
+        pst[slot, PS_DEST] = f.at
         pst[slot, PS_TARGET] = -1
         return
     pick = die_nb(rng, tot)
@@ -156,13 +206,45 @@ def _choose_random_order_nb(side, slot, members, n, ust, nodes, adj, cost, marke
             if pick == 0:
                 o = oo
                 break
-    k = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                         enemy_c, nodes, adj, cost, markers, par, od, ot)
+    k = legal_options_nb(side, o, f, B, enemy_c, tbl, od, ot)
     j = die_nb(rng, k) - 1
     pst[slot, PS_ORDER] = o
     pst[slot, PS_DEST] = od[j]
     pst[slot, PS_TARGET] = ot[j]
-    budget_commit_nb(o, n, at, german, B, nodes, par)
+    budget_commit_nb(o, f.n, f.at, f.german, B, tbl.nodes, tbl.par)
+
+
+@kernel
+def _random_route_nb(o, at, d, n, mp, nodes, adj, cost, par, rng, pw):
+    """random-legal's route for a stack of ``n`` units at ``at`` with ``mp`` MP, its order ``o`` and
+    destination ``d`` drawn: a uniformly random simple legal route (7.1 F,
+    :func:`policy_routes.route_pick_nb`, written to ``pw[PW_RBEST]``); a Patrol then draws among
+    going on, stopping in the first area entered and, at sea, remaining in its starting area (5.4 B,
+    one third each where legal); a Patrol or Transit squadron of three or more whose route
+    traverses an area drops off, on a coin, a random number of units (leaving two) after a random
+    traversed area (7.3 D).
+
+    Returns:
+        ``(m, dest, drop_i, drop_n)``: the route's nodes (0: none), the destination, the drop-off
+        (the caller keeps a dropped squadron within the order markers).
+    """
+    m = 0
+    di = 0
+    dn = 0
+    if (o == lay.PATROL or o == lay.TRANSIT or o == lay.RAID or o == lay.BLOCKADE) and d != at:
+        m = route_pick_nb(ROUTE_RANDOM, o, at, d, mp, nodes, adj, cost, par, rng, pw)
+        if o == lay.PATROL and m >= 1:   # 5.4 B
+            r = die_nb(rng, 3)
+            if r == 1 and at < par[lay.P_NAREAS]:
+                m = 0
+                d = at
+            elif r == 2 and m >= 2:
+                m = 1
+                d = pw[pk.PW_RBEST, 0]
+        if (o == lay.PATROL or o == lay.TRANSIT) and m >= 2 and n >= 3 and die_nb(rng, 2) == 2:   # 7.3 D
+            di = die_nb(rng, m - 1) - 1
+            dn = die_nb(rng, n - 2)
+    return m, d, di, dn
 
 
 @kernel(inline="always")
@@ -176,12 +258,16 @@ def reset_plan_nb(B, pu, pp):
 
 
 @kernel
-def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, B, pu, pp, pst, pl, rng, pw):
+def random_plan_nb(side, pt, view, plan, rng):
     """``random-legal``: at each place, units are dealt at random into stacks of units that may
     share an order; the stacks get, in random order, a uniformly random legal order and then a
-    uniformly random legal destination (HOLD when none is legal); leaders go to a random stack
-    where they are. ``pw``: the policy scratch (:func:`policy_scratch_nb`). Returns the number of
-    stacks."""
+    uniformly random legal destination (HOLD when none is legal), a random route, Patrol stop and
+    drop-off (:func:`_random_route_nb`); leaders go to a random stack where they are. ``pt``:
+    :class:`PolicyTables`; ``view``: :class:`PolicyView`; ``plan``: :class:`PlanBuffers`. Returns
+    the number of stacks."""
+    ust, lst, nodes, adj, cost, markers, par = pt.ust, pt.lst, pt.nodes, pt.adj, pt.cost, pt.markers, pt.par
+    UV, LV, vis = view.UV, view.LV, view.vis
+    B, pu, pp, pst, pl, pw = plan.B, plan.pu, plan.pp, plan.pst, plan.pl, plan.pw
     nu = ust.shape[0]
     N = nodes.shape[0]
     reset_plan_nb(B, pu, pp)
@@ -233,6 +319,7 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
         if pu[u] >= 0:
             pu[u] = inv[pu[u]]
     members, enemy_c, od, ot, cnt = pw[pk.PW_MEMBERS], pw[pk.PW_ENEMY], pw[pk.PW_OD], pw[pk.PW_OT], pw[pk.PW_CNT]
+    tbl = OrderTables(nodes, adj, cost, markers, par)
     for q in range(N):
         enemy_c[q] = vis[q, VIS_N]
     for s in range(nstk):
@@ -241,9 +328,17 @@ def random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, 
             if pu[u] == s:
                 members[n] = u
                 n += 1
-        _choose_random_order_nb(side, s, members, n, ust, nodes, adj, cost, markers, par, UV, enemy_c, B, pst, rng,
-                                od, ot, cnt)
+        f, _ = facts_nb(side, members, n, ust, UV, par)
+        _choose_random_order_nb(side, s, f, tbl, enemy_c, B, pst, rng, od, ot, cnt)
         pst[s, PS_JOIN] = die_nb(rng, 2) - 1
+        o = pst[s, PS_ORDER]
+        m, d, di, dn = _random_route_nb(o, f.at, pst[s, PS_DEST], n, f.mp, nodes, adj, cost, par, rng, pw)
+        if dn >= 2 and B[o] + 1 > markers[side, o]:
+            dn = 1   # no marker left for a dropped squadron (5.0 B): one unit, an IU
+        if dn >= 2:
+            B[o] += 1
+        pst[s, PS_DEST] = d
+        put_route_nb(pst, s, m, d, di, dn, pw)
     for i in range(lst.shape[0]):
         pl[i] = -1
         if lst[i, lay.LS_SIDE] != side or LV[i, lay.LF_STATE] != lay.LEADER_IN_PLAY:
@@ -398,11 +493,50 @@ def sortie_area_nb(port, dest, nodes, cost):
 
 
 @kernel
-def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, ND, B, pu, pp, pst, pl,
-                     rng, pw, gmem):
+def _scripted_route_nb(kn, o, at, d, n, mp, nodes, adj, cost, par, rng, pw):
+    """The scripted families' route for a stack of ``n`` units at ``at`` with ``mp`` MP given order
+    ``o`` to ``d`` (``pw[PW_AVOID]`` filled by :func:`policy_routes.avoid_row_nb`, ``pw[PW_ENEMY]``
+    the enemy units seen per node). Knobs: ``route`` (7.1 F: 0 the least-MP route, 1 or 2 the
+    fewest traversed areas to avoid, then the least MP), ``patrol_stop`` (5.4 B: 1 a Patrol stops
+    in the first area entered where enemy units are seen; 2 it stops in the first area entered, or
+    at sea remains in its starting area) and ``drop_off`` (7.3 D, units: a Patrol or Transit
+    squadron of at least ``drop_off + 2`` units whose route traverses an area leaves its last
+    ``drop_off`` units in the first).
+
+    Returns:
+        ``(m, dest, drop_n)``: the route's nodes in ``pw[PW_RBEST, :m]`` (0: none), the
+        destination, the units dropped after its first node (the caller keeps a dropped squadron
+        within the order markers).
+    """
+    if not (o == lay.PATROL or o == lay.TRANSIT or o == lay.RAID or o == lay.BLOCKADE) or d == at:
+        return 0, d, 0
+    mode = ROUTE_AVOID if kn[pk.K_ROUTE] != 0 else ROUTE_LEAST
+    m = route_pick_nb(mode, o, at, d, mp, nodes, adj, cost, par, rng, pw)
+    if m == 0:
+        return 0, d, 0
+    first = pw[pk.PW_RBEST, 0]
+    ps = kn[pk.K_PATROL_STOP]
+    if o == lay.PATROL and ps == 2 and at < par[lay.P_NAREAS]:
+        m = 0   # 5.4 B: remain in the starting area
+        d = at
+    elif o == lay.PATROL and m >= 2 and (ps == 2 or (ps == 1 and pw[pk.PW_ENEMY, first] > 0)):
+        m = 1   # 5.4 B: stop in the first area entered
+        d = first
+    dn = 0
+    dk = kn[pk.K_DROP_OFF]
+    if dk > 0 and (o == lay.PATROL or o == lay.TRANSIT) and m >= 2 and n >= dk + 2:
+        dn = dk
+    return m, d, dn
+
+
+@kernel
+def scripted_plan_nb(side, turn, kn, pt, view, plan, rng):
     """The scripted families ``us-fleet`` and ``spain-fleet`` (module docstring) with knobs ``kn``
-    (``int64[KN_NF]``, :mod:`policy_layout`); ``pw``, ``gmem``: the policy scratch
-    (:func:`policy_scratch_nb`). Returns the number of stacks."""
+    (``int64[KN_NF]``, :mod:`policy_layout`). ``pt``: :class:`PolicyTables`; ``view``:
+    :class:`PolicyView`; ``plan``: :class:`PlanBuffers`. Returns the number of stacks."""
+    ust, lst, nodes, adj, cost, markers, par = pt.ust, pt.lst, pt.nodes, pt.adj, pt.cost, pt.markers, pt.par
+    UV, LV, vis, ND = view.UV, view.LV, view.vis, view.ND
+    B, pu, pp, pst, pl, pw, gmem = plan.B, plan.pu, plan.pp, plan.pst, plan.pl, plan.pw, plan.gmem
     N = nodes.shape[0]
     reset_plan_nb(B, pu, pp)
     ng = group_units_nb(side, kn, ust, UV, nodes, par, gmem, pw)
@@ -467,13 +601,18 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
     slot = pw[pk.PW_SLOT]
     for j in range(MAXSS):
         slot[j] = -1
+    # 7.1 F, 5.4 B, 7.3 D (policy_routes): the route each stack takes, where a Patrol stops, drop-offs
+    tbl = OrderTables(nodes, adj, cost, markers, par)
+    route_knobs = kn[pk.K_ROUTE] != 0 or kn[pk.K_PATROL_STOP] != 0 or kn[pk.K_DROP_OFF] != 0
+    if route_knobs:
+        avoid_row_nb(kn[pk.K_ROUTE], side, vis, ND, par, pw[pk.PW_AVOID])
     for jj in range(ng):
         g = gorder[jj]
         slot[g] = jj
         n = gn[g]
-        mask, mp, at, iu_after, prev_raid, locked, german, ok = stack_facts_nb(side, gmem[g], n, ust, UV, par)
-        nc, tail = missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis, ND, B, mask, mp,
-                               german)
+        f, _ = facts_nb(side, gmem[g], n, ust, UV, par)
+        mp, at, german = f.mp, f.at, f.german
+        nc, tail = missions_nb(kn, side, g, gmem, pw, ust, UV, tbl, vis, B, f)
         chosen = False
         c = 0
         while c < nc or tail:
@@ -483,8 +622,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
                 continue
             o, d, t = co[c], cd[c], ct[c]
             c += 1
-            e = order_ok_nb(side, o, d, t, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                            enemy_n, nodes, adj, cost, markers, par)
+            e = order_ok_nb(side, o, d, t, f, B, enemy_n, tbl)
             if e == lay.ERR_DEST and at >= A and n >= 2 and d >= 0 and d < A and o != lay.SORTIE:
                 # 5.6 B: out of a port next to the enemy only by a Sortie, into the bordering area
                 # nearest the mission's area, if the enemy seen there is one the group can match
@@ -492,8 +630,7 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
                 if 10 * gstr[g] * 1000 >= (kn[pk.K_ODDS] - kn[pk.K_AGGRESSION]) * vis[d, VIS_ATT]:
                     o = lay.SORTIE
                     t = -1
-                    e = order_ok_nb(side, o, d, t, mask, mp, at, n, iu_after, prev_raid, locked, german, B,
-                                    enemy_n, nodes, adj, cost, markers, par)
+                    e = order_ok_nb(side, o, d, t, f, B, enemy_n, tbl)
             if e == lay.ERR_NONE:
                 pst[jj, PS_ORDER] = o
                 pst[jj, PS_DEST] = d
@@ -502,14 +639,23 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
                 break
         if not chosen:
             for o in (lay.ANCHOR, lay.COAL, lay.TRANSIT, lay.PATROL, lay.SORTIE, lay.RAID, lay.BLOCKADE):
-                k = legal_options_nb(side, o, mask, mp, at, n, iu_after, prev_raid, locked, german, B, enemy_n,
-                                     nodes, adj, cost, markers, par, od, ot, True)   # the first is taken
+                k = legal_options_nb(side, o, f, B, enemy_n, tbl, od, ot, True)   # the first is taken
                 if k > 0:
                     pst[jj, PS_ORDER] = o
                     pst[jj, PS_DEST] = od[0]
                     pst[jj, PS_TARGET] = ot[0]
                     chosen = True
                     break
+        put_route_nb(pst, jj, 0, at, 0, 0, pw)   # the least-MP route (ruling C8), no drop-off
+        if chosen and route_knobs:
+            o = pst[jj, PS_ORDER]
+            m, d, dn = _scripted_route_nb(kn, o, at, pst[jj, PS_DEST], n, mp, nodes, adj, cost, par, rng, pw)
+            if dn >= 2 and B[o] + 2 > markers[side, o]:
+                dn = 0   # no marker left for the dropped squadron besides the stack's own (5.0 B)
+            if dn >= 2:
+                B[o] += 1
+            pst[jj, PS_DEST] = d
+            put_route_nb(pst, jj, m, d, 0, dn, pw)
         if chosen:
             budget_commit_nb(pst[jj, PS_ORDER], n, at, german, B, nodes, par)
             o = pst[jj, PS_ORDER]
@@ -535,17 +681,16 @@ def scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, U
 
 # ============================================================================ dispatch
 @kernel
-def policy_plan_nb(fam, side, turn, kn, ust, lst, nodes, adj, cost, nh, matrix, markers, par, UV, LV, vis, ND,
-                   B, pu, pp, pst, pl, rng, pw, gmem):
+def policy_plan_nb(fam, side, turn, kn, pt, view, plan, rng):
     """Write ``side``'s plan with policy family ``fam`` (``policy_layout.FAM_*``) and its knobs
-    ``kn`` (``int64[KN_NF]``); returns the number of stacks. ``ND`` is read only for its public
-    control markers; ``markers[2, N_ORDERS]`` are the order markers (public, 5.0 B); ``pw``,
-    ``gmem``: the policy scratch (:func:`policy_scratch_nb`)."""
+    ``kn`` (``int64[KN_NF]``) into ``plan`` (:class:`PlanBuffers`); returns the number of stacks.
+    ``pt``: :class:`PolicyTables` (the order markers in it are public, 5.0 B); ``view``:
+    :class:`PolicyView`, what the side may see (its ``ND`` is read only for the public control
+    markers); ``rng``: the game's stream."""
     if fam == pk.FAM_RANDOM:
-        return random_plan_nb(side, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, B, pu, pp, pst, pl, rng,
-                              pw)
-    return scripted_plan_nb(side, turn, kn, ust, lst, nodes, adj, cost, markers, par, UV, LV, vis, ND, B, pu, pp,
-                            pst, pl, rng, pw, gmem)
+        return random_plan_nb(side, pt, view, plan, rng)
+    return scripted_plan_nb(side, turn, kn, pt, view, plan, rng)
 
 
-__all__ = ["mark_garrisons_nb", "policy_plan_nb", "policy_scratch_nb", "random_plan_nb", "scripted_plan_nb"]
+__all__ = ["PlanBuffers", "PolicyTables", "PolicyView", "mark_garrisons_nb", "policy_plan_nb", "policy_scratch_nb",
+           "random_plan_nb", "scripted_plan_nb"]

@@ -62,7 +62,7 @@ def place_leaders_nb(side, nnodes, ust, lst, UV, LV, dep, dlead, sea):
 
 
 @kernel(nrt=True)   # allocates: reference counting kept under a nrt=False caller
-def deploy_plan_nb(fam, side, kn, ust, lst, nodes, cost, par, UV, LV, dep, dlead, rng):
+def deploy_plan_nb(fam, side, kn, pt, UV, LV, dep, dlead, rng):
     """A policy's set-up under 14.11 (Free Deployment): ``dep[u]`` node per unit, ``dlead[i]``
     unit per leader, for family ``fam`` (``FAM_*``) with knobs ``kn`` (``int64[KN_NF]``).
 
@@ -72,7 +72,10 @@ def deploy_plan_nb(fam, side, kn, ust, lst, nodes, cost, par, UV, LV, dep, dlead
     puts its ``sea_squadron`` fastest ships at sea (14.11 B) off the port it guards (the forward
     base, or with 1 the home port). Spain: 0 (``historical``) keeps the printed start, 1
     (``fleet-in-being``) gathers in the Caribbean base (:func:`caribbean_base_nb`), 2 (``raider``)
-    splits the fast ships between its home base and that base. ``random-legal`` places at random."""
+    splits the fast ships between its home base and that base. ``random-legal`` places at random.
+    ``pt``: :class:`policies.PolicyTables` (``ust``, ``lst``, ``nodes``, ``cost``, ``par`` are
+    read); ``UV``, ``LV``: the side's view (:func:`policy_view.observe_own_nb`)."""
+    ust, lst, nodes, cost, par = pt.ust, pt.lst, pt.nodes, pt.cost, pt.par
     nu = ust.shape[0]
     A = par[lay.P_NAREAS]
     N = nodes.shape[0]

@@ -97,8 +97,12 @@ FAMILY_IDS = {"random-legal": FAM_RANDOM, "us-fleet": FAM_US, "spain-fleet": FAM
     K_MAINT_PICK,       # 14.3 A-C (par[P_MAINT0 + side]): 0 in port first, then most defense left; 1 most defense; 2 least
     K_PURSUE,           # 14.9 B-C (par[P_PURSUE0 + side]): 0 all after the slowest subgroup, 1 each after the fastest it catches
     K_REFORM_ORDER,     # 8.3.3 A (par[P_REFORM0 + side]): equally damaged units 0 as before, 1 strongest first, 2 weakest first
+    # both scripted families: the orders and movement gaps of issue 28 (policy_routes)
+    K_ROUTE,            # 7.1 F: 0 the least-MP route, 1 around areas that may halt it, 2 around any opposing forces seen
+    K_PATROL_STOP,      # 5.4 B: 0 go on, 1 stop in the first area entered where enemy units are seen, 2 the shortest patrol
+    K_DROP_OFF,         # 7.3 D, units: a Patrol or Transit squadron drops this many in the first area it traverses
     KN_NF,
-) = range(61)
+) = range(64)
 
 #: how a side's policy reaches the kernels (simlab.games.packing): its family's id (FAMILY_IDS;
 #: "script", plans handed in from outside, packs FAM_SCRIPT and zeros) and each knob NAME of its
@@ -147,5 +151,8 @@ POLICY_PACKING = PolicyPacking(
     # per group (< MAXSS): 1 the group is its port's garrison, 2 it sails to garrison port PW_GDEST
     # (knobs garrison, garrison_send; policies.mark_garrisons_nb), 0 neither
     PW_GGAR, PW_GDEST,
+    # routes (policy_routes.route_pick_nb, < RMAX + 1): the path being built, each depth's next
+    # node to try and MP spent, the route chosen; per node the penalty of traversing it (< N)
+    PW_RPATH, PW_RNEXT, PW_RCOST, PW_RBEST, PW_AVOID,
     PW_NF,
-) = range(40)
+) = range(45)

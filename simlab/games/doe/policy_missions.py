@@ -171,7 +171,7 @@ def relieved_nb(side, a, ust, UV, coaling):
 
 
 @kernel(inline="always")
-def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis, ND, B, mask, mp, german):
+def missions_nb(kn, side, g, gmem, pw, ust, UV, tbl, vis, B, f):
     """Candidate (order, dest, target) triples for group ``g`` of a scripted policy with knobs
     ``kn`` (``int64[KN_NF]``, :mod:`policy_layout`), written to the policy scratch ``pw``'s rows
     ``PW_CO``, ``PW_CD``, ``PW_CT``; returns ``(how many, tail)``: with ``tail`` the safe
@@ -182,7 +182,10 @@ def missions_nb(kn, side, turn, g, gmem, pw, ust, UV, nodes, adj, cost, par, vis
     the part given the policy's main mission so far (blockade, raid, home defence), ``acc[2]``
     the units given Blockade so far, ``acc[3]`` the raid threat the US sees on its coast (tenths,
     guard_sized). The rows are passed as one array (a call passes each array argument as several
-    machine words)."""
+    machine words). ``tbl``: :class:`campaign_orders.OrderTables` (the map and ``par``); ``f``:
+    the group's :class:`campaign_orders.StackFacts` (its orders allowed, MP, German-only)."""
+    nodes, adj, cost, par = tbl.nodes, tbl.adj, tbl.cost, tbl.par
+    mask, mp, german = f.mask, f.mp, f.german
     gn, gat, gstr, gdmg = pw[pk.PW_GN], pw[pk.PW_GAT], pw[pk.PW_GSTR], pw[pk.PW_GDMG]
     sent, acc, coaling, score = pw[pk.PW_SENT], pw[pk.PW_ACC], pw[pk.PW_COAL], pw[pk.PW_SCORE]
     threat, home = pw[pk.PW_THREAT], pw[pk.PW_HOME]
