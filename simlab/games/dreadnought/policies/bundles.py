@@ -5,7 +5,8 @@ by name) instead of long lists of loose arrays.
 
 * fire plot (:mod:`.fire`): :class:`Sight` (visibility, Game-Turn, smoke, running state) and
   :class:`FirePlotScratch` (its work arrays, made by :func:`.fire.fire_scratch_nb`); the compiled
-  rules come as :class:`..rules.RuleTables`;
+  rules come as :class:`..rules.RuleTables`; a target pick, called for every firer, gets only what
+  it reads: :class:`GunTables`, :class:`PickScratch` with its :class:`Gains`;
 * movement plot (:mod:`.movement`, :mod:`.tows`): :class:`MoveBoard` (the position and rules a plot
   reads and writes), :class:`Plots` (the paths laid out), :class:`PlotWork` (markers to avoid,
   candidate plots, work rows ``MW_*``) and :class:`Goal` (a formation's goal).
@@ -84,6 +85,48 @@ class FirePlotScratch(NamedTuple):
     cls: np.ndarray
     order: np.ndarray
     cnt: np.ndarray
+
+
+class GunTables(NamedTuple):
+    """The rule tables a target pick reads (issue 27 bundle; fields of :class:`..rules.RuleTables`,
+    passed instead of the whole to keep the fire plot's many calls light): ``rl`` ``int64[NRL]``,
+    ``eff_gun`` ``float64[11, 16, DMAX + 1, NEFF]``, ``range_tab`` ``int64[k, 3]``, ``band_low``
+    ``int64[11]``."""
+
+    rl: np.ndarray
+    eff_gun: np.ndarray
+    range_tab: np.ndarray
+    band_low: np.ndarray
+
+
+class Gains(NamedTuple):
+    """The remembered present-state gains of a fire plot (issue 27 bundle; arrays of
+    :class:`FirePlotScratch` of the same names, :func:`.fire.pure_gain_nb`): ``sv``, ``pg``, ``pl``,
+    ``prow``, ``pure``, ``loss``."""
+
+    sv: np.ndarray
+    pg: np.ndarray
+    pl: np.ndarray
+    prow: np.ndarray
+    pure: np.ndarray
+    loss: np.ndarray
+
+
+class PickScratch(NamedTuple):
+    """The part of :class:`FirePlotScratch` a target pick reads and writes (issue 27 bundle;
+    :func:`.fire._pick_target_nb`, arrays of the same names there): ``cnt``, ``dist``, ``thr``,
+    ``bcol``, ``mg``, ``ml``, ``mst``, ``ver``, ``lst`` and the :class:`Gains` ``gains``."""
+
+    cnt: np.ndarray
+    dist: np.ndarray
+    thr: np.ndarray
+    bcol: np.ndarray
+    mg: np.ndarray
+    ml: np.ndarray
+    mst: np.ndarray
+    ver: np.ndarray
+    lst: np.ndarray
+    gains: Gains
 
 
 #: rows of the movement plot's work rows ``PlotWork.mw`` (``int64[NMW, n + 1]``): the live

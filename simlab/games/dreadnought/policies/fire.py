@@ -56,7 +56,7 @@ from ..kernels.visibility import (
     smoke_blocks_nb,
 )
 from ..rules import RuleTables
-from .bundles import FirePlotScratch, Sight
+from .bundles import FirePlotScratch, Gains, GunTables, PickScratch, Sight
 from .knowledge import alive_nb
 
 DMAX = 64
@@ -216,19 +216,18 @@ def _apply_shot_nb(dist, b, pen, dd, eff_gun, nd):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def threat_nb(side, st, sh, j, vis, tb, fs, bcol):
+def threat_nb(side, st, sh, j, vis, gt, gains, bcol, lst):
     """Expected VP enemy unit ``j``'s best main-battery shot at ``side``'s units is worth (its
     fire this phase, as a policy reckons it): ``(unengaged, fired upon)``, the second with the
     roll penalty of Rule 5.6. One pass over the targets serves both (the shot's column and other
     penalties do not depend on being fired upon).
 
-    ``tb``: the compiled rules (:class:`..rules.RuleTables`: ``rl``, ``eff_gun``, ``range_tab``,
-    ``band_low`` read); ``fs``: the :class:`.bundles.FirePlotScratch`. Each own unit's gain is its
-    present-state gain (:func:`pure_gain_nb`: ``fs.pg``, ``pl``, ``prow``, ``pure``, ``loss`` as
-    there); ``bcol`` (``int64[>= reach + 1]``) scratch: ``j``'s DPT column by range (-1 when the
-    modified strength is zero); ``fs.lst[1]``: ``side``'s units afloat (:func:`unit_lists_nb`)."""
-    rl, eff_gun, range_tab, band_low = tb.rl, tb.eff_gun, tb.range_tab, tb.band_low
-    sv, pg, pl, prow, pure, loss, lst = fs.sv, fs.pg, fs.pl, fs.prow, fs.pure, fs.loss, fs.lst
+    ``gt``: the :class:`.bundles.GunTables`; ``gains``: the :class:`.bundles.Gains` (each own
+    unit's gain is its present-state gain, :func:`pure_gain_nb`); ``bcol`` (``int64[>= reach +
+    1]``) scratch: ``j``'s DPT column by range (-1 when the modified strength is zero); ``lst[1]``:
+    ``side``'s units afloat (:func:`unit_lists_nb`)."""
+    rl, eff_gun, range_tab, band_low = gt.rl, gt.eff_gun, gt.range_tab, gt.band_low
+    sv, pg, pl, prow, pure, loss = gains.sv, gains.pg, gains.pl, gains.prow, gains.pure, gains.loss
     if by_damage_nb(st[j, L.ST_ATT], sh[j, L.SH_G]) <= 0:
         return 0.0, 0.0
     reach = st[j, L.ST_RNG] if st[j, L.ST_RNG] < vis else vis
@@ -304,28 +303,28 @@ def pure_gain_nb(st, sh, j, b, pen, eff_gun, sv, pg, pl, prow, pure, loss):
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
-def _pick_target_nb(side, st, sh, i, reach, screens_only, code, kn, tb, rng, sight, fs):
+def _pick_target_nb(side, st, sh, i, reach, screens_only, code, kn, gt, rng, sight, ps):
     """The target unit ``i`` picks by fire-allocation ``code`` among enemies within ``reach`` hexes
     (screen units only for secondary batteries); -1 for none.
 
-    ``kn``: the side's knobs ``float64[NKN]``; ``tb``: the compiled rules
-    (:class:`..rules.RuleTables`: ``rl``, ``eff_gun``, ``range_tab``, ``band_low`` read);
-    ``sight``: the :class:`.bundles.Sight` of this Game-Turn; ``fs``: the :class:`.bundles.FirePlotScratch`, of which
-    ``cnt[j]``: firers already on j; ``dist[j]``: j's expected state after them (:func:`gain_nb`);
-    ``thr[j]``: j's fire unengaged and engaged (:func:`threat_nb`; NaN: not reckoned yet, worked
-    out here on first use). With the optional rules on, targets behind smoke or beyond the
-    visibility are kept or dropped by :func:`fire_mod_nb`, and the DPT modifier of the pick is left
-    in ``SH_FMOD``. ``fs.mg``, ``ml`` (``float64[n, 16 B]``), ``mst`` (``int64[n, 16 B]``): per
-    target and ``column * 16 + penalty`` the :func:`gain_nb` (gain, loss) worked out while
-    ``dist[j]`` stood at version ``ver[j]`` (``mst[j, q] == ver[j]``: valid; a new version is
-    drawn whenever ``dist[j]`` changes); ``fs.lst[0]``: the enemy units afloat
-    (:func:`unit_lists_nb`); ``fs.bcol`` (``int64[3 (R + 1)]``, R >= reach) scratch; a target no
+    ``kn``: the side's knobs ``float64[NKN]``; ``gt``: the :class:`.bundles.GunTables`; ``sight``:
+    the :class:`.bundles.Sight` of this Game-Turn; ``ps``: the :class:`.bundles.PickScratch`, of
+    which ``cnt[j]``: firers already on j; ``dist[j]``: j's expected state after them
+    (:func:`gain_nb`); ``thr[j]``: j's fire unengaged and engaged (:func:`threat_nb`; NaN: not
+    reckoned yet, worked out here on first use). With the optional rules on, targets behind smoke
+    or beyond the visibility are kept or dropped by :func:`fire_mod_nb`, and the DPT modifier of
+    the pick is left in ``SH_FMOD``. ``ps.mg``, ``ml`` (``float64[n, 16 B]``), ``mst``
+    (``int64[n, 16 B]``): per target and ``column * 16 + penalty`` the :func:`gain_nb` (gain, loss)
+    worked out while ``dist[j]`` stood at version ``ver[j]`` (``mst[j, q] == ver[j]``: valid; a new
+    version is drawn whenever ``dist[j]`` changes); ``ps.lst[0]``: the enemy units afloat
+    (:func:`unit_lists_nb`); ``ps.bcol`` (``int64[3 (R + 1)]``, R >= reach) scratch; a target no
     shot is plotted at yet (its ``dist[j]`` its present state) takes its gain from
-    :func:`pure_gain_nb` (``pg``, ``pl``, ``prow``, ``pure``)."""
-    rl, eff_gun, range_tab, band_low = tb.rl, tb.eff_gun, tb.range_tab, tb.band_low
+    :func:`pure_gain_nb` (``ps.gains``)."""
+    rl, eff_gun, range_tab, band_low = gt.rl, gt.eff_gun, gt.range_tab, gt.band_low
     vis, smoke, dy, turn = sight.vis, sight.smoke, sight.dy, sight.turn
-    cnt, dist, thr, sv, loss, bcol, pg, pl = fs.cnt, fs.dist, fs.thr, fs.sv, fs.loss, fs.bcol, fs.pg, fs.pl
-    prow, pure, mg, ml, mst, ver, lst = fs.prow, fs.pure, fs.mg, fs.ml, fs.mst, fs.ver, fs.lst
+    cnt, dist, thr, bcol, mg, ml, mst, ver, lst = ps.cnt, ps.dist, ps.thr, ps.bcol, ps.mg, ps.ml, ps.mst, ps.ver, ps.lst
+    gains = ps.gains
+    sv, pg, pl, prow, pure, loss = gains.sv, gains.pg, gains.pl, gains.prow, gains.pure, gains.loss
     best = -1
     bestv = -1e300
     bestmod = 0
@@ -386,7 +385,7 @@ def _pick_target_nb(side, st, sh, i, reach, screens_only, code, kn, tb, rng, sig
             if thr[j, 0] != thr[j, 0]:
                 # j's fire is reckoned the first time a firer weighs j (threat_nb: the same values
                 # for the whole plot; its band table is the last third of bcol)
-                thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, j, vis, tb, fs, bcol[bcol.shape[0] * 2 // 3:])
+                thr[j, 0], thr[j, 1] = threat_nb(side, st, sh, j, vis, gt, gains, bcol[bcol.shape[0] * 2 // 3:], lst)
             q = d * 2 + (1 if cnt[j] > 0 else 0)
             if bcol[q] == -2:
                 bcol[q] = shot_band_nb(st, sh, i, d, cnt[j] > 0, range_tab, band_low)
@@ -670,6 +669,10 @@ def plot_fire_scr_nb(side, st, sh, n, code, kn, tb, rng, sc, sight, fs):
     vis, dy = sight.vis, sight.dy
     dist, thr, loss, nd, ver, vc, lst = fs.dist, fs.thr, fs.loss, fs.nd, fs.ver, fs.vc, fs.lst
     order, cnt = fs.order, fs.cnt
+    # the target picks get only what they read (lighter calls than the whole tables and scratch)
+    gt = GunTables(rl, eff_gun, range_tab, band_low)
+    ps = PickScratch(cnt, dist, thr, fs.bcol, fs.mg, fs.ml, fs.mst, ver, lst,
+                     Gains(fs.sv, fs.pg, fs.pl, fs.prow, fs.pure, loss))
     unit_lists_nb(side, st, sh, n, lst)
     k = 0
     for i in range(n):
@@ -713,7 +716,7 @@ def plot_fire_scr_nb(side, st, sh, n, code, kn, tb, rng, sc, sight, fs):
     for a in range(k):
         i = order[a]
         reach = st[i, L.ST_RNG] if (st[i, L.ST_RNG] < vis or beyond_visibility_nb(st, i, rl)) else vis
-        best = _pick_target_nb(side, st, sh, i, reach, False, code, kn, tb, rng, sight, fs)
+        best = _pick_target_nb(side, st, sh, i, reach, False, code, kn, gt, rng, sight, ps)
         if best >= 0:
             sh[i, L.SH_TGT] = best
             d = hex_dist_nb(sh[i, L.SH_X], sh[i, L.SH_Z], sh[best, L.SH_X], sh[best, L.SH_Z])
@@ -734,7 +737,7 @@ def plot_fire_scr_nb(side, st, sh, n, code, kn, tb, rng, sc, sight, fs):
             continue
         if by_damage_nb(st[i, L.ST_ATT], sh[i, L.SH_G]) <= 0 or _holds_fire_nb(side, st, i, sc, dy):
             continue
-        sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, i, sbr, True, sbcode, kn, tb, rng, sight, fs)
+        sh[i, L.SH_SB] = _pick_target_nb(side, st, sh, i, sbr, True, sbcode, kn, gt, rng, sight, ps)
 
 
 @kernel(error_model="numpy", no_cpython_wrapper=True)
