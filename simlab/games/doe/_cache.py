@@ -19,7 +19,7 @@ MODULES = ("simlab/rng.py", "simlab/games/doe/dice.py", "simlab/games/doe/enums.
            "simlab/games/doe/policy_missions.py", "simlab/games/doe/policy_deploy.py",
            "simlab/games/doe/policies.py", "simlab/games/doe/policy_combat.py",
            "simlab/games/doe/campaign_bundles.py", "simlab/games/doe/campaign_loop.py",
-           "simlab/games/doe/odds_kernels.py")
+           "simlab/games/doe/odds_kernels.py", "simlab/games/doe/rollout.py")
 
 #: the same modules as dotted names (``Game.kernel_modules``)
 KERNEL_MODULES = tuple(m.removesuffix(".py").replace("/", ".") for m in MODULES)
