@@ -96,11 +96,13 @@ def test_offset_ratio_derived_and_scenario_scope_on_a_hand_built_row():
     assert cols["shots_blue"].tolist() == [0, 3] and "count_a" not in cols
     with pytest.raises(ValueError, match="derived column period not given"):
         rec.columns(out, SIDES, labels={"by": ("none", *SIDES)}, scenario="x")
-    with pytest.raises(ValueError, match="no field declares: stray"):
+    with pytest.raises(ValueError, match="no field written here declares: stray"):
         rec.columns(out, SIDES, labels={"by": ("none", *SIDES)}, scenario="x",
                     derived={"period": np.array([0, 0]), "stray": np.array([1, 1])})
     with pytest.raises(ValueError, match="no int slot constant 'O_NONE'"):
         Record(lay, 5, rec.fields[:2] + (Field("w", "float32", slot="O_WASTED0", ratio_of="O_NONE"),), "toy").check(1)
+    with pytest.raises(ValueError, match="field period: derived, yet read from slot 'O_BY'"):
+        Record(lay, 5, (replace(rec.fields[3], slot="O_BY"),), "toy").check(2)
 
 
 def test_two_records_of_one_table_merge_into_one_schema():

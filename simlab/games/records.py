@@ -136,24 +136,31 @@ class Record:
         Raises:
             ValueError: a constant the layout lacks, or one that is not an ``int``.
         """
-        v = f.slot if isinstance(f.slot, int) else getattr(self.layout, f.slot or "", None)
+        return self._constant(f, f.slot)
+
+    def _constant(self, f: Field, const: str | int | None) -> int:
+        """The slot a layout constant (``f``'s slot or its ``ratio_of``) names; ValueError as :meth:`slot`."""
+        v = const if isinstance(const, int) else getattr(self.layout, const or "", None)
         if isinstance(v, bool) or not isinstance(v, int):
-            raise ValueError(f"{self.layout.__name__}: field {f.name}: no int slot constant {f.slot!r}")
+            raise ValueError(f"{self.layout.__name__}: field {f.name}: no int slot constant {const!r}")
         return v
 
     def check(self, n_sides: int = 2) -> None:
         """Prove the declaration and the layout agree.
 
         Raises:
-            ValueError: (one line) a field without a slot constant, a slot outside ``0..width-1``,
-                two fields on one slot, or a slot no field declares.
+            ValueError: (one line) a field without a slot constant (or ``ratio_of`` constant), a
+                derived field with a slot, a slot outside ``0..width-1``, two fields on one slot, or a
+                slot no field declares.
         """
         owner: dict[int, str] = {}
         for f in self.fields:
             if f.derived:
+                if f.slot is not None:
+                    raise ValueError(f"{self.source}: field {f.name}: derived, yet read from slot {f.slot!r}")
                 continue
             if f.ratio_of is not None:
-                self.slot(Field(f.name, f.type, slot=f.ratio_of))
+                self._constant(f, f.ratio_of)
             base = self.slot(f)
             for off in f.slots(n_sides):
                 s = base + off
@@ -195,7 +202,7 @@ class Record:
             if not f.column or (f.when and when is not None and f.name not in when) or not f.applies(scenario):
                 continue
             base = 0 if f.derived else self.slot(f)
-            den = 0 if f.ratio_of is None else self.slot(Field(f.name, f.type, slot=f.ratio_of))
+            den = 0 if f.ratio_of is None else self._constant(f, f.ratio_of)
             other = f._other()
             sidev = list(enumerate(sides)) if "{side}" in f.name else [(0, None)]
             for s, side in sidev:
@@ -230,5 +237,6 @@ class Record:
                     else:
                         cols[name] = raw.astype(f.type)
         if given:
-            raise ValueError(f"{self.source}: derived columns no field declares: {', '.join(sorted(given))}")
+            raise ValueError(f"{self.source}: derived columns no field written here declares: "
+                             f"{', '.join(sorted(given))}")
         return cols, cats
