@@ -55,7 +55,7 @@ class Column:
 
     Attributes:
         name: the column name; ``{side}`` stands for each side, any other ``{x}`` for ``values[x]``
-            (or any lower-case word when ``values`` does not list it).
+            (or any lower-case word, digits and ``_`` included, when ``values`` does not list it).
         type: the Arrow types it may have (``int16``, ``float32``, ``string`` ...).
         unit: the unit (``VP``, ``ships``, ``turns``, ``side``, ``label`` for a category ...).
         meaning: one line, with the rule section where there is one.
@@ -81,7 +81,7 @@ class Column:
             out += re.escape(self.name[pos:m.start()])
             key = m.group(1)
             vals = tuple(sides) if key == "side" else self.values.get(key)
-            out += f"(?:{'|'.join(map(re.escape, vals))})" if vals else "[a-z0-9]+"
+            out += f"(?:{'|'.join(map(re.escape, vals))})" if vals else "[a-z0-9_]+"  # a knob may hold "_" (line_order)
             pos = m.end()
         return re.compile(out + re.escape(self.name[pos:]) + r"\Z")
 
