@@ -107,7 +107,7 @@ def test_preset_candidates_are_the_sides_scripted_presets_base_first_then_knob_v
     assert not np.array_equal(k5[3][1], other[3][1])
     for knob in policy_book().families["spain-fleet"].knobs:
         scale = 1000 if knob.kind is float else 1
-        v = np.array([k[pk.KNOB_SLOTS[knob.name]] for _, k in k5[3:]])
+        v = np.array([k[pk.POLICY_PACKING.rows[0].slot(knob.name)] for _, k in k5[3:]])
         assert (v >= round(scale * knob.lo)).all() and (v <= round(scale * knob.hi)).all(), knob.name
     # a random-legal base keeps its own plan first, and every scripted preset follows
     r = preset_candidates("us", resolve_policy("us", "random-legal"), 2)
@@ -165,6 +165,16 @@ def test_resampled_worlds_keep_what_the_side_sees():
     assert moved > 0  # the samples do move the hidden units
 
 
+def _named_route(pst):
+    """A copy of the stacks' plan rows ``pst[:k]`` with the route slots past each row's ``PS_RN`` nodes zeroed:
+    the engine reads only the nodes a plan names (ruling C49), and a scratch keeps older nodes there."""
+    from simlab.games.doe.campaign_orders import PS_R0, PS_RN
+    out = pst.copy()
+    for i in range(out.shape[0]):
+        out[i, PS_R0 + max(int(out[i, PS_RN]), 0):] = 0
+    return out
+
+
 def test_a_candidate_is_the_same_plan_in_every_sampled_world():
     # the candidates other than the base are written from the side's view and a stream of their
     # own: the plan installed after the rollouts is the plan the rollouts played
@@ -179,12 +189,12 @@ def test_a_candidate_is_the_same_plan_in_every_sampled_world():
         plans = []
         for j in range(1, n):
             k = side_plan_nb(tb, _copy(S), sc, R, SPAIN, t, j)
-            plans.append((k, sc.pu.copy(), sc.pp.copy(), sc.pst[:k].copy(), sc.pl.copy()))
+            plans.append((k, sc.pu.copy(), sc.pp.copy(), _named_route(sc.pst[:k]), sc.pl.copy()))
         for r in range(2):
             world_nb(tb, S, R, t, r)
             for j in range(1, n):
                 k = side_plan_nb(tb, _copy(R.world), wsc, R, SPAIN, t, j)
-                got = (k, wsc.pu.copy(), wsc.pp.copy(), wsc.pst[:k].copy(), wsc.pl.copy())
+                got = (k, wsc.pu.copy(), wsc.pp.copy(), _named_route(wsc.pst[:k]), wsc.pl.copy())
                 for a, b in zip(plans[j - 1], got, strict=True):
                     np.testing.assert_array_equal(a, b)
         a, b = plans[-1], plans[-2]

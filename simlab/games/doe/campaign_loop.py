@@ -107,6 +107,26 @@ def setup_game_nb(tb, st, sc):
 
 
 @kernel
+def after_orders_nb(tb, st, sc, turn):
+    """The phases of ``turn`` after the Orders Phase (Rules 4.2-4.5): Movement (Spain, then the
+    US), neutral ports (7.2.3), Combat, Area Control and VPs, the orders closed, Repairs (and 14.3
+    maintenance); ``G[G_TURNS]`` becomes ``turn``. The clock and the end of the game are the
+    caller's (:func:`play_on_nb`; the rollout exploiter, :mod:`.rollout`, plays on from here)."""
+    ust, nodes, par = tb.ust, tb.nodes, tb.par
+    U, S, SM, LD, ND, G, rng = st.U, st.S, st.SM, st.LD, st.ND, st.G, st.rng
+    movement_side_nb(lay.SPAIN, tb, st)
+    movement_side_nb(lay.US, tb, st)
+    neutral_ports_nb(ust, tb.lst, nodes, par, U, S, SM, LD, G)
+    combat_phase_nb(tb, st, sc)
+    control_vp_phase_nb(nodes, par, S, ND, G, st.ledger)
+    close_orders_nb(ust, U)
+    repair_phase_nb(ust, nodes, par, U, ND, sc.cw, rng)
+    if par[lay.P_MAINT] != 0:
+        maintenance_phase_nb(turn, ust, nodes, par, U, rng)
+    G[lay.G_TURNS] = turn
+
+
+@kernel
 def play_on_nb(tb, st, sc, stop):
     """Play a game on from its clock (``st.clock[CK_NEXT]``) through turn ``stop`` or to its end:
     per turn New Forces, Orders (both policies), Movement (Spain, then the US), Combat, Area
@@ -116,8 +136,8 @@ def play_on_nb(tb, st, sc, stop):
     gets each unit after the orders of turn ``t`` and ``trace[T + 1]`` the final state."""
     if st.clock[lay.CK_DONE] != 0:
         return
-    ust, nodes, par = tb.ust, tb.nodes, tb.par
-    U, S, SM, LD, ND, G, rng = st.U, st.S, st.SM, st.LD, st.ND, st.G, st.rng
+    ust, par = tb.ust, tb.par
+    U, ND, G = st.U, st.ND, st.G
     tr = par[lay.P_TRACE] != 0
     T = par[lay.P_TURNS]
     turn = st.clock[lay.CK_NEXT]
@@ -132,16 +152,7 @@ def play_on_nb(tb, st, sc, stop):
             return
         if tr:
             snapshot_nb(turn, U, st.trace)
-        movement_side_nb(lay.SPAIN, tb, st)
-        movement_side_nb(lay.US, tb, st)
-        neutral_ports_nb(ust, tb.lst, nodes, par, U, S, SM, LD, G)
-        combat_phase_nb(tb, st, sc)
-        control_vp_phase_nb(nodes, par, S, ND, G, st.ledger)
-        close_orders_nb(ust, U)
-        repair_phase_nb(ust, nodes, par, U, ND, sc.cw, rng)
-        if par[lay.P_MAINT] != 0:
-            maintenance_phase_nb(turn, ust, nodes, par, U, rng)
-        G[lay.G_TURNS] = turn
+        after_orders_nb(tb, st, sc, turn)
         turn += 1
         st.clock[lay.CK_NEXT] = turn
         v = G[lay.G_VP_NET]

@@ -81,25 +81,16 @@ from ...rng import STATE_WORDS, mix64_nb, new_state_nb, roll_nb
 from . import campaign_layout as lay
 from . import policy_layout as pk
 from .campaign_bundles import GameState, new_scratch_nb
-from .campaign_combat import (
-    close_orders_nb,
-    combat_phase_nb,
-    control_vp_phase_nb,
-    maintenance_phase_nb,
-    repair_phase_nb,
-)
-from .campaign_loop import play_on_nb, record_game_nb, setup_game_nb
+from .campaign_loop import after_orders_nb, play_on_nb, record_game_nb, setup_game_nb
 from .campaign_movement import (
     clear_side_stacks_nb,
     enemy_counts_nb,
     install_plan_nb,
-    movement_side_nb,
-    neutral_ports_nb,
     new_forces_nb,
     start_turn_nb,
 )
 from .campaign_orders import MAXSS
-from .policies import policy_plan_nb
+from .policies import PlanBuffers, PolicyTables, PolicyView, policy_plan_nb
 from .policy_view import observe_own_nb
 
 __all__ = ["DEFAULT_KNOB_PLANS", "DEFAULT_RANDOM_PLANS", "DEFAULT_SALT", "DEFAULT_VP_WEIGHT", "MAX_CANDIDATES",
@@ -275,9 +266,9 @@ def side_plan_nb(tb, st, sc, R, side, turn, j):
             kn = R.ckn[j]
         else:
             fam = pk.FAM_RANDOM
-    return policy_plan_nb(fam, side, turn, kn, tb.ust, tb.lst, tb.nodes, tb.adj, tb.cost, tb.nh, tb.matrix,
-                          tb.markers, tb.par, uv, lv, sc.vis, st.ND, sc.B, sc.pu, sc.pp, sc.pst, sc.pl, rng, sc.pw,
-                          sc.gmem)
+    pt = PolicyTables(tb.ust, tb.lst, tb.nodes, tb.adj, tb.cost, tb.markers, tb.par)   # no knobs: each side has its own
+    plan = PlanBuffers(sc.B, sc.pu, sc.pp, sc.pst, sc.pl, sc.pw, sc.gmem)
+    return policy_plan_nb(fam, side, turn, kn, pt, PolicyView(uv, lv, sc.vis, st.ND), plan, rng)
 
 
 @kernel
@@ -291,9 +282,7 @@ def orders_nb(tb, st, sc, R, turn, j):
     for side in (lay.SPAIN, lay.US):
         nstk = side_plan_nb(tb, st, sc, R, side, turn, j if side == ex else 0)
         enemy_counts_nb(side, st.U, tb.ust, sc.enemy_n)
-        err, slot = install_plan_nb(side, sc.pu, sc.pp, sc.pst, sc.pl, nstk, tb.ust, tb.lst, tb.nodes, tb.adj,
-                                    tb.cost, tb.markers, tb.par, st.U, st.S, st.SM, st.LD, G, sc.enemy_n, sc.B,
-                                    sc.od, sc.ot)
+        err, slot = install_plan_nb(side, nstk, tb, st, sc)
         if err != lay.ERR_NONE:
             G[lay.G_ERR] = err
             G[lay.G_ERR_SIDE] = side
@@ -304,23 +293,12 @@ def orders_nb(tb, st, sc, R, turn, j):
 
 @kernel
 def end_turn_nb(tb, st, sc, turn):
-    """The rest of ``turn`` after the Orders Phase, as ``campaign_loop.play_on_nb`` plays it:
-    Movement (Spain, then the US), neutral ports, Combat, Area Control and VPs, Repairs (14.3
-    maintenance), the clock moved on; 14.7 and the last turn end the game. Returns True when the
+    """The rest of ``turn`` after the Orders Phase, as ``campaign_loop.play_on_nb`` plays it
+    (:func:`campaign_loop.after_orders_nb`: Movement, neutral ports, Combat, Area Control and VPs,
+    Repairs, 14.3 maintenance), the clock moved on; 14.7 and the last turn end the game. Returns True when the
     game is over (``st.clock[CK_DONE]`` 1). Tracing is not supported (``par[P_TRACE]`` 0)."""
-    ust, nodes, par = tb.ust, tb.nodes, tb.par
-    U, S, SM, LD, ND, G, rng = st.U, st.S, st.SM, st.LD, st.ND, st.G, st.rng
-    movement_side_nb(lay.SPAIN, ust, tb.lst, nodes, tb.adj, tb.cost, tb.nh, tb.markers, par, U, S, SM, LD, ND, G, rng)
-    movement_side_nb(lay.US, ust, tb.lst, nodes, tb.adj, tb.cost, tb.nh, tb.markers, par, U, S, SM, LD, ND, G, rng)
-    neutral_ports_nb(ust, tb.lst, nodes, par, U, S, SM, LD, G)
-    combat_phase_nb(ust, tb.lst, nodes, tb.cost, tb.matrix, par, U, S, SM, LD, ND, G, st.ledger, st.bev, rng,
-                    sc.work, sc.att, sc.dfn, sc.mov, sc.dmg, sc.status, sc.mem, sc.cw)
-    control_vp_phase_nb(nodes, par, S, ND, G, st.ledger)
-    close_orders_nb(ust, U)
-    repair_phase_nb(ust, nodes, par, U, ND, sc.cw, rng)
-    if par[lay.P_MAINT] != 0:
-        maintenance_phase_nb(turn, ust, nodes, par, U, rng)
-    G[lay.G_TURNS] = turn
+    par, G = tb.par, st.G
+    after_orders_nb(tb, st, sc, turn)
     st.clock[lay.CK_NEXT] = turn + 1
     v = G[lay.G_VP_NET]
     if par[lay.P_AUTO] != 0 and (v >= par[lay.P_AUTOVP] or -v >= par[lay.P_AUTOVP]):
