@@ -81,4 +81,32 @@ def test_every_game_that_declares_a_record_passes_its_check():
         g.output_record.check(len(sides))
         for r in g.event_records.values():
             r.check(len(sides))
-    assert "mar-rojo" in declared
+    assert "mar-rojo" in declared and "dawn-of-empire" in declared
+
+
+def test_dawn_of_empire_records_derive_winner_codes_and_luck_from_their_slots():
+    from simlab.games.doe import campaign_layout as lay
+    from simlab.games.doe.campaign import battles_columns, games_columns
+    from simlab.games.doe.luck import DIE_MEAN, DIE_VAR
+
+    G = np.zeros((2, lay.G_NF), dtype=np.int64)
+    G[:, lay.G_VP_NET] = (6, -5)
+    G[1, lay.G_SUNK + lay.N_TYPES + 4] = 3            # Spain's GBs sunk
+    G[0, lay.G_VPK + lay.VK_NF + lay.VK_BLOCKADE] = 2  # Spain's blockade VPs
+    G[0, lay.G_VPK + lay.VK_OTHER] = 9                 # "other" VPs: internal, no column
+    G[:, lay.G_LUCK + 1] = (12, 24)                    # Spain's gunfire dice
+    G[:, lay.G_LUCK + 3] = (7, 15)                     # the damage they dealt
+    cols = games_columns(G, 6)
+    assert cols["winner"].tolist() == [0, -1] and cols["vp_net"].dtype == np.int32
+    assert cols["sunk_spain_gb"].tolist() == [0, 3] and cols["sunk_spain_gb"].dtype == np.int16
+    assert cols["vp_blockade_spain"].tolist() == [2, 0] and not any("other" in c for c in cols)
+    assert cols["luck_dice_spain"].tolist() == [12, 24] and cols["luck_dealt_spain"].tolist() == [7.0, 15.0]
+    assert cols["luck_mean_spain"].tolist() == [12 * DIE_MEAN, 24 * DIE_MEAN] == [7.0, 14.0]
+    assert cols["luck_var_spain"].tolist() == [12 * DIE_VAR, 24 * DIE_VAR] and cols["luck_mean_us"].tolist() == [0, 0]
+    bev = np.zeros((2, 1 + lay.BE_NF), dtype=np.int64)
+    bev[:, 0] = (0, 1)
+    bev[:, 1 + lay.BE_WINNER] = (-1, 1)                # no winner, Spain
+    bev[:, 1 + lay.BE_AREA] = (2, 0)
+    ev, cats = battles_columns(bev, ("a0", "a1", "a2"))
+    assert ev["winner"].tolist() == [2, 1] and cats["winner"] == ("us", "spain", "none")
+    assert ev["area"].dtype == np.int16 and cats["area"] == ("a0", "a1", "a2") and ev["game"].tolist() == [0, 1]
