@@ -99,7 +99,8 @@ def test_each_game_declares_its_columns_file_inside_its_own_folder():
     for name, pkg in _shipped().items():
         game = get_game(name)
         # the columns: a record declared beside the kernels' out slots (simlab.games.records), or a TOML file
-        where = game.output_record.where if game.output_record is not None else game.columns_file
+        records = game.output_records or ((game.output_record,) if game.output_record is not None else ())
+        where = records[0].where if records else game.columns_file
         assert where is not None, name
         rel = Path(where).resolve().relative_to(SIMLAB).as_posix()
         assert _owner(rel, pkg), (name, rel)

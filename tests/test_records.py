@@ -5,6 +5,7 @@ registered game's record checked against its layout."""
 from __future__ import annotations
 
 import types
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -70,18 +71,70 @@ def test_a_declaration_out_of_step_with_the_slots_is_refused(fields, width, need
         Record(LAY, width, fields, "toy").check(2)
 
 
+def test_offset_ratio_derived_and_scenario_scope_on_a_hand_built_row():
+    lay = _layout(O_BY=0, O_SHOTS0=1, O_WASTED0=3)
+    rec = Record(lay, 5, (
+        Field("ended_by", "string", "side", "who", "O_BY", offset=1, labels="by"),
+        Field("shots_{side}", "int32", "shots", "fired", "O_SHOTS0", scenarios=("x",)),
+        Field("wasted_{side}", "float32", "fraction", "share", "O_WASTED0", ratio_of="O_SHOTS0"),
+        Field("period", "string", "label", "set-up", derived=True, labels=("p0", "p1")),
+        Field("count_{k}", "int16", "rows", "per k", derived=True, values={"k": ("a", "b")}, scenarios=("y",)),
+    ), "toy")
+    rec.check(2)
+    out = np.array([[-1, 4, 0, 1, 5], [1, 0, 3, 2, 3]], dtype=np.int64)
+    derived = {"period": np.array([1, 0]), "count_a": np.array([7, 8]), "count_b": np.array([0, 2])}
+    cols, cats = rec.columns(out, SIDES, labels={"by": ("none", *SIDES)}, scenario="y", derived=derived)
+    assert list(cols) == ["ended_by", "wasted_red", "wasted_blue", "period", "count_a", "count_b"]  # shots_*: scenario x
+    assert cols["ended_by"].tolist() == [0, 2] and cols["ended_by"].dtype == np.int8   # -1 none, 1 blue
+    assert cats == {"ended_by": ("none", "red", "blue"), "period": ("p0", "p1")}
+    assert cols["wasted_red"].dtype == np.float32
+    assert cols["wasted_red"].tolist() == [0.25, 0.0]                  # 1/4 shots; 2 wasted of 0 shots: 0
+    assert cols["wasted_blue"].tolist() == [0.0, 1.0]                  # 5 of 0 shots: 0; 3 of 3
+    assert cols["period"].dtype == np.int8 and cols["count_b"].dtype == np.int16 and cols["count_a"].tolist() == [7, 8]
+    cols, _ = rec.columns(out, SIDES, labels={"by": ("none", *SIDES)}, scenario="x",
+                          derived={"period": np.array([0, 0])})
+    assert cols["shots_blue"].tolist() == [0, 3] and "count_a" not in cols
+    with pytest.raises(ValueError, match="derived column period not given"):
+        rec.columns(out, SIDES, labels={"by": ("none", *SIDES)}, scenario="x")
+    with pytest.raises(ValueError, match="no field written here declares: stray"):
+        rec.columns(out, SIDES, labels={"by": ("none", *SIDES)}, scenario="x",
+                    derived={"period": np.array([0, 0]), "stray": np.array([1, 1])})
+    with pytest.raises(ValueError, match="no int slot constant 'O_NONE'"):
+        Record(lay, 5, rec.fields[:2] + (Field("w", "float32", slot="O_WASTED0", ratio_of="O_NONE"),), "toy").check(1)
+    with pytest.raises(ValueError, match="field period: derived, yet read from slot 'O_BY'"):
+        Record(lay, 5, (replace(rec.fields[3], slot="O_BY"),), "toy").check(2)
+
+
+def test_two_records_of_one_table_merge_into_one_schema():
+    shared = Field("luck_{side}", "float64", "hits", "mean hits", "O_LUCK0", scenarios=None)
+    level = Field("level", "string", "label", "the level", "O_END", labels=("a",), scenarios=("b1", "b2"))
+    battle = Record(LAY, 11, (level, Field("score_{side}", "int16", "VP", "points", "O_SCORE0"),
+                              Field("v", "int16", "count", "checks", "O_FLAG"), shared), "toy")
+    campaign = Record(LAY, 11, (replace(level, scenarios=("c",)),
+                                Field("v", "int32", "count", "checks", "O_FLAG"),
+                                Field("treasury", "int32", "VP", "money", "O_WINNER", scenarios=("c",)), shared),
+                      "toy")
+    cols = record_columns((battle, campaign))
+    assert [c.name for c in cols] == ["level", "score_{side}", "v", "treasury", "luck_{side}"]
+    assert cols[0].scenarios == ("b1", "b2", "c") and cols[2].type == ("int16", "int32")
+    assert cols[2].scenarios is None and cols[4].scenarios is None and cols[3].scenarios == ("c",)
+    # declared differently (another meaning): two columns
+    other = Record(LAY, 11, (Field("v", "int32", "count", "another meaning", "O_FLAG"),), "toy")
+    assert [c.type for c in record_columns((battle, other)) if c.name == "v"] == [("int16",), ("int32",)]
+
+
 def test_every_game_that_declares_a_record_passes_its_check():
     declared = []
     for name in game_names():
         g = get_game(name)
-        if g.output_record is None:
+        records = tuple(g.output_records) or ((g.output_record,) if g.output_record is not None else ())
+        if not records:
             continue
         declared.append(name)
         sides = g.sides or ("a", "b")
-        g.output_record.check(len(sides))
-        for r in g.event_records.values():
+        for r in records + tuple(g.event_records.values()):
             r.check(len(sides))
-    assert {"mar-rojo", "dawn-of-empire", "doe-battle"} <= set(declared)
+    assert {"mar-rojo", "dreadnought", "dawn-of-empire", "doe-battle"} <= set(declared)
 
 
 def test_dawn_of_empire_records_derive_winner_codes_and_luck_from_their_slots():

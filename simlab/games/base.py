@@ -304,7 +304,11 @@ class Game:
     #: each column's name, type, unit, meaning and slot of the kernels' ``out`` rows); when given, the
     #: schema comes from it (and ``event_records``) instead of ``columns_file``
     output_record: Record | None = None
-    #: ``{events table: Record}`` declared with ``output_record``
+    #: several records that fill the games table, each field with the scenarios that write it (Dreadnought:
+    #: its battles' ``out`` rows and its campaigns' ``go`` rows); the schema merges them
+    #: (:func:`simlab.games.schema.record_columns`). Given instead of ``output_record``
+    output_records: tuple[Record, ...] = ()
+    #: ``{events table: Record}`` declared with ``output_record`` (or ``output_records``)
     event_records: Mapping[str, Record] = {}
     #: the game's decision inventory: every choice its rulebook gives a player, the rule section and
     #: the knobs that make it (:mod:`simlab.games.decisions`); a TOML file in the game's own folder,

@@ -17,6 +17,13 @@ that one declaration come:
 A field's name is a template (:mod:`simlab.games.schema`): ``{side}`` is each side, in the kernels'
 side order, at ``slot + side_stride * s``; one other placeholder ``{x}`` takes ``values[x]`` at
 ``+ value_stride * v``.
+
+A games table several kernel records fill (Dreadnought's battles and campaigns) is declared as one
+record per kernel record, each field with the scenarios that write it
+(:attr:`simlab.games.base.Game.output_records`); a column two records declare alike (name, unit,
+meaning) is one column of the schema (:func:`simlab.games.schema.record_columns`). A field the
+façade computes from more than the row (a count over the events, a set-up value) is ``derived``:
+declared here, its values handed to :meth:`Record.columns`.
 """
 
 from __future__ import annotations
@@ -51,6 +58,11 @@ class Field:
             :meth:`Record.columns` (labels known only per scenario).
         code_type: the dtype of a string column's codes.
         divide: a float column is the slot's value divided by this (``None``: the value, cast).
+        offset: added to the slot's value before the cast (a side index ``-1..`` as a category ``0..``).
+        ratio_of: the layout constant of a denominator slot (strided as the field): the column is
+            ``value / denominator``, 0 where the denominator is 0 (a share of shots).
+        derived: the façade computes the column (no slot): :meth:`Record.columns` takes it from
+            ``derived=`` by its concrete name.
         sum_sides: the column (no ``{side}``) is the sum of the sides' slots (it reads slots
             other fields declare, and owns none).
         scenarios, when: as in the schema (``when``: written only when the façade asks for it).
@@ -73,6 +85,9 @@ class Field:
     labels: tuple[str, ...] | str | None = None
     code_type: str = "int8"
     divide: float | None = None
+    offset: int = 0
+    ratio_of: str | None = None
+    derived: bool = False
     sum_sides: bool = False
     scenarios: tuple[str, ...] | None = None
     when: str = ""
@@ -95,6 +110,10 @@ class Field:
         other = self._other()
         vals = range(len(other[1])) if other else range(1)
         return [self.side_stride * s + self.value_stride * v for s in sides for v in vals]
+
+    def applies(self, scenario: str | None) -> bool:
+        """Whether the field is written in ``scenario`` (None: any)."""
+        return self.scenarios is None or scenario is None or scenario in self.scenarios
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,20 +141,31 @@ class Record:
         Raises:
             ValueError: a constant the layout lacks, or one that is not an ``int``.
         """
-        v = f.slot if isinstance(f.slot, int) else getattr(self.layout, f.slot or "", None)
+        return self._constant(f, f.slot)
+
+    def _constant(self, f: Field, const: str | int | None) -> int:
+        """The slot a layout constant (``f``'s slot or its ``ratio_of``) names; ValueError as :meth:`slot`."""
+        v = const if isinstance(const, int) else getattr(self.layout, const or "", None)
         if isinstance(v, bool) or not isinstance(v, int):
-            raise ValueError(f"{self.layout.__name__}: field {f.name}: no int slot constant {f.slot!r}")
+            raise ValueError(f"{self.layout.__name__}: field {f.name}: no int slot constant {const!r}")
         return v
 
     def check(self, n_sides: int = 2) -> None:
         """Prove the declaration and the layout agree.
 
         Raises:
-            ValueError: (one line) a field without a slot constant, a slot outside ``0..width-1``,
-                two fields on one slot, or a slot no field declares.
+            ValueError: (one line) a field without a slot constant (or ``ratio_of`` constant), a
+                derived field with a slot, a slot outside ``0..width-1``, two fields on one slot, or a
+                slot no field declares.
         """
         owner: dict[int, str] = {}
         for f in self.fields:
+            if f.derived:
+                if f.slot is not None:
+                    raise ValueError(f"{self.source}: field {f.name}: derived, yet read from slot {f.slot!r}")
+                continue
+            if f.ratio_of is not None:
+                self._constant(f, f.ratio_of)
             base = self.slot(f)
             for off in f.slots(n_sides):
                 s = base + off
@@ -151,7 +181,8 @@ class Record:
             raise ValueError(f"{self.source}: slot {missing[0]} of the record is no field's")
 
     def columns(self, out: np.ndarray, sides: Sequence[str], when: Sequence[str] | None = (),
-                labels: Mapping[str, Sequence[str]] | None = None) -> tuple[dict[str, np.ndarray], dict[str, tuple]]:
+                labels: Mapping[str, Sequence[str]] | None = None, scenario: str | None = None,
+                derived: Mapping[str, np.ndarray] | None = None) -> tuple[dict[str, np.ndarray], dict[str, tuple]]:
         """The games-table columns of rows ``out`` and the labels of their categories.
 
         Args:
@@ -159,17 +190,24 @@ class Record:
             sides: the sides in the kernels' order.
             when: names of the ``when`` fields to write (the others are left out); None: all.
             labels: ``{key: labels}`` for fields whose ``labels`` is a key.
+            scenario: write only the fields whose ``scenarios`` hold it (None: every field).
+            derived: ``{concrete name: ndarray[n]}`` the values of the ``derived`` fields written.
 
         Returns:
             ``(columns, categories)``: ``{name: ndarray[n]}`` in declaration order (``type`` cast; a
             string column as its codes) and ``{name: labels}`` of the string columns.
+
+        Raises:
+            ValueError: a derived column written but not given, or one given that no field written declares.
         """
         cols: dict[str, np.ndarray] = {}
         cats: dict[str, tuple] = {}
+        given = dict(derived or {})
         for f in self.fields:
-            if not f.column or (f.when and when is not None and f.name not in when):
+            if not f.column or (f.when and when is not None and f.name not in when) or not f.applies(scenario):
                 continue
-            base = self.slot(f)
+            base = 0 if f.derived else self.slot(f)
+            den = 0 if f.ratio_of is None else self._constant(f, f.ratio_of)
             other = f._other()
             sidev = list(enumerate(sides)) if "{side}" in f.name else [(0, None)]
             for s, side in sidev:
@@ -180,7 +218,11 @@ class Record:
                     if other is not None:
                         name = name.replace("{" + other[0] + "}", val)
                     i = base + f.side_stride * s + f.value_stride * v
-                    if f.sum_sides:
+                    if f.derived:
+                        if name not in given:
+                            raise ValueError(f"{self.source}: derived column {name} not given")
+                        raw = np.asarray(given.pop(name))
+                    elif f.sum_sides:
                         raw = out[:, i]
                         for k in range(1, len(sides)):
                             raw = raw + out[:, i + f.side_stride * k]
@@ -188,7 +230,12 @@ class Record:
                         raw = out[:, i]
                     if f.derive is not None:
                         raw = f.derive(raw)
-                    if f.type == "string":
+                    if f.offset:
+                        raw = raw + f.offset
+                    if f.ratio_of is not None:
+                        d = out[:, den + i - base]
+                        cols[name] = np.where(d > 0, raw / np.maximum(d, 1), 0.0).astype(f.type)
+                    elif f.type == "string":
                         cols[name] = raw.astype(f.code_type)
                         lab = f.labels
                         cats[name] = tuple((labels or {})[lab] if isinstance(lab, str) else lab)
@@ -196,4 +243,7 @@ class Record:
                         cols[name] = raw / f.divide
                     else:
                         cols[name] = raw.astype(f.type)
+        if given:
+            raise ValueError(f"{self.source}: derived columns no field written here declares: "
+                             f"{', '.join(sorted(given))}")
         return cols, cats

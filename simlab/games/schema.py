@@ -55,7 +55,7 @@ class Column:
 
     Attributes:
         name: the column name; ``{side}`` stands for each side, any other ``{x}`` for ``values[x]``
-            (or any lower-case word when ``values`` does not list it).
+            (or any lower-case word, digits and ``_`` included, when ``values`` does not list it).
         type: the Arrow types it may have (``int16``, ``float32``, ``string`` ...).
         unit: the unit (``VP``, ``ships``, ``turns``, ``side``, ``label`` for a category ...).
         meaning: one line, with the rule section where there is one.
@@ -81,7 +81,7 @@ class Column:
             out += re.escape(self.name[pos:m.start()])
             key = m.group(1)
             vals = tuple(sides) if key == "side" else self.values.get(key)
-            out += f"(?:{'|'.join(map(re.escape, vals))})" if vals else "[a-z0-9]+"
+            out += f"(?:{'|'.join(map(re.escape, vals))})" if vals else "[a-z0-9_]+"  # a knob may hold "_" (line_order)
             pos = m.end()
         return re.compile(out + re.escape(self.name[pos:]) + r"\Z")
 
@@ -183,18 +183,59 @@ def _rows(rows: list, path, source: str, what: str) -> tuple[Column, ...]:
     return tuple(out)
 
 
-def record_columns(record: Record) -> tuple[Column, ...]:
-    """The schema's columns of a :class:`~simlab.games.records.Record`: its fields that are columns
-    the game declares (not internal slots, not the framework's ``winner``), in declaration order."""
-    return tuple(Column(f.name, (f.type,), f.unit, f.meaning, {k: tuple(v) for k, v in f.values.items()},
-                        f.scenarios, f.when, record.source)
-                 for f in record.fields if f.column and f.schema)
+def record_columns(record: Record | Sequence[Record]) -> tuple[Column, ...]:
+    """The schema's columns of a :class:`~simlab.games.records.Record` (or of several that fill one
+    table, :attr:`simlab.games.base.Game.output_records`): its fields that are columns the game
+    declares (not internal slots, not the framework's ``winner``), in declaration order.
+
+    Several records are merged in order: a column a later record declares alike (same name, unit and
+    meaning) is one column, at its place in the earlier record, after the later record's columns
+    that come before it there; its types and scenarios are the union of both (scenarios ``None``,
+    every scenario, when either is)."""
+    recs = (record,) if isinstance(record, Record) else tuple(record)
+    merged: list[Column] = []
+    for r in recs:
+        cols = [Column(f.name, (f.type,), f.unit, f.meaning, {k: tuple(v) for k, v in f.values.items()},
+                       f.scenarios, f.when, r.source)
+                for f in r.fields if f.column and f.schema]
+        merged = _merge(merged, cols)
+    return tuple(merged)
+
+
+def _merge(a: list[Column], b: list[Column]) -> list[Column]:
+    """``a`` then ``b``'s columns, those declared alike in both once (see :func:`record_columns`)."""
+    def key(c: Column) -> tuple:
+        return c.name, c.unit, c.meaning
+
+    where = {key(c): i for i, c in enumerate(b)}
+    out: list[Column] = []
+    j = 0
+    for c in a:
+        i = where.get(key(c), -1)
+        if i < j:
+            out.append(c)
+            continue
+        out.extend(b[j:i])
+        d = b[i]
+        scen = None if c.scenarios is None or d.scenarios is None else \
+            c.scenarios + tuple(x for x in d.scenarios if x not in c.scenarios)
+        out.append(Column(c.name, c.type + tuple(t for t in d.type if t not in c.type), c.unit, c.meaning,
+                          c.values, scen, c.when, c.source))
+        j = i + 1
+    return out + b[j:]
+
+
+def _records(game: Game) -> tuple[Record, ...]:
+    """The records that fill a game's games table: ``output_records``, else ``output_record``."""
+    if game.output_records:
+        return tuple(game.output_records)
+    return (game.output_record,) if game.output_record is not None else ()
 
 
 def _path(game: Game) -> Path | None:
     """The file that declares a game's columns: its output record's module, or its columns file."""
-    if game.output_record is not None:
-        return Path(game.output_record.where)
+    if _records(game):
+        return Path(_records(game)[0].where)
     return Path(game.columns_file) if game.columns_file is not None else None
 
 
@@ -204,8 +245,8 @@ def game_columns(game: Game) -> tuple[Column, ...]:
     Raises:
         SpecError: a malformed column file.
     """
-    if game.output_record is not None:
-        return record_columns(game.output_record)
+    if _records(game):
+        return record_columns(_records(game))
     p = _path(game)
     return _load(p, game.name)[0] if p is not None and p.exists() else ()
 
@@ -216,7 +257,7 @@ def game_events(game: Game) -> dict[str, tuple[Column, ...]]:
     Raises:
         SpecError: a malformed column file.
     """
-    if game.output_record is not None:
+    if _records(game):
         return {t: record_columns(r) for t, r in game.event_records.items()}
     p = _path(game)
     return _load(p, game.name)[1] if p is not None and p.exists() else {}

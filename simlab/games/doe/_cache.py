@@ -20,7 +20,7 @@ MODULES = ("simlab/rng.py", "simlab/games/doe/dice.py", "simlab/games/doe/enums.
            "simlab/games/doe/policy_routes.py",
            "simlab/games/doe/policies.py", "simlab/games/doe/policy_combat.py",
            "simlab/games/doe/campaign_bundles.py", "simlab/games/doe/campaign_loop.py",
-           "simlab/games/doe/odds_kernels.py")
+           "simlab/games/doe/odds_kernels.py", "simlab/games/doe/rollout.py")
 
 #: the same modules as dotted names (``Game.kernel_modules``)
 KERNEL_MODULES = tuple(m.removesuffix(".py").replace("/", ".") for m in MODULES)

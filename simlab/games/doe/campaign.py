@@ -18,6 +18,10 @@ game length and the handicap. The policies are presets of the families in ``poli
   gunfire dice the side rolled over every battle, the damage points they dealt, and their expected
   value and variance (``simlab luck``; :mod:`simlab.games.doe.luck`).
 
+A side may play the rollout exploiter ``@rollout:BASE[:R]`` (:mod:`simlab.games.doe.rollout`, issue 29):
+at each of its Orders Phases it weighs its base preset's plan, the other scripted presets' plans and
+random-legal plans, playing each on ``R`` times from states whose hidden part is resampled.
+
 The events table ``battles`` has one row per battle: ``turn``, ``area``, ``initiative``, each
 side's order, units, losses (sunk, disabled, escaped, damage points taken, leader killed),
 ``rounds``, ``end_reason`` and ``winner``.
@@ -34,6 +38,7 @@ import numpy as np
 from ...datapack import DataPack
 from ...errors import ScenarioError, SpecError
 from ..base import Batch, Game, Option, Scenario
+from ..policy import RolloutPolicy, parse_rollout
 from . import campaign_layout as lay
 from . import policy_layout as pk
 from . import rules
@@ -176,7 +181,38 @@ class DawnOfEmpire(Game):
         data: CampaignData = scenario.payload
         # each side's Policy (preset, family, knobs); runtime.pack_policies packs its knobs by name
         policies = self.policies_of(scenario.sides, policies)
+        ro = [s for s, p in policies.items() if isinstance(p, RolloutPolicy)]
+        if ro:  # a side playing @rollout:BASE:R: the rollout exploiter (.rollout, issue 29) over its base
+            from .rollout import run_rollout_games
+            (side,) = ro  # resolve_policies refuses two
+            base = {**policies, side: policies[side].base}
+            return self._batch(data, run_rollout_games(data, options, base, seeds, SIDES.index(side),
+                                                       policies[side].rollouts))
         return self._batch(data, run_games(data, options, policies, seeds))
+
+    def resolve_policies(self, sides, given, knobs=None):
+        """As :meth:`Game.resolve_policies`; at most one side may play a rollout exploiter.
+
+        Raises:
+            SpecError: as there, or both sides given ``@rollout:``."""
+        out = super().resolve_policies(sides, given, knobs)
+        if sum(isinstance(p, RolloutPolicy) for p in out.values()) > 1:
+            raise SpecError("dawn-of-empire: only one side may play a rollout exploiter (@rollout:) in a game")
+        return out
+
+    def resolve_rollout(self, side: str, name: str, knobs=None) -> RolloutPolicy:
+        """``@rollout:BASE[:R]`` for ``side``: the rollout exploiter of :mod:`.rollout` (at each of the
+        side's Orders Phases, the base's plan, the other scripted presets' plans and random-legal
+        plans, each played on ``R`` times; default 4) over the preset BASE (``knobs`` set on it).
+
+        Raises:
+            SpecError: an unknown base, a mixed or rollout base, or a bad R."""
+        base_name, r = parse_rollout(name)
+        if base_name.startswith(("@mix:", "@rollout:")):
+            raise SpecError(f"policy {name!r}: the base of a rollout exploiter must be a preset, not {base_name!r}")
+        base = self.policy_book().resolve(side, base_name, knobs)
+        vec = (("rollouts", float(r)),) + tuple((f"base.{k}", v) for k, v in base.knobs)
+        return RolloutPolicy(name if ":" in name[len("@rollout:"):] else f"{name}:{r}", "rollout", vec, base, r)
 
     def start_batch(self, scenario: Scenario, options, policies, seeds, stop_turn: int) -> BatchState:
         """The campaigns of :meth:`play_batch` paused after turn ``stop_turn`` (0: after the set-up):

@@ -32,12 +32,10 @@ from .enums import (
     CAPITAL,
     END_REASONS,
     EXTENDED_END_NAMES,
-    LEVEL_NAMES,
     NAVIES,
     PERIODS,
     ROLE_NORTH,
     SCREEN,
-    SUN_NAMES,
     TYPE_NAMES,
     VC_POINTS,
 )
@@ -45,7 +43,8 @@ from .geometry import offset_to_cube
 from .rules import RuleArrays
 from .scenario import RADAR_SIDES
 
-SIDES = ("north", "south")
+#: the players (layout SIDES): ``north`` holds the ``north`` option's navy
+SIDES = L.SIDES
 #: Game-Turns the approach may take before it counts as a loop cap (9.26 promises contact)
 APPROACH_CAP = 60
 #: section orders of the lettered-hex tours (9.22) on the 3 x 2 map, as (top/bottom, west..east)
@@ -309,47 +308,6 @@ def campaign_parameters(setup: CampaignSetup, rules: RuleArrays, options: Mappin
     return cp
 
 
-def _take(arr: np.ndarray, specs) -> dict[str, np.ndarray]:
-    """Columns ``{name: arr[:, slot] as dtype}`` for ``(name, slot, dtype)`` specs."""
-    return {name: arr[:, slot].astype(dtype) for name, slot, dtype in specs}
-
-
-def _per_side(specs, step: int = 1):
-    """``(name_north, slot, dtype), (name_south, slot + step, dtype)`` for ``(name, slot, dtype)``."""
-    return [(f"{name}_{side}", slot + k * step, dtype) for name, slot, dtype in specs for k, side in enumerate(SIDES)]
-
-
-#: game columns of both kinds of campaign: (name, GO_* slot, dtype); per player
-GAME_COLUMNS = (("winner", L.GO_WINNER, np.int8), ("score_north", L.GO_SCORE0, np.int32),
-                ("score_south", L.GO_SCORE1, np.int32), ("turns", L.GO_TURNS, np.int32),
-                ("end_reason", L.GO_END, np.int8), ("scenarios_played", L.GO_ROWS, np.int16))
-GAME_SIDE_COLUMNS = (("fleet_value", L.GO_FLEET_VALUE0, np.int32), ("fleet_units", L.GO_FLEET_UNITS0, np.int16),
-                     ("fleet_capital", L.GO_FLEET_CAP0, np.int16))
-#: game columns of the extended campaign only (per player, then single)
-EXTENDED_SIDE_COLUMNS = (("built", L.GO_BUILT0, np.int32), ("scheduled", L.GO_SCHEDULED0, np.int32),
-                         ("repaired", L.GO_REPAIRED0, np.int32), ("scuttled", L.GO_SCUTTLED0, np.int16),
-                         ("lost", L.GO_LOST0, np.int16))
-EXTENDED_COLUMNS = (("north_turns", L.GO_NORTH_TURNS0, np.int16), ("peace_turn", L.GO_PEACE_TURN, np.int16))
-#: the ``scenarios`` events table: (name, RS_* slot, dtype); per role (North, South)
-EVENT_COLUMNS = (
-    ("scenario", L.RS_SCEN, np.int8), ("north_player", L.RS_NORTH, np.int8),
-    ("base_visibility", L.RS_VIS_BASE, np.int8), ("contact_turn", L.RS_CONTACT, np.int16),
-    ("turns", L.RS_TURNS, np.int16), ("end_reason", L.RS_END, np.int8), ("winner", L.RS_WINNER, np.int8),
-    ("victory_level", L.RS_LEVEL, np.int8), ("bombardment_bonus", L.RS_BOMBARD, np.int16),
-    ("interception_bonus", L.RS_IBONUS, np.int16), ("sun", L.RS_SUN, np.int8),
-    ("delayed_entries", L.RS_DELAYED, np.int8), ("collisions", L.RS_COLLISIONS, np.int16),
-    ("smoke_markers", L.RS_SMOKE, np.int32), ("violations", L.RS_VIOLATIONS, np.int16),
-    ("south_capital_attack", L.RS_CAP_ATT1, np.int16),
-)
-EVENT_SIDE_COLUMNS = (
-    ("units", L.RS_UNITS0, np.int16), ("value", L.RS_VALUE0, np.int16), ("damage_vp", L.RS_DAMAGE0, np.int16),
-    ("bonus", L.RS_BONUS0, np.int16), ("interception", L.RS_INTERCEPT0, np.int16), ("score", L.RS_SCORE0, np.int16),
-    ("sunk", L.RS_SUNK0, np.int16), ("wrecked", L.RS_WRECKED0, np.int16), ("shots", L.RS_SHOTS0, np.int32),
-    ("torpedo_hits", L.RS_TORP0, np.int16), ("withdrew", L.RS_WITHDREW0, bool), ("towed", L.RS_TOWED0, np.int16),
-)
-EVENT_EXTENDED_SIDE_COLUMNS = (("scuttled", L.RS_SCUTTLED0, np.int16), ("cured", L.RS_CURED0, np.int16))
-
-
 def campaign_luck(rows: np.ndarray, g: int) -> dict[str, np.ndarray]:
     """Each player's dice luck over its campaign (``simlab luck``): the ``luck_*`` game columns.
 
@@ -381,75 +339,43 @@ def campaign_luck(rows: np.ndarray, g: int) -> dict[str, np.ndarray]:
 
 
 def campaign_batch(setup: CampaignSetup, gout: np.ndarray, rows: np.ndarray, cp: np.ndarray, extended: bool) -> Batch:
-    """The :class:`Batch` of a campaign run: games by player, the ``scenarios`` table by role."""
+    """The :class:`Batch` of a campaign run: games by player (layout ``CAMPAIGN_RECORD``: the ``go`` rows,
+    and the columns derived here from the scenario rows and the set-up), the ``scenarios`` table by
+    role (``SCENARIO_RECORD``)."""
     g = gout.shape[0]
     game = rows[:, L.RS_GAME]
-    cols = _take(gout, GAME_COLUMNS)
-    cols.update(_take(gout, _per_side(GAME_SIDE_COLUMNS)))
-    cols.update({
-        "period": np.full(g, PERIODS.index(setup.period), dtype=np.int8),
-        "navy_north": np.full(g, NAVIES.index(setup.navies[0]), dtype=np.int8),
-        "navy_south": np.full(g, NAVIES.index(setup.navies[1]), dtype=np.int8),
-        "limit_north": np.full(g, min(cp[L.CP_LIMIT0], 2**31 - 1), dtype=np.int64),
-        "limit_south": np.full(g, min(cp[L.CP_LIMIT1], 2**31 - 1), dtype=np.int64),
-        "violations": np.bincount(game, rows[:, L.RS_VIOLATIONS], minlength=g).astype(np.int32),
-    })
-    cats: dict = {"end_reason": EXTENDED_END_NAMES if extended else CAMPAIGN_END_NAMES, "period": PERIODS,
-                  "navy_north": NAVIES, "navy_south": NAVIES}
+    derived = {
+        "period": np.full(g, PERIODS.index(setup.period)),
+        "navy_north": np.full(g, NAVIES.index(setup.navies[0])),
+        "navy_south": np.full(g, NAVIES.index(setup.navies[1])),
+        "limit_north": np.full(g, min(cp[L.CP_LIMIT0], 2**31 - 1)),
+        "limit_south": np.full(g, min(cp[L.CP_LIMIT1], 2**31 - 1)),
+        "violations": np.bincount(game, rows[:, L.RS_VIOLATIONS], minlength=g),
+        **campaign_luck(rows, g),
+    }
     if not extended:
-        cols["victory_level"] = gout[:, L.GO_LEVEL].astype(np.int8)
-        cats["victory_level"] = LEVEL_NAMES
-        cols["interception_bonus"] = np.zeros(g, dtype=np.int16)
+        derived["interception_bonus"] = np.zeros(g, dtype=np.int64)
         for s, name in enumerate(CAMPAIGN_SCENARIOS):
             r = rows[rows[:, L.RS_SCEN] == s]
             gi = r[:, L.RS_GAME]
             x = name.lower()
-            for target, slot, fill, dtype in ((f"vp_{x}_north", L.RS_SCORE0, 0, np.int16),
-                                              (f"vp_{x}_south", L.RS_SCORE1, 0, np.int16),
-                                              (f"winner_{x}", L.RS_WINNER, -1, np.int8),
-                                              (f"level_{x}", L.RS_LEVEL, 0, np.int8)):
-                a = np.full(g, fill, dtype=dtype)
+            for target, slot, fill in ((f"vp_{x}_north", L.RS_SCORE0, 0), (f"vp_{x}_south", L.RS_SCORE1, 0),
+                                       (f"winner_{x}", L.RS_WINNER, -1), (f"level_{x}", L.RS_LEVEL, 0)):
+                a = np.full(g, fill, dtype=np.int64)
                 a[gi] = r[:, slot]
-                cols[target] = a
-            cats[f"level_{x}"] = LEVEL_NAMES
+                derived[target] = a
             if s == 2:
-                cols["interception_bonus"][gi] = r[:, L.RS_IBONUS]
+                derived["interception_bonus"][gi] = r[:, L.RS_IBONUS]
         for name, slot in (("bonus_north", L.RS_BONUS0), ("bonus_south", L.RS_BONUS1),
                            ("bombardment_bonus", L.RS_BOMBARD), ("interception_north", L.RS_INTERCEPT0),
                            ("interception_south", L.RS_INTERCEPT1)):
-            cols[name] = np.bincount(game, rows[:, slot], minlength=g).astype(np.int16)
-        cols["uncontested"] = np.bincount(game, rows[:, L.RS_END] == END_REASONS.index("uncontested"),
-                                          minlength=g).astype(np.int8)
-    else:
-        for p, side in enumerate(SIDES):
-            for t in range(13):
-                cols[f"treasury_{side}_t{t:02d}"] = gout[:, L.GO_TREAS0 + 13 * p + t].astype(np.int32)
-        cols.update(_take(gout, _per_side(EXTENDED_SIDE_COLUMNS)))
-        cols.update(_take(gout, EXTENDED_COLUMNS))
-    ev = {"game": game.astype(np.int64)}
-    ev.update(_take(rows, EVENT_COLUMNS))
-    ev["ended_by"] = (rows[:, L.RS_ENDED_BY] + 1).astype(np.int8)
-    ev["first_off_map"] = (rows[:, L.RS_OFF_FIRST] + 1).astype(np.int8)
-    ev.update(_take(rows, _per_side(EVENT_SIDE_COLUMNS)))
-    for k, side in enumerate(SIDES):
-        # share of the side's gun shots fired at wrecks (2G, 2S), as the battles' games table; 0 without shots
-        shots = rows[:, L.RS_SHOTS0 + k]
-        ev[f"shots_wasted_{side}"] = np.where(shots > 0, rows[:, L.RS_WASTED0 + k] / np.maximum(shots, 1),
-                                              0.0).astype(np.float32)
-    cols.update(campaign_luck(rows, g))
-    for k, side in enumerate(SIDES):
-        # simlab luck by role, as the battles' games table (fixed point LUCK_SCALE; kernels.fire.record_luck_nb)
-        luck = rows[:, L.RS_LUCK_DEALT0 + 3 * k:L.RS_LUCK_DEALT0 + 3 * k + 3]
-        ev[f"luck_dealt_{side}"] = luck[:, 0].astype(np.float64)
-        ev[f"luck_mean_{side}"] = luck[:, 1] / float(L.LUCK_SCALE)
-        ev[f"luck_var_{side}"] = luck[:, 2] / float(L.LUCK_SCALE) ** 2
-    if extended:
-        ev["ext_turn"] = rows[:, L.RS_EXT_TURN].astype(np.int8)
-        ev.update(_take(rows, _per_side(EVENT_EXTENDED_SIDE_COLUMNS)))
-    cats.update({"scenarios.scenario": CAMPAIGN_SCENARIOS, "scenarios.north_player": SIDES,
-                 "scenarios.end_reason": END_REASONS, "scenarios.ended_by": ("none",) + SIDES,
-                 "scenarios.first_off_map": ("none",) + SIDES, "scenarios.victory_level": LEVEL_NAMES,
-                 "scenarios.sun": SUN_NAMES})
+            derived[name] = np.bincount(game, rows[:, slot], minlength=g)
+        derived["uncontested"] = np.bincount(game, rows[:, L.RS_END] == END_REASONS.index("uncontested"), minlength=g)
+    scenario = "extended-campaign" if extended else "campaign"
+    cols, cats = L.CAMPAIGN_RECORD.columns(gout, SIDES, scenario=scenario, derived=derived,
+                                           labels={"end": EXTENDED_END_NAMES if extended else CAMPAIGN_END_NAMES})
+    ev, ev_cats = L.SCENARIO_RECORD.columns(rows, SIDES, scenario=scenario)
+    cats.update({f"scenarios.{k}": v for k, v in ev_cats.items()})
     return Batch(games=cols, categories=cats, events={"scenarios": ev})
 
 

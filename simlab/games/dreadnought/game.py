@@ -28,23 +28,13 @@ from ...errors import ScenarioError, SpecError
 from ..base import Batch, DiceCount, Game, Option, Policy, Scenario
 from . import layout as L
 from .campaign import campaign_batch, campaign_used
-from .enums import (
-    ALLOCATION_NAMES,
-    ARC_NAMES,
-    BUILDER_NAMES,
-    END_REASONS,
-    LEVEL_NAMES,
-    NAVIES,
-    PERIODS,
-    RESULT_NAMES,
-    SHOT_KIND_NAMES,
-)
+from .enums import ALLOCATION_NAMES, BUILDER_NAMES, END_REASONS, NAVIES, PERIODS
 from .odds import ODDS_OPTIONS, odds_report
 from .rules import DATA_DIR, SCHEMA, RuleArrays
 from .scenario import BUILTIN, SCENARIO_DIR, ScenarioSetup, read_scenario
 
 #: the campaign scenarios (Rules 11.0-11.9 and 12.6)
-CAMPAIGNS = ("campaign", "extended-campaign")
+CAMPAIGNS = L.CAMPAIGNS
 
 
 class BattlePayload(NamedTuple):
@@ -128,7 +118,10 @@ class Dreadnought(Game):
     default_scenario = "dogger-bank"
     data_dir = DATA_DIR
     golden_trace_options = {"shots": True}
-    columns_file = Path(__file__).parent / "columns" / "dreadnought.toml"
+    #: the games table (a battle's ``out`` rows, a campaign's ``go`` rows) and the events tables shots and
+    #: scenarios, declared once beside their slots (layout BATTLE_RECORD, CAMPAIGN_RECORD, ...)
+    output_records = (L.BATTLE_RECORD, L.CAMPAIGN_RECORD)
+    event_records = {"shots": L.SHOT_RECORD, "scenarios": L.SCENARIO_RECORD}
     #: Jutland plays ~100 games a second on one core and Dogger Bank ~1,500: chunks of 25 games let
     #: a sweep of a few hundred games use every worker (:attr:`Game.min_chunk`)
     min_chunk = 25
@@ -346,17 +339,6 @@ class Dreadnought(Game):
         return odds_report(result)
 
 
-#: the ``shots`` events table: column, slot of ``ev`` (layout ``E_*``), dtype
-SHOT_COLUMNS = (
-    ("game", L.E_GAME, np.int64), ("turn", L.E_TURN, np.int16), ("kind", L.E_KIND, np.int8),
-    ("firer", L.E_FIRER, np.int16), ("target", L.E_TARGET, np.int16), ("range", L.E_RANGE, np.int16),
-    ("strength", L.E_STRENGTH, np.int16), ("halved", L.E_HALVED, bool), ("fired_upon", L.E_UPON, bool),
-    ("arc", L.E_ARC, np.int8), ("dpt_roll", L.E_DPT_ROLL, np.int8), ("damage_points", L.E_DP, np.int16),
-    ("ratio", L.E_RATIO, np.int16), ("crt_roll", L.E_CRT_ROLL, np.int8), ("result", L.E_RESULT, np.int8),
-    ("combing", L.E_COMBING, bool),
-)
-
-
 def shots_dice(shots: Mapping[str, np.ndarray], n: int) -> np.ndarray:
     """``int64[n]``: the dice (two per 2d6 roll) the attacks of the ``shots`` table rolled, per game.
 
@@ -372,46 +354,13 @@ def shots_dice(shots: Mapping[str, np.ndarray], n: int) -> np.ndarray:
 
 
 def _batch(setup: ScenarioSetup, out: np.ndarray, ev: np.ndarray | None) -> Batch:
-    """Columns of a batch: one row per game; the ``shots`` table when ``ev`` is given."""
-    s0, s1 = setup.sides
-    cols: dict[str, np.ndarray] = {
-        "winner": out[:, L.O_WINNER].astype(np.int8),
-        "victory_level": out[:, L.O_LEVEL].astype(np.int8),
-        f"score_{s0}": out[:, L.O_SCORE0].astype(np.int32),
-        f"score_{s1}": out[:, L.O_SCORE1].astype(np.int32),
-        "turns": out[:, L.O_TURNS].astype(np.int16),
-        "end_reason": out[:, L.O_END].astype(np.int8),
-        "ended_by": (out[:, L.O_ENDED_BY] + 1).astype(np.int8),
-    }
-    for k, s in enumerate(setup.sides):
-        cols[f"sunk_{s}"] = out[:, L.O_SUNK0 + k].astype(np.int16)
-        cols[f"wrecked_{s}"] = out[:, L.O_WRECKED0 + k].astype(np.int16)
-        cols[f"exited_{s}"] = out[:, L.O_EXITED0 + k].astype(np.int16)
-        cols[f"torpedo_hits_{s}"] = out[:, L.O_TORP0 + k].astype(np.int16)
-        cols[f"torpedo_attacks_{s}"] = out[:, L.O_LAUNCH0 + k].astype(np.int16)
-        cols[f"shots_{s}"] = out[:, L.O_SHOTS0 + k].astype(np.int32)
-        # share of the side's gun shots fired at wrecks (2G, 2S: only a sinking can still score); 0 without shots
-        shots = out[:, L.O_SHOTS0 + k]
-        cols[f"shots_wasted_{s}"] = np.where(shots > 0, out[:, L.O_WASTED0 + k] / np.maximum(shots, 1),
-                                             0.0).astype(np.float32)
-        # simlab luck: damage steps the side's attacks dealt, and their exact mean and variance
-        # (layout O_LUCK_DEALT0, fixed point in LUCK_SCALE; kernels.fire.record_luck_nb)
-        luck = out[:, L.O_LUCK_DEALT0 + 3 * k:L.O_LUCK_DEALT0 + 3 * k + 3]
-        cols[f"luck_dealt_{s}"] = luck[:, 0].astype(np.float64)
-        cols[f"luck_mean_{s}"] = luck[:, 1] / float(L.LUCK_SCALE)
-        cols[f"luck_var_{s}"] = luck[:, 2] / float(L.LUCK_SCALE) ** 2
-    cols["friendly_torpedo_hits"] = out[:, L.O_FRIENDLY_TORP].astype(np.int16)
-    cols["first_contact_turn"] = out[:, L.O_CONTACT].astype(np.int16)
-    cols["collisions"] = out[:, L.O_DISPLACED].astype(np.int16)
-    cols["restacked"] = out[:, L.O_RESTACKED].astype(np.int16)
-    cols["violations"] = out[:, L.O_VIOLATIONS].astype(np.int16)
-    cats: dict = {"victory_level": LEVEL_NAMES, "end_reason": END_REASONS, "ended_by": ("none", s0, s1)}
+    """Columns of a batch: one row per game (layout ``BATTLE_RECORD``); the ``shots`` table
+    (``SHOT_RECORD``) when ``ev`` is given."""
+    cols, cats = L.BATTLE_RECORD.columns(out, setup.sides, labels={"ended_by": ("none", *setup.sides)})
     if ev is None:
         return Batch(games=cols, categories=cats)
-    shots = {name: ev[:, slot].astype(dtype) for name, slot, dtype in SHOT_COLUMNS}
-    labels = list(setup.labels)
-    cats.update({"shots.kind": SHOT_KIND_NAMES, "shots.firer": labels, "shots.target": labels,
-                 "shots.arc": ARC_NAMES, "shots.result": RESULT_NAMES})
+    shots, shot_cats = L.SHOT_RECORD.columns(ev, setup.sides, when=None, labels={"units": list(setup.labels)})
+    cats.update({f"shots.{k}": v for k, v in shot_cats.items()})
     return Batch(games=cols, categories=cats, events={"shots": shots})
 
 

@@ -44,16 +44,33 @@ kernel reads the same layout.
     (the optional rules' switches, RL_OPT_*, are set per run); ``dy`` a scenario's running
     state, ``int64[NDY]``;
 ``out``  one row of results per game, ``int64[g, NOUT]``; ``ev`` one row per shot, ``int32[cap, NEV]``.
+
+The output records (``out``, the campaigns' ``go`` and ``rs``, ``ev``) are declared once at the end, as
+:mod:`simlab.games.records` Records of Fields (``BATTLE_RECORD``, ``CAMPAIGN_RECORD``, ``SHOT_RECORD``,
+``SCENARIO_RECORD``): the columns, the façades' conversion and the schema come from them.
 """
 
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from ..packing import KnobRow, PolicyPacking
+from ..records import Field, Record
+from .enums import (
+    ARC_NAMES,
+    CAMPAIGN_SCENARIOS,
+    END_REASONS,
+    LEVEL_NAMES,
+    NAVIES,
+    PERIODS,
+    RESULT_NAMES,
+    SHOT_KIND_NAMES,
+    SUN_NAMES,
+)
 
 #: an upper bound on the slots of any record below: each record unpacks its names from
 #: ``range(SLOTS_MAX)``, so its width is its last name + 1 and nobody counts slots by hand
@@ -253,5 +270,365 @@ NRS = RS_LUCK_VAR1 + 1
 GO_TREAS0 = GO_SCHEDULED1 + 1
 GO_TREAS1 = GO_TREAS0 + 13
 NGO = GO_TREAS1 + 13
+
+# ==================================================================================================
+# the output records (simlab.games.records): every slot of out, go, ev and rs declared once, with the
+# columns' name, type, unit and meaning; the façades' conversion to columns (game._batch,
+# campaign.campaign_batch), the schema (``simlab schema dreadnought``, the README tables) and a slot
+# check (Record.check) come from them. Adding a column: its slot above and its Field below.
+# ==================================================================================================
+#: the historical scenarios (10.1-10.7) and the campaigns (11.0-11.9, 12.6): the scenarios each field is written in
+BATTLES = ("dogger-bank", "denmark-strait", "north-cape", "singora", "surigao-strait", "guam", "jutland")
+CAMPAIGNS = ("campaign", "extended-campaign")
+CAMPAIGN, EXTENDED = CAMPAIGNS[:1], CAMPAIGNS[1:]
+#: the campaign scenarios A-D as the games table's columns name them
+SCEN = tuple(s.lower() for s in CAMPAIGN_SCENARIOS)
+#: the player sides of the campaigns (and the roles of the events table scenarios: 0 North, 1 South)
+SIDES = ("north", "south")
+#: the condition of the events table shots
+SHOTS_WHEN = "option shots = true"
+
+# ---- columns the battles' and the campaigns' games tables share (one declaration each: the schema
+#      shows each once, with the union of their types and scenarios)
+VICTORY_LEVEL = Field("victory_level", "string", "label",
+    "draw, objective, marginal, substantial or decisive (9.55; in the campaign on the totals over "
+    "A-D)",
+    "O_LEVEL", labels=LEVEL_NAMES, scenarios=BATTLES)
+VIOLATIONS = Field("violations", "int16", "count",
+    "invariant violations found (0 in a correct game; counted only under the option check_invariants)",
+    "O_VIOLATIONS")
+#: simlab luck (every scenario; from the odds, no extra draw): damage steps the side's attacks dealt,
+#: their mean and variance (fixed point in LUCK_SCALE in the row; kernels.fire.record_luck_nb)
+LUCK = (
+    Field("luck_dealt_{side}", "float64", "damage steps",
+        "damage steps that side's gun, secondary and torpedo attacks dealt the enemy (a sinking counted "
+        "as 2G 2S); campaigns: that player's, summed over every scenario it played",
+        "O_LUCK_DEALT0", side_stride=3),
+    Field("luck_mean_{side}", "float64", "damage steps",
+        "expected damage steps of those same attacks over their odds (DPT/CRT, 5.4-5.8)",
+        "O_LUCK_MEAN0", side_stride=3, divide=float(LUCK_SCALE)),
+    Field("luck_var_{side}", "float64", "damage steps squared",
+        "variance of the damage steps of those same attacks",
+        "O_LUCK_VAR0", side_stride=3, divide=float(LUCK_SCALE) ** 2),
+)
+
+#: the games table of a historical scenario: every slot of ``out`` (layout ``O_*``); labels ``ended_by``:
+#: ``("none", *sides)``
+BATTLE_RECORD = Record(sys.modules[__name__], NOUT, (
+    Field("winner", "int8", slot="O_WINNER", schema=False),  # the framework's column
+    VICTORY_LEVEL,
+    Field("score_{side}", "int32", "VP",
+          "Victory Points of that side (9.5)",
+          "O_SCORE0", scenarios=BATTLES),
+    Field("turns", "int16", "Game-Turns",
+          "Game-Turns played",
+          "O_TURNS", scenarios=BATTLES),
+    Field("end_reason", "string", "label",
+          "game_length, no_sighting (9.42), side_gone or objective",
+          "O_END", labels=END_REASONS, scenarios=BATTLES),
+    Field("ended_by", "string", "side",
+          "the side that first entered its safe zone (9.15), or none",
+          "O_ENDED_BY", offset=1, labels="ended_by", scenarios=BATTLES),
+    Field("sunk_{side}", "int16", "ships",
+          "that side's ships sunk (sunk, wrecked and exited are disjoint)",
+          "O_SUNK0", scenarios=BATTLES),
+    Field("wrecked_{side}", "int16", "ships",
+          "that side's ships wrecked and still on the map at the end",
+          "O_WRECKED0", scenarios=BATTLES),
+    Field("exited_{side}", "int16", "ships",
+          "that side's ships off the map at the end (a wreck that drifted off included)",
+          "O_EXITED0", scenarios=BATTLES),
+    Field("torpedo_hits_{side}", "int16", "hits",
+          "hits on enemy ships by that side's torpedoes",
+          "O_TORP0", scenarios=BATTLES),
+    Field("torpedo_attacks_{side}", "int16", "attacks",
+          "torpedo attacks that side launched",
+          "O_LAUNCH0", scenarios=BATTLES),
+    Field("shots_{side}", "int32", "shots",
+          "gunfire shots that side fired",
+          "O_SHOTS0", scenarios=BATTLES),
+    Field("shots_wasted_{side}", "float32", "fraction",
+          "share of that side's shots fired at a wreck (2G 2S at the start of the phase, which only a "
+          "sinking can still score); 0 without shots",
+          "O_WASTED0", ratio_of="O_SHOTS0", scenarios=BATTLES),
+    Field("friendly_torpedo_hits", "int16", "hits",
+          "torpedo hits on a side's own ships",
+          "O_FRIENDLY_TORP", scenarios=BATTLES),
+    Field("first_contact_turn", "int16", "Game-Turn",
+          "the Game-Turn of the first sighting",
+          "O_CONTACT", scenarios=BATTLES),
+    Field("collisions", "int16", "units",
+          "units moved by a collision (6.13)",
+          "O_DISPLACED", scenarios=BATTLES),
+    Field("restacked", "int16", "units",
+          "units moved off an over-stacked hex where no legal plot existed",
+          "O_RESTACKED", scenarios=BATTLES),
+    VIOLATIONS,
+    *LUCK,
+), "dreadnought", __file__)
+
+#: the games table of both campaigns: every slot of ``go`` (layout ``GO_*``; per side columns by player),
+#: and the columns the façade derives from the scenario rows and the set-up (``derived``); labels ``end``:
+#: the campaign's or the extended campaign's end reasons
+CAMPAIGN_RECORD = Record(sys.modules[__name__], NGO, (
+    Field("winner", "int8", slot="GO_WINNER", schema=False),  # the framework's column
+    replace(VICTORY_LEVEL, slot="GO_LEVEL", scenarios=CAMPAIGN),
+    replace(VIOLATIONS, type="int32", slot=None, derived=True),
+    Field("score_north", "int32", "VP",
+          "campaign: the North player's VPs over scenarios A-D; extended-campaign: its final treasury",
+          "GO_SCORE0", scenarios=CAMPAIGNS),
+    Field("score_south", "int32", "VP",
+          "campaign: the South player's VPs over scenarios A-D; extended-campaign: its final treasury",
+          "GO_SCORE1", scenarios=CAMPAIGNS),
+    Field("turns", "int32", "Game-Turns",
+          "campaign: Game-Turns over scenarios A-D; extended-campaign: Extended Campaign Game-Turns",
+          "GO_TURNS", scenarios=CAMPAIGNS),
+    Field("end_reason", "string", "label",
+          "campaign: complete or loop_cap; extended-campaign: peace, turn_limit, bankrupt or loop_cap",
+          "GO_END", labels="end", scenarios=CAMPAIGNS),
+    Field("scenarios_played", "int16", "scenarios",
+          "campaign scenarios played (one row each in the events table scenarios)",
+          "GO_ROWS", scenarios=CAMPAIGNS),
+    Field("fleet_value_{side}", "int32", "VP",
+          "the value of that player's fleet (9.51 values: attack + defense + movement)",
+          "GO_FLEET_VALUE0", scenarios=CAMPAIGNS),
+    Field("fleet_units_{side}", "int16", "units",
+          "units in that player's fleet",
+          "GO_FLEET_UNITS0", scenarios=CAMPAIGNS),
+    Field("fleet_capital_{side}", "int16", "units",
+          "capital ships in that player's fleet",
+          "GO_FLEET_CAP0", scenarios=CAMPAIGNS),
+    Field("period", "string", "label",
+          "the period of 11.1: wwi, inter-war or wwii",
+          derived=True, labels=PERIODS, scenarios=CAMPAIGNS),
+    Field("navy_{side}", "string", "label",
+          "that player's navy (11.8)",
+          derived=True, labels=NAVIES, scenarios=CAMPAIGNS),
+    Field("limit_{side}", "int64", "VP",
+          "that player's fleet value limit (capped at 2**31 - 1 for none)",
+          derived=True, scenarios=CAMPAIGNS),
+    Field("interception_bonus", "int16", "VP",
+          "the convoy's Interception Bonus in scenario C (11.4)",
+          derived=True, scenarios=CAMPAIGN),
+    Field("vp_{scen}_{side}", "int16", "VP",
+          "that player's VPs in campaign scenario A, B, C or D",
+          derived=True, values={"scen": SCEN}, scenarios=CAMPAIGN),
+    Field("winner_{scen}", "int8", "side index",
+          "the winner of campaign scenario A-D: 0 north, 1 south, -1 none",
+          derived=True, values={"scen": SCEN}, scenarios=CAMPAIGN),
+    Field("level_{scen}", "string", "label",
+          "the victory level of campaign scenario A-D (9.55)",
+          derived=True, labels=LEVEL_NAMES, values={"scen": SCEN}, scenarios=CAMPAIGN),
+    Field("bonus_{side}", "int16", "VP",
+          "that player's 9.55 victory bonuses over A-D",
+          derived=True, scenarios=CAMPAIGN),
+    Field("bombardment_bonus", "int16", "VP",
+          "the South's Bombardment Bonus in scenario B",
+          derived=True, scenarios=CAMPAIGN),
+    Field("interception_{side}", "int16", "VP",
+          "interception VPs of that role in scenario C",
+          derived=True, scenarios=CAMPAIGN),
+    Field("uncontested", "int8", "scenarios",
+          "campaign scenarios that were uncontested (11.6)",
+          derived=True, scenarios=CAMPAIGN),
+    Field("treasury_{side}_t{turn}", "int32", "VP",
+          "that player's treasury: t00 after the initial purchase, tNN after Extended Campaign Game-Turn NN"
+          " (frozen once the game ends)",
+          "GO_TREAS0", side_stride=13, values={"turn": tuple(f"{t:02d}" for t in range(13))},
+          scenarios=EXTENDED),
+    Field("built_{side}", "int32", "VP",
+          "value of the units that player built",
+          "GO_BUILT0", scenarios=EXTENDED),
+    Field("scheduled_{side}", "int32", "VP",
+          "value of that player's construction schedule",
+          "GO_SCHEDULED0", scenarios=EXTENDED),
+    Field("repaired_{side}", "int32", "VP",
+          "treasury that player spent on repairs",
+          "GO_REPAIRED0", scenarios=EXTENDED),
+    Field("scuttled_{side}", "int16", "units",
+          "that player's wrecks scuttled (not under tow at the end of a scenario)",
+          "GO_SCUTTLED0", scenarios=EXTENDED),
+    Field("lost_{side}", "int16", "units",
+          "that player's units lost",
+          "GO_LOST0", scenarios=EXTENDED),
+    Field("north_turns", "int16", "turns",
+          "Extended Campaign Game-Turns in which player north was North",
+          "GO_NORTH_TURNS0", scenarios=EXTENDED),
+    Field("peace_turn", "int16", "turn",
+          "the Extended Campaign Game-Turn of the peace roll that ended the game (0 if none)",
+          "GO_PEACE_TURN", scenarios=EXTENDED),
+    *(replace(f, slot=None, side_stride=1, divide=None, derived=True) for f in LUCK),
+), "dreadnought", __file__)
+
+#: the events table ``shots`` (option shots, historical scenarios): one row per attack, every slot of
+#: ``ev`` (layout ``E_*``); labels ``units``: the scenario's unit labels
+SHOT_RECORD = Record(sys.modules[__name__], NEV, (
+    Field("game", "int64", slot="E_GAME", schema=False),  # the framework's game index
+    Field("turn", "int16", "Game-Turn",
+          "the Game-Turn of the attack",
+          "E_TURN", when=SHOTS_WHEN),
+    Field("kind", "string", "label",
+          "gun, secondary or torpedo",
+          "E_KIND", labels=SHOT_KIND_NAMES, when=SHOTS_WHEN),
+    Field("firer", "string", "label",
+          "the firing unit (\"ID Name\")",
+          "E_FIRER", labels="units", code_type="int16", when=SHOTS_WHEN),
+    Field("target", "string", "label",
+          "the target unit (\"ID Name\")",
+          "E_TARGET", labels="units", code_type="int16", when=SHOTS_WHEN),
+    Field("range", "int16", "hexes",
+          "the range",
+          "E_RANGE", when=SHOTS_WHEN),
+    Field("strength", "int16", "strength points",
+          "the attack strength after damage, halving and range",
+          "E_STRENGTH", when=SHOTS_WHEN),
+    Field("halved", "bool", "flag",
+          "the firer was not the designated unhalved ship of a multiple attack (5.31)",
+          "E_HALVED", when=SHOTS_WHEN),
+    Field("fired_upon", "bool", "flag",
+          "the firer was fired at in this phase (5.6)",
+          "E_UPON", when=SHOTS_WHEN),
+    Field("arc", "string", "label",
+          "broadside, bow or stern",
+          "E_ARC", labels=ARC_NAMES, when=SHOTS_WHEN),
+    Field("dpt_roll", "int8", "die roll",
+          "the Damage Point Table roll, modified and clamped",
+          "E_DPT_ROLL", when=SHOTS_WHEN),
+    Field("damage_points", "int16", "damage points",
+          "damage points from the DPT",
+          "E_DP", when=SHOTS_WHEN),
+    Field("ratio", "int16", "ratio",
+          "the combat ratio (0 = below 1-1)",
+          "E_RATIO", when=SHOTS_WHEN),
+    Field("crt_roll", "int8", "die roll",
+          "the Combat Results Table roll, modified (0 if none)",
+          "E_CRT_ROLL", when=SHOTS_WHEN),
+    Field("result", "string", "label",
+          "the CRT result: none, 1G, 1S, 1G,1S, 2G, 2S, 2G,1S, 1G,2S, 2G,2S, E:sunk, E:2G,1S",
+          "E_RESULT", labels=RESULT_NAMES, when=SHOTS_WHEN),
+    Field("combing", "bool", "flag",
+          "the target was combing the torpedo wakes (8.32)",
+          "E_COMBING", when=SHOTS_WHEN),
+), "dreadnought", __file__)
+
+#: the events table ``scenarios`` (both campaigns): one row per campaign scenario played, every slot
+#: of ``rs`` (layout ``RS_*``); per-role columns are by role (north, south), north_player says which
+#: player was North
+SCENARIO_RECORD = Record(sys.modules[__name__], NRS, (
+    Field("game", "int64", slot="RS_GAME", schema=False),  # the framework's game index
+    Field("scenario", "string", "label",
+          "the campaign scenario: A, B, C or D",
+          "RS_SCEN", labels=CAMPAIGN_SCENARIOS, scenarios=CAMPAIGNS),
+    Field("north_player", "string", "side",
+          "the player who was North in it",
+          "RS_NORTH", labels=SIDES, scenarios=CAMPAIGNS),
+    Field("ext_turn", "int8", "turn",
+          "the Extended Campaign Game-Turn it belongs to",
+          "RS_EXT_TURN", scenarios=EXTENDED),
+    Field("base_visibility", "int8", "hexes",
+          "the base visibility rolled on 2d6 (11.7)",
+          "RS_VIS_BASE", scenarios=CAMPAIGNS),
+    Field("contact_turn", "int16", "Game-Turn",
+          "the Game-Turn of first contact (0 without contact)",
+          "RS_CONTACT", scenarios=CAMPAIGNS),
+    Field("turns", "int16", "Game-Turns",
+          "Game-Turns played",
+          "RS_TURNS", scenarios=CAMPAIGNS),
+    Field("end_reason", "string", "label",
+          "no_sighting, side_gone, agreement, exhausted, side_wrecked, uncontested or loop_cap",
+          "RS_END", labels=END_REASONS, scenarios=CAMPAIGNS),
+    Field("ended_by", "string", "role",
+          "the role that first entered its safe zone (9.15), or none",
+          "RS_ENDED_BY", offset=1, labels=("none",) + SIDES, scenarios=CAMPAIGNS),
+    Field("first_off_map", "string", "role",
+          "the role that first left the map, or none",
+          "RS_OFF_FIRST", offset=1, labels=("none",) + SIDES, scenarios=CAMPAIGNS),
+    Field("winner", "int8", "role index",
+          "the winning role: 0 North, 1 South, -1 none",
+          "RS_WINNER", scenarios=CAMPAIGNS),
+    Field("victory_level", "string", "label",
+          "the victory level (9.55)",
+          "RS_LEVEL", labels=LEVEL_NAMES, scenarios=CAMPAIGNS),
+    Field("bombardment_bonus", "int16", "VP",
+          "the South's Bombardment Bonus (scenario B)",
+          "RS_BOMBARD", scenarios=CAMPAIGNS),
+    Field("interception_bonus", "int16", "VP",
+          "the convoy's Interception Bonus (scenario C, 11.4; 0 elsewhere)",
+          "RS_IBONUS", scenarios=CAMPAIGNS),
+    Field("sun", "string", "label",
+          "the sun (optional rule): none, rising-east or setting-west",
+          "RS_SUN", labels=SUN_NAMES, scenarios=CAMPAIGNS),
+    Field("delayed_entries", "int8", "Task Forces",
+          "delayed Task Forces that entered (9.28)",
+          "RS_DELAYED", scenarios=CAMPAIGNS),
+    Field("collisions", "int16", "units",
+          "units moved by a collision (6.13)",
+          "RS_COLLISIONS", scenarios=CAMPAIGNS),
+    Field("smoke_markers", "int32", "markers",
+          "smoke markers laid (12.11-12.12)",
+          "RS_SMOKE", scenarios=CAMPAIGNS),
+    Field("violations", "int16", "count",
+          "invariant violations found (0 in a correct game; counted only under the option check_invariants)",
+          "RS_VIOLATIONS", scenarios=CAMPAIGNS),
+    Field("south_capital_attack", "int16", "strength points",
+          "the Attack Strength of the South's capital ships at the start of the scenario",
+          "RS_CAP_ATT1", scenarios=CAMPAIGNS),
+    Field("units_{role}", "int16", "units",
+          "units of that role in the scenario",
+          "RS_UNITS0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("value_{role}", "int16", "VP",
+          "the value of that role's units in the scenario (9.51)",
+          "RS_VALUE0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("damage_vp_{role}", "int16", "VP",
+          "damage VPs that role scored (9.5)",
+          "RS_DAMAGE0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("bonus_{role}", "int16", "VP",
+          "that role's 9.55 victory bonus",
+          "RS_BONUS0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("interception_{role}", "int16", "VP",
+          "that role's interception VPs (scenario C)",
+          "RS_INTERCEPT0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("score_{role}", "int16", "VP",
+          "that role's VPs in the scenario",
+          "RS_SCORE0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("sunk_{role}", "int16", "ships",
+          "that role's ships sunk",
+          "RS_SUNK0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("wrecked_{role}", "int16", "ships",
+          "that role's ships wrecked",
+          "RS_WRECKED0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("shots_{role}", "int32", "shots",
+          "gunfire shots that role fired",
+          "RS_SHOTS0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("shots_wasted_{role}", "float32", "fraction",
+          "share of that role's gunfire shots fired at a wreck (2G 2S at the start of the phase); 0 without"
+          " shots",
+          "RS_WASTED0", ratio_of="RS_SHOTS0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("torpedo_hits_{role}", "int16", "hits",
+          "hits by that role's torpedoes",
+          "RS_TORP0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("withdrew_{role}", "bool", "flag",
+          "that role withdrew",
+          "RS_WITHDREW0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("towed_{role}", "int16", "ships",
+          "that role's wrecks under tow at the end",
+          "RS_TOWED0", values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("scuttled_{role}", "int16", "ships",
+          "that role's wrecks scuttled at the end (not under tow, 12.64)",
+          "RS_SCUTTLED0", values={"role": ("north", "south")}, scenarios=EXTENDED),
+    Field("cured_{role}", "int16", "damage states",
+          "damage states of that role's ships cured (12.64, a point each)",
+          "RS_CURED0", values={"role": ("north", "south")}, scenarios=EXTENDED),
+    Field("luck_dealt_{role}", "float64", "damage steps",
+          "damage steps that role's attacks dealt the enemy in the scenario (simlab luck; a sinking counted"
+          " as 2G 2S)",
+          "RS_LUCK_DEALT0", value_stride=3, values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("luck_mean_{role}", "float64", "damage steps",
+          "expected damage steps of those same attacks over their odds",
+          "RS_LUCK_MEAN0", value_stride=3, divide=float(LUCK_SCALE), values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+    Field("luck_var_{role}", "float64", "damage steps squared",
+          "variance of the damage steps of those same attacks",
+          "RS_LUCK_VAR0", value_stride=3, divide=float(LUCK_SCALE) ** 2, values={"role": ("north", "south")}, scenarios=CAMPAIGNS),
+), "dreadnought", __file__)
 
 del _

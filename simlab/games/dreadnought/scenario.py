@@ -77,7 +77,7 @@ from .geometry import offset_to_cube
 from .rules import RuleArrays
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
-BUILTIN = ("dogger-bank", "denmark-strait", "north-cape", "singora", "surigao-strait", "guam", "jutland")
+BUILTIN = L.BATTLES
 
 #: sides whose units have fire-control radar in a post-1942 scenario (Rule 12.21: U.S. and British)
 RADAR_SIDES = ("british", "us")
