@@ -20,7 +20,6 @@ EXAMPLES = {
     ("api.py", '``simlab.odds("doe-battle", "battle.toml"'),  # the docstring's call example
     ("datapack.py", 'game = "dawn-of-empire"'),  # an example pack.toml in the module docstring
     ("games/base.py", 'registry name, e.g. ``"doe-battle"``'),  # what Game.name looks like
-    ("games/schema.py", "e.g. ``simlab/games/doe/columns/doe-battle.toml``"),  # where a columns file lives
     ("kernel_cache.py", 'e.g. ``("simlab.games.doe.kernels", ...)``'),  # what a kernel module name looks like
     ("sweeps/spec.py", 'game = "doe-battle"'),  # an example experiment TOML in the module docstring
     ("testing/mutate.py", 'id = "mar-rojo/reorganise-only-at-equal-stress"'),  # an example mutations.toml entry

@@ -134,4 +134,54 @@ def test_every_game_that_declares_a_record_passes_its_check():
         sides = g.sides or ("a", "b")
         for r in records + tuple(g.event_records.values()):
             r.check(len(sides))
-    assert "mar-rojo" in declared and "dreadnought" in declared
+    assert {"mar-rojo", "dreadnought", "dawn-of-empire", "doe-battle"} <= set(declared)
+
+
+def test_dawn_of_empire_records_derive_winner_codes_and_luck_from_their_slots():
+    from simlab.games.doe import campaign_layout as lay
+    from simlab.games.doe.campaign import battles_columns, games_columns
+    from simlab.games.doe.luck import DIE_MEAN, DIE_VAR
+
+    G = np.zeros((2, lay.G_NF), dtype=np.int64)
+    G[:, lay.G_VP_NET] = (6, -5)
+    G[1, lay.G_SUNK + lay.N_TYPES + 4] = 3            # Spain's GBs sunk
+    G[0, lay.G_VPK + lay.VK_NF + lay.VK_BLOCKADE] = 2  # Spain's blockade VPs
+    G[0, lay.G_VPK + lay.VK_OTHER] = 9                 # "other" VPs: internal, no column
+    G[:, lay.G_LUCK + 1] = (12, 24)                    # Spain's gunfire dice
+    G[:, lay.G_LUCK + 3] = (7, 15)                     # the damage they dealt
+    cols = games_columns(G, 6)
+    assert cols["winner"].tolist() == [0, -1] and cols["vp_net"].dtype == np.int32
+    assert cols["sunk_spain_gb"].tolist() == [0, 3] and cols["sunk_spain_gb"].dtype == np.int16
+    assert cols["vp_blockade_spain"].tolist() == [2, 0] and not any("other" in c for c in cols)
+    assert cols["luck_dice_spain"].tolist() == [12, 24] and cols["luck_dealt_spain"].tolist() == [7.0, 15.0]
+    assert cols["luck_mean_spain"].tolist() == [12 * DIE_MEAN, 24 * DIE_MEAN] == [7.0, 14.0]
+    assert cols["luck_var_spain"].tolist() == [12 * DIE_VAR, 24 * DIE_VAR] and cols["luck_mean_us"].tolist() == [0, 0]
+    bev = np.zeros((2, 1 + lay.BE_NF), dtype=np.int64)
+    bev[:, 0] = (0, 1)
+    bev[:, 1 + lay.BE_WINNER] = (-1, 1)                # no winner, Spain
+    bev[:, 1 + lay.BE_AREA] = (2, 0)
+    ev, cats = battles_columns(bev, ("a0", "a1", "a2"))
+    assert ev["winner"].tolist() == [2, 1] and cats["winner"] == ("us", "spain", "none")
+    assert ev["area"].dtype == np.int16 and cats["area"] == ("a0", "a1", "a2") and ev["game"].tolist() == [0, 1]
+
+
+def test_doe_battle_rows_total_each_sides_units():
+    from types import SimpleNamespace
+
+    from simlab.games.doe import battle_setup as bs
+    from simlab.games.doe.enums import LEADER_ACTIVE, LEADER_KILLED
+
+    # units 0-1 side 0 (a BB and a GB), units 2-4 side 1 (CA, CU, MO); side 1's leader has 3 stars
+    setup = SimpleNamespace(unit_side=np.array([0, 0, 1, 1, 1], np.int8), type=np.array([0, 4, 1, 3, 5], np.int8),
+                            damage=np.array([1, 0, 0, 2, 0]), stars=(2, 3))
+    raw = {"winner": np.array([0], np.int8), "rounds": np.array([4], np.int32), "reason": np.array([0], np.int8),
+           "status": np.array([[2, 3, 1, 1, 0]], np.int8), "damage": np.array([[3, 1, 5, 4, 1]], np.int16),
+           "leader": np.array([[LEADER_ACTIVE, LEADER_KILLED]], np.int8), "luck": np.array([[24, 6, 13, 2]], np.int32)}
+    cols, cats = bs.BATTLE_RECORD.columns(bs.battle_rows(setup, raw), ("us", "spain"))
+    # 12.1.2: side 0 sank the CA (2 half-VPs) and the CU (1), and killed the 3-star leader: 1.5 + 3
+    assert cols["score_us"].dtype == np.float32 and cols["score_us"].tolist() == [4.5] and cols["score_spain"].tolist() == [0.0]
+    assert (cols["sunk_spain"].tolist(), cols["disabled_us"].tolist(), cols["escaped_us"].tolist()) == ([2], [1], [1])
+    assert cols["damage_us"].tolist() == [2 + 1] and cols["damage_spain"].tolist() == [5 + 2 + 1]
+    assert cols["leader_spain"].tolist() == [LEADER_KILLED] and cats["leader_spain"][LEADER_KILLED] == "killed"
+    assert cols["luck_dice_us"].tolist() == [24] and cols["luck_dealt_spain"].tolist() == [2.0]
+    assert cols["luck_mean_us"].tolist() == [14.0] and cols["turns"].dtype == np.int32

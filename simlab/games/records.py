@@ -29,7 +29,7 @@ declared here, its values handed to :meth:`Record.columns`.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -68,6 +68,9 @@ class Field:
         scenarios, when: as in the schema (``when``: written only when the façade asks for it).
         schema: False for a column the framework declares (``winner``).
         column: False for an internal slot (read by the façade, no column).
+        derive: how the column is derived from its slot's values (``int64[n] -> ndarray[n]``, applied
+            before the ``type`` cast), e.g. a code remapped or a count times a per-die mean.
+        owns: False for a column derived from slots other fields declare (it owns none, for the check).
     """
 
     name: str
@@ -90,6 +93,8 @@ class Field:
     when: str = ""
     schema: bool = True
     column: bool = True
+    derive: Callable[[np.ndarray], np.ndarray] | None = None
+    owns: bool = True
 
     def _other(self) -> tuple[str, tuple[str, ...]] | None:
         keys = [k for k in _PLACEHOLDER.findall(self.name) if k != "side"]
@@ -166,7 +171,7 @@ class Record:
                 s = base + off
                 if not 0 <= s < self.width:
                     raise ValueError(f"{self.source}: field {f.name}: slot {s} outside 0..{self.width - 1}")
-                if f.sum_sides:
+                if f.sum_sides or not f.owns:
                     continue
                 if s in owner:
                     raise ValueError(f"{self.source}: fields {owner[s]} and {f.name} share slot {s}")
@@ -223,6 +228,8 @@ class Record:
                             raw = raw + out[:, i + f.side_stride * k]
                     else:
                         raw = out[:, i]
+                    if f.derive is not None:
+                        raw = f.derive(raw)
                     if f.offset:
                         raw = raw + f.offset
                     if f.ratio_of is not None:

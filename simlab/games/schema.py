@@ -3,7 +3,7 @@
 Each game declares its own columns once: beside the kernels that fill them, as the record its
 :attr:`simlab.games.base.Game.output_record` names (:mod:`simlab.games.records`: the slots, the
 façade's conversion and this schema come from it), or in the file its
-:attr:`simlab.games.base.Game.columns_file` names, which lives in the game's own folder (e.g. ``simlab/games/doe/columns/doe-battle.toml``), one
+:attr:`simlab.games.base.Game.columns_file` names, which lives in the game's own folder (e.g. ``simlab/games/<game>/columns/<name>.toml``), one
 ``[[column]]`` table each::
 
     [[column]]

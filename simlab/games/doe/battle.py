@@ -31,16 +31,18 @@ from ..base import Batch, DiceCount, Game, Option, Scenario
 from . import rules
 from ._cache import KERNEL_MODULES
 from .battle_setup import (
+    BATTLE_RECORD,
     BUILTIN,
     STATUS_NAMES,
     BattleSetup,
     battle_choices,
+    battle_rows,
     parse_battle,
     read_battle_file,
     run_battles,
 )
-from .enums import END_REASONS, LEADER_KILLED, LEADER_NAMES, LOSS_HALF_VP, SPEED_MODES
-from .luck import DIE_DAMAGE_PMF, luck_columns
+from .enums import END_REASONS, SPEED_MODES
+from .luck import DIE_DAMAGE_PMF
 from .odds_options import ODDS_OPTIONS, odds_report
 
 
@@ -69,7 +71,8 @@ class DoeBattle(Game):
     data_dir = rules.DATA_DIR
     bench_cli = True
     golden_extra_cells = ({"scenario": "puerto-rico-passage", "options": {"speed_disengage": "when-able"}},)
-    columns_file = Path(__file__).parent / "columns" / "doe-battle.toml"
+    #: the games table, declared once beside run_battles (battle_setup.BATTLE_RECORD, rows by battle_rows)
+    output_record = BATTLE_RECORD
     decisions_file = Path(__file__).parent / "decisions_battle.toml"
     #: damage points of one gunfire die (``simlab luck`` gives exact percentiles from it)
     luck_die_pmf = DIE_DAMAGE_PMF
@@ -109,34 +112,12 @@ class DoeBattle(Game):
         """Play one battle per seed (see :func:`run_battles`), each side as its ``line-order``
         policy's knobs say (:func:`battle_choices`); columns per side: score (Rule 12.1.2 loss VPs
         earned, halves kept), units sunk, disabled and escaped, damage points taken, leader fate, and
-        the gunfire dice luck (:func:`simlab.games.doe.luck.luck_columns`).
+        the gunfire dice luck, as :data:`.battle_setup.BATTLE_RECORD` declares them (the per-unit results
+        totalled per side by :func:`.battle_setup.battle_rows`).
         """
         s, choices = battle_choices(scenario.payload, self.policies_of(scenario.payload.sides, policies))
         raw = run_battles(s, seeds, options["max_rounds"], SPEED_MODES.index(options["speed_disengage"]), choices)
-        st = raw["status"]
-        taken = raw["damage"].astype(np.int32) - s.damage.astype(np.int32)[None, :]
-        half_vp = np.asarray(LOSS_HALF_VP, dtype=np.int32)[s.type]
-        cols: dict[str, np.ndarray] = {
-            "winner": raw["winner"], "turns": raw["rounds"], "end_reason": raw["reason"],
-        }
-        for si, side in enumerate(s.sides):
-            mine = s.unit_side == si
-            theirs = ~mine
-            sunk_theirs = (st[:, theirs] == 1)
-            score = (sunk_theirs * half_vp[theirs]).sum(axis=1) / 2.0
-            score = score + (raw["leader"][:, 1 - si] == LEADER_KILLED) * s.stars[1 - si]
-            cols[f"score_{side}"] = score.astype(np.float32)
-        for si, side in enumerate(s.sides):
-            mine = s.unit_side == si
-            cols[f"sunk_{side}"] = (st[:, mine] == 1).sum(axis=1).astype(np.int16)
-            cols[f"disabled_{side}"] = (st[:, mine] == 2).sum(axis=1).astype(np.int16)
-            cols[f"escaped_{side}"] = (st[:, mine] == 3).sum(axis=1).astype(np.int16)
-            cols[f"damage_{side}"] = taken[:, mine].sum(axis=1).astype(np.int32)
-            cols[f"leader_{side}"] = raw["leader"][:, si]
-        cols.update(luck_columns(s.sides, raw["luck"][:, :2], raw["luck"][:, 2:]))
-        cats = {"end_reason": END_REASONS}
-        for side in s.sides:
-            cats[f"leader_{side}"] = LEADER_NAMES
+        cols, cats = BATTLE_RECORD.columns(battle_rows(s, raw), s.sides)
         return Batch(games=cols, categories=cats)
 
     def end_reasons(self):

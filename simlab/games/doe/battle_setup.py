@@ -9,6 +9,7 @@ plays one battle per seed with :func:`simlab.games.doe.kernels.play_battles_nb`.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,11 +21,13 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from ...datapack import PackView
 from ...errors import ScenarioError
 from ...tomlio import read_toml
+from .. import records
 from ..base import SIDE_NAME
-from .enums import STATUS_NAMES, TYPE_CODE, TYPE_NAMES
+from .enums import END_REASONS, LEADER_KILLED, LEADER_NAMES, LOSS_HALF_VP, STATUS_NAMES, TYPE_CODE, TYPE_NAMES
+from .luck import DIE_MEAN, DIE_VAR
 
-__all__ = ["BUILTIN", "SCENARIO_DIR", "STATUS_NAMES", "BattleSetup", "battle_choices", "line_permutation",
-           "parse_battle", "read_battle_file", "run_battles"]
+__all__ = ["BATTLE_RECORD", "BUILTIN", "SCENARIO_DIR", "STATUS_NAMES", "BattleSetup", "battle_choices", "battle_rows",
+           "line_permutation", "parse_battle", "read_battle_file", "run_battles"]
 
 #: the ``line-order`` family's ``disengage_odds`` at and above which a side always leaves when able
 #: (the kernel's ``FLEE_ALWAYS``)
@@ -263,3 +266,86 @@ def run_battles(setup: BattleSetup, seeds: np.ndarray, max_rounds: int, speed_mo
     choice = DEFAULT_CHOICES if choices is None else BattleChoices(*(int(v) for v in choices))
     play_battles_nb(np.ascontiguousarray(seeds, dtype=np.uint64), sq, spec, choice, out)
     return out._asdict()
+
+
+# ---------------------------------------------------------------- the games table (simlab.games.records)
+# one int64 row per battle: the kernels' BattleOut (run_battles), per unit, totalled per side (battle_rows)
+(B_WINNER, B_ROUNDS, B_REASON, B_SCORE2_0, B_SCORE2_1, B_SUNK0, B_SUNK1, B_DIS0, B_DIS1, B_ESC0, B_ESC1,
+ B_DMG0, B_DMG1, B_LEADER0, B_LEADER1, B_DICE0, B_DICE1, B_DEALT0, B_DEALT1, B_NF) = range(20)
+
+#: the games table of ``doe-battle``, declared once: the façade's columns and category labels, ``simlab schema
+#: doe-battle`` and the README come from it (Record.check: every slot 0..B_NF-1 is exactly one field's)
+BATTLE_RECORD = records.Record(sys.modules[__name__], B_NF, (
+    records.Field("winner", "int8", slot="B_WINNER", schema=False),  # the framework's column
+    records.Field("turns", "int32", "rounds",
+                  "battle rounds fought (Rule 8.3)",
+                  "B_ROUNDS"),
+    records.Field("end_reason", "string", "label",
+                  "gunfire (a line emptied by sinking or disabling, 10.1), speed (a side's last units disengaged, "
+                  "10.2), mutual (both lines emptied in one round), max_rounds (the round limit, a draw)",
+                  "B_REASON", labels=END_REASONS),
+    records.Field("score_{side}", "float32", "VP",
+                  "loss VPs that side earned (Rule 12.1.2, halves kept): enemy units sunk, plus the stars of an "
+                  "enemy leader killed",
+                  "B_SCORE2_0", derive=lambda twice: twice / 2.0),  # the slot holds twice the VPs
+    records.Field("sunk_{side}", "int16", "units",
+                  "that side's units sunk",
+                  "B_SUNK0"),
+    records.Field("disabled_{side}", "int16", "units",
+                  "that side's units disabled",
+                  "B_DIS0"),
+    records.Field("escaped_{side}", "int16", "units",
+                  "that side's units that disengaged by speed (10.2)",
+                  "B_ESC0"),
+    records.Field("damage_{side}", "int32", "damage points",
+                  "damage points that side's units took in the battle",
+                  "B_DMG0"),
+    records.Field("leader_{side}", "string", "label",
+                  "that side's leader at the end (Rule 6.3): none (no leader), active, killed or left",
+                  "B_LEADER0", labels=LEADER_NAMES),
+    # dice luck (simlab luck, simlab.games.doe.luck; computed from the odds, no extra draw)
+    records.Field("luck_dice_{side}", "int32", "dice",
+                  "gunfire dice that side rolled at the enemy (8.3), all battles of the game",
+                  "B_DICE0"),
+    records.Field("luck_dealt_{side}", "float64", "damage points",
+                  "damage those dice dealt (a 6 scores its damage die, 8.3)",
+                  "B_DEALT0"),
+    records.Field("luck_mean_{side}", "float64", "damage points",
+                  "expected damage of those same dice (7/12 a die)",
+                  "B_DICE0", derive=lambda n: n * DIE_MEAN, owns=False),
+    records.Field("luck_var_{side}", "float64", "damage points squared",
+                  "variance of the damage of those same dice",
+                  "B_DICE0", derive=lambda n: n * DIE_VAR, owns=False),
+), "doe-battle", __file__)
+
+
+def battle_rows(setup: BattleSetup, raw: Mapping[str, np.ndarray]) -> np.ndarray:
+    """The games-table rows of a batch of battles: :func:`run_battles`' per-unit results totalled per
+    side (``int64[g, B_NF]``, the slots :data:`BATTLE_RECORD` declares).
+
+    A side's units sunk, disabled and escaped count its units of that final status; its damage is
+    the damage points its units took (final minus initial); its score, held twice over (``B_SCORE2_*``),
+    is the half-VPs of the enemy units sunk (Rule 12.1.2) plus twice the stars of an enemy leader
+    killed (6.3).
+    """
+    st = raw["status"]
+    g = st.shape[0]
+    taken = raw["damage"].astype(np.int32) - setup.damage.astype(np.int32)[None, :]
+    half_vp = np.asarray(LOSS_HALF_VP, dtype=np.int32)[setup.type]
+    out = np.zeros((g, B_NF), dtype=np.int64)
+    out[:, B_WINNER] = raw["winner"]
+    out[:, B_ROUNDS] = raw["rounds"]
+    out[:, B_REASON] = raw["reason"]
+    for si in range(2):
+        mine = setup.unit_side == si
+        theirs = ~mine
+        out[:, B_SCORE2_0 + si] = ((st[:, theirs] == 1) * half_vp[theirs]).sum(axis=1) \
+            + 2 * (raw["leader"][:, 1 - si] == LEADER_KILLED) * setup.stars[1 - si]
+        out[:, B_SUNK0 + si] = (st[:, mine] == 1).sum(axis=1)
+        out[:, B_DIS0 + si] = (st[:, mine] == 2).sum(axis=1)
+        out[:, B_ESC0 + si] = (st[:, mine] == 3).sum(axis=1)
+        out[:, B_DMG0 + si] = taken[:, mine].sum(axis=1)
+        out[:, B_LEADER0 + si] = raw["leader"][:, si]
+        out[:, B_DICE0 + si] = raw["luck"][:, si]
+        out[:, B_DEALT0 + si] = raw["luck"][:, 2 + si]
+    return out

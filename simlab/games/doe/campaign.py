@@ -43,9 +43,8 @@ from . import campaign_layout as lay
 from . import policy_layout as pk
 from . import rules
 from ._cache import KERNEL_MODULES
-from .enums import END_REASONS as BATTLE_END_REASONS
 from .enums import TYPE_NAMES
-from .luck import DIE_DAMAGE_PMF, luck_columns
+from .luck import DIE_DAMAGE_PMF
 from .rules import CampaignData
 from .runtime import (
     CAMPAIGN_SPEED_MODES,
@@ -65,67 +64,24 @@ __all__ = ["DawnOfEmpire", "GAME", "PolicyError", "build_par", "run_games"]
 
 US_POLICIES = policy_book().side_presets("us")
 SPAIN_POLICIES = policy_book().side_presets("spain")
-VP_KIND_COLUMNS = ("area", "losses", "leaders", "port", "blockade")
+VP_KIND_COLUMNS = lay.VP_KINDS[:lay.VK_OTHER]  # the vp_<kind>_<side> columns (GAMES_RECORD)
 
 
 def games_columns(G: np.ndarray, victory: int) -> dict[str, np.ndarray]:
-    """The games-table columns from the kernels' final game scalars (``int64[g, G_NF]``)."""
+    """The games-table columns from the kernels' final game scalars (``int64[g, G_NF]``): ``winner``
+    (``int8`` side code, -1 a draw; 12.2: ``vp_net`` at least ``victory`` for the US, at most
+    ``-victory`` for Spain), then the columns ``campaign_layout.GAMES_RECORD`` declares."""
     vp = G[:, lay.G_VP_NET]
     winner = np.where(vp >= victory, 0, np.where(vp <= -victory, 1, -1)).astype(np.int8)
-    cols: dict[str, np.ndarray] = {
-        "winner": winner,
-        "vp_net": vp.astype(np.int32),
-        "score_us": G[:, lay.G_SCORE0].astype(np.int32),
-        "score_spain": G[:, lay.G_SCORE1].astype(np.int32),
-        "turns": G[:, lay.G_TURNS].astype(np.int16),
-        "end_reason": G[:, lay.G_END].astype(np.int8),
-    }
-    for s, side in enumerate(SIDES):
-        for t, ty in enumerate(TYPE_NAMES):
-            cols[f"sunk_{side}_{ty.lower()}"] = G[:, lay.G_SUNK + s * lay.N_TYPES + t].astype(np.int16)
-    for s, side in enumerate(SIDES):
-        cols[f"leaders_killed_{side}"] = G[:, lay.G_LKILLED0 + s].astype(np.int16)
-        cols[f"ports_destroyed_{side}"] = G[:, lay.G_PDEST0 + s].astype(np.int16)
-        cols[f"interned_{side}"] = G[:, lay.G_INTERNED0 + s].astype(np.int16)
-        cols[f"scuttled_{side}"] = G[:, lay.G_SCUTTLED0 + s].astype(np.int16)
-    cols["battles"] = G[:, lay.G_BATTLES].astype(np.int16)
-    cols["port_attacks"] = G[:, lay.G_PATTACKS].astype(np.int16)
-    for s, side in enumerate(SIDES):
-        for k, kind in enumerate(VP_KIND_COLUMNS):
-            cols[f"vp_{kind}_{side}"] = G[:, lay.G_VPK + s * lay.VK_NF + k].astype(np.int32)
-    cols["dice"] = G[:, lay.G_DRAWS].astype(np.int32)
-    # simlab luck: the gunfire dice of every battle (pursuit rounds included) and their damage points
-    cols.update(luck_columns(SIDES, G[:, lay.G_LUCK:lay.G_LUCK + 2], G[:, lay.G_LUCK + 2:lay.G_LUCK + 4]))
-    return cols
+    return {"winner": winner, **lay.GAMES_RECORD.columns(G, SIDES)[0]}
 
 
-def battles_columns(bev: np.ndarray) -> dict[str, np.ndarray]:
-    """The ``battles`` events columns from the kernels' battle rows (``int64[b, 1 + BE_NF]``)."""
-    c = lambda f: bev[:, 1 + f]  # noqa: E731
-    w = c(lay.BE_WINNER)
-    return {
-        "game": bev[:, 0].astype(np.int64),
-        "turn": c(lay.BE_TURN).astype(np.int16),
-        "area": c(lay.BE_AREA).astype(np.int16),
-        "initiative": c(lay.BE_INIT).astype(np.int8),
-        "order_us": c(lay.BE_ORDER0).astype(np.int8),
-        "order_spain": c(lay.BE_ORDER1).astype(np.int8),
-        "units_us": c(lay.BE_N0).astype(np.int16),
-        "units_spain": c(lay.BE_N1).astype(np.int16),
-        "rounds": c(lay.BE_ROUNDS).astype(np.int16),
-        "end_reason": c(lay.BE_REASON).astype(np.int8),
-        "winner": np.where(w < 0, 2, w).astype(np.int8),
-        "sunk_us": c(lay.BE_SUNK0).astype(np.int16),
-        "sunk_spain": c(lay.BE_SUNK1).astype(np.int16),
-        "disabled_us": c(lay.BE_DIS0).astype(np.int16),
-        "disabled_spain": c(lay.BE_DIS1).astype(np.int16),
-        "escaped_us": c(lay.BE_ESC0).astype(np.int16),
-        "escaped_spain": c(lay.BE_ESC1).astype(np.int16),
-        "leader_killed_us": c(lay.BE_LK0).astype(np.int8),
-        "leader_killed_spain": c(lay.BE_LK1).astype(np.int8),
-        "damage_us": c(lay.BE_DMG0).astype(np.int16),
-        "damage_spain": c(lay.BE_DMG1).astype(np.int16),
-    }
+def battles_columns(bev: np.ndarray, areas=()) -> tuple[dict[str, np.ndarray], dict[str, tuple]]:
+    """The ``battles`` events columns from the kernels' battle rows (``int64[b, 1 + BE_NF]``: the game
+    index, then the slots ``campaign_layout.BATTLE_RECORD`` declares) and their category labels
+    (``areas``: the scenario's sea area names)."""
+    cols, cats = lay.BATTLE_RECORD.columns(bev[:, 1:], SIDES, labels={"areas": tuple(areas)})
+    return {"game": bev[:, 0].astype(np.int64), **cols}, cats
 
 
 class DawnOfEmpire(Game):
@@ -177,7 +133,9 @@ class DawnOfEmpire(Game):
     luck_die_pmf = DIE_DAMAGE_PMF
     bench_peak_memory = True
     data_dir = rules.DATA_DIR
-    columns_file = Path(__file__).parent / "columns" / "dawn-of-empire.toml"
+    #: the games table and the events table battles, declared once beside the G and bev slots (campaign_layout)
+    output_record = lay.GAMES_RECORD
+    event_records = {"battles": lay.BATTLE_RECORD}
 
     def data_schema(self):
         return rules.SCHEMA
@@ -288,16 +246,8 @@ class DawnOfEmpire(Game):
     @staticmethod
     def _batch(data: CampaignData, raw: dict) -> Batch:
         cols = games_columns(raw["G"], int(data.rules["victory_vp"]))
-        ev = battles_columns(raw["battles"])
-        cats = {
-            "end_reason": lay.END_REASONS,
-            "battles.area": data.node_names[:data.n_areas],
-            "battles.initiative": SIDES,
-            "battles.order_us": lay.ORDER_NAMES,
-            "battles.order_spain": lay.ORDER_NAMES,
-            "battles.end_reason": BATTLE_END_REASONS,
-            "battles.winner": SIDES + ("none",),
-        }
+        ev, ev_cats = battles_columns(raw["battles"], data.node_names[:data.n_areas])
+        cats = {"end_reason": lay.END_REASONS, **{f"battles.{k}": v for k, v in ev_cats.items()}}
         return Batch(games=cols, categories=cats, events={"battles": ev})
 
     def end_reasons(self):

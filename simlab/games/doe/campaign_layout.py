@@ -38,6 +38,15 @@ widening the range fails at import), and multi-slot fields chain from the slot b
 
 from __future__ import annotations
 
+import sys
+
+import numpy as np
+
+from ..records import Field, Record
+from .enums import END_REASONS as BATTLE_END_REASONS
+from .enums import TYPE_NAMES
+from .luck import DIE_MEAN, DIE_VAR
+
 # ---------------------------------------------------------------- sides, orders
 US, SPAIN = 0, 1
 SIDE_NAMES = ("us", "spain")
@@ -240,3 +249,118 @@ TR_LOC, TR_DMG, TR_ORDER, TR_PREV, TR_STREAK, TR_NEUTRAL, TR_STACK, TR_NF = rang
 # the game's clock (issue 27, ``GameState.clock``): the next turn to play (1 after the set-up) and 1 once the
 # game is over (its last turn, an automatic victory, 14.7, or an illegal plan); a paused game has CK_DONE 0
 CK_NEXT, CK_DONE, CK_NF = range(3)
+
+# ---------------------------------------------------------------- output records (simlab.games.records)
+#: the games table of ``dawn-of-empire``: every slot of the final game scalars ``G`` declared once
+#: (the façade's columns and category labels, ``simlab schema dawn-of-empire`` and the README come from
+#: it; Record.check proves every slot 0..G_NF-1 is exactly one field's). ``winner`` is the framework's
+#: column, derived by the façade from ``vp_net`` and the scenario's victory margin (12.2).
+GAMES_RECORD = Record(sys.modules[__name__], G_NF, (
+    Field("vp_net", "int32", "VP",
+          "the VP track at the end: US minus Spain, the handicap included (12.2)",
+          "G_VP_NET"),
+    Field("score_{side}", "int32", "VP",
+          "VPs that side earned (12.1), the handicap excluded",
+          "G_SCORE0"),
+    Field("turns", "int16", "turns",
+          "game turns played",
+          "G_TURNS"),
+    Field("end_reason", "string", "label",
+          "turns (the last turn was played) or automatic_victory (14.7)",
+          "G_END", labels=END_REASONS),
+    Field("sunk_{side}_{type}", "int16", "units",
+          "that side's units of that type sunk (scuttled ones included, 14.8)",
+          "G_SUNK", side_stride=N_TYPES, values={"type": tuple(t.lower() for t in TYPE_NAMES)}),
+    Field("leaders_killed_{side}", "int16", "leaders",
+          "that side's leaders killed",
+          "G_LKILLED0"),
+    Field("ports_destroyed_{side}", "int16", "ports",
+          "that side's ports destroyed",
+          "G_PDEST0"),
+    Field("interned_{side}", "int16", "units",
+          "that side's units interned in a neutral port (7.2.3 D-E, ruling C6)",
+          "G_INTERNED0"),
+    Field("scuttled_{side}", "int16", "units",
+          "that side's units scuttled (14.8)",
+          "G_SCUTTLED0"),
+    Field("battles", "int16", "battles",
+          "battles fought (one row each in the events table battles)",
+          "G_BATTLES"),
+    Field("port_attacks", "int16", "attacks",
+          "port attacks made",
+          "G_PATTACKS"),
+    Field("vp_{kind}_{side}", "int32", "VP",
+          "VPs that side earned by kind (12.1): area control, enemy losses, enemy leaders, ports, blockade; "
+          "they sum to score_<side>",
+          "G_VPK", side_stride=VK_NF, values={"kind": VP_KINDS[:VK_OTHER]}),
+    Field("dice", "int32", "draws",
+          "random draws the game used from its stream",
+          "G_DRAWS"),
+    # dice luck (simlab luck, simlab.games.doe.luck; computed from the odds, no extra draw): the gunfire
+    # dice of every battle (pursuit rounds included) and the damage points they dealt
+    Field("luck_dice_{side}", "int32", "dice",
+          "gunfire dice that side rolled at the enemy (8.3), all battles of the game",
+          "G_LUCK"),
+    Field("luck_dealt_{side}", "float64", "damage points",
+          "damage those dice dealt (a 6 scores its damage die, 8.3)",
+          G_LUCK + 2),
+    Field("luck_mean_{side}", "float64", "damage points",
+          "expected damage of those same dice (7/12 a die)",
+          "G_LUCK", derive=lambda n: n * DIE_MEAN, owns=False),
+    Field("luck_var_{side}", "float64", "damage points squared",
+          "variance of the damage of those same dice",
+          "G_LUCK", derive=lambda n: n * DIE_VAR, owns=False),
+    # the game's state, no column (the façade reads G_ERR*; the kernels the rest)
+    Field("turn", "int64", slot="G_TURN", column=False),
+    Field("error", "int64", slot="G_ERR", width=3, column=False),            # G_ERR, G_ERR_SIDE, G_ERR_STACK
+    Field("ledger_rows", "int64", slot="G_NLEDGER", column=False),
+    Field("battle_rows", "int64", slot="G_NBEV", column=False),
+    Field("coal_sea_{side}", "int64", slot="G_COALSEA0", column=False),
+    Field("loss_half_{side}", "int64", slot="G_LOSSHALF0", column=False),
+    Field("vp_other_{side}", "int64", slot=G_VPK + VK_OTHER, side_stride=VK_NF, column=False),
+    Field("markers", "int64", slot="G_MARK", width=2 * N_MARK_SLOTS, column=False),
+), "dawn-of-empire", __file__)
+
+#: the events table ``battles`` (one row per battle, ``bev[:, 1:]``; ``bev[:, 0]`` is the game index).
+#: ``area``'s labels are the scenario's sea areas (``labels={"areas": ...}``).
+BATTLE_RECORD = Record(sys.modules[__name__], BE_NF, (
+    Field("turn", "int16", "turn",
+          "the game turn of the battle",
+          "BE_TURN"),
+    Field("area", "string", "label",
+          "the sea area where it was fought",
+          "BE_AREA", labels="areas", code_type="int16"),
+    Field("initiative", "string", "side",
+          "the side with the initiative",
+          "BE_INIT", labels=SIDE_NAMES),
+    Field("order_{side}", "string", "label",
+          "the order of that side's squadron: anchor, blockade, coal, patrol, raid, sortie, transit or hold",
+          "BE_ORDER0", labels=ORDER_NAMES),
+    Field("units_{side}", "int16", "units",
+          "that side's units in the battle",
+          "BE_N0"),
+    Field("rounds", "int16", "rounds",
+          "battle rounds fought (8.3)",
+          "BE_ROUNDS"),
+    Field("end_reason", "string", "label",
+          "gunfire (10.1), speed (10.2), mutual or max_rounds, as in doe-battle",
+          "BE_REASON", labels=BATTLE_END_REASONS),
+    Field("winner", "string", "side",
+          "the side that won the battle, or none",
+          "BE_WINNER", labels=SIDE_NAMES + ("none",), derive=lambda w: np.where(w < 0, 2, w)),
+    Field("sunk_{side}", "int16", "units",
+          "that side's units sunk in the battle",
+          "BE_SUNK0"),
+    Field("disabled_{side}", "int16", "units",
+          "that side's units disabled in the battle",
+          "BE_DIS0"),
+    Field("escaped_{side}", "int16", "units",
+          "that side's units that disengaged by speed (10.2)",
+          "BE_ESC0"),
+    Field("leader_killed_{side}", "int8", "leaders",
+          "that side's leaders killed in the battle",
+          "BE_LK0"),
+    Field("damage_{side}", "int16", "damage points",
+          "damage points that side's units took in the battle",
+          "BE_DMG0"),
+), "dawn-of-empire", __file__)
