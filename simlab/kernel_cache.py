@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import graphlib
 import hashlib
 import importlib
 import importlib.util
@@ -61,10 +62,12 @@ def find_kernel_modules(package: str) -> tuple[str, ...]:
     Modules outside the folder are not followed (:data:`FRAMEWORK_MODULES` are always digested).
 
     Args:
-        package: a dotted package name, e.g. ``"simlab.games.dreadnought"``.
+        package: a dotted package name, e.g. ``"simlab.games.<game>"``.
 
     Returns:
-        The dotted module names, sorted; empty when the folder has no kernel.
+        The dotted module names, each after the modules it imports (so that :func:`ensure_fresh`
+        asks the lightest module of a folder first; ties by file name); empty when the folder has
+        no kernel.
 
     Raises:
         ModuleNotFoundError: ``package`` is not a package with a folder.
@@ -82,11 +85,13 @@ def find_kernel_modules(package: str) -> tuple[str, ...]:
     by_name = {name_of(p): p for p in files}
     todo = [p for p in sorted(files) if _KERNEL_LINE.search(p.read_text(encoding="utf-8"))]
     found: set[Path] = set()
+    deps: dict[Path, set[Path]] = {}
     while todo:
         p = todo.pop()
         if p in found:
             continue
         found.add(p)
+        deps[p] = set()
         here = name_of(p).split(".")
         pkg = here if p.name == "__init__.py" else here[:-1]
         for node in ast.parse(p.read_text(encoding="utf-8")).body:   # a module's own imports (a kernel imports nothing)
@@ -97,8 +102,11 @@ def find_kernel_modules(package: str) -> tuple[str, ...]:
                 targets = [mod] + [f"{mod}.{a.name}" for a in node.names]
             elif isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
-            todo += [by_name[t] for t in targets if t in by_name and by_name[t] not in found]
-    return tuple(sorted(name_of(p) for p in found if p.name != "__init__.py"))
+            hit = [by_name[t] for t in targets if t in by_name and by_name[t] != p]
+            deps[p].update(hit)
+            todo += [q for q in hit if q not in found]
+    order = graphlib.TopologicalSorter({p: sorted(deps[p]) for p in sorted(found)}).static_order()
+    return tuple(name_of(p) for p in order if p.name != "__init__.py")
 
 
 def cache_path(dispatcher) -> Path | None:

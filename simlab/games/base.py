@@ -299,7 +299,7 @@ class Game:
         ``layout``...), found by reading the sources (:func:`simlab.kernel_cache.find_kernel_modules`;
         nothing is imported). The framework keeps numba's on-disk cache of them fresh
         (:meth:`ensure_kernels_fresh`); ``simlab.rng`` is always included. A game whose module is
-        not in a folder of its own (``simlab/games/synthetic.py``) sets this to a tuple instead.
+        not in a folder of its own (a single module beside others) sets this to a tuple instead.
 
         Raises:
             ModuleNotFoundError: the game's module is not in a package folder.
