@@ -6,28 +6,30 @@ game's loop embeds :mod:`simlab.rng` and its phase modules — keeps the old mac
 files change. :func:`refresh` stamps a cache folder with a digest of every source a package's
 kernels are built from, and deletes the package's cached kernels when the digest changes.
 
-A game does not call it: it declares its kernel modules (``Game.kernel_modules``, dotted names of
-every module its compiled code is built from, ``@njit`` files and the constant modules they read)
-and the framework calls :func:`ensure_fresh` once per process before the game's first batch
+A game does not call it, nor list its kernel modules: :func:`find_kernel_modules` finds them in the
+game's folder (``Game.kernel_modules``: every file with a kernel and the modules of the folder such a
+file imports, the constant modules they read among them), and the framework calls :func:`ensure_fresh` once per process before the game's first batch
 (:meth:`simlab.games.base.Game.ensure_kernels_fresh`). The shared random-stream kernels
 (:data:`FRAMEWORK_MODULES`) are part of every game's digest.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import graphlib
 import hashlib
 import importlib
 import importlib.util
 import os
+import re
 import sys
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-import numba
-
-__all__ = ["FRAMEWORK_MODULES", "RNG_SOURCE", "cache_path", "digest", "ensure_fresh", "module_source", "refresh"]
+__all__ = ["FRAMEWORK_MODULES", "RNG_SOURCE", "cache_path", "digest", "ensure_fresh", "find_kernel_modules",
+           "module_source", "refresh"]
 
 #: the random-stream kernels every game embeds
 RNG_SOURCE = Path(__file__).resolve().parent / "rng.py"
@@ -40,11 +42,71 @@ _LOCK = threading.Lock()
 
 def digest(sources: Iterable[Path]) -> str:
     """SHA-256 (16 hex digits) of the numba version and the contents of ``sources`` (missing files skipped)."""
+    import numba  # here, not at import: finding a game's kernel modules must not load numba
     h = hashlib.sha256(numba.__version__.encode())
     for p in sources:
         with contextlib.suppress(OSError):
             h.update(Path(p).read_bytes())
     return h.hexdigest()[:16]
+
+
+#: a line that makes a compiled kernel: ``@kernel`` (:mod:`simlab.jit`) or numba's own decorators
+_KERNEL_LINE = re.compile(r"^\s*@(kernel|njit|numba\.njit|jit|numba\.jit)\b", re.M)
+
+
+def find_kernel_modules(package: str) -> tuple[str, ...]:
+    """The modules of ``package``'s folder (subfolders included) that its compiled kernels are built
+    from, found by reading the sources (nothing is imported or compiled): each file with a kernel
+    (a line ``@kernel``, ``@njit``...) and, transitively, every module of the folder such a file
+    imports (the ``enums``, ``layout`` and bundle modules whose constants numba compiles in).
+    Modules outside the folder are not followed (:data:`FRAMEWORK_MODULES` are always digested).
+
+    Args:
+        package: a dotted package name, e.g. ``"simlab.games.<game>"``.
+
+    Returns:
+        The dotted module names, each after the modules it imports (so that :func:`ensure_fresh`
+        asks the lightest module of a folder first; ties by file name); empty when the folder has
+        no kernel.
+
+    Raises:
+        ModuleNotFoundError: ``package`` is not a package with a folder.
+    """
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"{package!r} is not a package with a folder")
+    root = Path(next(iter(spec.submodule_search_locations))).resolve()
+    files = {p.resolve() for p in root.rglob("*.py") if "__pycache__" not in p.parts}
+
+    def name_of(p: Path) -> str:
+        parts = p.relative_to(root).with_suffix("").parts
+        return ".".join((package,) + (parts[:-1] if parts[-1] == "__init__" else parts))
+
+    by_name = {name_of(p): p for p in files}
+    todo = [p for p in sorted(files) if _KERNEL_LINE.search(p.read_text(encoding="utf-8"))]
+    found: set[Path] = set()
+    deps: dict[Path, set[Path]] = {}
+    while todo:
+        p = todo.pop()
+        if p in found:
+            continue
+        found.add(p)
+        deps[p] = set()
+        here = name_of(p).split(".")
+        pkg = here if p.name == "__init__.py" else here[:-1]
+        for node in ast.parse(p.read_text(encoding="utf-8")).body:   # a module's own imports (a kernel imports nothing)
+            targets: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                base = pkg[: len(pkg) - node.level + 1] if node.level else []
+                mod = ".".join(base + (node.module.split(".") if node.module else []))
+                targets = [mod] + [f"{mod}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            hit = [by_name[t] for t in targets if t in by_name and by_name[t] != p]
+            deps[p].update(hit)
+            todo += [q for q in hit if q not in found]
+    order = graphlib.TopologicalSorter({p: sorted(deps[p]) for p in sorted(found)}).static_order()
+    return tuple(name_of(p) for p in order if p.name != "__init__.py")
 
 
 def cache_path(dispatcher) -> Path | None:

@@ -74,7 +74,7 @@ def test_the_package_never_evaluates_or_unpickles():
             found[str(p.relative_to(PACKAGE))] = bad
     assert found == {}
     # the only dynamic imports are of names set by code: the game registry's targets (register /
-    # _REGISTRY) and the kernel cache's modules (a game's declared Game.kernel_modules)
+    # _REGISTRY) and the kernel cache's modules (a game's Game.kernel_modules, found in its folder)
     users = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if "import_module(" in p.read_text())
     assert users == ["games/__init__.py", "kernel_cache.py"]
 

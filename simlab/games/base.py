@@ -292,10 +292,20 @@ class Game:
     default_scenario: str = ""
     #: the folder of the game's data pack (None: the game has no pack)
     data_dir: Path | None = None
-    #: dotted names of every module the game's compiled kernels are built from: each ``@njit``
-    #: file and each constant module they read (``enums``, ``layout``). The framework keeps numba's
-    #: on-disk cache of them fresh (:meth:`ensure_kernels_fresh`); ``simlab.rng`` is always included.
-    kernel_modules: tuple[str, ...] = ()
+    @property
+    def kernel_modules(self) -> tuple[str, ...]:
+        """Dotted names of every module the game's compiled kernels are built from: each file of the
+        game's folder with a kernel and the modules of the folder they import (``enums``,
+        ``layout``...), found by reading the sources (:func:`simlab.kernel_cache.find_kernel_modules`;
+        nothing is imported). The framework keeps numba's on-disk cache of them fresh
+        (:meth:`ensure_kernels_fresh`); ``simlab.rng`` is always included. A game whose module is
+        not in a folder of its own (a single module beside others) sets this to a tuple instead.
+
+        Raises:
+            ModuleNotFoundError: the game's module is not in a package folder.
+        """
+        from ..kernel_cache import find_kernel_modules
+        return find_kernel_modules(type(self).__module__.rpartition(".")[0])
     #: the games table's column declarations (name, type, unit, meaning: :mod:`simlab.games.schema`);
     #: a TOML file in the game's own folder, e.g. ``Path(__file__).parent / "columns" / "<name>.toml"``;
     #: None: the game declares no columns of its own

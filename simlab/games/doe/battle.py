@@ -29,7 +29,6 @@ from ...datapack import DataPack
 from ...errors import ScenarioError
 from ..base import Batch, DiceCount, Game, Option, Scenario
 from . import rules
-from ._cache import KERNEL_MODULES
 from .battle_setup import (
     BATTLE_RECORD,
     BUILTIN,
@@ -55,7 +54,6 @@ class DoeBattle(Game):
     rulebook = "000_965723e62316277e.txt"
     sides = None
     side_colors = {"us": "#1f3f8f", "spain": "#c60b1e"}
-    kernel_modules = KERNEL_MODULES
     options = (
         Option("max_rounds", int, 1000, min=1, max=1_000_000,
                doc="battle rounds before a still-undecided battle is stopped and counted a draw"),

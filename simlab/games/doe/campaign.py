@@ -42,7 +42,6 @@ from ..policy import RolloutPolicy, parse_rollout
 from . import campaign_layout as lay
 from . import policy_layout as pk
 from . import rules
-from ._cache import KERNEL_MODULES
 from .enums import TYPE_NAMES
 from .luck import DIE_DAMAGE_PMF
 from .rules import CampaignData
@@ -93,7 +92,6 @@ class DawnOfEmpire(Game):
     rulebook = "000_965723e62316277e.txt"
     sides = SIDES
     side_colors = {"us": "#1f3f8f", "spain": "#c60b1e"}
-    kernel_modules = KERNEL_MODULES
     options = (
         Option("turns", int, 6, min=1, max=9,
                doc="game length in turns (Rule 4.5 B: 6; 14.1 Extra Time: 7-9)"),

@@ -64,14 +64,6 @@ class Dreadnought(Game):
                    "north": "#0055a4", "south": "#008c45"}
     #: every choice the rulebook gives a player and the knobs that make it (issue 28)
     decisions_file = Path(__file__).parent / "decisions.toml"
-
-    @property
-    def kernel_modules(self) -> tuple[str, ...]:
-        """Every @njit module (:data:`.runtime.KERNEL_MODULES`) and the constant modules the kernels
-        embed; the framework keeps numba's cache of them fresh. Read on first use: importing
-        :mod:`.runtime` loads the kernels, which ``simlab games`` must not."""
-        from .runtime import KERNEL_MODULES
-        return KERNEL_MODULES + (f"{__package__}.enums", f"{__package__}.layout", f"{__package__}.policies.bundles")
     options = (
         Option("shots", bool, False, doc="historical scenarios: write the events table 'shots' (one row per gun, secondary or torpedo attack; large)"),
         Option("game_length", int, 0, min=0, max=1000,
@@ -371,7 +363,7 @@ __all__ = ["GAME", "Dreadnought", "campaign_setup", "rules_for", "run_games"]  #
 
 def __getattr__(name: str):
     # runtime's entry points, imported on first use: runtime imports the kernels (numba)
-    if name in ("KERNEL_MODULES", "campaign_setup", "rules_for", "run_campaigns", "run_games"):
+    if name in ("campaign_setup", "rules_for", "run_campaigns", "run_games"):
         from . import runtime
         return getattr(runtime, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,8 +2,7 @@
 
 The compiled rules of a data pack and the compiled campaigns (cached by the pack's hash), the
 policy book (``policies.toml``) and its packing (a side's policy into the kernels' ``pc``/``kn``
-rows, as ``layout.POLICY_PACKING`` declares), the list of every kernel module
-(:data:`KERNEL_MODULES`, whose numba cache the framework keeps fresh), and the two entry points:
+rows, as ``layout.POLICY_PACKING`` declares), and the two entry points:
 :func:`run_games` (historical scenarios, Rules 4.0-10.7) and :func:`run_campaigns` (the Campaign
 Game 11.0-11.9 and the Extended Campaign 12.6). Nothing here imports the façade.
 """
@@ -23,31 +22,6 @@ from .kernels.campaign_loop import CampaignTables, play_campaign_batch_nb, rows_
 from .kernels.turn import play_batch_nb
 from .rules import RuleArrays, RuleTables, compile_rules, with_options
 from .scenario import ScenarioSetup
-
-#: dotted names of every Dreadnought module that defines ``@njit`` kernels: the numba cache of all
-#: of them is dropped together when any of them, :mod:`.enums`, :mod:`.layout` or
-#: :mod:`simlab.rng` changes (a kernel embeds the kernels it calls from other files)
-KERNEL_MODULES = (
-    "simlab.games.dreadnought.kernels.geometry",
-    "simlab.games.dreadnought.kernels.visibility",
-    "simlab.games.dreadnought.kernels.fire",
-    "simlab.games.dreadnought.kernels.movement",
-    "simlab.games.dreadnought.kernels.formations",
-    "simlab.games.dreadnought.kernels.torpedo",
-    "simlab.games.dreadnought.kernels.damage",
-    "simlab.games.dreadnought.kernels.contact",
-    "simlab.games.dreadnought.kernels.turn",
-    "simlab.games.dreadnought.kernels.campaign",
-    "simlab.games.dreadnought.kernels.campaign_loop",
-    "simlab.games.dreadnought.policies.knowledge",
-    "simlab.games.dreadnought.policies.fire",
-    "simlab.games.dreadnought.policies.torpedo",
-    "simlab.games.dreadnought.policies.formation_plans",
-    "simlab.games.dreadnought.policies.movement",
-    "simlab.games.dreadnought.policies.tows",
-    "simlab.games.dreadnought.policies.campaign",
-    "simlab.games.dreadnought.bench",
-)
 
 #: the policy families, their knobs and the named presets (:mod:`simlab.games.policy`)
 POLICY_FILE = L.POLICY_PACKING.policy_file

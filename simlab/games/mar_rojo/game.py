@@ -34,7 +34,6 @@ from ...errors import ScenarioError, SpecError
 from ..base import Batch, DiceCount, Game, Option, Scenario
 from ..policy import RolloutPolicy, parse_rollout
 from . import rules
-from .cache import MODULE_NAMES
 from .enums import (
     BUILDER_NAMES,
     END_REASONS,
@@ -81,7 +80,6 @@ class MarRojo(Game):
     rulebook = "004_de35405c1f288ce0.txt"
     sides = SIDE_NAMES
     side_colors = {"nationalist": "#b8860b", "republican": "#6a1b9a"}
-    kernel_modules = MODULE_NAMES
     #: the Mediterranean campaign plays ~1,000 games a second on one core: chunks of 100 games let a
     #: sweep of a few hundred games use every worker (:attr:`Game.min_chunk`)
     min_chunk = 100

@@ -16,6 +16,6 @@ The scripted policies' choices are apart, in :mod:`..policies`.
 * :mod:`.campaign` - the Campaign Game and the Extended Campaign (11.0-11.9, 12.6).
 
 A kernel compiled here embeds the kernels it calls from the other modules; numba's cache does not
-notice when those change, so the game refreshes the cache over every module in
-:data:`..runtime.KERNEL_MODULES` before its first kernel call.
+notice when those change, so the framework refreshes the cache over every module the game's
+kernels are built from (``Game.kernel_modules``, found in the folder) before its first kernel call.
 """
