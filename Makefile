@@ -54,7 +54,7 @@ mutate: setup
 golden: setup
 	$(BIN)/python -m simlab.testing.golden --write tests/golden
 
-## readme-schema: regenerate the README's column tables from each game's columns TOML (its Game.columns_file; tests check them)
+## readme-schema: regenerate the README's column tables from each game's output records (Game.output_record(s), or a plug-in's columns TOML, Game.columns_file; tests check them)
 readme-schema: setup
 	$(BIN)/python -m simlab.games.schema README.md
 
