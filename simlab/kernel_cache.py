@@ -8,7 +8,8 @@ kernels are built from, and deletes the package's cached kernels when the digest
 
 A game does not call it, nor list its kernel modules: :func:`find_kernel_modules` finds them in the
 game's folder (``Game.kernel_modules``: every file with a kernel and the modules of the folder such a
-file imports, the constant modules they read among them), and the framework calls :func:`ensure_fresh` once per process before the game's first batch
+file imports, the constant modules they read among them), and the framework calls
+:func:`ensure_fresh` once per process before the game's first batch
 (:meth:`simlab.games.base.Game.ensure_kernels_fresh`). The shared random-stream kernels
 (:data:`FRAMEWORK_MODULES`) are part of every game's digest.
 """
